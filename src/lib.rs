@@ -1,0 +1,4 @@
+//! cardarena: a bot arena for hidden-information card games.
+
+pub mod games;
+pub mod rng;
