@@ -1,5 +1,11 @@
-//! cardarena: a bot arena for hidden-information card games.
+//! cardarena: a bot arena for hidden-information card games (Blade, E-card, Lost Cities,
+//! Intensity). Rules are pure types in [`games`]; bots sit behind one trait, [`bot::Bot`]; the
+//! [`runner`] plays a match and records a replay.
 
+pub mod bot;
 pub mod bots;
+pub mod cli;
 pub mod games;
+pub mod registry;
 pub mod rng;
+pub mod runner;

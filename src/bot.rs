@@ -1,0 +1,200 @@
+//! The one seam between the match runner and whatever decides: the [`Bot`] trait.
+//!
+//! A bot gets an `init` call once per match and an `act` call per decision, and answers with an
+//! action string or a [`Fault`]. Built-in native bots implement it directly on the typed
+//! observation; sandboxed Lua/WASM bots serialize the observation to the contract's JSON. The
+//! runner validates every reply, so a bot can never make an illegal move count.
+
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use crate::bots::Greedy;
+use crate::games::{Game, Observation, Seat};
+use crate::rng::{Rng, Stream};
+
+/// Why a bot's decision failed. The names are the contract's verdict names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// Fuel per decision or per match exhausted.
+    Fuel,
+    /// Memory limit exceeded.
+    Memory,
+    /// Stack (or C stack) overflow.
+    Stack,
+    /// A runtime error or trap in the bot.
+    Crash,
+    /// A well-formed action that is not among the legal ones.
+    Illegal,
+    /// A reply that is not an action at all (not a string, not UTF-8, not the notation).
+    Invalid,
+    /// The bot could not be loaded or initialised.
+    Load,
+    /// The wall-clock backstop stopped a runaway bot.
+    Wallclock,
+}
+
+impl Verdict {
+    /// Every verdict, in a fixed order.
+    pub const ALL: [Verdict; 8] = [
+        Verdict::Fuel,
+        Verdict::Memory,
+        Verdict::Stack,
+        Verdict::Crash,
+        Verdict::Illegal,
+        Verdict::Invalid,
+        Verdict::Load,
+        Verdict::Wallclock,
+    ];
+
+    /// The contract's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Fuel => "fuel",
+            Verdict::Memory => "memory",
+            Verdict::Stack => "stack",
+            Verdict::Crash => "crash",
+            Verdict::Illegal => "illegal",
+            Verdict::Invalid => "invalid",
+            Verdict::Load => "load",
+            Verdict::Wallclock => "wallclock",
+        }
+    }
+}
+
+impl std::fmt::Display for Verdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A failed decision, with the numbers a bot author needs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct Fault {
+    /// What went wrong.
+    pub verdict: Verdict,
+    /// A human-readable explanation.
+    pub message: String,
+    /// Fuel used in the failing decision, for sandboxed bots.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fuel_used: Option<u64>,
+    /// Peak memory in bytes, for sandboxed bots.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_peak: Option<u64>,
+    /// Lua traceback or WASM backtrace, when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<String>,
+}
+
+impl Fault {
+    /// A fault with only a verdict and a message.
+    pub fn new(verdict: Verdict, message: impl Into<String>) -> Fault {
+        Fault { verdict, message: message.into(), fuel_used: None, memory_peak: None, trace: None }
+    }
+}
+
+/// What a bot is told once, before its first decision (CONTRACT.md §3 `init(info)`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct InitInfo {
+    /// Game name.
+    pub game: &'static str,
+    /// Variant name.
+    pub variant: String,
+    /// The bot's seat.
+    pub seat: Seat,
+    /// Number of seats.
+    pub players: usize,
+    /// The match seed.
+    pub seed: u64,
+}
+
+/// Anything that can play a seat of game `G`.
+pub trait Bot<G: Game>: Send {
+    /// Called once before the first decision.
+    ///
+    /// # Errors
+    /// A fault (verdict `load`, `fuel`, …) if the bot cannot start.
+    fn init(&mut self, info: &InitInfo) -> Result<(), Fault> {
+        let _ = info;
+        Ok(())
+    }
+
+    /// Chooses one action string for this observation. The runner checks it against `obs.legal()`.
+    ///
+    /// # Errors
+    /// A fault if the bot fails to answer.
+    fn act(&mut self, obs: &G::Observation) -> Result<String, Fault>;
+
+    /// Fuel used by the last `act` (sandboxed bots), for statistics and replays.
+    fn fuel_used_last(&self) -> Option<u64> {
+        None
+    }
+
+    /// Log lines the bot printed since the last call.
+    fn take_log(&mut self) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+/// Uniformly random over the legal actions, seeded from the match seed and seat.
+pub struct RandomBot {
+    rng: Rng,
+}
+
+impl RandomBot {
+    /// A random bot for `seat` of the match with `seed`.
+    pub fn new(seed: u64, seat: Seat) -> RandomBot {
+        RandomBot { rng: Rng::new(seed, Stream::Bot(seat)) }
+    }
+}
+
+impl<G: Game> Bot<G> for RandomBot {
+    fn act(&mut self, obs: &G::Observation) -> Result<String, Fault> {
+        self.rng
+            .choose(obs.legal())
+            .cloned()
+            .ok_or_else(|| Fault::new(Verdict::Crash, "random bot asked to act with no legal action"))
+    }
+}
+
+/// The game's one-ply heuristic ([`Greedy`]).
+pub struct GreedyBot {
+    rng: Rng,
+}
+
+impl GreedyBot {
+    /// A greedy bot for `seat` of the match with `seed` (the seed only breaks ties).
+    pub fn new(seed: u64, seat: Seat) -> GreedyBot {
+        GreedyBot { rng: Rng::new(seed, Stream::Bot(seat)) }
+    }
+}
+
+impl<G: Greedy> Bot<G> for GreedyBot {
+    fn act(&mut self, obs: &G::Observation) -> Result<String, Fault> {
+        Ok(G::greedy_action(obs, &mut self.rng).to_string())
+    }
+}
+
+/// The names of the built-in bots.
+pub const BUILTIN_BOTS: &[&str] = &["random", "greedy"];
+
+/// A built-in bot by name, or `None` if there is no such built-in.
+pub fn builtin<G: Greedy>(name: &str, seed: u64, seat: Seat) -> Option<Box<dyn Bot<G>>> {
+    match name {
+        "random" => Some(Box::new(RandomBot::new(seed, seat))),
+        "greedy" => Some(Box::new(GreedyBot::new(seed, seat))),
+        _ => None,
+    }
+}
+
+/// The content hash of a bot: SHA-256 (hex) of a file's bytes, or of a built-in's name and the
+/// arena version (a built-in changes only with the arena).
+pub fn content_hash(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The content hash of a built-in bot.
+pub fn builtin_hash(name: &str) -> String {
+    content_hash(format!("cardarena builtin bot {name} {}", env!("CARGO_PKG_VERSION")).as_bytes())
+}

@@ -1,0 +1,347 @@
+//! The match runner: plays one match of any [`Game`] with any [`Bot`]s, validates every reply,
+//! applies the contract's fault policy and records a [`Replay`].
+//!
+//! # Order of events in a match
+//! 1. `G::deal(variant, seed)` makes the start position; it is written into the replay in full.
+//! 2. Every bot gets `init` in seat order. A bot that fails `init` faults at decision `null`.
+//! 3. While the match is not over: the seats to act are taken from `to_act()`; **every** such
+//!    seat's observation is built before any bot is asked (simultaneous decisions stay blind);
+//!    the bots are asked in seat order; every reply is checked against the observation's
+//!    `legal` list; then the actions are applied in seat order.
+//! 4. A fault (a [`Fault`] from the bot, or a reply that is not legal):
+//!    - [`FaultPolicy::Forfeit`] (two-player games): the match ends after the current decision
+//!      point; the faulty seats lose (both faulty: a draw), via [`Game::forfeit`].
+//!    - [`FaultPolicy::PenaltyAndRandomMove`] (Intensity): the seat takes the penalty and the arena
+//!      plays a legal action chosen uniformly with the match's [`Stream::Arena`] generator.
+//!
+//! The runner never reads a clock and draws randomness only from the match seed, so the same
+//! spec and bots give the same [`Replay`], byte for byte.
+
+use serde::{Deserialize, Serialize};
+
+use crate::bot::{Bot, Fault, InitInfo, Verdict};
+use crate::games::{FaultPolicy, Game, Observation, Outcome, Seat};
+use crate::rng::{Rng, Stream};
+
+/// How long a reply may be before the replay stores it shortened.
+const MAX_REPLY_RECORDED: usize = 200;
+
+/// One seat's entry in a match: the name it was given and its content hash.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BotEntry {
+    /// The bot as named (`random`, `greedy`, or a path).
+    pub name: String,
+    /// SHA-256 of the bot's file, or of the built-in's name and arena version.
+    pub hash: String,
+}
+
+/// A fault as recorded against a seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FaultRecord {
+    /// The verdict.
+    pub verdict: Verdict,
+    /// Index into [`Replay::decisions`] of the failing decision, or `None` for a failed `init`.
+    pub decision: Option<usize>,
+    /// What went wrong.
+    pub message: String,
+    /// Fuel used in the failing decision, for sandboxed bots.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fuel_used: Option<u64>,
+    /// Peak memory, for sandboxed bots.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_peak: Option<u64>,
+    /// Traceback or backtrace.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<String>,
+}
+
+impl FaultRecord {
+    fn new(fault: Fault, decision: Option<usize>) -> FaultRecord {
+        FaultRecord {
+            verdict: fault.verdict,
+            decision,
+            message: fault.message,
+            fuel_used: fault.fuel_used,
+            memory_peak: fault.memory_peak,
+            trace: fault.trace,
+        }
+    }
+}
+
+/// One decision of one seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DecisionRecord {
+    /// The seat that decided.
+    pub seat: Seat,
+    /// The legal actions it was offered, in the observation's order.
+    pub legal: Vec<String>,
+    /// What the bot replied (`None` if it faulted without a reply; shortened if very long).
+    pub reply: Option<String>,
+    /// The action applied: the reply, or the arena's random legal action after a fault in a
+    /// penalty game; `None` when the fault ended the match.
+    pub played: Option<String>,
+    /// Fuel the bot used for this decision, for sandboxed bots.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fuel: Option<u64>,
+    /// The fault, if the decision failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fault: Option<FaultRecord>,
+    /// Lines the bot logged during this decision.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub log: Vec<String>,
+}
+
+/// A complete, self-contained record of a match (the replay file format, see docs/replay.md).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Replay {
+    /// Format version of this file.
+    pub format: u32,
+    /// Game name.
+    pub game: String,
+    /// Variant name.
+    pub variant: String,
+    /// The match seed.
+    pub seed: u64,
+    /// The bots in seat order.
+    pub bots: Vec<BotEntry>,
+    /// The start position written out in full (the game's `Setup`).
+    pub deal: serde_json::Value,
+    /// Every decision in order.
+    pub decisions: Vec<DecisionRecord>,
+    /// Faults per seat, in seat order.
+    pub faults: Vec<Vec<FaultRecord>>,
+    /// The result.
+    pub outcome: Outcome,
+}
+
+/// The replay format version written by this arena.
+pub const REPLAY_FORMAT: u32 = 1;
+
+/// What a match is: game variant, seed and who sits where.
+#[derive(Clone, Debug)]
+pub struct MatchSpec<G: Game> {
+    /// The variant.
+    pub variant: G::Variant,
+    /// The match seed.
+    pub seed: u64,
+    /// The bots' names and hashes, in seat order (for the record).
+    pub entries: Vec<BotEntry>,
+}
+
+/// Receives the events of a match as they happen (the terminal log is one).
+pub trait MatchObserver<G: Game> {
+    /// The match is about to start from `state`.
+    fn start(&mut self, state: &G) {
+        let _ = state;
+    }
+    /// A decision was made.
+    fn decision(&mut self, index: usize, record: &DecisionRecord) {
+        let _ = (index, record);
+    }
+    /// The decisions of one decision point were applied; `state` is the position after them.
+    fn applied(&mut self, state: &G) {
+        let _ = state;
+    }
+    /// A seat faulted.
+    fn fault(&mut self, seat: Seat, fault: &FaultRecord) {
+        let _ = (seat, fault);
+    }
+    /// The match ended.
+    fn end(&mut self, outcome: &Outcome, state: &G) {
+        let _ = (outcome, state);
+    }
+}
+
+/// An observer that ignores everything.
+pub struct Quiet;
+impl<G: Game> MatchObserver<G> for Quiet {}
+
+/// Plays one match.
+///
+/// # Panics
+/// If the number of bots or entries is not `G::PLAYERS`.
+pub fn run_match<G: Game>(
+    spec: &MatchSpec<G>,
+    bots: &mut [Box<dyn Bot<G>>],
+    observer: &mut dyn MatchObserver<G>,
+) -> Replay {
+    assert_eq!(bots.len(), G::PLAYERS, "{} needs {} bots", G::NAME, G::PLAYERS);
+    assert_eq!(spec.entries.len(), G::PLAYERS, "one entry per seat");
+    let setup = G::deal(spec.variant, spec.seed);
+    let deal = serde_json::to_value(&setup).expect("setups serialize");
+    let mut state = G::from_setup(setup).expect("a dealt setup is valid");
+    let mut arena_rng = Rng::new(spec.seed, Stream::Arena);
+    let mut faults: Vec<Vec<FaultRecord>> = vec![Vec::new(); G::PLAYERS];
+    let mut decisions: Vec<DecisionRecord> = Vec::new();
+    observer.start(&state);
+
+    // init, in seat order
+    let mut faulty_at_init = Vec::new();
+    for (seat, bot) in bots.iter_mut().enumerate() {
+        let info = InitInfo {
+            game: G::NAME,
+            variant: spec.variant.to_string(),
+            seat,
+            players: G::PLAYERS,
+            seed: spec.seed,
+        };
+        if let Err(fault) = bot.init(&info) {
+            let record = FaultRecord::new(fault, None);
+            observer.fault(seat, &record);
+            faults[seat].push(record);
+            faulty_at_init.push(seat);
+        }
+    }
+    if !faulty_at_init.is_empty() {
+        match G::FAULT_POLICY {
+            FaultPolicy::Forfeit => {
+                let outcome = state.forfeit(&faulty_at_init);
+                observer.end(&outcome, &state);
+                return finish(spec, deal, decisions, faults, outcome);
+            }
+            FaultPolicy::PenaltyAndRandomMove(points) => {
+                for &seat in &faulty_at_init {
+                    state.add_penalty(seat, points);
+                }
+            }
+        }
+    }
+
+    while !state.is_over() {
+        let seats = state.to_act();
+        assert!(!seats.is_empty(), "{}: not over but nobody to act", G::NAME);
+        // Every observation first, so that simultaneous decisions are blind.
+        let observations: Vec<G::Observation> = seats.iter().map(|&s| state.observe(s)).collect();
+        let mut chosen: Vec<(Seat, Option<String>)> = Vec::with_capacity(seats.len());
+        let mut forfeits = Vec::new();
+        let first_index = decisions.len();
+        for (&seat, obs) in seats.iter().zip(&observations) {
+            let index = decisions.len();
+            let answer = bots[seat].act(obs);
+            let fuel = bots[seat].fuel_used_last();
+            let log = bots[seat].take_log();
+            let (reply, checked) = match answer {
+                Ok(reply) => {
+                    let checked = check_reply::<G>(obs, &reply);
+                    (Some(shorten(&reply)), checked.map(|()| reply))
+                }
+                Err(fault) => (None, Err(fault)),
+            };
+            let mut record = DecisionRecord {
+                seat,
+                legal: obs.legal().to_vec(),
+                reply,
+                played: None,
+                fuel,
+                fault: None,
+                log,
+            };
+            match checked {
+                Ok(action) => {
+                    record.played = Some(action.clone());
+                    chosen.push((seat, Some(action)));
+                }
+                Err(mut fault) => {
+                    if fault.fuel_used.is_none() {
+                        fault.fuel_used = fuel;
+                    }
+                    let fr = FaultRecord::new(fault, Some(index));
+                    observer.fault(seat, &fr);
+                    faults[seat].push(fr.clone());
+                    record.fault = Some(fr);
+                    match G::FAULT_POLICY {
+                        FaultPolicy::Forfeit => {
+                            forfeits.push(seat);
+                            chosen.push((seat, None));
+                        }
+                        FaultPolicy::PenaltyAndRandomMove(points) => {
+                            state.add_penalty(seat, points);
+                            let legal = obs.legal();
+                            let action = legal[arena_rng.below(legal.len())].clone();
+                            record.played = Some(action.clone());
+                            chosen.push((seat, Some(action)));
+                        }
+                    }
+                }
+            }
+            decisions.push(record);
+        }
+        if !forfeits.is_empty() {
+            let outcome = state.forfeit(&forfeits);
+            for (i, record) in decisions[first_index..].iter().enumerate() {
+                observer.decision(first_index + i, record);
+            }
+            observer.end(&outcome, &state);
+            return finish(spec, deal, decisions, faults, outcome);
+        }
+        for (seat, action) in chosen {
+            let action = action.expect("every seat chose");
+            state
+                .play(seat, &action)
+                .unwrap_or_else(|e| panic!("{}: a checked action was refused: {e}", G::NAME));
+        }
+        for (i, record) in decisions[first_index..].iter().enumerate() {
+            observer.decision(first_index + i, record);
+        }
+        observer.applied(&state);
+    }
+    let outcome = state.outcome().expect("over");
+    observer.end(&outcome, &state);
+    finish(spec, deal, decisions, faults, outcome)
+}
+
+fn finish<G: Game>(
+    spec: &MatchSpec<G>,
+    deal: serde_json::Value,
+    decisions: Vec<DecisionRecord>,
+    faults: Vec<Vec<FaultRecord>>,
+    outcome: Outcome,
+) -> Replay {
+    Replay {
+        format: REPLAY_FORMAT,
+        game: G::NAME.to_string(),
+        variant: spec.variant.to_string(),
+        seed: spec.seed,
+        bots: spec.entries.clone(),
+        deal,
+        decisions,
+        faults,
+        outcome,
+    }
+}
+
+/// Checks a reply against the observation: legal, or `illegal` (a well-formed action that is
+/// not legal now), or `invalid` (not an action of the game's notation).
+fn check_reply<G: Game>(obs: &G::Observation, reply: &str) -> Result<(), Fault> {
+    if obs.legal().iter().any(|l| l == reply) {
+        return Ok(());
+    }
+    let shown = shorten(reply);
+    match reply.parse::<G::Action>() {
+        Ok(_) => Err(Fault::new(
+            Verdict::Illegal,
+            format!("{shown:?} is not legal now; legal: {}", legal_list(obs.legal())),
+        )),
+        Err(e) => Err(Fault::new(Verdict::Invalid, format!("{e}; legal: {}", legal_list(obs.legal())))),
+    }
+}
+
+fn legal_list(legal: &[String]) -> String {
+    const SHOWN: usize = 12;
+    let mut s = legal.iter().take(SHOWN).map(|l| format!("{l:?}")).collect::<Vec<_>>().join(", ");
+    if legal.len() > SHOWN {
+        s.push_str(&format!(", … ({} in all)", legal.len()));
+    }
+    s
+}
+
+fn shorten(s: &str) -> String {
+    if s.len() <= MAX_REPLY_RECORDED {
+        return s.to_string();
+    }
+    let mut end = MAX_REPLY_RECORDED;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}… ({} bytes)", &s[..end], s.len())
+}
