@@ -30,6 +30,66 @@ enum Command {
     Games,
     /// Play one match and print a readable game log (or one JSON object with --json).
     Play(PlayArgs),
+    /// Run (or resume) the tournament of an arena.toml and print the standings.
+    Tournament(TournamentArgs),
+    /// Sequential probability ratio test: is NEW stronger than OLD? Plays duplicate pairs until decided.
+    Sprt(SprtArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct TournamentArgs {
+    /// The tournament file.
+    #[arg(default_value = "arena.toml")]
+    file: PathBuf,
+    /// Worker threads (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Write the standings as JSON to this file (`-` for stdout).
+    #[arg(long, value_name = "OUT")]
+    json: Option<PathBuf>,
+    /// Write the standings as CSV to this file (`-` for stdout).
+    #[arg(long, value_name = "OUT")]
+    csv: Option<PathBuf>,
+    /// The results database (default: beside the file, with the extension .db).
+    #[arg(long, value_name = "FILE")]
+    db: Option<PathBuf>,
+    /// Do not show the progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+#[derive(Debug, clap::Args)]
+struct SprtArgs {
+    /// The game (two-player games only).
+    #[arg(long)]
+    game: String,
+    /// The variant (default: the game's first).
+    #[arg(long)]
+    variant: Option<String>,
+    /// NEW,OLD: the candidate and the baseline.
+    #[arg(long, value_delimiter = ',', required = true)]
+    bots: Vec<String>,
+    /// Elo difference of H0.
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    elo0: f64,
+    /// Elo difference of H1.
+    #[arg(long, default_value_t = 10.0, allow_negative_numbers = true)]
+    elo1: f64,
+    /// False positive rate.
+    #[arg(long, default_value_t = 0.05)]
+    alpha: f64,
+    /// False negative rate.
+    #[arg(long, default_value_t = 0.05)]
+    beta: f64,
+    /// Seed of the deals.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Give up after this many pairs.
+    #[arg(long, default_value_t = 100_000)]
+    max_pairs: u64,
+    /// Worker threads (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -62,6 +122,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Games => games_cmd(),
         Command::Play(args) => play_cmd(args),
+        Command::Tournament(args) => tournament_cmd(args),
+        Command::Sprt(args) => sprt_cmd(args),
     }
 }
 
@@ -233,4 +295,188 @@ impl<G: Game> MatchObserver<G> for TextLog {
 
 fn indent(text: &str) -> String {
     text.lines().map(|l| format!("      {l}\n")).collect()
+}
+
+fn default_threads() -> usize {
+    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+}
+
+fn tournament_cmd(args: TournamentArgs) -> anyhow::Result<()> {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+
+    let config = crate::tournament::config::load(&args.file)?;
+    let db = args.db.clone().unwrap_or_else(|| crate::tournament::default_db_path(&args.file));
+    let store = crate::tournament::store::Store::open(&db)?;
+    let threads = args.threads.unwrap_or_else(default_threads);
+    if threads == 0 {
+        bail!("--threads must be at least 1");
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = stop.clone();
+        // First Ctrl-C: finish the matches being played, keep everything, print the standings so far.
+        // Second: leave at once (every finished match is already committed).
+        let _ = ctrlc::set_handler(move || {
+            if stop.swap(true, Ordering::SeqCst) {
+                std::process::exit(130);
+            }
+            eprintln!("\nstopping: finishing the matches in play (Ctrl-C again to quit now)");
+        });
+    }
+    let opts = crate::tournament::RunOptions { threads, progress: !args.quiet };
+    let started = std::time::Instant::now();
+    let result = crate::tournament::run(&config, &store, &opts, &stop)?;
+    let mut text = String::new();
+    for ev in &result.events {
+        text.push_str(&crate::tournament::standings::render(ev));
+        text.push('\n');
+    }
+    let to_stdout = |p: &Option<PathBuf>| p.as_deref() == Some(std::path::Path::new("-"));
+    if !to_stdout(&args.json) && !to_stdout(&args.csv) {
+        print_out(&text)?;
+    }
+    eprintln!(
+        "{} matches played now, {} found in {} ({:.1} s, {} threads){}",
+        result.played_now,
+        result.resumed,
+        store.path().display(),
+        started.elapsed().as_secs_f64(),
+        threads,
+        if result.interrupted { "; stopped early: run again to resume" } else { "" }
+    );
+    if let Some(out) = &args.json {
+        let json = serde_json::to_string_pretty(&result)? + "\n";
+        write_out(out, &json)?;
+    }
+    if let Some(out) = &args.csv {
+        write_out(out, &standings_csv(&result))?;
+    }
+    Ok(())
+}
+
+fn write_out(path: &std::path::Path, text: &str) -> anyhow::Result<()> {
+    if path == std::path::Path::new("-") {
+        print_out(text)
+    } else {
+        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
+    }
+}
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+fn standings_csv(result: &crate::tournament::TournamentResult) -> String {
+    let mut out = String::from(
+        "event,game,variant,rank,bot,hash,matches,points,wins,draws,losses,rating,ci_low,ci_high,elo,glicko2,trueskill,mean_fuel_per_decision,faults\n",
+    );
+    for ev in &result.events {
+        for s in &ev.standings {
+            let faults = s.faults.iter().map(|(k, v)| format!("{k}:{v}")).collect::<Vec<_>>().join(" ");
+            out.push_str(&format!(
+                "{},{},{},{},{},{},{},{},{},{},{},{:.1},{:.1},{:.1},{:.1},{:.1},{:.3},{},{}\n",
+                csv_field(&ev.name),
+                ev.game,
+                ev.variant,
+                s.rank,
+                csv_field(&s.bot),
+                s.hash,
+                s.matches,
+                s.points,
+                s.wins,
+                s.draws,
+                s.losses,
+                s.rating,
+                s.ci_low,
+                s.ci_high,
+                s.elo,
+                s.glicko2,
+                s.trueskill,
+                s.mean_fuel_per_decision.map(|f| format!("{f:.1}")).unwrap_or_default(),
+                csv_field(&faults)
+            ));
+        }
+    }
+    out
+}
+
+fn sprt_cmd(args: SprtArgs) -> anyhow::Result<()> {
+    let game = args.game.clone();
+    with_game!(game.as_str(), G => sprt_game::<G>(&args))?
+}
+
+fn sprt_game<G: Greedy>(args: &SprtArgs) -> anyhow::Result<()> {
+    use crate::sprt::{SprtDecision, SprtParams};
+    use rayon::prelude::*;
+
+    if G::PLAYERS != 2 {
+        bail!("sprt compares two bots head to head, in two-player games only; for {} use a gauntlet in arena.toml", G::NAME);
+    }
+    if args.bots.len() != 2 {
+        bail!("--bots takes NEW,OLD: exactly two bots");
+    }
+    let params = SprtParams { elo0: args.elo0, elo1: args.elo1, alpha: args.alpha, beta: args.beta };
+    if !(params.alpha > 0.0 && params.alpha < 0.5 && params.beta > 0.0 && params.beta < 0.5) {
+        bail!("--alpha and --beta must be between 0 and 0.5");
+    }
+    if params.elo1 <= params.elo0 {
+        bail!("--elo1 must be greater than --elo0");
+    }
+    let variant = registry::variant::<G>(args.variant.as_deref())?;
+    let sources = args.bots.iter().map(|b| BotSource::resolve(b)).collect::<anyhow::Result<Vec<_>>>()?;
+    let entries: Vec<_> = sources.iter().map(BotSource::entry).collect();
+    let threads = args.threads.unwrap_or_else(default_threads).max(1);
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
+    let (lower, upper) = params.bounds();
+    println!(
+        "SPRT {} ({variant}): {} (new) vs {} (old), H0 elo {} / H1 elo {}, alpha {} beta {}, bounds [{lower:.2}, {upper:.2}]",
+        G::NAME, args.bots[0], args.bots[1], params.elo0, params.elo1, params.alpha, params.beta
+    );
+    // One game's score for NEW (seat `new_seat`): 1 win, 0.5 draw, 0 loss.
+    let play = |pair: u64, new_seat: usize| -> u32 {
+        let seed = crate::tournament::schedule::deal_seed(args.seed, pair as u32);
+        let order = if new_seat == 0 { [0, 1] } else { [1, 0] };
+        let spec = MatchSpec::<G> { variant, seed, entries: order.iter().map(|&i| entries[i].clone()).collect() };
+        let mut bots: Vec<_> = order.iter().enumerate().map(|(seat, &i)| sources[i].instantiate::<G>(seed, seat)).collect();
+        let r = run_match(&spec, &mut bots, &mut Quiet);
+        match (r.outcome.ranks[new_seat], r.outcome.ranks[1 - new_seat]) {
+            (1, 1) => 1,
+            (1, _) => 2,
+            _ => 0,
+        }
+    };
+    let mut counts = [0u64; 5];
+    let mut pair = 0u64;
+    let batch = (threads * 16) as u64;
+    let mut next_report = 100u64;
+    let mut decision = SprtDecision::Continue;
+    let mut llr = 0.0;
+    while decision == SprtDecision::Continue && pair < args.max_pairs {
+        let end = (pair + batch).min(args.max_pairs);
+        let scores: Vec<u32> = pool.install(|| (pair..end).into_par_iter().map(|p| play(p, 0) + play(p, 1)).collect());
+        for s in scores {
+            counts[s as usize] += 1;
+            pair += 1;
+            llr = params.llr(&counts);
+            decision = params.decide(llr);
+            if pair >= next_report || decision != SprtDecision::Continue {
+                println!("pairs {pair:>6}  [0, ½, 1, 1½, 2] = {counts:?}  LLR {llr:>6.2}");
+                next_report = pair + 100;
+            }
+            if decision != SprtDecision::Continue {
+                break;
+            }
+        }
+    }
+    let verdict = match decision {
+        SprtDecision::AcceptH1 => format!("H1 accepted: {} is stronger (by about {} Elo or more)", args.bots[0], params.elo1),
+        SprtDecision::AcceptH0 => format!("H0 accepted: {} is not stronger by {} Elo", args.bots[0], params.elo1),
+        SprtDecision::Continue => format!("no decision after {pair} pairs (LLR {llr:.2}); raise --max-pairs"),
+    };
+    print_out(&format!("{verdict}\n"))
 }

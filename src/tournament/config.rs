@@ -1,0 +1,332 @@
+//! `arena.toml`: one or more events, each a game, its bots, a format and the number of deals.
+//!
+//! ```toml
+//! [defaults]              # optional; every key of an event may be set here for all events
+//! deals = 20
+//! seed = 1
+//!
+//! [[event]]
+//! name = "blade"          # optional, defaults to the game's name; unique in the file
+//! game = "blade"
+//! variant = "readme"      # optional, the game's first variant
+//! bots = ["greedy", "random", "example_bots/lua/blade_random.lua"]   # paths are relative to this file
+//! format = "round-robin"  # or "gauntlet" (with champion = "<bot>") or "swiss" (with rounds = N)
+//! deals = 50              # deals per pairing (per table for intensity)
+//! seed = 7
+//! duplicate = true        # every deal is played with the seats rotated (default true)
+//! max_tables = 35         # intensity: tables of 4 when there are many bots
+//! [event.limits]          # optional sandbox limits for Lua/WASM bots
+//! fuel_per_decision = 5000000
+//! ```
+//!
+//! Unknown keys and bad values are errors that name the file, the key and the line.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context};
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::games;
+
+/// How the bots of an event meet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    /// Every bot meets every other bot (intensity: every table of 4, or a sample).
+    RoundRobin,
+    /// One bot (the champion) against each of the others.
+    Gauntlet,
+    /// Rounds in which bots with similar scores meet.
+    Swiss,
+}
+
+impl Format {
+    /// The name as written in arena.toml.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::RoundRobin => "round-robin",
+            Format::Gauntlet => "gauntlet",
+            Format::Swiss => "swiss",
+        }
+    }
+}
+
+/// Sandbox limits as written in arena.toml; unset keys keep the sandbox defaults.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct LimitsConfig {
+    /// Fuel per decision (WASM fuel or Lua instructions).
+    pub fuel_per_decision: Option<u64>,
+    /// Fuel per match.
+    pub fuel_per_match: Option<u64>,
+    /// Memory per bot, in MiB.
+    pub memory_mb: Option<u64>,
+}
+
+impl LimitsConfig {
+    fn or(&self, defaults: &LimitsConfig) -> LimitsConfig {
+        LimitsConfig {
+            fuel_per_decision: self.fuel_per_decision.or(defaults.fuel_per_decision),
+            fuel_per_match: self.fuel_per_match.or(defaults.fuel_per_match),
+            memory_mb: self.memory_mb.or(defaults.memory_mb),
+        }
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    defaults: Option<RawEvent>,
+    #[serde(default)]
+    event: Vec<RawEvent>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawEvent {
+    name: Option<Spanned<String>>,
+    game: Option<Spanned<String>>,
+    variant: Option<Spanned<String>>,
+    bots: Option<Spanned<Vec<Spanned<String>>>>,
+    format: Option<Spanned<Format>>,
+    champion: Option<Spanned<String>>,
+    rounds: Option<Spanned<u32>>,
+    deals: Option<Spanned<u32>>,
+    seed: Option<u64>,
+    duplicate: Option<bool>,
+    max_tables: Option<Spanned<u32>>,
+    limits: Option<LimitsConfig>,
+}
+
+/// One event, checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Event {
+    /// Unique name in the file.
+    pub name: String,
+    /// Game name (contract spelling).
+    pub game: String,
+    /// Variant name, `None` for the game's default.
+    pub variant: Option<String>,
+    /// Bots as written (built-in names or paths).
+    pub bots: Vec<String>,
+    /// Paths resolved against the file's folder (built-ins unchanged).
+    pub bot_paths: Vec<String>,
+    /// Format.
+    pub format: Format,
+    /// Gauntlet champion, an index into `bots`.
+    pub champion: Option<usize>,
+    /// Swiss rounds.
+    pub rounds: u32,
+    /// Deals per pairing or table.
+    pub deals: u32,
+    /// Event seed.
+    pub seed: u64,
+    /// Whether every deal is played with the seats rotated.
+    pub duplicate: bool,
+    /// Intensity: the most tables of 4 (all combinations when there are fewer).
+    pub max_tables: u32,
+    /// Sandbox limits.
+    pub limits: LimitsConfig,
+}
+
+/// A checked tournament file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// The file it came from.
+    pub path: PathBuf,
+    /// Its events, in file order.
+    pub events: Vec<Event>,
+}
+
+/// Reads and checks a tournament file.
+///
+/// # Errors
+/// The file cannot be read, is not TOML, has unknown keys, or has bad values; the message names
+/// the file, the key and the line.
+pub fn load(path: &Path) -> anyhow::Result<Config> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read tournament file {}", path.display()))?;
+    parse(&text, path)
+}
+
+/// Checks a tournament file's text (`path` names it in errors and anchors relative bot paths).
+///
+/// # Errors
+/// As [`load`].
+pub fn parse(text: &str, path: &Path) -> anyhow::Result<Config> {
+    let raw: RawFile = toml::from_str(text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let line = |offset: usize| 1 + text[..offset.min(text.len())].matches('\n').count();
+    let at = |span: std::ops::Range<usize>| format!("{}:{}", path.display(), line(span.start));
+    let defaults = raw.defaults.unwrap_or_default();
+    if raw.event.is_empty() {
+        bail!("{}: no [[event]] in the file; add one, e.g.\n[[event]]\ngame = \"blade\"\nbots = [\"greedy\", \"random\"]", path.display());
+    }
+    let base = path.parent().unwrap_or(Path::new(""));
+    let mut events = Vec::new();
+    let mut names = BTreeSet::new();
+    for (i, ev) in raw.event.into_iter().enumerate() {
+        let which = format!("event #{}", i + 1);
+        let game = ev
+            .game
+            .or_else(|| defaults.game.clone())
+            .with_context(|| format!("{}: {which} has no `game` (one of: {})", path.display(), game_names()))?;
+        let info = games::find(game.get_ref())
+            .with_context(|| format!("{}: `game = {:?}` is not a game (one of: {})", at(game.span()), game.get_ref(), game_names()))?;
+        let variant = ev.variant.or_else(|| defaults.variant.clone());
+        if let Some(v) = &variant {
+            if !info.variants.contains(&v.get_ref().as_str()) {
+                bail!("{}: `variant = {:?}` is not a variant of {} (variants: {})", at(v.span()), v.get_ref(), info.name, info.variants.join(", "));
+            }
+        }
+        let name = ev.name.map(|n| n.into_inner()).unwrap_or_else(|| info.name.to_string());
+        if !names.insert(name.clone()) {
+            bail!("{}: two events are named {name:?}; give each a unique `name`", path.display());
+        }
+        let bots_spanned = ev
+            .bots
+            .or_else(|| defaults.bots.clone())
+            .with_context(|| format!("{}: event {name:?} has no `bots`", path.display()))?;
+        let bots_span = bots_spanned.span();
+        let bots: Vec<String> = bots_spanned.into_inner().into_iter().map(|b| b.into_inner()).collect();
+        let distinct: BTreeSet<&String> = bots.iter().collect();
+        if distinct.len() != bots.len() {
+            bail!("{}: event {name:?} names a bot twice in `bots`", at(bots_span));
+        }
+        let need = if info.players == 4 { 4 } else { 2 };
+        if bots.len() < need {
+            bail!("{}: event {name:?} needs at least {need} bots in `bots`, it has {}", at(bots_span), bots.len());
+        }
+        let bot_paths = bots
+            .iter()
+            .map(|b| {
+                if crate::bot::BUILTIN_BOTS.contains(&b.as_str()) || Path::new(b).is_absolute() {
+                    b.clone()
+                } else {
+                    base.join(b).to_string_lossy().into_owned()
+                }
+            })
+            .collect();
+        let format = ev.format.or_else(|| defaults.format.clone());
+        let format_value = format.as_ref().map(|f| *f.get_ref()).unwrap_or(Format::RoundRobin);
+        let champion_name = ev.champion.or_else(|| defaults.champion.clone());
+        let champion = match (format_value, champion_name) {
+            (Format::Gauntlet, Some(c)) => Some(
+                bots.iter()
+                    .position(|b| b == c.get_ref())
+                    .with_context(|| format!("{}: champion {:?} is not one of the event's bots", at(c.span()), c.get_ref()))?,
+            ),
+            (Format::Gauntlet, None) => bail!(
+                "{}: event {name:?} is a gauntlet but has no `champion` (the bot that meets all the others)",
+                path.display()
+            ),
+            (_, Some(c)) => bail!("{}: `champion` only goes with format = \"gauntlet\"", at(c.span())),
+            (_, None) => None,
+        };
+        let rounds = ev.rounds.or_else(|| defaults.rounds.clone());
+        let rounds = match (format_value, rounds) {
+            (Format::Swiss, Some(r)) if *r.get_ref() == 0 => bail!("{}: `rounds` must be at least 1", at(r.span())),
+            (Format::Swiss, Some(r)) => *r.get_ref(),
+            (Format::Swiss, None) => default_swiss_rounds(bots.len()),
+            (_, Some(r)) => bail!("{}: `rounds` only goes with format = \"swiss\"", at(r.span())),
+            (_, None) => 0,
+        };
+        let deals = ev.deals.or_else(|| defaults.deals.clone());
+        let deals = match deals {
+            Some(d) if *d.get_ref() == 0 => bail!("{}: `deals` must be at least 1", at(d.span())),
+            Some(d) => *d.get_ref(),
+            None => 10,
+        };
+        let max_tables = match ev.max_tables.or_else(|| defaults.max_tables.clone()) {
+            Some(m) if *m.get_ref() == 0 => bail!("{}: `max_tables` must be at least 1", at(m.span())),
+            Some(m) => *m.get_ref(),
+            None => 35,
+        };
+        let limits = ev.limits.unwrap_or_default().or(&defaults.limits.clone().unwrap_or_default());
+        events.push(Event {
+            name,
+            game: info.name.to_string(),
+            variant: variant.map(|v| v.into_inner()),
+            bots,
+            bot_paths,
+            format: format_value,
+            champion,
+            rounds,
+            deals,
+            seed: ev.seed.or(defaults.seed).unwrap_or(0),
+            duplicate: ev.duplicate.or(defaults.duplicate).unwrap_or(true),
+            max_tables,
+            limits,
+        });
+    }
+    Ok(Config { path: path.to_path_buf(), events })
+}
+
+fn game_names() -> String {
+    games::GAMES.iter().map(|g| g.name).collect::<Vec<_>>().join(", ")
+}
+
+/// ⌈log2 n⌉ + 1 rounds, the usual Swiss length.
+fn default_swiss_rounds(bots: usize) -> u32 {
+    (usize::BITS - bots.saturating_sub(1).leading_zeros()) + 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(text: &str) -> anyhow::Result<Config> {
+        parse(text, Path::new("t/arena.toml"))
+    }
+
+    #[test]
+    fn a_minimal_event_gets_the_defaults() {
+        let c = p("[[event]]\ngame = \"blade\"\nbots = [\"greedy\", \"random\", \"x.lua\"]\n").unwrap();
+        let e = &c.events[0];
+        assert_eq!(e.name, "blade");
+        assert_eq!(e.format, Format::RoundRobin);
+        assert_eq!(e.deals, 10);
+        assert!(e.duplicate);
+        assert_eq!(e.bot_paths, vec!["greedy", "random", "t/x.lua"]);
+    }
+
+    #[test]
+    fn defaults_apply_to_every_event() {
+        let c = p("[defaults]\ndeals = 3\nseed = 9\n[defaults.limits]\nmemory_mb = 8\n[[event]]\ngame = \"ecard\"\nbots = [\"greedy\", \"random\"]\n[[event]]\nname = \"m\"\ngame = \"ecard\"\nvariant = \"manga\"\ndeals = 4\nbots = [\"greedy\", \"random\"]\n").unwrap();
+        assert_eq!(c.events[0].deals, 3);
+        assert_eq!(c.events[1].deals, 4);
+        assert_eq!(c.events[1].seed, 9);
+        assert_eq!(c.events[1].limits.memory_mb, Some(8));
+    }
+
+    #[test]
+    fn errors_name_the_key_and_the_line() {
+        let cases = [
+            ("[[event]]\ngame = \"blade\"\nbots = [\"a\", \"b\"]\ncolour = 1\n", "colour"),
+            ("[[event]]\ngame = \"chess\"\nbots = [\"greedy\", \"random\"]\n", "t/arena.toml:2"),
+            ("[[event]]\ngame = \"blade\"\nvariant = \"x\"\nbots = [\"greedy\", \"random\"]\n", "t/arena.toml:3"),
+            ("[[event]]\ngame = \"blade\"\nbots = [\"greedy\", \"random\"]\ndeals = 0\n", "t/arena.toml:4"),
+            ("[[event]]\ngame = \"blade\"\nbots = [\"greedy\", \"random\"]\ndeals = -1\n", "line 4"),
+            ("[[event]]\ngame = \"blade\"\nbots = [\"greedy\"]\n", "at least 2 bots"),
+            ("[[event]]\ngame = \"intensity\"\nbots = [\"greedy\", \"random\"]\n", "at least 4 bots"),
+            ("[[event]]\ngame = \"blade\"\nbots = [\"greedy\", \"random\"]\nformat = \"gauntlet\"\n", "champion"),
+            ("[[event]]\ngame = \"blade\"\nbots = [\"greedy\", \"random\"]\nformat = \"knockout\"\n", "line 4"),
+            ("[[event]]\ngame = \"blade\"\nbots = [\"greedy\", \"greedy\"]\n", "twice"),
+            ("", "no [[event]]"),
+            ("[[event]]\ngame = \"blade\"\nbots = [\"greedy\", \"random\"]\n[event.limits]\nfuel = 3\n", "fuel"),
+        ];
+        for (text, needle) in cases {
+            let err = format!("{:#}", p(text).unwrap_err());
+            assert!(err.contains(needle), "{text:?}: {err}");
+            assert!(err.contains("t/arena.toml"), "{err}");
+        }
+    }
+
+    #[test]
+    fn swiss_rounds_default_to_log2_plus_one() {
+        assert_eq!(default_swiss_rounds(2), 2);
+        assert_eq!(default_swiss_rounds(8), 4);
+        assert_eq!(default_swiss_rounds(9), 5);
+    }
+}

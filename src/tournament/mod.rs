@@ -1,0 +1,277 @@
+//! Tournaments: an `arena.toml` of events, played in parallel, stored in SQLite, resumable, and
+//! summed up in standings with ratings and 95% intervals.
+//!
+//! **Invariant:** the results (standings, JSON, CSV) depend only on the file, the bots and the
+//! stored matches, never on the thread count or on which match finished first: every match is
+//! deterministic given its plan, and results are read back in plan order.
+
+pub mod config;
+pub mod schedule;
+pub mod standings;
+pub mod store;
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::bot::Verdict;
+use crate::bots::Greedy;
+use crate::games::Game;
+use crate::registry::{self, BotSource};
+use crate::runner::{run_match, BotEntry, MatchSpec, Quiet, Replay};
+use crate::with_game;
+
+pub use config::{Config, Event, Format};
+use schedule::MatchPlan;
+pub use standings::{EventStandings, Standing};
+use store::Store;
+
+/// What is kept of a match for the standings (the full replay is stored beside it).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MatchSummary {
+    /// The bots in seat order.
+    pub bots: Vec<BotEntry>,
+    /// The game's points per seat.
+    pub points: Vec<i64>,
+    /// Ranks per seat.
+    pub ranks: Vec<u32>,
+    /// Fault verdicts per seat.
+    pub faults: Vec<Vec<Verdict>>,
+    /// Total fuel per seat (0 for native bots).
+    pub fuel: Vec<u64>,
+    /// Decisions per seat that reported fuel.
+    pub metered_decisions: Vec<u64>,
+}
+
+impl MatchSummary {
+    fn of(replay: &Replay) -> MatchSummary {
+        let n = replay.bots.len();
+        let mut fuel = vec![0; n];
+        let mut metered = vec![0; n];
+        for d in &replay.decisions {
+            if let Some(f) = d.fuel {
+                fuel[d.seat] += f;
+                metered[d.seat] += 1;
+            }
+        }
+        MatchSummary {
+            bots: replay.bots.clone(),
+            points: replay.outcome.points.clone(),
+            ranks: replay.outcome.ranks.clone(),
+            faults: replay.faults.iter().map(|fs| fs.iter().map(|f| f.verdict).collect()).collect(),
+            fuel,
+            metered_decisions: metered,
+        }
+    }
+}
+
+/// How to run a tournament.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// Worker threads (at least 1).
+    pub threads: usize,
+    /// Show a progress bar on stderr (hidden anyway when stderr is not a terminal).
+    pub progress: bool,
+}
+
+/// The results of a whole tournament file.
+#[derive(Clone, Debug, Serialize)]
+pub struct TournamentResult {
+    /// Per event, in file order.
+    pub events: Vec<EventStandings>,
+    /// Matches played in this run.
+    #[serde(skip)]
+    pub played_now: u64,
+    /// Matches found already stored.
+    #[serde(skip)]
+    pub resumed: u64,
+    /// Whether the run was stopped before the end (Ctrl-C).
+    #[serde(skip)]
+    pub interrupted: bool,
+}
+
+/// The default results database of a tournament file: beside it, `<stem>.db`.
+pub fn default_db_path(config: &Path) -> PathBuf {
+    config.with_extension("db")
+}
+
+/// Runs (or resumes) every event of `config`, storing each finished match in `store` at once.
+///
+/// # Errors
+/// A bot cannot be loaded, or the database cannot be written.
+pub fn run(config: &Config, store: &Store, opts: &RunOptions, stop: &AtomicBool) -> anyhow::Result<TournamentResult> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.threads.max(1))
+        .build()
+        .context("cannot start the worker threads")?;
+    let bar = if opts.progress { ProgressBar::new(0) } else { ProgressBar::hidden() };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} {msg:12} [{bar:30}] {pos}/{len} matches, {per_sec}, ETA {eta}",
+        )
+        .expect("valid template")
+        .progress_chars("=> "),
+    );
+    let mut result = TournamentResult { events: Vec::new(), played_now: 0, resumed: 0, interrupted: false };
+    for event in &config.events {
+        let game = event.game.clone();
+        let standings = with_game!(game.as_str(), G => run_event::<G>(event, store, &pool, &bar, stop, &mut result))??;
+        result.events.push(standings);
+    }
+    bar.finish_and_clear();
+    result.interrupted = stop.load(Ordering::SeqCst);
+    Ok(result)
+}
+
+struct EventCtx<G: Game> {
+    variant: G::Variant,
+    sources: Vec<BotSource>,
+    entries: Vec<BotEntry>,
+    fingerprint: String,
+}
+
+fn run_event<G: Greedy>(
+    event: &Event,
+    store: &Store,
+    pool: &rayon::ThreadPool,
+    bar: &ProgressBar,
+    stop: &AtomicBool,
+    result: &mut TournamentResult,
+) -> anyhow::Result<EventStandings> {
+    let variant = registry::variant::<G>(event.variant.as_deref())?;
+    let sources = event
+        .bot_paths
+        .iter()
+        .map(|b| BotSource::resolve(b))
+        .collect::<anyhow::Result<Vec<_>>>()
+        .with_context(|| format!("event {:?}", event.name))?;
+    let mut entries: Vec<BotEntry> = sources.iter().map(BotSource::entry).collect();
+    for (entry, name) in entries.iter_mut().zip(&event.bots) {
+        entry.name = name.clone(); // as written in the file, not resolved against its folder
+    }
+    let fingerprint = crate::bot::content_hash(
+        format!("{}|{}|{}", G::NAME, variant, serde_json::to_string(&event.limits)?).as_bytes(),
+    )[..16]
+        .to_string();
+    let ctx = EventCtx::<G> { variant, sources, entries, fingerprint };
+    bar.set_message(event.name.clone());
+
+    let mut plans: Vec<MatchPlan> = Vec::new();
+    let mut summaries: Vec<MatchSummary> = Vec::new();
+    if event.format == Format::Swiss {
+        let n = event.bots.len();
+        let mut met: Vec<Vec<usize>> = Vec::new();
+        let mut byes = Vec::new();
+        for round in 0..event.rounds {
+            let mut scores = vec![0.0; n];
+            for (p, s) in plans.iter().zip(&summaries) {
+                for (seat, &entrant) in p.seats.iter().enumerate() {
+                    scores[entrant] += standings::game_points(G::NAME, s, seat);
+                }
+            }
+            let (round_plans, out) = schedule::plan_swiss_round(event, G::PLAYERS, round, &scores, &met, &byes);
+            byes.extend(out);
+            for p in round_plans.iter().step_by(if event.duplicate { G::PLAYERS } else { 1 }) {
+                let mut t = p.seats.clone();
+                t.sort();
+                if !met.contains(&t) {
+                    met.push(t);
+                }
+            }
+            let done = play_all(&ctx, event, &round_plans, store, pool, bar, stop, result)?;
+            let complete = done.len() == round_plans.len();
+            plans.extend(round_plans.into_iter().take(done.len()));
+            summaries.extend(done);
+            if !complete {
+                break;
+            }
+        }
+    } else {
+        let all = schedule::plan(event, G::PLAYERS);
+        let done = play_all(&ctx, event, &all, store, pool, bar, stop, result)?;
+        plans = all.into_iter().take(done.len()).collect();
+        summaries = done;
+    }
+    Ok(standings::compute(event, G::NAME, &ctx.variant.to_string(), &ctx.entries, &plans, &summaries))
+}
+
+fn key<G: Game>(ctx: &EventCtx<G>, event: &Event, plan: &MatchPlan) -> String {
+    let seats: Vec<String> = plan.seats.iter().map(|&e| format!("{}#{}", ctx.entries[e].name, ctx.entries[e].hash)).collect();
+    format!("{}|{}|{}|{}", event.name, ctx.fingerprint, plan.seed, seats.join(","))
+}
+
+/// Plays every plan not yet stored; returns the summaries of the longest finished prefix of
+/// `plans` (all of them unless the run was stopped).
+#[allow(clippy::too_many_arguments)]
+fn play_all<G: Greedy>(
+    ctx: &EventCtx<G>,
+    event: &Event,
+    plans: &[MatchPlan],
+    store: &Store,
+    pool: &rayon::ThreadPool,
+    bar: &ProgressBar,
+    stop: &AtomicBool,
+    result: &mut TournamentResult,
+) -> anyhow::Result<Vec<MatchSummary>> {
+    let keys: Vec<String> = plans.iter().map(|p| key(ctx, event, p)).collect();
+    let mut done: Vec<Option<MatchSummary>> = Vec::with_capacity(plans.len());
+    let mut pending = Vec::new();
+    for (i, k) in keys.iter().enumerate() {
+        let s = store.summary(k)?;
+        if s.is_none() {
+            pending.push(i);
+        } else {
+            result.resumed += 1;
+        }
+        done.push(s);
+    }
+    bar.inc_length(pending.len() as u64);
+    let mut failure: Option<anyhow::Error> = None;
+    std::thread::scope(|scope| {
+        let (tx, rx) = mpsc::channel::<(usize, MatchSummary, Replay)>();
+        let pending = &pending;
+        scope.spawn(move || {
+            pool.install(|| {
+                pending.par_iter().for_each_with(tx, |tx, &i| {
+                    if stop.load(Ordering::SeqCst) {
+                        return;
+                    }
+                    let replay = play_one(ctx, &plans[i]);
+                    let summary = MatchSummary::of(&replay);
+                    let _ = tx.send((i, summary, replay));
+                });
+            });
+        });
+        for (i, summary, replay) in rx {
+            if failure.is_none() {
+                if let Err(e) = store.insert(&keys[i], &event.name, &summary, &replay) {
+                    failure = Some(e);
+                    stop.store(true, Ordering::SeqCst);
+                }
+            }
+            done[i] = Some(summary);
+            result.played_now += 1;
+            bar.inc(1);
+        }
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    Ok(done.into_iter().map_while(|s| s).collect())
+}
+
+fn play_one<G: Greedy>(ctx: &EventCtx<G>, plan: &MatchPlan) -> Replay {
+    let spec = MatchSpec::<G> {
+        variant: ctx.variant,
+        seed: plan.seed,
+        entries: plan.seats.iter().map(|&e| ctx.entries[e].clone()).collect(),
+    };
+    let mut bots: Vec<_> =
+        plan.seats.iter().enumerate().map(|(seat, &e)| ctx.sources[e].instantiate::<G>(plan.seed, seat)).collect();
+    run_match(&spec, &mut bots, &mut Quiet)
+}

@@ -1,0 +1,278 @@
+//! Standings of one event: the game's own scoring, wins/draws/losses, faults, fuel, ratings.
+//!
+//! Points per match, by game: Blade 2/1/0 (controller: 2 for a draw), E-card the round points
+//! scored, Lost Cities the score difference (own minus opponent's), Intensity 3/2/1/0 by placing
+//! with tied places sharing the average. A win is rank 1 alone at the table, a draw rank 1
+//! shared, a loss anything else.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use skillratings::elo::{elo, EloConfig, EloRating};
+use skillratings::glicko2::{glicko2, Glicko2Config, Glicko2Rating};
+use skillratings::trueskill::{trueskill_multi_team, TrueSkillConfig, TrueSkillRating};
+use skillratings::{MultiTeamOutcome, Outcomes};
+
+use super::config::Event;
+use super::schedule::MatchPlan;
+use super::MatchSummary;
+use crate::ratings::{self, Placing};
+use crate::runner::BotEntry;
+
+/// One line of the table.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Standing {
+    /// The bot as named in the file.
+    pub bot: String,
+    /// Its content hash.
+    pub hash: String,
+    /// Matches played.
+    pub matches: u64,
+    /// Points by the game's own scoring (see the module docs).
+    pub points: f64,
+    /// Place in the table (1 = best; by points, then rating).
+    pub rank: u32,
+    /// Plackett–Luce / Bradley–Terry rating fitted to all matches (Elo scale, field mean 1500).
+    pub rating: f64,
+    /// 95% interval of `rating`, low end.
+    pub ci_low: f64,
+    /// 95% interval of `rating`, high end.
+    pub ci_high: f64,
+    /// Faults by verdict (only verdicts that occurred).
+    pub faults: BTreeMap<String, u64>,
+    /// Matches won (rank 1 alone).
+    pub wins: u64,
+    /// Matches drawn (rank 1 shared).
+    pub draws: u64,
+    /// Matches lost.
+    pub losses: u64,
+    /// Mean fuel per decision (sandboxed bots only).
+    pub mean_fuel_per_decision: Option<f64>,
+    /// Incremental Elo (skillratings, K = 32), in match order.
+    pub elo: f64,
+    /// Incremental Glicko-2 rating (skillratings defaults).
+    pub glicko2: f64,
+    /// TrueSkill conservative estimate μ − 3σ (skillratings defaults).
+    pub trueskill: f64,
+}
+
+/// The standings of one event.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct EventStandings {
+    /// Event name.
+    pub name: String,
+    /// Game.
+    pub game: String,
+    /// Variant.
+    pub variant: String,
+    /// Format name.
+    pub format: String,
+    /// Matches counted.
+    pub matches: u64,
+    /// Standings in rank order.
+    pub standings: Vec<Standing>,
+    /// The bots in file order (the rows and columns of `matrix`).
+    pub matrix_bots: Vec<String>,
+    /// `matrix[i][j]`: how often bot `i` (file order) placed above bot `j` at the same table.
+    pub matrix: Vec<Vec<u64>>,
+}
+
+/// Points for `seat` in a match, by the game's own scoring.
+pub fn game_points(game: &str, s: &MatchSummary, seat: usize) -> f64 {
+    match game {
+        "lost-cities" => (s.points[seat] - s.points[1 - seat]) as f64,
+        "intensity" => {
+            let r = s.ranks[seat];
+            let tied = s.ranks.iter().filter(|&&x| x == r).count() as u32;
+            let n = s.ranks.len() as u32;
+            let sum: u32 = (r..r + tied).map(|place| n - place).sum();
+            f64::from(sum) / f64::from(tied)
+        }
+        _ => s.points[seat] as f64,
+    }
+}
+
+/// Computes the standings from the matches (in plan order).
+pub fn compute(
+    event: &Event,
+    game: &str,
+    variant: &str,
+    entries: &[BotEntry],
+    plans: &[MatchPlan],
+    summaries: &[MatchSummary],
+) -> EventStandings {
+    let n = entries.len();
+    let mut rows: Vec<Standing> = entries
+        .iter()
+        .map(|e| Standing {
+            bot: e.name.clone(),
+            hash: e.hash.clone(),
+            matches: 0,
+            points: 0.0,
+            rank: 0,
+            rating: 1500.0,
+            ci_low: 1500.0,
+            ci_high: 1500.0,
+            faults: BTreeMap::new(),
+            wins: 0,
+            draws: 0,
+            losses: 0,
+            mean_fuel_per_decision: None,
+            elo: 0.0,
+            glicko2: 0.0,
+            trueskill: 0.0,
+        })
+        .collect();
+    let mut fuel = vec![(0u64, 0u64); n];
+    let mut matrix = vec![vec![0u64; n]; n];
+    let mut placings = Vec::with_capacity(plans.len());
+    let mut elos = vec![EloRating::new(); n];
+    let mut glickos = vec![Glicko2Rating::new(); n];
+    let mut trues = vec![TrueSkillRating::new(); n];
+    let (ec, gc, tc) = (EloConfig::new(), Glicko2Config::new(), TrueSkillConfig::new());
+    for (plan, s) in plans.iter().zip(summaries) {
+        for (seat, &e) in plan.seats.iter().enumerate() {
+            let row = &mut rows[e];
+            row.matches += 1;
+            row.points += game_points(game, s, seat);
+            let rank = s.ranks[seat];
+            let tied_first = s.ranks.iter().filter(|&&r| r == 1).count() > 1;
+            match (rank, tied_first) {
+                (1, false) => row.wins += 1,
+                (1, true) => row.draws += 1,
+                _ => row.losses += 1,
+            }
+            for v in &s.faults[seat] {
+                *row.faults.entry(v.name().to_string()).or_insert(0) += 1;
+            }
+            fuel[e].0 += s.fuel[seat];
+            fuel[e].1 += s.metered_decisions[seat];
+            for (other_seat, &o) in plan.seats.iter().enumerate() {
+                if s.ranks[seat] < s.ranks[other_seat] {
+                    matrix[e][o] += 1;
+                }
+            }
+        }
+        placings.push(Placing::from_ranks(&plan.seats, &s.ranks));
+        // incremental ratings: pairwise for Elo and Glicko-2, one multi-team game for TrueSkill
+        let seats = &plan.seats;
+        let (old_elo, old_glicko) = (elos.clone(), glickos.clone());
+        for a in 0..seats.len() {
+            for b in a + 1..seats.len() {
+                let outcome = match s.ranks[a].cmp(&s.ranks[b]) {
+                    std::cmp::Ordering::Less => Outcomes::WIN,
+                    std::cmp::Ordering::Greater => Outcomes::LOSS,
+                    std::cmp::Ordering::Equal => Outcomes::DRAW,
+                };
+                let (ea, eb) = elo(&old_elo[seats[a]], &old_elo[seats[b]], &outcome, &ec);
+                elos[seats[a]].rating += ea.rating - old_elo[seats[a]].rating;
+                elos[seats[b]].rating += eb.rating - old_elo[seats[b]].rating;
+                let (ga, gb) = glicko2(&old_glicko[seats[a]], &old_glicko[seats[b]], &outcome, &gc);
+                if seats.len() == 2 {
+                    glickos[seats[a]] = ga;
+                    glickos[seats[b]] = gb;
+                } else {
+                    glickos[seats[a]].rating += (ga.rating - old_glicko[seats[a]].rating) / 3.0;
+                    glickos[seats[b]].rating += (gb.rating - old_glicko[seats[b]].rating) / 3.0;
+                }
+            }
+        }
+        let teams: Vec<[TrueSkillRating; 1]> = seats.iter().map(|&e| [trues[e]]).collect();
+        let input: Vec<(&[TrueSkillRating], MultiTeamOutcome)> = teams
+            .iter()
+            .zip(&s.ranks)
+            .map(|(t, &r)| (&t[..], MultiTeamOutcome::new(r as usize)))
+            .collect();
+        if let Ok(new) = trueskill_multi_team(&input, &tc, None) {
+            for (&e, team) in seats.iter().zip(new) {
+                trues[e] = team[0];
+            }
+        }
+    }
+    let fitted = ratings::fit(n, &placings);
+    for (e, row) in rows.iter_mut().enumerate() {
+        row.rating = fitted[e].rating;
+        row.ci_low = fitted[e].low;
+        row.ci_high = fitted[e].high;
+        row.mean_fuel_per_decision = (fuel[e].1 > 0).then(|| fuel[e].0 as f64 / fuel[e].1 as f64);
+        row.elo = elos[e].rating;
+        row.glicko2 = glickos[e].rating;
+        row.trueskill = trues[e].rating - 3.0 * trues[e].uncertainty;
+    }
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| {
+        rows[b].points.total_cmp(&rows[a].points).then(rows[b].rating.total_cmp(&rows[a].rating)).then(a.cmp(&b))
+    });
+    let mut standings = Vec::with_capacity(n);
+    for (place, &e) in order.iter().enumerate() {
+        let mut row = rows[e].clone();
+        row.rank = place as u32 + 1;
+        standings.push(row);
+    }
+    EventStandings {
+        name: event.name.clone(),
+        game: game.to_string(),
+        variant: variant.to_string(),
+        format: event.format.name().to_string(),
+        matches: summaries.len() as u64,
+        standings,
+        matrix_bots: entries.iter().map(|e| e.name.clone()).collect(),
+        matrix,
+    }
+}
+
+/// The standings as a readable table (and the win matrix for up to 10 bots).
+pub fn render(ev: &EventStandings) -> String {
+    let mut out = format!(
+        "== {} — {} ({}), {}, {} matches\n",
+        ev.name, ev.game, ev.variant, ev.format, ev.matches
+    );
+    let width = ev.standings.iter().map(|s| s.bot.len()).max().unwrap_or(3).clamp(3, 40);
+    out.push_str(&format!(
+        "{:>4}  {:<width$}  {:>8}  {:>7}  {:>14}  {:>17}  {:>6}  {:>7}  {:>9}  {:>10}  {}\n",
+        "rank", "bot", "points", "matches", "W-D-L", "rating (95% CI)", "elo", "glicko2", "trueskill", "fuel/dec", "faults"
+    ));
+    for s in &ev.standings {
+        let faults = if s.faults.is_empty() {
+            "-".to_string()
+        } else {
+            s.faults.iter().map(|(k, v)| format!("{k}:{v}")).collect::<Vec<_>>().join(" ")
+        };
+        let fuel = s.mean_fuel_per_decision.map(|f| format!("{f:.0}")).unwrap_or_else(|| "-".into());
+        out.push_str(&format!(
+            "{:>4}  {:<width$}  {:>8.1}  {:>7}  {:>14}  {:>5.0} ({:>4.0}..{:<4.0})  {:>6.0}  {:>7.0}  {:>9.2}  {:>10}  {}\n",
+            s.rank,
+            s.bot,
+            s.points,
+            s.matches,
+            format!("{}-{}-{}", s.wins, s.draws, s.losses),
+            s.rating,
+            s.ci_low,
+            s.ci_high,
+            s.elo,
+            s.glicko2,
+            s.trueskill,
+            fuel,
+            faults
+        ));
+    }
+    let n = ev.matrix.len();
+    if (2..=10).contains(&n) {
+        out.push_str("placed above (row over column, bots in file order):\n");
+        out.push_str(&format!("{:>4}  {:<width$}", "", ""));
+        for j in 0..n {
+            out.push_str(&format!(" {:>6}", format!("#{}", j + 1)));
+        }
+        out.push('\n');
+        for (i, bot) in ev.matrix_bots.iter().enumerate() {
+            out.push_str(&format!("{:>4}  {:<width$}", format!("#{}", i + 1), bot));
+            for j in 0..n {
+                let cell = if i == j { "-".to_string() } else { ev.matrix[i][j].to_string() };
+                out.push_str(&format!(" {cell:>6}"));
+            }
+            out.push('\n');
+        }
+    }
+    out
+}
+

@@ -1,0 +1,112 @@
+//! Results in SQLite, next to the tournament file. Only this module knows SQLite.
+//!
+//! Every finished match is one row, committed on its own as soon as the match ends, keyed by a
+//! string that names everything that decides the match (event, game, variant, limits, deal seed,
+//! and every seat's bot name and content hash). Rerunning a tournament skips the keys it finds, so
+//! it resumes; a killed run loses at most the matches that were still being played, and the
+//! unique key makes a duplicate impossible. A bot whose file changed has a new hash, hence new
+//! keys: it is a new entrant and its matches are played again.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use rusqlite::{params, Connection, OptionalExtension};
+
+use super::MatchSummary;
+use crate::runner::Replay;
+
+/// An open results database.
+pub struct Store {
+    conn: Connection,
+    path: PathBuf,
+}
+
+impl Store {
+    /// Opens (creating if needed) the database at `path`.
+    ///
+    /// # Errors
+    /// The file cannot be opened or is not a cardarena results database.
+    pub fn open(path: &Path) -> anyhow::Result<Store> {
+        let conn = Connection::open(path).with_context(|| format!("cannot open results database {}", path.display()))?;
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .and_then(|_| conn.pragma_update(None, "synchronous", "NORMAL"))
+            .and_then(|_| conn.busy_timeout(std::time::Duration::from_secs(10)))
+            .and_then(|_| {
+                conn.execute_batch(
+                    "CREATE TABLE IF NOT EXISTS matches (
+                        id INTEGER PRIMARY KEY,
+                        key TEXT NOT NULL UNIQUE,
+                        event TEXT NOT NULL,
+                        summary TEXT NOT NULL,
+                        replay BLOB NOT NULL
+                    );",
+                )
+            })
+            .with_context(|| {
+                format!("{} is not a usable cardarena results database (delete it to start afresh)", path.display())
+            })?;
+        Ok(Store { conn, path: path.to_path_buf() })
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The summary stored under `key`, if that match was played.
+    ///
+    /// # Errors
+    /// Database errors, or a stored summary that does not parse.
+    pub fn summary(&self, key: &str) -> anyhow::Result<Option<MatchSummary>> {
+        let text: Option<String> = self
+            .conn
+            .query_row("SELECT summary FROM matches WHERE key = ?1", params![key], |r| r.get(0))
+            .optional()?;
+        text.map(|t| serde_json::from_str(&t).with_context(|| format!("corrupt summary for match {key:?}")))
+            .transpose()
+    }
+
+    /// Stores one finished match (its own transaction). A key that is already there is left as it is.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub fn insert(&self, key: &str, event: &str, summary: &MatchSummary, replay: &Replay) -> anyhow::Result<()> {
+        let summary = serde_json::to_string(summary)?;
+        let mut z = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
+        z.write_all(serde_json::to_string(replay)?.as_bytes())?;
+        let blob = z.finish()?;
+        self.conn
+            .execute(
+                "INSERT OR IGNORE INTO matches (key, event, summary, replay) VALUES (?1, ?2, ?3, ?4)",
+                params![key, event, summary, blob],
+            )
+            .with_context(|| format!("cannot write to {}", self.path.display()))?;
+        Ok(())
+    }
+
+    /// The number of stored matches.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub fn count(&self) -> anyhow::Result<u64> {
+        Ok(self.conn.query_row("SELECT COUNT(*) FROM matches", [], |r| r.get(0))?)
+    }
+
+    /// The replay of match `id` (the row id shown by `arena tournament`).
+    ///
+    /// # Errors
+    /// No such match, or a corrupt row.
+    pub fn replay(&self, id: i64) -> anyhow::Result<Replay> {
+        let blob: Vec<u8> = self
+            .conn
+            .query_row("SELECT replay FROM matches WHERE id = ?1", params![id], |r| r.get(0))
+            .optional()?
+            .with_context(|| format!("no match with id {id} in {}", self.path.display()))?;
+        let mut text = String::new();
+        flate2::read::DeflateDecoder::new(&blob[..])
+            .read_to_string(&mut text)
+            .with_context(|| format!("match {id}: corrupt replay"))?;
+        serde_json::from_str(&text).with_context(|| format!("match {id}: corrupt replay"))
+    }
+}
