@@ -9,7 +9,7 @@ use crate::rng::Rng;
 // --
 // mod ecard;
 // --
-// mod intensity;
+mod intensity;
 // --
 // mod lost_cities;
 // --

@@ -22,7 +22,7 @@ use serde::Serialize;
 // --
 // mod ecard;
 // --
-// mod intensity;
+pub mod intensity;
 // --
 // mod lost_cities;
 // --
