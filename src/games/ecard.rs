@@ -1154,6 +1154,7 @@ mod tests {
 
     #[test]
     fn observation_shows_the_public_history() {
+        // CONTRACT.md §2: own hand, public cards, counts, scores and the public history.
         let mut g = new(Variant::Readme);
         both(&mut g, "C", "C");
         both(&mut g, "C", "S");
