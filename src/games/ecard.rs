@@ -225,6 +225,17 @@ pub struct RoundRecord {
     pub points: [i64; 2],
 }
 
+impl RoundRecord {
+    /// The side `seat` held in this round.
+    pub fn side(&self, seat: Seat) -> Side {
+        if seat == self.emperor {
+            Side::Emperor
+        } else {
+            Side::Slave
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Setup
 // ---------------------------------------------------------------------------------------------
@@ -623,7 +634,7 @@ impl Game for Ecard {
         let last = self.history.last().map(|r| {
             let plays: Vec<String> = r.plays.iter().map(|[a, b]| format!("{a}{b}")).collect();
             let result = match r.winner {
-                Some(w) => format!("seat {w} ({}) +{}", r_side(r, w), r.points[w]),
+                Some(w) => format!("seat {w} ({}) +{}", r.side(w), r.points[w]),
                 None => "drawn".to_string(),
             };
             format!("round {} [{}] {result}", r.round, plays.join(" "))
@@ -661,15 +672,6 @@ impl Game for Ecard {
             text.push_str(&last);
         }
         text
-    }
-}
-
-/// The side `seat` held in a finished round.
-fn r_side(record: &RoundRecord, seat: Seat) -> Side {
-    if seat == record.emperor {
-        Side::Emperor
-    } else {
-        Side::Slave
     }
 }
 
@@ -1195,7 +1197,7 @@ mod tests {
     fn check_conservation(g: &Ecard) -> Result<(), String> {
         for record in g.history() {
             for seat in 0..2 {
-                let side = r_side(record, seat);
+                let side = record.side(seat);
                 let cards: Vec<Card> = record.plays.iter().map(|p| p[seat]).collect();
                 let specials = cards.iter().filter(|&&c| c != Card::Citizen).count();
                 let citizens = cards.len() - specials;
@@ -1243,7 +1245,7 @@ mod tests {
                 None => [0, 0],
                 Some(w) => {
                     let mut p = [0, 0];
-                    p[w] = r_side(r, w).win_points();
+                    p[w] = r.side(w).win_points();
                     p
                 }
             };
