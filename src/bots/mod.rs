@@ -7,7 +7,7 @@ use crate::rng::Rng;
 // One line per game; the lines between keep the games' branches from touching each other.
 // mod blade;
 // --
-// mod ecard;
+mod ecard;
 // --
 mod intensity;
 // --

@@ -20,7 +20,7 @@ use serde::Serialize;
 // One line per game; the lines between keep the games' branches from touching each other.
 // mod blade;
 // --
-// mod ecard;
+pub mod ecard;
 // --
 pub mod intensity;
 // --
