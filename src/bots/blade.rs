@@ -1,19 +1,25 @@
 //! The built-in `greedy` Blade bot (seed-games.md §1(e)): one ply, from the observation alone.
 //!
 //! For every distinct card in hand it works out the fields after the card's effect and sorts the
-//! moves into: losing (behind afterwards, or B/M as the last card), tying (a re-init) and going
-//! strictly ahead. Going ahead is preferred, then:
-//! - the chance that the opponent has **no answer** (no card of its hidden hand would put it
-//!   strictly ahead), estimated from the unseen cards as a hypergeometric draw of its hand size:
-//!   this is what makes Bolt on a large top card and Mirror against a much larger field attractive;
-//! - minus the **cost** of the card spent: number cards cost their value (win by the smallest
-//!   margin, keep the big cards), B and M cost little (a B/M kept to the end loses, so spend them
-//!   while they work), a plain `1` costs more while Bolts are unseen (keep it to revive a bolted
-//!   card), a reviving `1` costs little;
-//! - minus a penalty when the cards left in hand would be mostly B/M.
+//! moves into: losing (behind afterwards, or B/M as the last card), tying (a re-init, rated below
+//! every move that goes ahead) and going strictly ahead. Among the moves that go ahead it takes
+//! the highest rating:
+//! - plus the chance that the opponent has **no answer** (no card of its hidden hand would put it
+//!   strictly ahead), estimated from `unseen` as a hypergeometric draw of its hand size: this is
+//!   what favours a Bolt on a large top card or a Mirror against a much larger field;
+//! - minus the **cost** of the card spent: a number card costs its value (win by the smallest
+//!   margin, keep the big cards); B and M cost about as much as a 6, because they are the best
+//!   answers later (a Mirror always works while behind); a plain `1` costs more while Bolts are
+//!   unseen (keep it to revive a bolted card), a reviving `1` costs almost nothing;
+//! - minus a large penalty if the cards left would all be B/M: a hand of only B/M loses at the
+//!   last card, so effect cards are spent before that point.
 //!
-//! A set-up pick from hand places B/M first (they are only worth 1 and are a liability in hand),
-//! else the smallest card, avoiding a tie with the card the opponent already placed.
+//! The weights were tuned against uniform random and against earlier weights (fixed seeds): an
+//! early version that spent B/M as soon as they worked won about 80% against random, keeping
+//! them for later about 90%.
+//!
+//! A set-up pick from hand places the cheapest card (B/M first: on the field they are plain 1s),
+//! avoiding a tie with the card the opponent has already placed.
 //!
 //! `rng` only breaks exact ties between equally rated moves.
 
@@ -21,29 +27,60 @@ use super::Greedy;
 use crate::games::blade::{Action, Blade, BladeObservation, Card, FieldCard, Phase};
 use crate::rng::Rng;
 
-/// How much an opponent without an answer (a win now) is worth, in card-value units.
-const NO_ANSWER_WEIGHT: f64 = 24.0;
+/// The heuristic's weights, in card-value units.
+#[derive(Clone, Copy, Debug)]
+struct Weights {
+    /// An opponent without an answer (a win now).
+    no_answer: f64,
+    /// Spending a B that works.
+    bolt_cost: f64,
+    /// Spending an M that works.
+    mirror_cost: f64,
+    /// Spending a 1 as a plain card while Bolts are unseen.
+    plain_one_cost: f64,
+    /// Keeping a hand of nothing but B/M.
+    only_effects_left: f64,
+    /// Placing a B or M at a set-up pick.
+    pick_effect_cost: f64,
+}
+
+const WEIGHTS: Weights = Weights {
+    no_answer: 8.0,
+    bolt_cost: 6.0,
+    mirror_cost: 6.0,
+    plain_one_cost: 3.5,
+    only_effects_left: 60.0,
+    pick_effect_cost: 0.0,
+};
 
 impl Greedy for Blade {
     fn greedy_action(obs: &BladeObservation, rng: &mut Rng) -> Action {
-        let cards: Vec<Card> = obs.legal.iter().filter_map(|s| s.parse().ok()).collect();
-        let rate = |card: Card| match obs.phase {
-            Phase::Setup => rate_pick(obs, card),
-            _ => rate_turn(obs, card),
-        };
-        let rated: Vec<(Card, f64)> = cards.iter().map(|&c| (c, rate(c))).collect();
-        let best = rated
-            .iter()
-            .map(|&(_, r)| r)
-            .fold(f64::NEG_INFINITY, f64::max);
-        let top: Vec<Card> = rated
-            .iter()
-            .filter(|&&(_, r)| r == best)
-            .map(|&(c, _)| c)
-            .collect();
-        let card = rng.choose(&top).copied().unwrap_or(Card::One);
-        Action(card)
+        choose(obs, rng, &WEIGHTS)
     }
+}
+
+fn choose(obs: &BladeObservation, rng: &mut Rng, w: &Weights) -> Action {
+    let rate = |card: Card| match obs.phase {
+        Phase::Setup => rate_pick(obs, card, w),
+        Phase::Turn | Phase::Over => rate_turn(obs, card, w),
+    };
+    let rated: Vec<(Card, f64)> = obs
+        .legal
+        .iter()
+        .filter_map(|s| s.parse().ok())
+        .map(|c| (c, rate(c)))
+        .collect();
+    let best = rated
+        .iter()
+        .map(|&(_, r)| r)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let top: Vec<Card> = rated
+        .iter()
+        .filter(|&&(_, r)| r == best)
+        .map(|&(c, _)| c)
+        .collect();
+    // `legal` is never empty when a bot is asked; the fallback only keeps this total.
+    Action(rng.choose(&top).copied().unwrap_or(Card::One))
 }
 
 fn score(field: &[FieldCard]) -> u32 {
@@ -94,7 +131,7 @@ fn p_none(pool: usize, good: usize, hand: usize) -> f64 {
         .product()
 }
 
-fn rate_turn(obs: &BladeObservation, card: Card) -> f64 {
+fn rate_turn(obs: &BladeObservation, card: Card, w: &Weights) -> f64 {
     let me = obs.seat;
     let them = 1 - me;
     let hand_left = obs.hand.len() - 1;
@@ -106,9 +143,10 @@ fn rate_turn(obs: &BladeObservation, card: Card) -> f64 {
     let revives = card == Card::One && obs.fields[me].last().is_some_and(|c| !c.valid);
     let bolts_unseen = obs.unseen.contains(&Card::Bolt);
     let cost = match card {
-        Card::Bolt | Card::Mirror => 1.0,
+        Card::Bolt => w.bolt_cost,
+        Card::Mirror => w.mirror_cost,
         Card::One if revives => 0.5,
-        Card::One if bolts_unseen => 3.5,
+        Card::One if bolts_unseen => w.plain_one_cost,
         c => f64::from(c.value()),
     };
     // What is left in hand, and how much of it is B/M that must still be spent.
@@ -119,9 +157,9 @@ fn rate_turn(obs: &BladeObservation, card: Card) -> f64 {
     let effects = rest.iter().filter(|c| c.is_effect()).count();
     let numbers = rest.len() - effects;
     let liability = if !rest.is_empty() && numbers == 0 {
-        60.0
+        w.only_effects_left
     } else {
-        4.0 * effects.saturating_sub(numbers) as f64
+        0.0
     };
     if mine < theirs {
         return -1.0e5 - cost;
@@ -147,13 +185,13 @@ fn rate_turn(obs: &BladeObservation, card: Card) -> f64 {
     } else {
         p_none(obs.unseen.len(), answers, opp_hand)
     };
-    1000.0 + NO_ANSWER_WEIGHT * no_answer - cost - liability
+    1000.0 + w.no_answer * no_answer - cost - liability
 }
 
-fn rate_pick(obs: &BladeObservation, card: Card) -> f64 {
+fn rate_pick(obs: &BladeObservation, card: Card, w: &Weights) -> f64 {
     let them = 1 - obs.seat;
     let cost = match card {
-        Card::Bolt | Card::Mirror => 0.0,
+        Card::Bolt | Card::Mirror => w.pick_effect_cost,
         c => f64::from(c.value()),
     };
     let opponent_placed = obs.fields[them].last().map(|c| c.worth());
@@ -233,8 +271,9 @@ mod tests {
         assert_eq!(Blade::greedy_action(&obs, &mut rng), Action(Card::Bolt));
     }
 
-    /// seed-games.md §1(e): greedy must beat uniform random clearly (the research sim: ≈74%).
-    /// 1200 matches per variant, 600 in each seat, fixed seeds.
+    /// seed-games.md §1(e): greedy must beat uniform random clearly (the research sim's simple
+    /// greedy: ≈74%). 1200 matches per variant, 600 in each seat, fixed seeds; measured:
+    /// readme 1078 wins / 4 draws / 118 losses (89.8%), controller 1060 / 1 / 139 (88.3%).
     #[test]
     fn greedy_beats_random() {
         for variant in Variant::ALL {
@@ -260,7 +299,7 @@ mod tests {
                 100.0 * rate,
                 points as f64 / total as f64
             );
-            assert!(rate >= 0.74, "{variant}: greedy win rate {rate}");
+            assert!(rate >= 0.80, "{variant}: greedy win rate {rate}");
         }
     }
 }
