@@ -998,3 +998,31 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn docs_example_observation_is_current() {
+    // docs/games/blade.md pastes seat 1's observation before turn 10 of the sample match.
+    let docs = include_str!("../../../docs/games/blade.md");
+    let (setup, _) = sample_match();
+    let mut state = Blade::from_setup(setup.clone()).unwrap();
+    for (seat, card) in [
+        (1, "5"),
+        (0, "2"),
+        (1, "2"),
+        (0, "4"),
+        (1, "4"),
+        (0, "5"),
+        (1, "6"),
+        (0, "5"),
+        (1, "7"),
+        (0, "B"),
+    ] {
+        play(&mut state, seat, card);
+    }
+    assert!(docs.contains(&format!("```json\n{}\n```", observation_json(&state, 1))));
+    assert!(docs.contains(&format!("```\n{}\n```", state.summary())));
+    assert!(docs.contains(&format!(
+        "```json\n{}\n```",
+        serde_json::to_string(&setup).unwrap()
+    )));
+}
