@@ -442,11 +442,16 @@ impl Blade {
         }
     }
 
-    /// Clears both fields and runs the set-up from seat 0.
-    fn reinit(&mut self) {
+    /// Clears both fields (their cards are spent).
+    fn clear_fields(&mut self) {
         for field in &mut self.fields {
             self.spent.extend(field.drain(..).map(|c| c.card));
         }
+    }
+
+    /// Clears both fields and runs the set-up from seat 0.
+    fn reinit(&mut self) {
+        self.clear_fields();
         self.run_setup(0);
     }
 
@@ -481,9 +486,7 @@ impl Blade {
             let (s0, s1) = (self.score(0), self.score(1));
             if s0 == s1 {
                 self.history.push(Event::Reinit { score: s0 });
-                for field in &mut self.fields {
-                    self.spent.extend(field.drain(..).map(|c| c.card));
-                }
+                self.clear_fields();
                 seat = 0;
             } else {
                 self.begin_turn(if s0 < s1 { 0 } else { 1 });
