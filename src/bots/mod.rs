@@ -5,7 +5,7 @@ use crate::games::Game;
 use crate::rng::Rng;
 
 // One line per game; the lines between keep the games' branches from touching each other.
-// mod blade;
+mod blade;
 // --
 mod ecard;
 // --

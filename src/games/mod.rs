@@ -18,7 +18,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 // One line per game; the lines between keep the games' branches from touching each other.
-// mod blade;
+pub mod blade;
 // --
 pub mod ecard;
 // --
