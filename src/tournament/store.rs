@@ -90,7 +90,8 @@ impl Store {
     /// # Errors
     /// Database errors.
     pub fn count(&self) -> anyhow::Result<u64> {
-        Ok(self.conn.query_row("SELECT COUNT(*) FROM matches", [], |r| r.get(0))?)
+        let n: i64 = self.conn.query_row("SELECT COUNT(*) FROM matches", [], |r| r.get(0))?;
+        Ok(n.max(0) as u64)
     }
 
     /// The replay of match `id` (the row id shown by `arena tournament`).
