@@ -24,7 +24,7 @@ use serde::Serialize;
 // --
 // mod intensity;
 // --
-// mod lost_cities;
+pub mod lost_cities;
 // --
 pub mod testkit;
 
