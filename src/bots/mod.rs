@@ -11,7 +11,7 @@ use crate::rng::Rng;
 // --
 // mod intensity;
 // --
-// mod lost_cities;
+mod lost_cities;
 // --
 
 /// A game's `greedy` bot: a sensible one-ply heuristic that decides from the observation alone.
