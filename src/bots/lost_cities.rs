@@ -146,7 +146,7 @@ impl<'a> View<'a> {
             .map(i64::from)
             .sum();
         let share = (self.obs.deck_size as i64).min(40);
-        let expected = later * share / 160; // up to a quarter of the unseen higher cards
+        let expected = later * share / 120; // up to a third of the unseen higher cards
         let enough = numbers.len() >= 3 || sum >= 14;
         enough.then_some(sum + expected - 20)
     }
@@ -238,10 +238,10 @@ fn choose_play(view: &View, legal: &[Action], rng: &mut Rng) -> Option<Action> {
     let start = best_by(legal, rng, |a| match *a {
         Action::Play(card) if !view.started(view.me, card.suit) => {
             let potential = view.start_potential(card.suit)?;
-            if potential < 4 {
+            if potential < 2 {
                 return None;
             }
-            let invest = potential >= 12 && view.obs.deck_size >= 24;
+            let invest = potential >= 2 && view.obs.deck_size >= 24;
             let first = if invest {
                 view.hand_of(card.suit).next()
             } else {
