@@ -613,6 +613,31 @@ fn legal_order_is_hand_order_play_before_discard_then_deck_then_piles() {
     assert_eq!(legal(&g, 0), ["draw deck", "draw O"]);
 }
 
+#[test]
+fn swapping_unseen_cards_changes_the_state_but_not_the_observation() {
+    // CONTRACT.md §2: nothing a seat may not know appears in its observation. Seat 1's hand card
+    // 9O and the deck's last card 10V trade places; seat 0 cannot tell.
+    let hand1 = "2O 3O 4O 5O 6O 7O 8O 9O";
+    let a_setup = setup_with(Variant::Classic, "2D 3D 4D 5D 6D 7D 8D 9D", hand1, "");
+    let mut b_setup = a_setup.clone();
+    let last = b_setup.deck.len() - 1;
+    assert_eq!(b_setup.deck[last], c("10V"));
+    b_setup.deck[last] = c("9O");
+    b_setup.hands[1][7] = c("10V");
+    let mut a = LostCities::from_setup(a_setup).expect("valid");
+    let mut b = LostCities::from_setup(b_setup).expect("valid");
+    for g in [&mut a, &mut b] {
+        act(g, 0, "play 2D");
+        act(g, 0, "draw deck");
+        act(g, 1, "discard 2O");
+        act(g, 1, "draw deck");
+        act(g, 0, "play 3D");
+    }
+    assert_ne!(a, b);
+    assert_eq!(observation_json(&a, 0), observation_json(&b, 0));
+    assert_ne!(observation_json(&a, 1), observation_json(&b, 1));
+}
+
 // ---- properties -------------------------------------------------------------------------------
 
 fn variant_of(six: bool) -> Variant {
@@ -764,7 +789,8 @@ proptest! {
             .state;
         let outcome = g.outcome().expect("over");
         for seat in 0..2 {
-            let by_hand: i64 = variant.suits().iter().map(|&s| reference_score(g.expedition(seat, s))).sum();
+            let by_hand: i64 =
+                variant.suits().iter().map(|&s| reference_score(g.expedition(seat, s))).sum();
             prop_assert_eq!(outcome.points[seat], by_hand);
             prop_assert_eq!(g.observe(seat).scores.to_vec(), outcome.points.clone());
         }
@@ -803,8 +829,10 @@ proptest! {
         let mut hidden = variant.full_deck();
         hidden.retain(|c| !seen.contains(c));
         hidden.dedup();
-        let in_opp_hand: Vec<Card> = hidden.iter().copied().filter(|c| a.hand(opp).contains(c)).collect();
-        let in_deck: Vec<Card> = hidden.iter().copied().filter(|c| a.deck.contains(c)).collect();
+        let in_opp_hand: Vec<Card> =
+            hidden.iter().copied().filter(|c| a.hand(opp).contains(c)).collect();
+        let in_deck: Vec<Card> =
+            hidden.iter().copied().filter(|c| a.deck.contains(c)).collect();
         let (x, y) = if !in_opp_hand.is_empty() && !in_deck.is_empty() {
             (in_opp_hand[i % in_opp_hand.len()], in_deck[j % in_deck.len()])
         } else if hidden.len() >= 2 {
@@ -826,7 +854,8 @@ proptest! {
         {
             let [h0, h1] = &mut setup_b.hands;
             let opp_hand = if opp == 0 { h0 } else { h1 };
-            let mut places: Vec<&mut Card> = opp_hand.iter_mut().chain(setup_b.deck.iter_mut()).collect();
+            let mut places: Vec<&mut Card> =
+                opp_hand.iter_mut().chain(setup_b.deck.iter_mut()).collect();
             let px = places.iter().position(|c| **c == x).expect("x is somewhere");
             let py = places.iter().position(|c| **c == y).expect("y is somewhere");
             *places[px] = y;
