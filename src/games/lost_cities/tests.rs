@@ -833,18 +833,21 @@ proptest! {
             hidden.iter().copied().filter(|c| a.hand(opp).contains(c)).collect();
         let in_deck: Vec<Card> =
             hidden.iter().copied().filter(|c| a.deck.contains(c)).collect();
-        let (x, y) = if !in_opp_hand.is_empty() && !in_deck.is_empty() {
-            (in_opp_hand[i % in_opp_hand.len()], in_deck[j % in_deck.len()])
-        } else if hidden.len() >= 2 {
-            let x = hidden[i % hidden.len()];
-            let mut y = hidden[j % hidden.len()];
-            if x == y {
-                y = hidden[(j + 1) % hidden.len()];
-            }
-            (x, y)
+        // Prefer x in the opponent's hand and y in the deck; else any two hidden faces.
+        let (xs, ys) = if !in_opp_hand.is_empty() && !in_deck.is_empty() {
+            (in_opp_hand, in_deck)
         } else {
-            return Ok(());
+            (hidden.clone(), hidden)
         };
+        if xs.is_empty() {
+            return Ok(());
+        }
+        let x = xs[i % xs.len()];
+        let ys: Vec<Card> = ys.into_iter().filter(|y| *y != x).collect();
+        if ys.is_empty() {
+            return Ok(());
+        }
+        let y = ys[j % ys.len()];
         prop_assert_ne!(x, y);
 
         // Swap one copy of x with one copy of y in the setup (both are in the opponent's hand or
