@@ -11,7 +11,7 @@ mod ecard;
 // --
 mod intensity;
 // --
-// mod lost_cities;
+mod lost_cities;
 // --
 
 /// A game's `greedy` bot: a sensible one-ply heuristic that decides from the observation alone.

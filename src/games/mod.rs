@@ -24,7 +24,7 @@ pub mod ecard;
 // --
 pub mod intensity;
 // --
-// mod lost_cities;
+pub mod lost_cities;
 // --
 pub mod testkit;
 
