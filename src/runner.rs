@@ -267,6 +267,10 @@ pub fn run_match<G: Game>(
             decisions.push(record);
         }
         if !forfeits.is_empty() {
+            // Nothing of this decision point is applied: the match ends here.
+            for record in &mut decisions[first_index..] {
+                record.played = None;
+            }
             let outcome = state.forfeit(&forfeits);
             for (i, record) in decisions[first_index..].iter().enumerate() {
                 observer.decision(first_index + i, record);
