@@ -191,12 +191,10 @@ fn play_game<G: Greedy>(args: &PlayArgs) -> anyhow::Result<()> {
         );
     }
     let sources = args.bots.iter().map(|b| BotSource::resolve(b)).collect::<anyhow::Result<Vec<_>>>()?;
-    let spec = MatchSpec::<G> {
-        variant,
-        seed: args.seed,
-        entries: sources.iter().map(BotSource::entry).collect(),
-    };
-    let mut bots: Vec<_> = sources.iter().enumerate().map(|(seat, s)| s.instantiate::<G>(args.seed, seat)).collect();
+    let spec =
+        MatchSpec::<G> { variant, seed: args.seed, entries: sources.iter().map(BotSource::entry).collect() };
+    let mut bots: Vec<_> =
+        sources.iter().enumerate().map(|(seat, s)| s.instantiate::<G>(args.seed, seat)).collect();
     let replay = if args.json {
         run_match(&spec, &mut bots, &mut Quiet)
     } else {
@@ -214,7 +212,8 @@ fn play_game<G: Greedy>(args: &PlayArgs) -> anyhow::Result<()> {
     };
     if let Some(path) = &args.replay {
         let text = serde_json::to_string_pretty(&replay)?;
-        std::fs::write(path, text + "\n").with_context(|| format!("cannot write replay {}", path.display()))?;
+        std::fs::write(path, text + "\n")
+            .with_context(|| format!("cannot write replay {}", path.display()))?;
     }
     if args.json {
         print_out(&(serde_json::to_string(&play_result(&replay))? + "\n"))?;
@@ -237,7 +236,11 @@ fn play_result(replay: &Replay) -> PlayResult<'_> {
                 rank: replay.outcome.ranks[seat],
                 faults: replay.faults[seat]
                     .iter()
-                    .map(|f| SeatFault { verdict: f.verdict.name(), decision: f.decision, message: &f.message })
+                    .map(|f| SeatFault {
+                        verdict: f.verdict.name(),
+                        decision: f.decision,
+                        message: &f.message,
+                    })
                     .collect(),
             })
             .collect(),
@@ -441,8 +444,10 @@ fn sprt_game<G: Greedy>(args: &SprtArgs) -> anyhow::Result<()> {
     let play = |pair: u64, new_seat: usize| -> u32 {
         let seed = crate::tournament::schedule::deal_seed(args.seed, pair as u32);
         let order = if new_seat == 0 { [0, 1] } else { [1, 0] };
-        let spec = MatchSpec::<G> { variant, seed, entries: order.iter().map(|&i| entries[i].clone()).collect() };
-        let mut bots: Vec<_> = order.iter().enumerate().map(|(seat, &i)| sources[i].instantiate::<G>(seed, seat)).collect();
+        let spec =
+            MatchSpec::<G> { variant, seed, entries: order.iter().map(|&i| entries[i].clone()).collect() };
+        let mut bots: Vec<_> =
+            order.iter().enumerate().map(|(seat, &i)| sources[i].instantiate::<G>(seed, seat)).collect();
         let r = run_match(&spec, &mut bots, &mut Quiet);
         match (r.outcome.ranks[new_seat], r.outcome.ranks[1 - new_seat]) {
             (1, 1) => 1,
@@ -458,7 +463,8 @@ fn sprt_game<G: Greedy>(args: &SprtArgs) -> anyhow::Result<()> {
     let mut llr = 0.0;
     while decision == SprtDecision::Continue && pair < args.max_pairs {
         let end = (pair + batch).min(args.max_pairs);
-        let scores: Vec<u32> = pool.install(|| (pair..end).into_par_iter().map(|p| play(p, 0) + play(p, 1)).collect());
+        let scores: Vec<u32> =
+            pool.install(|| (pair..end).into_par_iter().map(|p| play(p, 0) + play(p, 1)).collect());
         for s in scores {
             counts[s as usize] += 1;
             pair += 1;
@@ -474,8 +480,12 @@ fn sprt_game<G: Greedy>(args: &SprtArgs) -> anyhow::Result<()> {
         }
     }
     let verdict = match decision {
-        SprtDecision::AcceptH1 => format!("H1 accepted: {} is stronger (by about {} Elo or more)", args.bots[0], params.elo1),
-        SprtDecision::AcceptH0 => format!("H0 accepted: {} is not stronger by {} Elo", args.bots[0], params.elo1),
+        SprtDecision::AcceptH1 => {
+            format!("H1 accepted: {} is stronger (by about {} Elo or more)", args.bots[0], params.elo1)
+        }
+        SprtDecision::AcceptH0 => {
+            format!("H0 accepted: {} is not stronger by {} Elo", args.bots[0], params.elo1)
+        }
         SprtDecision::Continue => format!("no decision after {pair} pairs (LLR {llr:.2}); raise --max-pairs"),
     };
     print_out(&format!("{verdict}\n"))

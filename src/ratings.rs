@@ -175,7 +175,8 @@ fn gradient_and_information(
 /// Solves `a x = b` by Gaussian elimination with partial pivoting (`a` is positive definite here).
 fn solve(a: &[Vec<f64>], b: &[f64]) -> Vec<f64> {
     let n = b.len();
-    let mut m: Vec<Vec<f64>> = a.iter().zip(b).map(|(row, &bi)| row.iter().copied().chain([bi]).collect()).collect();
+    let mut m: Vec<Vec<f64>> =
+        a.iter().zip(b).map(|(row, &bi)| row.iter().copied().chain([bi]).collect()).collect();
     for col in 0..n {
         let pivot = (col..n).max_by(|&x, &y| m[x][col].abs().total_cmp(&m[y][col].abs())).expect("rows");
         m.swap(col, pivot);
@@ -187,8 +188,9 @@ fn solve(a: &[Vec<f64>], b: &[f64]) -> Vec<f64> {
             if row != col {
                 let f = m[row][col] / p;
                 if f != 0.0 {
-                    for k in col..=n {
-                        m[row][k] -= f * m[col][k];
+                    let pivot_row = m[col].clone();
+                    for (x, pv) in m[row][col..].iter_mut().zip(&pivot_row[col..]) {
+                        *x -= f * pv;
                     }
                 }
             }

@@ -86,7 +86,9 @@ pub fn elo_to_score(elo: f64) -> f64 {
 /// The distribution closest (in likelihood) to `p` on outcomes `x` with mean `s`:
 /// `q_i = p_i / (1 + λ (x_i − s))`, with `λ` found by bisection so that `Σ q_i = 1`.
 fn mle_with_mean(p: &[f64], x: &[f64], s: f64) -> Vec<f64> {
-    let f = |lambda: f64| -> f64 { p.iter().zip(x).map(|(pi, xi)| pi * (xi - s) / (1.0 + lambda * (xi - s))).sum() };
+    let f = |lambda: f64| -> f64 {
+        p.iter().zip(x).map(|(pi, xi)| pi * (xi - s) / (1.0 + lambda * (xi - s))).sum()
+    };
     // λ must keep every denominator positive: 1 + λ(x_i − s) > 0.
     let max_d = x.iter().map(|xi| xi - s).fold(f64::NEG_INFINITY, f64::max);
     let min_d = x.iter().map(|xi| xi - s).fold(f64::INFINITY, f64::min);

@@ -19,7 +19,18 @@ fn games_lists_every_game_and_variant() {
     let o = arena(&["games"]);
     assert!(o.status.success());
     let out = stdout(&o);
-    for word in ["blade", "readme", "controller", "ecard", "manga", "lost-cities", "classic", "six-suits", "intensity", "standard"] {
+    for word in [
+        "blade",
+        "readme",
+        "controller",
+        "ecard",
+        "manga",
+        "lost-cities",
+        "classic",
+        "six-suits",
+        "intensity",
+        "standard",
+    ] {
         assert!(out.contains(word), "missing {word} in {out}");
     }
 }
@@ -69,7 +80,19 @@ fn play_writes_a_replay_file() {
     let dir = std::env::temp_dir().join(format!("cardarena-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("r.json");
-    let o = arena(&["play", "--game", "blade", "--variant", "controller", "--bots", "random,random", "--seed", "5", "--replay", path.to_str().unwrap()]);
+    let o = arena(&[
+        "play",
+        "--game",
+        "blade",
+        "--variant",
+        "controller",
+        "--bots",
+        "random,random",
+        "--seed",
+        "5",
+        "--replay",
+        path.to_str().unwrap(),
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     assert_eq!(v["game"], "blade");

@@ -151,7 +151,11 @@ fn intensity_fault_costs_five_and_a_random_move() {
     // seat 2 faults at every one of its 11 decisions (1 pass + 10 plays) and stays in
     assert_eq!(r.faults[2].len(), 11);
     assert!(r.faults[2].iter().all(|f| f.verdict == Verdict::Illegal || f.verdict == Verdict::Invalid));
-    assert!(r.decisions.iter().filter(|d| d.seat == 2).all(|d| d.played.as_ref().is_some_and(|p| d.legal.contains(p))));
+    assert!(r
+        .decisions
+        .iter()
+        .filter(|d| d.seat == 2)
+        .all(|d| d.played.as_ref().is_some_and(|p| d.legal.contains(p))));
     let penalties_in_tricks: i64 = 17;
     assert_eq!(r.outcome.points.iter().sum::<i64>(), penalties_in_tricks + 55);
     assert!(r.outcome.points[2] >= 55);

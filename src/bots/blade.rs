@@ -64,21 +64,10 @@ fn choose(obs: &BladeObservation, rng: &mut Rng, w: &Weights) -> Action {
         Phase::Setup => rate_pick(obs, card, w),
         Phase::Turn | Phase::Over => rate_turn(obs, card, w),
     };
-    let rated: Vec<(Card, f64)> = obs
-        .legal
-        .iter()
-        .filter_map(|s| s.parse().ok())
-        .map(|c| (c, rate(c)))
-        .collect();
-    let best = rated
-        .iter()
-        .map(|&(_, r)| r)
-        .fold(f64::NEG_INFINITY, f64::max);
-    let top: Vec<Card> = rated
-        .iter()
-        .filter(|&&(_, r)| r == best)
-        .map(|&(c, _)| c)
-        .collect();
+    let rated: Vec<(Card, f64)> =
+        obs.legal.iter().filter_map(|s| s.parse().ok()).map(|c| (c, rate(c))).collect();
+    let best = rated.iter().map(|&(_, r)| r).fold(f64::NEG_INFINITY, f64::max);
+    let top: Vec<Card> = rated.iter().filter(|&&(_, r)| r == best).map(|&(c, _)| c).collect();
     // `legal` is never empty when a bot is asked; the fallback only keeps this total.
     Action(rng.choose(&top).copied().unwrap_or(Card::One))
 }
@@ -126,9 +115,7 @@ fn p_none(pool: usize, good: usize, hand: usize) -> f64 {
     if hand > bad {
         return 0.0;
     }
-    (0..hand)
-        .map(|i| (bad - i) as f64 / (pool - i) as f64)
-        .product()
+    (0..hand).map(|i| (bad - i) as f64 / (pool - i) as f64).product()
 }
 
 fn rate_turn(obs: &BladeObservation, card: Card, w: &Weights) -> f64 {
@@ -156,11 +143,7 @@ fn rate_turn(obs: &BladeObservation, card: Card, w: &Weights) -> f64 {
     }
     let effects = rest.iter().filter(|c| c.is_effect()).count();
     let numbers = rest.len() - effects;
-    let liability = if !rest.is_empty() && numbers == 0 {
-        w.only_effects_left
-    } else {
-        0.0
-    };
+    let liability = if !rest.is_empty() && numbers == 0 { w.only_effects_left } else { 0.0 };
     if mine < theirs {
         return -1.0e5 - cost;
     }
@@ -180,11 +163,7 @@ fn rate_turn(obs: &BladeObservation, card: Card, w: &Weights) -> f64 {
             score(&next[them]) > score(&next[me])
         })
         .count();
-    let no_answer = if opp_hand == 0 {
-        1.0
-    } else {
-        p_none(obs.unseen.len(), answers, opp_hand)
-    };
+    let no_answer = if opp_hand == 0 { 1.0 } else { p_none(obs.unseen.len(), answers, opp_hand) };
     1000.0 + w.no_answer * no_answer - cost - liability
 }
 
@@ -209,10 +188,7 @@ mod tests {
     /// One match of greedy (in `greedy_seat`) against uniform random; the outcome's points.
     fn greedy_vs_random(variant: Variant, seed: u64, greedy_seat: usize) -> Vec<i64> {
         let mut state = Blade::new(variant, seed);
-        let mut rngs = [
-            Rng::new(seed, Stream::Bot(0)),
-            Rng::new(seed, Stream::Bot(1)),
-        ];
+        let mut rngs = [Rng::new(seed, Stream::Bot(0)), Rng::new(seed, Stream::Bot(1))];
         while let Some(&seat) = state.to_act().first() {
             let action = if seat == greedy_seat {
                 Blade::greedy_action(&state.observe(seat), &mut rngs[seat]).to_string()
@@ -233,11 +209,7 @@ mod tests {
             while let Some(&seat) = state.to_act().first() {
                 let obs = state.observe(seat);
                 let action = Blade::greedy_action(&obs, &mut rng).to_string();
-                assert!(
-                    obs.legal.contains(&action),
-                    "{action} not in {:?}",
-                    obs.legal
-                );
+                assert!(obs.legal.contains(&action), "{action} not in {:?}", obs.legal);
                 state.play(seat, &action).expect("legal");
             }
         }
@@ -256,10 +228,7 @@ mod tests {
             to_act: Some(0),
             legal: vec!["7".into(), "B".into()],
             hand: vec![Card::Seven, Card::Bolt],
-            fields: [
-                vec![valid(Card::Three)],
-                vec![valid(Card::Two), valid(Card::Six)],
-            ],
+            fields: [vec![valid(Card::Three)], vec![valid(Card::Two), valid(Card::Six)]],
             scores: [3, 8],
             deck_counts: [0, 0],
             hand_counts: [2, 3],

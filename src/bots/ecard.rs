@@ -100,11 +100,7 @@ impl Play {
             let vs_citizen = if self.draws + 1 >= self.max_plays {
                 end(0) // readme: the third Citizen draw ends the round drawn
             } else {
-                Play {
-                    draws: self.draws + 1,
-                    ..self
-                }
-                .best_value(end)
+                Play { draws: self.draws + 1, ..self }.best_value(end)
             };
             p_special * end(delta(self.side, Card::Citizen, theirs)) + p_citizen * vs_citizen
         });
@@ -121,12 +117,7 @@ impl Play {
 
     /// The current play of `obs` against `opponent`.
     fn of(obs: &EcardObservation, opponent: Opponent) -> Play {
-        Play {
-            side: obs.side,
-            draws: obs.plays.len(),
-            max_plays: obs.max_plays,
-            opponent,
-        }
+        Play { side: obs.side, draws: obs.plays.len(), max_plays: obs.max_plays, opponent }
     }
 }
 
@@ -175,18 +166,9 @@ fn match_table(side0: Side, max_plays: usize, opponent: Opponent) -> Vec<Vec<f64
         .collect();
     let mut table = vec![last];
     for round in (0..ROUNDS).rev() {
-        let play = Play {
-            side: side_in(round, 0, side0),
-            draws: 0,
-            max_plays,
-            opponent,
-        };
-        let next = table
-            .last()
-            .expect("the table starts with the end of the match");
-        let values = (-SPAN..=SPAN)
-            .map(|d| play.best_value(&|delta| next[index(d + delta)]))
-            .collect();
+        let play = Play { side: side_in(round, 0, side0), draws: 0, max_plays, opponent };
+        let next = table.last().expect("the table starts with the end of the match");
+        let values = (-SPAN..=SPAN).map(|d| play.best_value(&|delta| next[index(d + delta)])).collect();
         table.push(values);
     }
     table.reverse();
@@ -205,10 +187,7 @@ fn cached_table(variant: Variant, side0: Side, opponent: Opponent) -> &'static [
         })
     });
     let v = Variant::ALL.iter().position(|&v| v == variant).unwrap_or(0);
-    let o = Opponent::ALL
-        .iter()
-        .position(|&o| o == opponent)
-        .unwrap_or(0);
+    let o = Opponent::ALL.iter().position(|&o| o == opponent).unwrap_or(0);
     &tables[v][usize::from(side0 == Side::Slave)][o]
 }
 
@@ -229,15 +208,8 @@ pub fn match_values(obs: &EcardObservation, opponent: Opponent) -> Vec<(Card, f6
 
 /// The indices among `among` whose value in `values` is within [`EPSILON`] of their best.
 fn best_among(values: &[(Card, f64)], among: &[usize]) -> Vec<usize> {
-    let best = among
-        .iter()
-        .map(|&i| values[i].1)
-        .fold(f64::NEG_INFINITY, f64::max);
-    among
-        .iter()
-        .copied()
-        .filter(|&i| values[i].1 >= best - EPSILON)
-        .collect()
+    let best = among.iter().map(|&i| values[i].1).fold(f64::NEG_INFINITY, f64::max);
+    among.iter().copied().filter(|&i| values[i].1 >= best - EPSILON).collect()
 }
 
 impl Greedy for Ecard {
@@ -251,12 +223,8 @@ impl Greedy for Ecard {
         let by_round = round_values(obs, Opponent::OverCards);
         tied = best_among(&by_round, &tied);
         // One entry per card held of a tied kind: a uniform draw over cards, not over kinds.
-        let weighted: Vec<Card> = obs
-            .hand
-            .iter()
-            .copied()
-            .filter(|card| tied.iter().any(|&i| by_round[i].0 == *card))
-            .collect();
+        let weighted: Vec<Card> =
+            obs.hand.iter().copied().filter(|card| tied.iter().any(|&i| by_round[i].0 == *card)).collect();
         match rng.choose(&weighted) {
             Some(&card) => card,
             // Nothing legal (not this seat's turn): any card; the runner never asks then.
@@ -307,17 +275,11 @@ mod tests {
                 let values = round_values(&g.observe(seat), Opponent::OverCards);
                 assert_eq!(values.len(), if n > 1 { 2 } else { 1 });
                 for (card, value) in values {
-                    assert!(
-                        (value - expected).abs() < 1e-12,
-                        "n={n} {card}: {value} != {expected}"
-                    );
+                    assert!((value - expected).abs() < 1e-12, "n={n} {card}: {value} != {expected}");
                 }
                 // ... and the same chance of winning the match.
                 let values = match_values(&g.observe(seat), Opponent::OverCards);
-                assert!(
-                    (values[0].1 - values[values.len() - 1].1).abs() < 1e-12,
-                    "{values:?}"
-                );
+                assert!((values[0].1 - values[values.len() - 1].1).abs() < 1e-12, "{values:?}");
             }
             if n > 1 {
                 g.play(0, "C").expect("legal");
@@ -344,10 +306,7 @@ mod tests {
         for (seat, certain) in [(0, 1.0), (1, 0.0)] {
             let values = match_values(&g.observe(seat), Opponent::OverCards);
             assert_eq!(values.len(), 2);
-            assert!(
-                values.iter().all(|(_, v)| (v - certain).abs() < 1e-12),
-                "{values:?}"
-            );
+            assert!(values.iter().all(|(_, v)| (v - certain).abs() < 1e-12), "{values:?}");
         }
     }
 
@@ -364,21 +323,12 @@ mod tests {
 
     /// Greedy in `greedy_seat`, a random player in the other seat, both with
     /// `Rng::new(seed, Stream::Bot(seat))`. Every seat's observation is built before anyone acts.
-    fn greedy_vs_random(
-        variant: Variant,
-        random: Random,
-        seed: u64,
-        greedy_seat: usize,
-    ) -> Outcome {
+    fn greedy_vs_random(variant: Variant, random: Random, seed: u64, greedy_seat: usize) -> Outcome {
         let mut g = Ecard::new(variant, seed);
-        let mut rngs = [
-            Rng::new(seed, Stream::Bot(0)),
-            Rng::new(seed, Stream::Bot(1)),
-        ];
+        let mut rngs = [Rng::new(seed, Stream::Bot(0)), Rng::new(seed, Stream::Bot(1))];
         while !g.is_over() {
             let to_act = g.to_act();
-            let observations: Vec<EcardObservation> =
-                to_act.iter().map(|&s| g.observe(s)).collect();
+            let observations: Vec<EcardObservation> = to_act.iter().map(|&s| g.observe(s)).collect();
             let mut choices = Vec::new();
             for (&seat, obs) in to_act.iter().zip(&observations) {
                 let rng = &mut rngs[seat];
@@ -387,11 +337,7 @@ mod tests {
                     Random::OverLegal => obs.legal[rng.below(obs.legal.len())].clone(),
                     Random::OverCards => obs.hand[rng.below(obs.hand.len())].to_string(),
                 };
-                assert!(
-                    obs.legal.contains(&action),
-                    "{action} not in {:?}",
-                    obs.legal
-                );
+                assert!(obs.legal.contains(&action), "{action} not in {:?}", obs.legal);
                 choices.push((seat, action));
             }
             for (seat, action) in choices {
@@ -403,11 +349,7 @@ mod tests {
 
     /// Greedy's wins, draws, losses and mean points (greedy's, random's) over `seeds`, both seat
     /// orders.
-    fn tally(
-        variant: Variant,
-        random: Random,
-        seeds: std::ops::Range<u64>,
-    ) -> ([u32; 3], f64, f64) {
+    fn tally(variant: Variant, random: Random, seeds: std::ops::Range<u64>) -> ([u32; 3], f64, f64) {
         let mut wdl = [0; 3];
         let (mut mine, mut theirs, mut n) = (0i64, 0i64, 0);
         for seed in seeds {
@@ -425,9 +367,7 @@ mod tests {
             }
         }
         let ([w, d, l], m, t) = (wdl, mine as f64 / n as f64, theirs as f64 / n as f64);
-        eprintln!(
-            "{variant} greedy vs random {random:?}: {w}W {d}D {l}L, mean points {m:.3} vs {t:.3}"
-        );
+        eprintln!("{variant} greedy vs random {random:?}: {w}W {d}D {l}L, mean points {m:.3} vs {t:.3}");
         (wdl, m, t)
     }
 
@@ -440,11 +380,7 @@ mod tests {
             assert_eq!(w + d + l, 1200);
             assert!(w as f64 >= 0.65 * 1200.0, "{random:?}: win rate {w}/1200");
             assert!(w > 3 * l, "{random:?}: {w} wins vs {l} losses");
-            assert!(
-                mine - theirs > 3.0,
-                "{random:?}: mean margin {}",
-                mine - theirs
-            );
+            assert!(mine - theirs > 3.0, "{random:?}: mean margin {}", mine - theirs);
         }
     }
 
@@ -456,10 +392,7 @@ mod tests {
         let ([w, d, l], mine, theirs) = tally(Variant::Manga, Random::OverCards, 0..600);
         assert_eq!(w + d + l, 1200);
         assert!((mine - theirs).abs() < 1.0, "mean margin {}", mine - theirs);
-        assert!(
-            (w as f64 - l as f64).abs() < 0.1 * 1200.0,
-            "{w} wins vs {l} losses"
-        );
+        assert!((w as f64 - l as f64).abs() < 0.1 * 1200.0, "{w} wins vs {l} losses");
     }
 
     #[test]

@@ -24,10 +24,7 @@ impl Greedy for Intensity {
     /// If `obs.legal` is empty (the seat is not to act).
     fn greedy_action(obs: &IntensityObservation, rng: &mut Rng) -> Action {
         let legal: Vec<Action> = obs.legal.iter().filter_map(|s| s.parse().ok()).collect();
-        assert!(
-            !legal.is_empty(),
-            "greedy asked to act with no legal action"
-        );
+        assert!(!legal.is_empty(), "greedy asked to act with no legal action");
         let choice = match obs.phase {
             Phase::Pass => Action::Pass(choose_pass(&obs.hand, rng)),
             _ => {
@@ -72,10 +69,8 @@ fn short(hand: &[Card], c: Card) -> u32 {
 }
 
 fn choose_pass(hand: &[Card], rng: &mut Rng) -> [Card; 3] {
-    let mut ranked: Vec<(u32, u32, Card)> = hand
-        .iter()
-        .map(|&c| (pass_danger(c) + short(hand, c), rng.next_u32(), c))
-        .collect();
+    let mut ranked: Vec<(u32, u32, Card)> =
+        hand.iter().map(|&c| (pass_danger(c) + short(hand, c), rng.next_u32(), c)).collect();
     ranked.sort_by(|a, b| b.cmp(a));
     let mut pick = [ranked[0].2, ranked[1].2, ranked[2].2];
     pick.sort_unstable();
@@ -84,21 +79,13 @@ fn choose_pass(hand: &[Card], rng: &mut Rng) -> [Card; 3] {
 
 /// Whether the buffalo is still in somebody else's hand.
 fn buffalo_out(obs: &IntensityObservation) -> bool {
-    let seen = obs
-        .hand
-        .iter()
-        .chain(&obs.trick.cards)
-        .chain(obs.tricks.iter().flat_map(|t| &t.cards));
+    let seen = obs.hand.iter().chain(&obs.trick.cards).chain(obs.tricks.iter().flat_map(|t| &t.cards));
     !seen.into_iter().any(|c| c.is_buffalo())
 }
 
 /// The card with the least key; ties broken at random.
 fn least_by_key<K: Ord>(cards: &[Card], rng: &mut Rng, key: impl Fn(Card) -> K) -> Card {
-    let best = cards
-        .iter()
-        .map(|&c| key(c))
-        .min()
-        .expect("at least one card");
+    let best = cards.iter().map(|&c| key(c)).min().expect("at least one card");
     let ties: Vec<Card> = cards.iter().copied().filter(|&c| key(c) == best).collect();
     ties[rng.below(ties.len())]
 }
@@ -138,23 +125,14 @@ fn choose_play(obs: &IntensityObservation, cards: &[Card], rng: &mut Rng) -> Car
             std::cmp::Reverse((dump, c.number()))
         });
     }
-    let winning = trick
-        .iter()
-        .filter(|c| c.suit() == led.suit())
-        .max()
-        .copied()
-        .unwrap_or(*led);
+    let winning = trick.iter().filter(|c| c.suit() == led.suit()).max().copied().unwrap_or(*led);
     let last = trick.len() == 3;
     let clean = trick.iter().all(|c| c.penalty() == 0);
     if cards.contains(&Card::BUFFALO) && Card::BUFFALO < winning {
         return Card::BUFFALO;
     }
     let safe: Vec<Card> = cards.iter().copied().filter(|c| !c.is_buffalo()).collect();
-    let safe = if safe.is_empty() {
-        cards.to_vec()
-    } else {
-        safe
-    };
+    let safe = if safe.is_empty() { cards.to_vec() } else { safe };
     let highest = *safe.iter().max().expect("a card");
     if last && clean {
         return highest;
@@ -245,26 +223,19 @@ mod tests {
         );
         assert_eq!(n, 1000);
         assert!(g_pen < 0.5 * r_pen, "greedy {g_pen} vs random {r_pen}");
-        assert!(
-            g_rank < r_rank - 0.8,
-            "greedy place {g_rank} vs random {r_rank}"
-        );
+        assert!(g_rank < r_rank - 0.8, "greedy place {g_rank} vs random {r_rank}");
     }
 
     #[test]
     fn greedy_passes_the_buffalo_high_cards_and_short_suits() {
         // seed-games.md §4(e): pass 47, 48, 49 and high calves.
-        let hand: Vec<Card> = [10, 11, 23, 35, 39, 41, 47, 48, 49, 12]
-            .iter()
-            .map(|&n| Card::new(n).unwrap())
-            .collect();
+        let hand: Vec<Card> =
+            [10, 11, 23, 35, 39, 41, 47, 48, 49, 12].iter().map(|&n| Card::new(n).unwrap()).collect();
         let mut rng = Rng::new(1, Stream::Bot(0));
         let pick = choose_pass(&hand, &mut rng).map(Card::number);
         assert_eq!(pick, [47, 48, 49]);
-        let hand: Vec<Card> = [10, 11, 23, 35, 39, 41, 47, 42, 29, 12]
-            .iter()
-            .map(|&n| Card::new(n).unwrap())
-            .collect();
+        let hand: Vec<Card> =
+            [10, 11, 23, 35, 39, 41, 47, 42, 29, 12].iter().map(|&n| Card::new(n).unwrap()).collect();
         // 39 (9 + 5 for a calf) and 29 (9 + 4 for the two-card 2x suit) go with the buffalo.
         assert_eq!(choose_pass(&hand, &mut rng).map(Card::number), [29, 39, 47]);
     }
@@ -288,11 +259,7 @@ mod tests {
                 }
                 if let (Action::Play(c), None) = (a, obs.trick.cards.first()) {
                     if obs.hand.iter().any(|h| !h.is_calf() && h.number() < 47) {
-                        assert!(
-                            !c.is_calf() && !c.is_buffalo(),
-                            "lead {c} with {:?}",
-                            obs.hand
-                        );
+                        assert!(!c.is_calf() && !c.is_buffalo(), "lead {c} with {:?}", obs.hand);
                     }
                 }
                 g.play(s, &a.to_string()).unwrap();

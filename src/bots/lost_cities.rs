@@ -18,9 +18,7 @@
 //! when ahead.
 
 use super::Greedy;
-use crate::games::lost_cities::{
-    can_extend, Action, Card, LostCities, LostCitiesObservation, Source, Suit,
-};
+use crate::games::lost_cities::{can_extend, Action, Card, LostCities, LostCitiesObservation, Source, Suit};
 use crate::games::Seat;
 use crate::rng::Rng;
 
@@ -33,17 +31,11 @@ struct View<'a> {
 
 impl<'a> View<'a> {
     fn new(obs: &'a LostCitiesObservation) -> View<'a> {
-        View {
-            obs,
-            me: obs.seat,
-            opp: 1 - obs.seat,
-        }
+        View { obs, me: obs.seat, opp: 1 - obs.seat }
     }
 
     fn expedition(&self, seat: Seat, suit: Suit) -> &[Card] {
-        self.obs.expeditions[seat]
-            .get(suit)
-            .map_or(&[], |e| e.as_slice())
+        self.obs.expeditions[seat].get(suit).map_or(&[], |e| e.as_slice())
     }
 
     fn pile(&self, suit: Suit) -> &[Card] {
@@ -107,11 +99,7 @@ impl<'a> View<'a> {
     }
 
     fn hand_of(&self, suit: Suit) -> impl Iterator<Item = Card> + '_ {
-        self.obs
-            .hand
-            .iter()
-            .copied()
-            .filter(move |c| c.suit == suit)
+        self.obs.hand.iter().copied().filter(move |c| c.suit == suit)
     }
 
     /// The extension cost of playing `card` on our expedition (lower is better), or `None` if it
@@ -131,20 +119,13 @@ impl<'a> View<'a> {
     /// How good starting `suit` now would be, from our hand: the sum of our numbers plus a share
     /// of the higher unseen cards we may still draw, minus the 20 the expedition costs.
     fn start_potential(&self, suit: Suit) -> Option<i64> {
-        let numbers: Vec<u8> = self
-            .hand_of(suit)
-            .filter_map(|c| c.number_value())
-            .collect();
+        let numbers: Vec<u8> = self.hand_of(suit).filter_map(|c| c.number_value()).collect();
         let lowest = *numbers.first()?;
         let sum: i64 = numbers.iter().map(|&n| i64::from(n)).sum();
         if numbers.len() > self.my_turns_left() {
             return None;
         }
-        let later: i64 = self
-            .unseen_numbers(suit)
-            .filter(|&n| n > lowest)
-            .map(i64::from)
-            .sum();
+        let later: i64 = self.unseen_numbers(suit).filter(|&n| n > lowest).map(i64::from).sum();
         let share = (self.obs.deck_size as i64).min(40);
         let expected = later * share / 120; // up to a third of the unseen higher cards
         let enough = numbers.len() >= 3 || sum >= 14;
@@ -165,11 +146,7 @@ impl<'a> View<'a> {
         } else if mine.is_some() {
             20 + number
         } else {
-            let sum: i64 = self
-                .hand_of(suit)
-                .filter_map(|c| c.number_value())
-                .map(i64::from)
-                .sum();
+            let sum: i64 = self.hand_of(suit).filter_map(|c| c.number_value()).map(i64::from).sum();
             if card.is_investment() && self.obs.deck_size < 24 {
                 1
             } else {
@@ -177,11 +154,8 @@ impl<'a> View<'a> {
             }
         };
         let feed = if usable_by_them {
-            let multiplier = 1 + self
-                .expedition(self.opp, suit)
-                .iter()
-                .filter(|c| c.is_investment())
-                .count() as i64;
+            let multiplier =
+                1 + self.expedition(self.opp, suit).iter().filter(|c| c.is_investment()).count() as i64;
             30 + number * multiplier
         } else if theirs.is_none() {
             number / 2
@@ -193,21 +167,10 @@ impl<'a> View<'a> {
 }
 
 /// Picks uniformly among the actions with the best (lowest) key.
-fn best_by<K: Ord>(
-    actions: &[Action],
-    rng: &mut Rng,
-    key: impl Fn(&Action) -> Option<K>,
-) -> Option<Action> {
-    let keyed: Vec<(K, Action)> = actions
-        .iter()
-        .filter_map(|a| key(a).map(|k| (k, *a)))
-        .collect();
+fn best_by<K: Ord>(actions: &[Action], rng: &mut Rng, key: impl Fn(&Action) -> Option<K>) -> Option<Action> {
+    let keyed: Vec<(K, Action)> = actions.iter().filter_map(|a| key(a).map(|k| (k, *a))).collect();
     let best = keyed.iter().map(|(k, _)| k).min()?;
-    let ties: Vec<Action> = keyed
-        .iter()
-        .filter(|(k, _)| k == best)
-        .map(|(_, a)| *a)
-        .collect();
+    let ties: Vec<Action> = keyed.iter().filter(|(k, _)| k == best).map(|(_, a)| *a).collect();
     rng.choose(&ties).copied()
 }
 
@@ -215,9 +178,11 @@ fn choose_play(view: &View, legal: &[Action], rng: &mut Rng) -> Option<Action> {
     // 1. Extend a started expedition with its lowest playable card, smallest gap first.
     let extension = best_by(legal, rng, |a| match *a {
         Action::Play(card) => {
-            let lowest = view.obs.hand.iter().find(|c| {
-                c.suit == card.suit && can_extend(view.expedition(view.me, card.suit), **c)
-            });
+            let lowest = view
+                .obs
+                .hand
+                .iter()
+                .find(|c| c.suit == card.suit && can_extend(view.expedition(view.me, card.suit), **c));
             if lowest != Some(&card) {
                 return None;
             }
@@ -226,10 +191,7 @@ fn choose_play(view: &View, legal: &[Action], rng: &mut Rng) -> Option<Action> {
         _ => None,
     });
     if let Some(Action::Play(card)) = extension {
-        if view
-            .extension_cost(card)
-            .is_some_and(|cost| cost <= view.gap_allowance())
-        {
+        if view.extension_cost(card).is_some_and(|cost| cost <= view.gap_allowance()) {
             return extension;
         }
     }
@@ -268,11 +230,8 @@ fn choose_play(view: &View, legal: &[Action], rng: &mut Rng) -> Option<Action> {
 }
 
 fn choose_draw(view: &View, legal: &[Action], rng: &mut Rng) -> Option<Action> {
-    let piles: Vec<Action> = legal
-        .iter()
-        .copied()
-        .filter(|a| matches!(a, Action::Draw(Source::Pile(_))))
-        .collect();
+    let piles: Vec<Action> =
+        legal.iter().copied().filter(|a| matches!(a, Action::Draw(Source::Pile(_)))).collect();
     if view.obs.deck_size == 1 && !piles.is_empty() {
         let [mine, theirs] = [view.obs.scores[view.me], view.obs.scores[view.opp]];
         if mine <= theirs {
@@ -303,16 +262,10 @@ impl Greedy for LostCities {
         let legal: Vec<Action> = obs.legal.iter().filter_map(|s| s.parse().ok()).collect();
         let view = View::new(obs);
         let drawing = legal.iter().any(|a| matches!(a, Action::Draw(_)));
-        let choice = if drawing {
-            choose_draw(&view, &legal, rng)
-        } else {
-            choose_play(&view, &legal, rng)
-        };
+        let choice = if drawing { choose_draw(&view, &legal, rng) } else { choose_play(&view, &legal, rng) };
         match choice.filter(|a| legal.contains(a)) {
             Some(action) => action,
-            None => *rng
-                .choose(&legal)
-                .expect("greedy_action is only asked when there is a legal action"),
+            None => *rng.choose(&legal).expect("greedy_action is only asked when there is a legal action"),
         }
     }
 }
@@ -367,10 +320,7 @@ mod tests {
         for seed in seeds {
             for greedy_seat in 0..2 {
                 let mut g = LostCities::new(variant, seed);
-                let mut rngs = [
-                    Rng::new(seed, Stream::Bot(0)),
-                    Rng::new(seed, Stream::Bot(1)),
-                ];
+                let mut rngs = [Rng::new(seed, Stream::Bot(0)), Rng::new(seed, Stream::Bot(1))];
                 while let Some(&seat) = g.to_act().first() {
                     let action = if seat == greedy_seat {
                         LostCities::greedy_action(&g.observe(seat), &mut rngs[seat]).to_string()
@@ -416,11 +366,8 @@ mod tests {
     fn greedy_takes_a_useful_discard_and_extends_with_the_smallest_gap() {
         // Seat 0 started D with 3D; seat 1 discards 4D: greedy draws it, then plays it.
         use crate::games::lost_cities::Setup;
-        let parse = |s: &str| -> Vec<Card> {
-            s.split_whitespace()
-                .map(|c| c.parse().expect("card"))
-                .collect()
-        };
+        let parse =
+            |s: &str| -> Vec<Card> { s.split_whitespace().map(|c| c.parse().expect("card")).collect() };
         let hand0 = parse("3D 8D 2O 5O 7J 9J 10V 4M");
         let hand1 = parse("4D 2M 3M 5M 6M 7M 8M 9M");
         let mut rest = Variant::Classic.full_deck();
@@ -432,11 +379,7 @@ mod tests {
         let six_o = Card::number(Suit::Ocean, 6);
         rest.retain(|c| *c != six_o);
         rest.insert(0, six_o);
-        let setup = Setup {
-            variant: Variant::Classic,
-            hands: [hand0, hand1],
-            deck: rest,
-        };
+        let setup = Setup { variant: Variant::Classic, hands: [hand0, hand1], deck: rest };
         let mut g = LostCities::from_setup(setup).expect("valid");
         let mut rng = Rng::new(1, Stream::Bot(0));
         g.play(0, "play 3D").expect("legal");
@@ -448,16 +391,10 @@ mod tests {
         assert_ne!(play, "play 8D");
         g.play(0, &play).expect("legal");
         // 4D on the pile extends D with no gap: take it.
-        assert_eq!(
-            LostCities::greedy_action(&g.observe(0), &mut rng).to_string(),
-            "draw D"
-        );
+        assert_eq!(LostCities::greedy_action(&g.observe(0), &mut rng).to_string(), "draw D");
         g.play(0, "draw D").expect("legal");
         g.play(1, "discard 2M").expect("legal");
         g.play(1, "draw deck").expect("legal");
-        assert_eq!(
-            LostCities::greedy_action(&g.observe(0), &mut rng).to_string(),
-            "play 4D"
-        );
+        assert_eq!(LostCities::greedy_action(&g.observe(0), &mut rng).to_string(), "play 4D");
     }
 }

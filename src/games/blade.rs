@@ -139,14 +139,11 @@ impl FromStr for Card {
     type Err = ParseActionError;
 
     fn from_str(s: &str) -> Result<Card, ParseActionError> {
-        Card::ALL
-            .into_iter()
-            .find(|c| c.as_str() == s)
-            .ok_or_else(|| ParseActionError {
-                game: Blade::NAME,
-                input: s.to_string(),
-                expected: CARD_EXPECTED,
-            })
+        Card::ALL.into_iter().find(|c| c.as_str() == s).ok_or_else(|| ParseActionError {
+            game: Blade::NAME,
+            input: s.to_string(),
+            expected: CARD_EXPECTED,
+        })
     }
 }
 
@@ -190,10 +187,7 @@ impl Variant {
     /// The 32 cards in canonical order (the order `deal` shuffles).
     pub fn cards(self) -> Vec<Card> {
         let counts = self.composition();
-        Card::ALL
-            .into_iter()
-            .flat_map(|c| std::iter::repeat_n(c, usize::from(counts[c.index()])))
-            .collect()
+        Card::ALL.into_iter().flat_map(|c| std::iter::repeat_n(c, usize::from(counts[c.index()]))).collect()
     }
 
     /// Tournament points of a draw (a win is 2, a loss 0).
@@ -215,14 +209,11 @@ impl FromStr for Variant {
     type Err = UnknownVariant;
 
     fn from_str(s: &str) -> Result<Variant, UnknownVariant> {
-        Variant::ALL
-            .into_iter()
-            .find(|v| v.name() == s)
-            .ok_or_else(|| UnknownVariant {
-                game: Blade::NAME,
-                input: s.to_string(),
-                known: super::variant_list(&Variant::ALL),
-            })
+        Variant::ALL.into_iter().find(|v| v.name() == s).ok_or_else(|| UnknownVariant {
+            game: Blade::NAME,
+            input: s.to_string(),
+            known: super::variant_list(&Variant::ALL),
+        })
     }
 }
 
@@ -420,10 +411,7 @@ impl Blade {
 
     fn take_from_hand(&mut self, seat: Seat, card: Card) {
         let hand = &mut self.hands[seat];
-        let at = hand
-            .iter()
-            .position(|&c| c == card)
-            .expect("the card is in the hand");
+        let at = hand.iter().position(|&c| c == card).expect("the card is in the hand");
         hand.remove(at);
     }
 
@@ -581,20 +569,14 @@ impl Blade {
     /// has appeared in the public history (sorted). Derived from the observation alone.
     fn unseen(&self, seat: Seat) -> Vec<Card> {
         let mut counts = self.variant.composition();
-        let seen = self.hands[seat]
-            .iter()
-            .copied()
-            .chain(self.history.iter().filter_map(|e| match e {
-                Event::Place { card, .. } | Event::Play { card, .. } => Some(*card),
-                Event::Reinit { .. } => None,
-            }));
+        let seen = self.hands[seat].iter().copied().chain(self.history.iter().filter_map(|e| match e {
+            Event::Place { card, .. } | Event::Play { card, .. } => Some(*card),
+            Event::Reinit { .. } => None,
+        }));
         for card in seen {
             counts[card.index()] = counts[card.index()].saturating_sub(1);
         }
-        Card::ALL
-            .into_iter()
-            .flat_map(|c| std::iter::repeat_n(c, usize::from(counts[c.index()])))
-            .collect()
+        Card::ALL.into_iter().flat_map(|c| std::iter::repeat_n(c, usize::from(counts[c.index()]))).collect()
     }
 }
 
@@ -682,8 +664,7 @@ impl Game for Blade {
     fn deal(variant: Variant, seed: u64) -> Setup {
         let mut cards = variant.cards();
         Rng::new(seed, Stream::Deal).shuffle(&mut cards);
-        let mut decks: [Vec<Card>; 2] =
-            [Vec::with_capacity(DECK_SIZE), Vec::with_capacity(DECK_SIZE)];
+        let mut decks: [Vec<Card>; 2] = [Vec::with_capacity(DECK_SIZE), Vec::with_capacity(DECK_SIZE)];
         for (i, card) in cards.into_iter().rev().enumerate() {
             decks[i % 2].push(card);
         }
@@ -709,18 +690,9 @@ impl Game for Blade {
             let wrong: Vec<String> = Card::ALL
                 .into_iter()
                 .filter(|c| counts[c.index()] != expected[c.index()])
-                .map(|c| {
-                    format!(
-                        "{c}×{} (expected {})",
-                        counts[c.index()],
-                        expected[c.index()]
-                    )
-                })
+                .map(|c| format!("{c}×{} (expected {})", counts[c.index()], expected[c.index()]))
                 .collect();
-            return Err(SetupError(format!(
-                "the decks are not the {variant} cards: {}",
-                wrong.join(", ")
-            )));
+            return Err(SetupError(format!("the decks are not the {variant} cards: {}", wrong.join(", "))));
         }
         let mut hands: [Vec<Card>; 2] = [Vec::new(), Vec::new()];
         let mut piles = decks;
@@ -755,10 +727,9 @@ impl Game for Blade {
     /// The distinct cards in the hand of the seat to act, in the order 1..7, B, M.
     fn legal_actions(&self, seat: Seat) -> Vec<Action> {
         match self.stage {
-            Stage::Pick(s) | Stage::Turn(s) if s == seat => distinct(&self.hands[seat])
-                .into_iter()
-                .map(Action)
-                .collect(),
+            Stage::Pick(s) | Stage::Turn(s) if s == seat => {
+                distinct(&self.hands[seat]).into_iter().map(Action).collect()
+            }
             _ => Vec::new(),
         }
     }
@@ -805,8 +776,7 @@ impl Game for Blade {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        self.ending()
-            .map(|e| Outcome::higher_wins(self.points(e.winner)))
+        self.ending().map(|e| Outcome::higher_wins(self.points(e.winner)))
     }
 
     /// One faulty seat loses (0 points, the other 2); both faulty is a draw with the variant's
@@ -823,16 +793,10 @@ impl Game for Blade {
         let status = match self.stage {
             Stage::Pick(s) => format!("set-up: seat {s} picks a card from hand"),
             Stage::Turn(s) => format!("turn: seat {s} to play"),
-            Stage::Over(Ending {
-                winner: Some(w),
-                reason,
-            }) => {
+            Stage::Over(Ending { winner: Some(w), reason }) => {
                 format!("over: seat {w} wins ({})", reason_text(reason))
             }
-            Stage::Over(Ending {
-                winner: None,
-                reason,
-            }) => format!("over: draw ({})", reason_text(reason)),
+            Stage::Over(Ending { winner: None, reason }) => format!("over: draw ({})", reason_text(reason)),
         };
         let seat_line = |s: Seat| {
             let field: Vec<String> = self.fields[s]

@@ -30,8 +30,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    variant_list, FaultPolicy, Game, Observation, Outcome, ParseActionError, Seat, SetupError,
-    UnknownVariant,
+    variant_list, FaultPolicy, Game, Observation, Outcome, ParseActionError, Seat, SetupError, UnknownVariant,
 };
 
 /// Rounds in a match.
@@ -183,14 +182,11 @@ impl FromStr for Variant {
     type Err = UnknownVariant;
 
     fn from_str(s: &str) -> Result<Variant, UnknownVariant> {
-        Variant::ALL
-            .into_iter()
-            .find(|v| v.name() == s)
-            .ok_or_else(|| UnknownVariant {
-                game: Ecard::NAME,
-                input: s.to_string(),
-                known: variant_list(&Variant::ALL),
-            })
+        Variant::ALL.into_iter().find(|v| v.name() == s).ok_or_else(|| UnknownVariant {
+            game: Ecard::NAME,
+            input: s.to_string(),
+            known: variant_list(&Variant::ALL),
+        })
     }
 }
 
@@ -267,16 +263,10 @@ struct Hand {
 }
 
 impl Hand {
-    const EMPTY: Hand = Hand {
-        special: None,
-        citizens: 0,
-    };
+    const EMPTY: Hand = Hand { special: None, citizens: 0 };
 
     fn full(side: Side) -> Hand {
-        Hand {
-            special: Some(side.special()),
-            citizens: CITIZENS,
-        }
+        Hand { special: Some(side.special()), citizens: CITIZENS }
     }
 
     /// The distinct cards held, special card first, then `C`: the order of `legal`.
@@ -414,11 +404,8 @@ impl Ecard {
             }
             order => {
                 let winner = if order == Ordering::Greater { 0 } else { 1 };
-                let result = if winner == emperor {
-                    RoundResult::EmperorSide
-                } else {
-                    RoundResult::SlaveSide
-                };
+                let result =
+                    if winner == emperor { RoundResult::EmperorSide } else { RoundResult::SlaveSide };
                 self.end_round(result, Some(winner));
             }
         }
@@ -522,10 +509,7 @@ impl Game for Ecard {
 
     /// The seed is ignored: E-card has no random deal.
     fn deal(variant: Variant, _seed: u64) -> Setup {
-        Setup {
-            variant,
-            first_emperor: 0,
-        }
+        Setup { variant, first_emperor: 0 }
     }
 
     fn from_setup(setup: Setup) -> Result<Ecard, SetupError> {
@@ -557,9 +541,7 @@ impl Game for Ecard {
         if self.round >= ROUNDS {
             return Vec::new();
         }
-        (0..Self::PLAYERS)
-            .filter(|&s| self.pending[s].is_none())
-            .collect()
+        (0..Self::PLAYERS).filter(|&s| self.pending[s].is_none()).collect()
     }
 
     /// The seat's special card first (if still held), then `C` (if a Citizen is still held).
@@ -576,10 +558,7 @@ impl Game for Ecard {
     /// # Panics
     /// If `seat` is not 0 or 1. An action that is not legal corrupts the state.
     fn play_unchecked(&mut self, seat: Seat, action: &Card) {
-        debug_assert!(
-            self.hands[seat].contains(*action),
-            "{action} is not in seat {seat}'s hand"
-        );
+        debug_assert!(self.hands[seat].contains(*action), "{action} is not in seat {seat}'s hand");
         self.pending[seat] = Some(*action);
         if let [Some(a), Some(b)] = self.pending {
             self.resolve([a, b]);
@@ -592,11 +571,7 @@ impl Game for Ecard {
             game: Self::NAME,
             variant: self.variant,
             seat,
-            phase: if self.round >= ROUNDS {
-                Phase::Over
-            } else {
-                Phase::Play
-            },
+            phase: if self.round >= ROUNDS { Phase::Over } else { Phase::Play },
             round: self.round_number(),
             rounds: ROUNDS,
             play: self.play_number(),
@@ -623,10 +598,7 @@ impl Game for Ecard {
             (false, true) => vec![1, 2],
             _ => vec![1, 1],
         };
-        Outcome {
-            points: self.scores.to_vec(),
-            ranks,
-        }
+        Outcome { points: self.scores.to_vec(), ranks }
     }
 
     fn summary(&self) -> String {
@@ -645,11 +617,7 @@ impl Game for Ecard {
                 Ordering::Less => "seat 1 wins",
                 Ordering::Equal => "draw",
             };
-            return format!(
-                "{} over: {scores}, {verdict}; last {}",
-                self.variant,
-                last.unwrap_or_default()
-            );
+            return format!("{} over: {scores}, {verdict}; last {}", self.variant, last.unwrap_or_default());
         }
         let seat_text = |s: Seat| {
             let cards: String = self.hands[s].cards().iter().map(|c| c.letter()).collect();
@@ -690,14 +658,11 @@ impl FromStr for Card {
 
     /// Exactly `"E"`, `"C"` or `"S"` (no spaces, upper case).
     fn from_str(s: &str) -> Result<Card, ParseActionError> {
-        Card::ALL
-            .into_iter()
-            .find(|c| c.letter() == s)
-            .ok_or_else(|| ParseActionError {
-                game: Ecard::NAME,
-                input: s.to_string(),
-                expected: "\"E\", \"C\" or \"S\"",
-            })
+        Card::ALL.into_iter().find(|c| c.letter() == s).ok_or_else(|| ParseActionError {
+            game: Ecard::NAME,
+            input: s.to_string(),
+            expected: "\"E\", \"C\" or \"S\"",
+        })
     }
 }
 
@@ -724,11 +689,7 @@ mod tests {
     }
 
     /// The two cards `(seat 0, seat 1)` for the given sides' cards in the current round.
-    fn by_seat(
-        g: &Ecard,
-        emperor_card: &'static str,
-        slave_card: &'static str,
-    ) -> [&'static str; 2] {
+    fn by_seat(g: &Ecard, emperor_card: &'static str, slave_card: &'static str) -> [&'static str; 2] {
         if g.emperor_seat() == 0 {
             [emperor_card, slave_card]
         } else {
@@ -781,10 +742,7 @@ mod tests {
         both(&mut g, "E", "C");
         assert_eq!(g.scores(), [1, 0]);
         let r = &g.history()[0];
-        assert_eq!(
-            (r.result, r.winner, r.points),
-            (RoundResult::EmperorSide, Some(0), [1, 0])
-        );
+        assert_eq!((r.result, r.winner, r.points), (RoundResult::EmperorSide, Some(0), [1, 0]));
         assert_eq!(r.plays, vec![[Card::Emperor, Card::Citizen]]);
         assert_eq!(g.round_number(), 2);
     }
@@ -805,10 +763,7 @@ mod tests {
         both(&mut g, "E", "S");
         assert_eq!(g.scores(), [0, 5]);
         let r = &g.history()[0];
-        assert_eq!(
-            (r.result, r.winner, r.points),
-            (RoundResult::SlaveSide, Some(1), [0, 5])
-        );
+        assert_eq!((r.result, r.winner, r.points), (RoundResult::SlaveSide, Some(1), [0, 5]));
     }
 
     #[test]
@@ -828,14 +783,8 @@ mod tests {
         both(&mut g, "C", "C");
         assert_eq!(g.round_number(), 1);
         assert_eq!(g.play_number(), 2);
-        assert_eq!(
-            g.hand(0),
-            vec![Card::Emperor, Card::Citizen, Card::Citizen, Card::Citizen]
-        );
-        assert_eq!(
-            g.hand(1),
-            vec![Card::Slave, Card::Citizen, Card::Citizen, Card::Citizen]
-        );
+        assert_eq!(g.hand(0), vec![Card::Emperor, Card::Citizen, Card::Citizen, Card::Citizen]);
+        assert_eq!(g.hand(1), vec![Card::Slave, Card::Citizen, Card::Citizen, Card::Citizen]);
         assert_eq!(g.plays(), &[[Card::Citizen, Card::Citizen]]);
         assert_eq!(g.scores(), [0, 0]);
         assert_eq!(g.to_act(), vec![0, 1]);
@@ -853,10 +802,7 @@ mod tests {
         assert_eq!(g.play_number(), 1);
         assert_eq!(g.scores(), [0, 0]);
         let r = &g.history()[0];
-        assert_eq!(
-            (r.result, r.winner, r.points),
-            (RoundResult::Drawn, None, [0, 0])
-        );
+        assert_eq!((r.result, r.winner, r.points), (RoundResult::Drawn, None, [0, 0]));
         assert_eq!(r.plays.len(), 3);
         // The next round starts with full hands.
         assert_eq!(g.hand(0).len(), 5);
@@ -881,10 +827,7 @@ mod tests {
         both(&mut g, "E", "S");
         let r = &g.history()[0];
         assert_eq!(r.plays.len(), 5);
-        assert_eq!(
-            (r.result, r.winner, r.points),
-            (RoundResult::SlaveSide, Some(1), [0, 5])
-        );
+        assert_eq!((r.result, r.winner, r.points), (RoundResult::SlaveSide, Some(1), [0, 5]));
     }
 
     #[test]
@@ -936,13 +879,7 @@ mod tests {
         }
         assert_eq!(g.scores(), [5, 5]);
         let outcome = g.outcome().expect("over after 12 rounds");
-        assert_eq!(
-            outcome,
-            Outcome {
-                points: vec![5, 5],
-                ranks: vec![1, 1]
-            }
-        );
+        assert_eq!(outcome, Outcome { points: vec![5, 5], ranks: vec![1, 1] });
     }
 
     #[test]
@@ -960,36 +897,18 @@ mod tests {
         let mut seat1_wins = g.clone();
         play_round(&mut seat1_wins, RoundResult::Drawn);
         assert_eq!(seat1_wins.scores(), [2, 5]);
-        assert_eq!(
-            seat1_wins.outcome(),
-            Some(Outcome {
-                points: vec![2, 5],
-                ranks: vec![2, 1]
-            })
-        );
+        assert_eq!(seat1_wins.outcome(), Some(Outcome { points: vec![2, 5], ranks: vec![2, 1] }));
         // Round 12: seat 1 is the Emperor side; a Slave win for seat 0 gives it 7 > 5.
         assert_eq!(g.emperor_seat(), 1);
         let mut seat0_wins = g.clone();
         play_round(&mut seat0_wins, RoundResult::SlaveSide);
-        assert_eq!(
-            seat0_wins.outcome(),
-            Some(Outcome {
-                points: vec![7, 5],
-                ranks: vec![1, 2]
-            })
-        );
+        assert_eq!(seat0_wins.outcome(), Some(Outcome { points: vec![7, 5], ranks: vec![1, 2] }));
         // Equal totals: all twelve rounds drawn.
         let mut g = new(Variant::Readme);
         for _ in 0..ROUNDS {
             play_round(&mut g, RoundResult::Drawn);
         }
-        assert_eq!(
-            g.outcome(),
-            Some(Outcome {
-                points: vec![0, 0],
-                ranks: vec![1, 1]
-            })
-        );
+        assert_eq!(g.outcome(), Some(Outcome { points: vec![0, 0], ranks: vec![1, 1] }));
         assert!(g.to_act().is_empty());
         assert!(g.legal_actions(0).is_empty() && g.legal_actions(1).is_empty());
     }
@@ -1016,21 +935,13 @@ mod tests {
         for card in ["E", "C"] {
             let mut g = fresh.clone();
             g.play(0, card).expect("legal");
-            assert_eq!(
-                observation_json(&g, 1),
-                before[1],
-                "seat 1 sees nothing of seat 0's {card}"
-            );
+            assert_eq!(observation_json(&g, 1), before[1], "seat 1 sees nothing of seat 0's {card}");
             assert!(!g.summary().is_empty());
         }
         for card in ["S", "C"] {
             let mut g = fresh.clone();
             g.play(1, card).expect("legal");
-            assert_eq!(
-                observation_json(&g, 0),
-                before[0],
-                "seat 0 sees nothing of seat 1's {card}"
-            );
+            assert_eq!(observation_json(&g, 0), before[0], "seat 0 sees nothing of seat 1's {card}");
         }
     }
 
@@ -1079,10 +990,7 @@ mod tests {
     fn notation_round_trips() {
         for card in Card::ALL {
             assert_eq!(card.to_string().parse::<Card>(), Ok(card));
-            assert_eq!(
-                serde_json::to_string(&card).expect("json"),
-                format!("\"{card}\"")
-            );
+            assert_eq!(serde_json::to_string(&card).expect("json"), format!("\"{card}\""));
         }
         let err = "X".parse::<Card>().expect_err("not a card");
         assert_eq!(err.input, "X");
@@ -1114,15 +1022,10 @@ mod tests {
         let g = Ecard::from_setup(mirrored).expect("seat 1 may start as Emperor");
         assert_eq!(g.emperor_seat(), 1);
         assert_eq!(g.legal_strings(1), ["E", "C"]);
-        let bad = Setup {
-            variant: Variant::Readme,
-            first_emperor: 2,
-        };
+        let bad = Setup { variant: Variant::Readme, first_emperor: 2 };
         let err = Ecard::from_setup(bad).expect_err("no seat 2");
         assert!(err.0.contains("first_emperor"), "{err}");
-        assert!(
-            serde_json::from_str::<Setup>(r#"{"variant":"classic","first_emperor":0}"#).is_err()
-        );
+        assert!(serde_json::from_str::<Setup>(r#"{"variant":"classic","first_emperor":0}"#).is_err());
     }
 
     #[test]
@@ -1130,27 +1033,9 @@ mod tests {
         // CONTRACT.md §1: the faulty bot loses; both faulting is a draw.
         let mut g = new(Variant::Readme);
         play_round(&mut g, RoundResult::SlaveSide);
-        assert_eq!(
-            g.forfeit(&[1]),
-            Outcome {
-                points: vec![0, 5],
-                ranks: vec![1, 2]
-            }
-        );
-        assert_eq!(
-            g.forfeit(&[0]),
-            Outcome {
-                points: vec![0, 5],
-                ranks: vec![2, 1]
-            }
-        );
-        assert_eq!(
-            g.forfeit(&[0, 1]),
-            Outcome {
-                points: vec![0, 5],
-                ranks: vec![1, 1]
-            }
-        );
+        assert_eq!(g.forfeit(&[1]), Outcome { points: vec![0, 5], ranks: vec![1, 2] });
+        assert_eq!(g.forfeit(&[0]), Outcome { points: vec![0, 5], ranks: vec![2, 1] });
+        assert_eq!(g.forfeit(&[0, 1]), Outcome { points: vec![0, 5], ranks: vec![1, 1] });
         assert_eq!(Ecard::FAULT_POLICY, FaultPolicy::Forfeit);
     }
 
@@ -1162,28 +1047,16 @@ mod tests {
         both(&mut g, "C", "S");
         both(&mut g, "C", "C");
         let obs = g.observe(1);
-        assert_eq!(
-            (obs.round, obs.play, obs.max_plays, obs.rounds),
-            (2, 2, 3, 12)
-        );
+        assert_eq!((obs.round, obs.play, obs.max_plays, obs.rounds), (2, 2, 3, 12));
         assert_eq!((obs.side, obs.opponent_side), (Side::Slave, Side::Emperor));
-        assert_eq!(
-            obs.hand,
-            vec![Card::Slave, Card::Citizen, Card::Citizen, Card::Citizen]
-        );
-        assert_eq!(
-            obs.opponent_hand,
-            vec![Card::Emperor, Card::Citizen, Card::Citizen, Card::Citizen]
-        );
+        assert_eq!(obs.hand, vec![Card::Slave, Card::Citizen, Card::Citizen, Card::Citizen]);
+        assert_eq!(obs.opponent_hand, vec![Card::Emperor, Card::Citizen, Card::Citizen, Card::Citizen]);
         assert_eq!(obs.scores, [1, 0]);
         assert_eq!(obs.plays, vec![[Card::Citizen, Card::Citizen]]);
         assert_eq!(obs.history.len(), 1);
         assert_eq!(obs.legal, ["S", "C"]);
         let json = observation_json(&g, 1);
-        assert!(
-            json.starts_with(r#"{"game":"ecard","variant":"readme","seat":1,"phase":"play","#),
-            "{json}"
-        );
+        assert!(json.starts_with(r#"{"game":"ecard","variant":"readme","seat":1,"phase":"play","#), "{json}");
         assert!(
             json.contains(
                 r#""history":[{"round":1,"emperor":0,"plays":[["C","C"],["C","S"]],"result":"emperor","winner":0,"points":[1,0]}]"#
@@ -1201,16 +1074,11 @@ mod tests {
                 let cards: Vec<Card> = record.plays.iter().map(|p| p[seat]).collect();
                 let specials = cards.iter().filter(|&&c| c != Card::Citizen).count();
                 let citizens = cards.len() - specials;
-                if cards
-                    .iter()
-                    .any(|&c| c != Card::Citizen && c != side.special())
+                if cards.iter().any(|&c| c != Card::Citizen && c != side.special())
                     || specials > 1
                     || citizens > CITIZENS as usize
                 {
-                    return Err(format!(
-                        "round {} seat {seat} played {cards:?}",
-                        record.round
-                    ));
+                    return Err(format!("round {} seat {seat} played {cards:?}", record.round));
                 }
             }
         }
@@ -1228,9 +1096,7 @@ mod tests {
             let mut full = Hand::full(g.side(seat)).cards();
             full.sort();
             if all != full {
-                return Err(format!(
-                    "seat {seat}: hand + played = {all:?}, expected {full:?}"
-                ));
+                return Err(format!("seat {seat}: hand + played = {all:?}, expected {full:?}"));
             }
         }
         Ok(())
@@ -1261,9 +1127,7 @@ mod tests {
             let last = r.plays.last().ok_or("a round without plays")?;
             let decided = last[0].versus(last[1]) != Ordering::Equal;
             if decided != r.winner.is_some()
-                || r.plays[..r.plays.len() - 1]
-                    .iter()
-                    .any(|p| p != &[Card::Citizen; 2])
+                || r.plays[..r.plays.len() - 1].iter().any(|p| p != &[Card::Citizen; 2])
             {
                 return Err(format!("round {r:?}: plays do not match its result"));
             }

@@ -27,9 +27,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use super::{
-    FaultPolicy, Game, Observation, Outcome, ParseActionError, Seat, SetupError, UnknownVariant,
-};
+use super::{FaultPolicy, Game, Observation, Outcome, ParseActionError, Seat, SetupError, UnknownVariant};
 use crate::rng::{Rng, Stream};
 
 /// Seats at the table.
@@ -63,9 +61,7 @@ impl Card {
 
     /// The card with this number, if it is one (10..49).
     pub fn new(number: u8) -> Option<Card> {
-        (Card::MIN..=Card::MAX)
-            .contains(&number)
-            .then_some(Card(number))
+        (Card::MIN..=Card::MAX).contains(&number).then_some(Card(number))
     }
 
     /// Every card, ascending.
@@ -178,14 +174,11 @@ impl FromStr for Variant {
     type Err = UnknownVariant;
 
     fn from_str(s: &str) -> Result<Variant, UnknownVariant> {
-        Variant::ALL
-            .into_iter()
-            .find(|v| v.name() == s)
-            .ok_or_else(|| UnknownVariant {
-                game: Intensity::NAME,
-                input: s.to_string(),
-                known: super::variant_list(&Variant::ALL),
-            })
+        Variant::ALL.into_iter().find(|v| v.name() == s).ok_or_else(|| UnknownVariant {
+            game: Intensity::NAME,
+            input: s.to_string(),
+            known: super::variant_list(&Variant::ALL),
+        })
     }
 }
 
@@ -318,10 +311,7 @@ impl Intensity {
 
     /// The current trick's leader and cards so far.
     pub fn current_trick(&self) -> CurrentTrick {
-        CurrentTrick {
-            leader: self.leader,
-            cards: self.trick.clone(),
-        }
+        CurrentTrick { leader: self.leader, cards: self.trick.clone() }
     }
 
     /// Penalty points per seat so far: taken in tricks plus fault penalties.
@@ -352,11 +342,7 @@ impl Intensity {
             }
             Some(led) => {
                 // seed-games.md §4(b) rule 5: follow the led tens digit if able.
-                let follow: Vec<Card> = hand
-                    .iter()
-                    .copied()
-                    .filter(|c| c.suit() == led.suit())
-                    .collect();
+                let follow: Vec<Card> = hand.iter().copied().filter(|c| c.suit() == led.suit()).collect();
                 if follow.is_empty() {
                     hand.clone()
                 } else {
@@ -395,23 +381,14 @@ impl Intensity {
         self.taken[winner] += penalty;
         self.calves_broken |= self.trick.iter().any(|c| c.is_calf());
         let cards = [self.trick[0], self.trick[1], self.trick[2], self.trick[3]];
-        self.tricks.push(Trick {
-            leader: self.leader,
-            cards,
-            winner,
-            penalty,
-        });
+        self.tricks.push(Trick { leader: self.leader, cards, winner, penalty });
         self.trick.clear();
         self.leader = winner;
     }
 }
 
 fn cards_string(cards: &[Card]) -> String {
-    cards
-        .iter()
-        .map(|c| c.to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
+    cards.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" ")
 }
 
 impl Game for Intensity {
@@ -444,10 +421,7 @@ impl Game for Intensity {
 
     fn from_setup(setup: Setup) -> Result<Intensity, SetupError> {
         if setup.hands.len() != PLAYERS {
-            return Err(SetupError(format!(
-                "{} hands given, expected {PLAYERS}",
-                setup.hands.len()
-            )));
+            return Err(SetupError(format!("{} hands given, expected {PLAYERS}", setup.hands.len())));
         }
         let mut owner: [Option<Seat>; 50] = [None; 50];
         for (seat, hand) in setup.hands.iter().enumerate() {
@@ -460,9 +434,7 @@ impl Game for Intensity {
             for card in hand {
                 let slot = &mut owner[usize::from(card.number())];
                 if let Some(first) = *slot {
-                    return Err(SetupError(format!(
-                        "card {card} is dealt twice (seats {first} and {seat})"
-                    )));
+                    return Err(SetupError(format!("card {card} is dealt twice (seats {first} and {seat})")));
                 }
                 *slot = Some(seat);
             }
@@ -534,10 +506,7 @@ impl Game for Intensity {
             }
             Action::Play(card) => {
                 let hand = &mut self.hands[seat];
-                let at = hand
-                    .iter()
-                    .position(|&c| c == card)
-                    .expect("played card is in hand");
+                let at = hand.iter().position(|&c| c == card).expect("played card is in hand");
                 hand.remove(at);
                 self.trick.push(card);
                 if self.trick.len() == PLAYERS {
@@ -552,9 +521,7 @@ impl Game for Intensity {
         let (passed, received) = if self.passed {
             (
                 self.passes[seat].map(Vec::from).unwrap_or_default(),
-                self.passes[pass_source(seat)]
-                    .map(Vec::from)
-                    .unwrap_or_default(),
+                self.passes[pass_source(seat)].map(Vec::from).unwrap_or_default(),
             )
         } else {
             (Vec::new(), Vec::new())
@@ -589,13 +556,9 @@ impl Game for Intensity {
     /// seats placed below every other seat.
     fn forfeit(&self, faulty: &[Seat]) -> Outcome {
         let points = self.points().to_vec();
-        let keys: Vec<i64> = (0..PLAYERS)
-            .map(|s| -points[s] - if faulty.contains(&s) { 1_000_000 } else { 0 })
-            .collect();
-        Outcome {
-            ranks: Outcome::ranks_from_keys(&keys),
-            points,
-        }
+        let keys: Vec<i64> =
+            (0..PLAYERS).map(|s| -points[s] - if faulty.contains(&s) { 1_000_000 } else { 0 }).collect();
+        Outcome { ranks: Outcome::ranks_from_keys(&keys), points }
     }
 
     fn add_penalty(&mut self, seat: Seat, points: i64) {
@@ -625,22 +588,12 @@ impl Game for Intensity {
                 self.tricks.len() + 1,
                 self.leader,
                 cards_string(&self.trick),
-                if self.calves_broken {
-                    "broken"
-                } else {
-                    "unbroken"
-                },
+                if self.calves_broken { "broken" } else { "unbroken" },
             ),
             Phase::Over => {
                 let ranks = self
                     .outcome()
-                    .map(|o| {
-                        o.ranks
-                            .iter()
-                            .map(|r| r.to_string())
-                            .collect::<Vec<_>>()
-                            .join(" ")
-                    })
+                    .map(|o| o.ranks.iter().map(|r| r.to_string()).collect::<Vec<_>>().join(" "))
                     .unwrap_or_default();
                 format!("over: penalties {points}, places {ranks}")
             }
@@ -751,19 +704,13 @@ mod tests {
     const SPEC_EXAMPLES: &str = include_str!("../../tests/data/intensity/spec_examples.trace");
 
     fn cards(s: &str) -> Vec<Card> {
-        s.split_whitespace()
-            .map(|w| Card::new(w.parse().expect("a number")).expect("a card"))
-            .collect()
+        s.split_whitespace().map(|w| Card::new(w.parse().expect("a number")).expect("a card")).collect()
     }
 
     /// A game dealt these hands (pass not yet made).
     fn dealt(hands: [&str; 4]) -> Intensity {
         let hands = hands.iter().map(|h| cards(h)).collect();
-        Intensity::from_setup(Setup {
-            variant: Variant::Standard,
-            hands,
-        })
-        .expect("valid deal")
+        Intensity::from_setup(Setup { variant: Variant::Standard, hands }).expect("valid deal")
     }
 
     /// A game in the play phase whose hands after the pass are exactly `post`: each seat passes
@@ -778,22 +725,13 @@ mod tests {
                 h
             })
             .collect();
-        let mut g = Intensity::from_setup(Setup {
-            variant: Variant::Standard,
-            hands,
-        })
-        .unwrap();
+        let mut g = Intensity::from_setup(Setup { variant: Variant::Standard, hands }).unwrap();
         for s in 0..PLAYERS {
             let give = low3(pass_target(s));
-            g.play(s, &format!("pass {}", cards_string(&give)))
-                .expect("pass is legal");
+            g.play(s, &format!("pass {}", cards_string(&give))).expect("pass is legal");
         }
         for (s, want) in post.iter().enumerate() {
-            assert_eq!(
-                g.hand(s),
-                want.as_slice(),
-                "helper reached the wanted hands"
-            );
+            assert_eq!(g.hand(s), want.as_slice(), "helper reached the wanted hands");
         }
         g
     }
@@ -802,8 +740,7 @@ mod tests {
     fn play_cards(g: &mut Intensity, seq: &str) {
         for card in seq.split_whitespace() {
             let seat = g.turn().expect("someone to play");
-            g.play(seat, &format!("play {card}"))
-                .unwrap_or_else(|e| panic!("{e}"));
+            g.play(seat, &format!("play {card}")).unwrap_or_else(|e| panic!("{e}"));
         }
     }
 
@@ -812,9 +749,7 @@ mod tests {
     }
 
     fn plays(list: &str) -> Vec<String> {
-        list.split_whitespace()
-            .map(|c| format!("play {c}"))
-            .collect()
+        list.split_whitespace().map(|c| format!("play {c}")).collect()
     }
 
     /// Every card's place: hands, current trick and finished tricks.
@@ -859,16 +794,12 @@ mod tests {
                 for (s, h) in &deals {
                     hands[*s] = h.clone();
                 }
-                let mut rest: Vec<Card> = Card::all()
-                    .filter(|c| !deals.iter().any(|(_, h)| h.contains(c)))
-                    .collect();
+                let mut rest: Vec<Card> =
+                    Card::all().filter(|c| !deals.iter().any(|(_, h)| h.contains(c))).collect();
                 for hand in hands.iter_mut().filter(|h| h.is_empty()) {
                     *hand = rest.drain(..HAND_SIZE).collect();
                 }
-                let setup = Setup {
-                    variant: Variant::Standard,
-                    hands,
-                };
+                let setup = Setup { variant: Variant::Standard, hands };
                 game = Some(Intensity::from_setup(setup).expect(&ctx));
             }
             match word {
@@ -895,8 +826,7 @@ mod tests {
                             assert_eq!(g.observe(seat).received, cards(tail), "{ctx}")
                         }
                         "expect-legal" => {
-                            let want: Vec<String> =
-                                tail.split(", ").map(|a| a.trim().to_string()).collect();
+                            let want: Vec<String> = tail.split(", ").map(|a| a.trim().to_string()).collect();
                             assert_eq!(legal(g, seat), want, "{ctx}");
                             assert_eq!(g.observe(seat).legal, want, "{ctx}");
                         }
@@ -975,10 +905,7 @@ mod tests {
     #[test]
     fn calves_are_30_to_39_and_the_buffalo_is_47() {
         // seed-games.md §4(b) rule 1 and rule 8.
-        let calves: Vec<u8> = Card::all()
-            .filter(|c| c.is_calf())
-            .map(Card::number)
-            .collect();
+        let calves: Vec<u8> = Card::all().filter(|c| c.is_calf()).map(Card::number).collect();
         assert_eq!(calves, (30..=39).collect::<Vec<_>>());
         assert!(Card::BUFFALO.is_buffalo() && !Card::BUFFALO.is_calf());
         assert_eq!(Card::all().map(Card::penalty).sum::<i64>(), TOTAL_PENALTY);
@@ -1002,11 +929,7 @@ mod tests {
         assert!(setup.hands.iter().all(|h| h.len() == 10 && h.is_sorted()));
         all.sort();
         assert_eq!(all, Card::all().collect::<Vec<_>>());
-        assert_eq!(
-            Intensity::deal(Variant::Standard, 7),
-            setup,
-            "same seed, same deal"
-        );
+        assert_eq!(Intensity::deal(Variant::Standard, 7), setup, "same seed, same deal");
         assert_ne!(Intensity::deal(Variant::Standard, 8), setup);
     }
 
@@ -1014,10 +937,7 @@ mod tests {
     fn setup_json_round_trips() {
         let setup = Intensity::deal(Variant::Standard, 3);
         let json = serde_json::to_string(&setup).unwrap();
-        assert!(
-            json.starts_with("{\"variant\":\"standard\",\"hands\":[["),
-            "{json}"
-        );
+        assert!(json.starts_with("{\"variant\":\"standard\",\"hands\":[["), "{json}");
         let back: Setup = serde_json::from_str(&json).unwrap();
         assert_eq!(back, setup);
         assert!(serde_json::from_str::<Setup>(&json.replace("standard", "classic")).is_err());
@@ -1028,23 +948,14 @@ mod tests {
         let good = Intensity::deal(Variant::Standard, 1);
         let mut short = good.clone();
         short.hands[2].pop();
-        assert!(Intensity::from_setup(short)
-            .unwrap_err()
-            .0
-            .contains("seat 2 holds 9"));
+        assert!(Intensity::from_setup(short).unwrap_err().0.contains("seat 2 holds 9"));
         let mut three = good.clone();
         three.hands.pop();
-        assert!(Intensity::from_setup(three)
-            .unwrap_err()
-            .0
-            .contains("3 hands"));
+        assert!(Intensity::from_setup(three).unwrap_err().0.contains("3 hands"));
         let mut twice = good.clone();
         twice.hands[1][0] = twice.hands[3][4];
         let err = Intensity::from_setup(twice).unwrap_err().0;
-        assert!(
-            err.contains("dealt twice") && err.contains("seats 1 and 3"),
-            "{err}"
-        );
+        assert!(err.contains("dealt twice") && err.contains("seats 1 and 3"), "{err}");
         assert!(Intensity::from_setup(good).is_ok());
     }
 
@@ -1108,9 +1019,7 @@ mod tests {
         for s in 0..4 {
             let choice = legal(&g, s)[17 * s + 3].clone();
             g.play(s, &choice).unwrap();
-            let Ok(Action::Pass(p)) = choice.parse::<Action>() else {
-                unreachable!()
-            };
+            let Ok(Action::Pass(p)) = choice.parse::<Action>() else { unreachable!() };
             gave.push(p);
         }
         assert_eq!(g.phase(), Phase::Play);
@@ -1124,11 +1033,7 @@ mod tests {
             assert_eq!((obs.pass_to, obs.receive_from), (left, right));
             assert_eq!(obs.passed, gave[s].to_vec());
             assert_eq!(obs.received, gave[right].to_vec());
-            let mut want: Vec<Card> = dealt[s]
-                .iter()
-                .copied()
-                .filter(|c| !gave[s].contains(c))
-                .collect();
+            let mut want: Vec<Card> = dealt[s].iter().copied().filter(|c| !gave[s].contains(c)).collect();
             want.extend(gave[right]);
             want.sort();
             assert_eq!(g.hand(s), want);
@@ -1164,11 +1069,7 @@ mod tests {
         play_cards(&mut g, "11");
         assert_eq!(legal(&g, 1), plays("20 21 22 23 24 32 33 44 45 46"));
         play_cards(&mut g, "24");
-        assert_eq!(
-            legal(&g, 2),
-            plays("15 16 17 18"),
-            "still follows the led 1x, not 2x"
-        );
+        assert_eq!(legal(&g, 2), plays("15 16 17 18"), "still follows the led 1x, not 2x");
     }
 
     #[test]
@@ -1190,11 +1091,7 @@ mod tests {
         play_cards(&mut g, "10 11 21 31");
         assert_eq!(g.tricks()[1].winner, 0, "the 11 beats the led 10");
         play_cards(&mut g, "12 22 32 41");
-        assert_eq!(
-            g.tricks()[2].winner,
-            0,
-            "the leader wins when nobody follows"
-        );
+        assert_eq!(g.tricks()[2].winner, 0, "the leader wins when nobody follows");
     }
 
     #[test]
@@ -1214,11 +1111,7 @@ mod tests {
     fn calf_cannot_lead_until_one_is_played_in_an_earlier_trick() {
         // seed-games.md §4(b) rule 7; §4(d): a calf dumped off-suit counts as played.
         let mut g = after_pass(HANDS);
-        assert_eq!(
-            legal(&g, 0),
-            plays("11 12 13 14 40 41 42 43"),
-            "no 30, 31 lead"
-        );
+        assert_eq!(legal(&g, 0), plays("11 12 13 14 40 41 42 43"), "no 30, 31 lead");
         // Seat 1 is void in 1x and dumps the 32 on the 11; seat 2 wins with the 18.
         play_cards(&mut g, "11 32");
         assert!(!g.calves_broken(), "only a finished trick counts");
@@ -1276,12 +1169,7 @@ mod tests {
         play_cards(&mut g, "10 20 30 47");
         assert_eq!(
             g.tricks()[0],
-            Trick {
-                leader: 0,
-                cards: [Card(10), Card(20), Card(30), Card(47)],
-                winner: 0,
-                penalty: 8,
-            }
+            Trick { leader: 0, cards: [Card(10), Card(20), Card(30), Card(47)], winner: 0, penalty: 8 }
         );
         play_cards(&mut g, "11 21 31 40");
         assert_eq!(g.points(), [9, 0, 0, 0]);
@@ -1314,19 +1202,13 @@ mod tests {
         let out = g.outcome().unwrap();
         assert_eq!(out.points, vec![20, 20, 30, 30]);
         assert_eq!(out.ranks, vec![1, 1, 3, 3]);
-        assert_eq!(
-            Outcome::lower_wins(vec![4, 0, 13, 0]).ranks,
-            vec![3, 1, 4, 1]
-        );
+        assert_eq!(Outcome::lower_wins(vec![4, 0, 13, 0]).ranks, vec![3, 1, 4, 1]);
     }
 
     #[test]
     fn add_penalty_counts_in_points_and_is_public() {
         // CONTRACT.md §1 intensity: a failed or illegal decision costs +5.
-        assert_eq!(
-            Intensity::FAULT_POLICY,
-            FaultPolicy::PenaltyAndRandomMove(5)
-        );
+        assert_eq!(Intensity::FAULT_POLICY, FaultPolicy::PenaltyAndRandomMove(5));
         let mut g = after_pass(HANDS);
         g.add_penalty(2, 5);
         g.add_penalty(2, 5);
@@ -1366,10 +1248,7 @@ mod tests {
                     Action::Play(_) => panic!("play in the pass phase"),
                 })
                 .collect();
-            assert!(
-                keys.windows(2).all(|w| w[0] < w[1]),
-                "strictly lexicographic"
-            );
+            assert!(keys.windows(2).all(|w| w[0] < w[1]), "strictly lexicographic");
             assert!(keys.iter().all(|k| k[0] < k[1] && k[1] < k[2]));
         }
         let g = after_pass(HANDS);
@@ -1382,15 +1261,7 @@ mod tests {
         let mut g = after_pass(HANDS);
         play_cards(&mut g, "40");
         let before = g.clone();
-        for bad in [
-            "play 11",
-            "play 20",
-            "play 47",
-            "pass 44 45 46",
-            "play 4",
-            "xyz",
-            "",
-        ] {
+        for bad in ["play 11", "play 20", "play 47", "pass 44 45 46", "play 4", "xyz", ""] {
             assert!(g.play(1, bad).is_err(), "{bad}");
             assert_eq!(g, before);
         }
@@ -1409,27 +1280,14 @@ mod tests {
         assert_eq!(obs.game, "intensity");
         assert_eq!(obs.phase, Phase::Play);
         assert_eq!(obs.turn, Some(0));
-        assert_eq!(
-            obs.trick,
-            CurrentTrick {
-                leader: 2,
-                cards: cards("15 19")
-            }
-        );
+        assert_eq!(obs.trick, CurrentTrick { leader: 2, cards: cards("15 19") });
         assert_eq!(obs.tricks.len(), 1);
         assert_eq!(obs.cards_left, [9, 9, 8, 8]);
         assert!(obs.calves_broken);
         let json = observation_json(&g, 0);
         assert!(json.starts_with("{\"game\":\"intensity\",\"variant\":\"standard\",\"seat\":0,"));
-        assert!(
-            json.contains("\"trick\":{\"leader\":2,\"cards\":[15,19]}"),
-            "{json}"
-        );
-        assert!(
-            g.summary().contains("trick 2/10, S2 led: [15 19]"),
-            "{}",
-            g.summary()
-        );
+        assert!(json.contains("\"trick\":{\"leader\":2,\"cards\":[15,19]}"), "{json}");
+        assert!(g.summary().contains("trick 2/10, S2 led: [15 19]"), "{}", g.summary());
     }
 
     // ---- properties ----

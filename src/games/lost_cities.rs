@@ -24,8 +24,7 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::{
-    variant_list, FaultPolicy, Game, Observation, Outcome, ParseActionError, Seat, SetupError,
-    UnknownVariant,
+    variant_list, FaultPolicy, Game, Observation, Outcome, ParseActionError, Seat, SetupError, UnknownVariant,
 };
 use crate::rng::{Rng, Stream};
 
@@ -59,14 +58,8 @@ pub enum Suit {
 
 impl Suit {
     /// Every suit, in order; a variant uses a prefix of this list.
-    pub const ALL: [Suit; 6] = [
-        Suit::Desert,
-        Suit::Ocean,
-        Suit::Mountain,
-        Suit::Jungle,
-        Suit::Volcano,
-        Suit::Purple,
-    ];
+    pub const ALL: [Suit; 6] =
+        [Suit::Desert, Suit::Ocean, Suit::Mountain, Suit::Jungle, Suit::Volcano, Suit::Purple];
 
     /// The one-letter name used in the notation.
     pub fn letter(self) -> &'static str {
@@ -126,18 +119,12 @@ pub struct Card {
 impl Card {
     /// An investment card of `suit`.
     pub const fn investment(suit: Suit) -> Card {
-        Card {
-            suit,
-            value: Value::Investment,
-        }
+        Card { suit, value: Value::Investment }
     }
 
     /// A number card; `n` must be 2..=10 to be a real card.
     pub const fn number(suit: Suit, n: u8) -> Card {
-        Card {
-            suit,
-            value: Value::Number(n),
-        }
+        Card { suit, value: Value::Number(n) }
     }
 
     /// Whether this is an investment card.
@@ -265,10 +252,7 @@ impl Variant {
 
     /// Every card of the variant in canonical order (suit order; `I I I 2 .. 10` in each suit).
     pub fn full_deck(self) -> Vec<Card> {
-        self.suits()
-            .iter()
-            .flat_map(|&s| Card::suit_cards(s))
-            .collect()
+        self.suits().iter().flat_map(|&s| Card::suit_cards(s)).collect()
     }
 }
 
@@ -282,14 +266,11 @@ impl FromStr for Variant {
     type Err = UnknownVariant;
 
     fn from_str(s: &str) -> Result<Variant, UnknownVariant> {
-        Variant::ALL
-            .into_iter()
-            .find(|v| v.name() == s)
-            .ok_or_else(|| UnknownVariant {
-                game: LostCities::NAME,
-                input: s.to_string(),
-                known: variant_list(&Variant::ALL),
-            })
+        Variant::ALL.into_iter().find(|v| v.name() == s).ok_or_else(|| UnknownVariant {
+            game: LostCities::NAME,
+            input: s.to_string(),
+            known: variant_list(&Variant::ALL),
+        })
     }
 }
 
@@ -324,11 +305,7 @@ pub fn expedition_score(expedition: &[Card]) -> i64 {
     if expedition.is_empty() {
         return 0;
     }
-    let sum: i64 = expedition
-        .iter()
-        .filter_map(|c| c.number_value())
-        .map(i64::from)
-        .sum();
+    let sum: i64 = expedition.iter().filter_map(|c| c.number_value()).map(i64::from).sum();
     let investments = expedition.iter().filter(|c| c.is_investment()).count() as i64;
     let bonus = if expedition.len() >= 8 { 20 } else { 0 };
     (sum - 20) * (1 + investments) + bonus
@@ -386,11 +363,7 @@ impl Setup {
         Rng::new(seed, Stream::Deal).shuffle(&mut cards);
         let deck = cards.split_off(2 * HAND_SIZE);
         let hand = |seat: usize| cards.iter().skip(seat).step_by(2).copied().collect();
-        Setup {
-            variant,
-            hands: [hand(0), hand(1)],
-            deck,
-        }
+        Setup { variant, hands: [hand(0), hand(1)], deck }
     }
 }
 
@@ -448,10 +421,7 @@ pub struct LostCities {
 impl LostCities {
     /// The current score of `seat`: the sum of its expeditions' scores.
     pub fn score(&self, seat: Seat) -> i64 {
-        self.expeditions[seat]
-            .iter()
-            .map(|e| expedition_score(e))
-            .sum()
+        self.expeditions[seat].iter().map(|e| expedition_score(e)).sum()
     }
 
     /// Both seats' current scores.
@@ -525,11 +495,7 @@ impl LostCities {
         if cards.is_empty() {
             "-".to_string()
         } else {
-            cards
-                .iter()
-                .map(|c| c.to_string())
-                .collect::<Vec<_>>()
-                .join(" ")
+            cards.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" ")
         }
     }
 }
@@ -628,11 +594,7 @@ impl Game for LostCities {
     }
 
     fn from_setup(setup: Setup) -> Result<LostCities, SetupError> {
-        let Setup {
-            variant,
-            hands,
-            deck,
-        } = setup;
+        let Setup { variant, hands, deck } = setup;
         for (seat, hand) in hands.iter().enumerate() {
             if hand.len() != HAND_SIZE {
                 return Err(SetupError(format!(
@@ -720,9 +682,7 @@ impl Game for LostCities {
             Phase::Draw => {
                 let mut out = vec![Action::Draw(Source::Deck)];
                 for &suit in self.suits() {
-                    if !self.discards[suit.index()].is_empty()
-                        && self.discarded_this_turn != Some(suit)
-                    {
+                    if !self.discards[suit.index()].is_empty() && self.discarded_this_turn != Some(suit) {
                         out.push(Action::Draw(Source::Pile(suit)));
                     }
                 }
@@ -735,10 +695,7 @@ impl Game for LostCities {
         debug_assert_eq!(seat, self.to_move, "seat {seat} is not to move");
         let card = match *action {
             Action::Play(card) | Action::Discard(card) => {
-                assert!(
-                    remove_one(&mut self.hands[seat], card),
-                    "{card} is not in hand"
-                );
+                assert!(remove_one(&mut self.hands[seat], card), "{card} is not in hand");
                 remove_one(&mut self.known[seat], card);
                 if let Action::Play(_) = action {
                     self.expeditions[seat][card.suit.index()].push(card);
@@ -751,27 +708,18 @@ impl Game for LostCities {
                 Some(card)
             }
             Action::Draw(Source::Deck) => {
-                let card = self
-                    .deck
-                    .pop()
-                    .expect("the deck is never empty while a game runs");
+                let card = self.deck.pop().expect("the deck is never empty while a game runs");
                 insert_sorted(&mut self.hands[seat], card);
                 None
             }
             Action::Draw(Source::Pile(suit)) => {
-                let card = self.discards[suit.index()]
-                    .pop()
-                    .expect("drawn pile is not empty");
+                let card = self.discards[suit.index()].pop().expect("drawn pile is not empty");
                 insert_sorted(&mut self.hands[seat], card);
                 insert_sorted(&mut self.known[seat], card);
                 Some(card)
             }
         };
-        self.history.push(Event {
-            seat,
-            action: *action,
-            card,
-        });
+        self.history.push(Event { seat, action: *action, card });
         if let Action::Draw(_) = action {
             self.end_turn();
         }
@@ -790,10 +738,7 @@ impl Game for LostCities {
             hand: self.hands[seat].clone(),
             hand_sizes: [self.hands[0].len(), self.hands[1].len()],
             known_hands: self.known.clone(),
-            expeditions: [
-                BySuit(self.expeditions[0].clone()),
-                BySuit(self.expeditions[1].clone()),
-            ],
+            expeditions: [BySuit(self.expeditions[0].clone()), BySuit(self.expeditions[1].clone())],
             discards: BySuit(self.discards.clone()),
             discarded_this_turn: self.discarded_this_turn,
             deck_size: self.deck.len(),
@@ -812,10 +757,7 @@ impl Game for LostCities {
     /// A faulty seat loses (both faulty: a draw); points are the scores as they stand.
     fn forfeit(&self, faulty: &[Seat]) -> Outcome {
         let keys: Vec<i64> = (0..2).map(|s| i64::from(!faulty.contains(&s))).collect();
-        Outcome {
-            points: self.scores().to_vec(),
-            ranks: Outcome::ranks_from_keys(&keys),
-        }
+        Outcome { points: self.scores().to_vec(), ranks: Outcome::ranks_from_keys(&keys) }
     }
 
     fn summary(&self) -> String {
@@ -832,11 +774,7 @@ impl Game for LostCities {
             Phase::Play => format!("seat {} to play", self.to_move),
             Phase::Draw => format!("seat {} to draw", self.to_move),
         };
-        let mut out = format!(
-            "turn {}/{MAX_TURNS}, deck {}, {status}",
-            self.turns,
-            self.deck.len()
-        );
+        let mut out = format!("turn {}/{MAX_TURNS}, deck {}, {status}", self.turns, self.deck.len());
         for seat in 0..2 {
             let started: Vec<String> = self
                 .suits()
@@ -847,11 +785,7 @@ impl Game for LostCities {
             out.push_str(&format!(
                 "\n  seat {seat} ({:+}): {} | hand {}",
                 self.score(seat),
-                if started.is_empty() {
-                    "-".to_string()
-                } else {
-                    started.join(" ")
-                },
+                if started.is_empty() { "-".to_string() } else { started.join(" ") },
                 Self::cards_text(&self.hands[seat]),
             ));
         }
@@ -863,11 +797,7 @@ impl Game for LostCities {
             .collect();
         out.push_str(&format!(
             "\n  discards: {}",
-            if piles.is_empty() {
-                "-".to_string()
-            } else {
-                piles.join(" ")
-            }
+            if piles.is_empty() { "-".to_string() } else { piles.join(" ") }
         ));
         out
     }
@@ -914,9 +844,7 @@ impl FromStr for Action {
         } else if let Some(source) = s.strip_prefix("draw ") {
             match source {
                 "deck" => Ok(Action::Draw(Source::Deck)),
-                letter => Suit::from_letter(letter)
-                    .map(|s| Action::Draw(Source::Pile(s)))
-                    .ok_or_else(err),
+                letter => Suit::from_letter(letter).map(|s| Action::Draw(Source::Pile(s))).ok_or_else(err),
             }
         } else {
             Err(err())

@@ -47,9 +47,7 @@ pub struct Outcome {
 impl Outcome {
     /// Ranks from per-seat keys where a *larger* key is better (competition ranking, "1224").
     pub fn ranks_from_keys(keys: &[i64]) -> Vec<u32> {
-        keys.iter()
-            .map(|k| 1 + keys.iter().filter(|other| *other > k).count() as u32)
-            .collect()
+        keys.iter().map(|k| 1 + keys.iter().filter(|other| *other > k).count() as u32).collect()
     }
 
     /// An outcome whose ranks follow the points, larger being better.

@@ -49,7 +49,10 @@ pub fn random_playout<G: Game>(
                 return Err(format!("observation for seat {seat} says seat {}", obs.seat()));
             }
             if obs.legal() != legal.as_slice() {
-                return Err(format!("seat {seat}: observation legal {:?} != legal_strings {legal:?}", obs.legal()));
+                return Err(format!(
+                    "seat {seat}: observation legal {:?} != legal_strings {legal:?}",
+                    obs.legal()
+                ));
             }
             if !to_act.contains(&seat) && !legal.is_empty() {
                 return Err(format!("seat {seat} is not to act but has legal actions {legal:?}"));

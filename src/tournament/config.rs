@@ -168,16 +168,27 @@ pub fn parse(text: &str, path: &Path) -> anyhow::Result<Config> {
     let mut names = BTreeSet::new();
     for (i, ev) in raw.event.into_iter().enumerate() {
         let which = format!("event #{}", i + 1);
-        let game = ev
-            .game
-            .or_else(|| defaults.game.clone())
-            .with_context(|| format!("{}: {which} has no `game` (one of: {})", path.display(), game_names()))?;
-        let info = games::find(game.get_ref())
-            .with_context(|| format!("{}: `game = {:?}` is not a game (one of: {})", at(game.span()), game.get_ref(), game_names()))?;
+        let game = ev.game.or_else(|| defaults.game.clone()).with_context(|| {
+            format!("{}: {which} has no `game` (one of: {})", path.display(), game_names())
+        })?;
+        let info = games::find(game.get_ref()).with_context(|| {
+            format!(
+                "{}: `game = {:?}` is not a game (one of: {})",
+                at(game.span()),
+                game.get_ref(),
+                game_names()
+            )
+        })?;
         let variant = ev.variant.or_else(|| defaults.variant.clone());
         if let Some(v) = &variant {
             if !info.variants.contains(&v.get_ref().as_str()) {
-                bail!("{}: `variant = {:?}` is not a variant of {} (variants: {})", at(v.span()), v.get_ref(), info.name, info.variants.join(", "));
+                bail!(
+                    "{}: `variant = {:?}` is not a variant of {} (variants: {})",
+                    at(v.span()),
+                    v.get_ref(),
+                    info.name,
+                    info.variants.join(", ")
+                );
             }
         }
         let name = ev.name.map(|n| n.into_inner()).unwrap_or_else(|| info.name.to_string());
@@ -196,7 +207,11 @@ pub fn parse(text: &str, path: &Path) -> anyhow::Result<Config> {
         }
         let need = if info.players == 4 { 4 } else { 2 };
         if bots.len() < need {
-            bail!("{}: event {name:?} needs at least {need} bots in `bots`, it has {}", at(bots_span), bots.len());
+            bail!(
+                "{}: event {name:?} needs at least {need} bots in `bots`, it has {}",
+                at(bots_span),
+                bots.len()
+            );
         }
         let bot_paths = bots
             .iter()
@@ -212,11 +227,11 @@ pub fn parse(text: &str, path: &Path) -> anyhow::Result<Config> {
         let format_value = format.as_ref().map(|f| *f.get_ref()).unwrap_or(Format::RoundRobin);
         let champion_name = ev.champion.or_else(|| defaults.champion.clone());
         let champion = match (format_value, champion_name) {
-            (Format::Gauntlet, Some(c)) => Some(
-                bots.iter()
-                    .position(|b| b == c.get_ref())
-                    .with_context(|| format!("{}: champion {:?} is not one of the event's bots", at(c.span()), c.get_ref()))?,
-            ),
+            (Format::Gauntlet, Some(c)) => {
+                Some(bots.iter().position(|b| b == c.get_ref()).with_context(|| {
+                    format!("{}: champion {:?} is not one of the event's bots", at(c.span()), c.get_ref())
+                })?)
+            }
             (Format::Gauntlet, None) => bail!(
                 "{}: event {name:?} is a gauntlet but has no `champion` (the bot that meets all the others)",
                 path.display()
@@ -226,7 +241,9 @@ pub fn parse(text: &str, path: &Path) -> anyhow::Result<Config> {
         };
         let rounds = ev.rounds.or_else(|| defaults.rounds.clone());
         let rounds = match (format_value, rounds) {
-            (Format::Swiss, Some(r)) if *r.get_ref() == 0 => bail!("{}: `rounds` must be at least 1", at(r.span())),
+            (Format::Swiss, Some(r)) if *r.get_ref() == 0 => {
+                bail!("{}: `rounds` must be at least 1", at(r.span()))
+            }
             (Format::Swiss, Some(r)) => *r.get_ref(),
             (Format::Swiss, None) => default_swiss_rounds(bots.len()),
             (_, Some(r)) => bail!("{}: `rounds` only goes with format = \"swiss\"", at(r.span())),
@@ -305,16 +322,28 @@ mod tests {
         let cases = [
             ("[[event]]\ngame = \"blade\"\nbots = [\"a\", \"b\"]\ncolour = 1\n", "colour"),
             ("[[event]]\ngame = \"chess\"\nbots = [\"greedy\", \"random\"]\n", "t/arena.toml:2"),
-            ("[[event]]\ngame = \"blade\"\nvariant = \"x\"\nbots = [\"greedy\", \"random\"]\n", "t/arena.toml:3"),
+            (
+                "[[event]]\ngame = \"blade\"\nvariant = \"x\"\nbots = [\"greedy\", \"random\"]\n",
+                "t/arena.toml:3",
+            ),
             ("[[event]]\ngame = \"blade\"\nbots = [\"greedy\", \"random\"]\ndeals = 0\n", "t/arena.toml:4"),
             ("[[event]]\ngame = \"blade\"\nbots = [\"greedy\", \"random\"]\ndeals = -1\n", "line 4"),
             ("[[event]]\ngame = \"blade\"\nbots = [\"greedy\"]\n", "at least 2 bots"),
             ("[[event]]\ngame = \"intensity\"\nbots = [\"greedy\", \"random\"]\n", "at least 4 bots"),
-            ("[[event]]\ngame = \"blade\"\nbots = [\"greedy\", \"random\"]\nformat = \"gauntlet\"\n", "champion"),
-            ("[[event]]\ngame = \"blade\"\nbots = [\"greedy\", \"random\"]\nformat = \"knockout\"\n", "line 4"),
+            (
+                "[[event]]\ngame = \"blade\"\nbots = [\"greedy\", \"random\"]\nformat = \"gauntlet\"\n",
+                "champion",
+            ),
+            (
+                "[[event]]\ngame = \"blade\"\nbots = [\"greedy\", \"random\"]\nformat = \"knockout\"\n",
+                "line 4",
+            ),
             ("[[event]]\ngame = \"blade\"\nbots = [\"greedy\", \"greedy\"]\n", "twice"),
             ("", "no [[event]]"),
-            ("[[event]]\ngame = \"blade\"\nbots = [\"greedy\", \"random\"]\n[event.limits]\nfuel = 3\n", "fuel"),
+            (
+                "[[event]]\ngame = \"blade\"\nbots = [\"greedy\", \"random\"]\n[event.limits]\nfuel = 3\n",
+                "fuel",
+            ),
         ];
         for (text, needle) in cases {
             let err = format!("{:#}", p(text).unwrap_err());

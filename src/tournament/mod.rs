@@ -104,7 +104,12 @@ pub fn default_db_path(config: &Path) -> PathBuf {
 ///
 /// # Errors
 /// A bot cannot be loaded, or the database cannot be written.
-pub fn run(config: &Config, store: &Store, opts: &RunOptions, stop: &AtomicBool) -> anyhow::Result<TournamentResult> {
+pub fn run(
+    config: &Config,
+    store: &Store,
+    opts: &RunOptions,
+    stop: &AtomicBool,
+) -> anyhow::Result<TournamentResult> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads.max(1))
         .build()
@@ -120,7 +125,8 @@ pub fn run(config: &Config, store: &Store, opts: &RunOptions, stop: &AtomicBool)
     let mut result = TournamentResult { events: Vec::new(), played_now: 0, resumed: 0, interrupted: false };
     for event in &config.events {
         let game = event.game.clone();
-        let standings = with_game!(game.as_str(), G => run_event::<G>(event, store, &pool, &bar, stop, &mut result))??;
+        let standings =
+            with_game!(game.as_str(), G => run_event::<G>(event, store, &pool, &bar, stop, &mut result))??;
         result.events.push(standings);
     }
     bar.finish_and_clear();
@@ -174,7 +180,8 @@ fn run_event<G: Greedy>(
                     scores[entrant] += standings::game_points(G::NAME, s, seat);
                 }
             }
-            let (round_plans, out) = schedule::plan_swiss_round(event, G::PLAYERS, round, &scores, &met, &byes);
+            let (round_plans, out) =
+                schedule::plan_swiss_round(event, G::PLAYERS, round, &scores, &met, &byes);
             byes.extend(out);
             for p in round_plans.iter().step_by(if event.duplicate { G::PLAYERS } else { 1 }) {
                 let mut t = p.seats.clone();
@@ -201,7 +208,8 @@ fn run_event<G: Greedy>(
 }
 
 fn key<G: Game>(ctx: &EventCtx<G>, event: &Event, plan: &MatchPlan) -> String {
-    let seats: Vec<String> = plan.seats.iter().map(|&e| format!("{}#{}", ctx.entries[e].name, ctx.entries[e].hash)).collect();
+    let seats: Vec<String> =
+        plan.seats.iter().map(|&e| format!("{}#{}", ctx.entries[e].name, ctx.entries[e].hash)).collect();
     format!("{}|{}|{}|{}", event.name, ctx.fingerprint, plan.seed, seats.join(","))
 }
 
@@ -271,7 +279,11 @@ fn play_one<G: Greedy>(ctx: &EventCtx<G>, plan: &MatchPlan) -> Replay {
         seed: plan.seed,
         entries: plan.seats.iter().map(|&e| ctx.entries[e].clone()).collect(),
     };
-    let mut bots: Vec<_> =
-        plan.seats.iter().enumerate().map(|(seat, &e)| ctx.sources[e].instantiate::<G>(plan.seed, seat)).collect();
+    let mut bots: Vec<_> = plan
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(seat, &e)| ctx.sources[e].instantiate::<G>(plan.seed, seat))
+        .collect();
     run_match(&spec, &mut bots, &mut Quiet)
 }

@@ -178,11 +178,8 @@ pub fn compute(
             }
         }
         let teams: Vec<[TrueSkillRating; 1]> = seats.iter().map(|&e| [trues[e]]).collect();
-        let input: Vec<(&[TrueSkillRating], MultiTeamOutcome)> = teams
-            .iter()
-            .zip(&s.ranks)
-            .map(|(t, &r)| (&t[..], MultiTeamOutcome::new(r as usize)))
-            .collect();
+        let input: Vec<(&[TrueSkillRating], MultiTeamOutcome)> =
+            teams.iter().zip(&s.ranks).map(|(t, &r)| (&t[..], MultiTeamOutcome::new(r as usize))).collect();
         if let Ok(new) = trueskill_multi_team(&input, &tc, None) {
             for (&e, team) in seats.iter().zip(new) {
                 trues[e] = team[0];
@@ -201,7 +198,11 @@ pub fn compute(
     }
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by(|&a, &b| {
-        rows[b].points.total_cmp(&rows[a].points).then(rows[b].rating.total_cmp(&rows[a].rating)).then(a.cmp(&b))
+        rows[b]
+            .points
+            .total_cmp(&rows[a].points)
+            .then(rows[b].rating.total_cmp(&rows[a].rating))
+            .then(a.cmp(&b))
     });
     let mut standings = Vec::with_capacity(n);
     for (place, &e) in order.iter().enumerate() {
@@ -223,14 +224,22 @@ pub fn compute(
 
 /// The standings as a readable table (and the win matrix for up to 10 bots).
 pub fn render(ev: &EventStandings) -> String {
-    let mut out = format!(
-        "== {} — {} ({}), {}, {} matches\n",
-        ev.name, ev.game, ev.variant, ev.format, ev.matches
-    );
+    let mut out =
+        format!("== {} — {} ({}), {}, {} matches\n", ev.name, ev.game, ev.variant, ev.format, ev.matches);
     let width = ev.standings.iter().map(|s| s.bot.len()).max().unwrap_or(3).clamp(3, 40);
     out.push_str(&format!(
         "{:>4}  {:<width$}  {:>8}  {:>7}  {:>14}  {:>17}  {:>6}  {:>7}  {:>9}  {:>10}  {}\n",
-        "rank", "bot", "points", "matches", "W-D-L", "rating (95% CI)", "elo", "glicko2", "trueskill", "fuel/dec", "faults"
+        "rank",
+        "bot",
+        "points",
+        "matches",
+        "W-D-L",
+        "rating (95% CI)",
+        "elo",
+        "glicko2",
+        "trueskill",
+        "fuel/dec",
+        "faults"
     ));
     for s in &ev.standings {
         let faults = if s.faults.is_empty() {
@@ -275,4 +284,3 @@ pub fn render(ev: &EventStandings) -> String {
     }
     out
 }
-

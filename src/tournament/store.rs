@@ -28,7 +28,8 @@ impl Store {
     /// # Errors
     /// The file cannot be opened or is not a cardarena results database.
     pub fn open(path: &Path) -> anyhow::Result<Store> {
-        let conn = Connection::open(path).with_context(|| format!("cannot open results database {}", path.display()))?;
+        let conn = Connection::open(path)
+            .with_context(|| format!("cannot open results database {}", path.display()))?;
         conn.pragma_update(None, "journal_mode", "WAL")
             .and_then(|_| conn.pragma_update(None, "synchronous", "NORMAL"))
             .and_then(|_| conn.busy_timeout(std::time::Duration::from_secs(10)))
@@ -44,7 +45,10 @@ impl Store {
                 )
             })
             .with_context(|| {
-                format!("{} is not a usable cardarena results database (delete it to start afresh)", path.display())
+                format!(
+                    "{} is not a usable cardarena results database (delete it to start afresh)",
+                    path.display()
+                )
             })?;
         Ok(Store { conn, path: path.to_path_buf() })
     }
@@ -71,7 +75,13 @@ impl Store {
     ///
     /// # Errors
     /// Database errors.
-    pub fn insert(&self, key: &str, event: &str, summary: &MatchSummary, replay: &Replay) -> anyhow::Result<()> {
+    pub fn insert(
+        &self,
+        key: &str,
+        event: &str,
+        summary: &MatchSummary,
+        replay: &Replay,
+    ) -> anyhow::Result<()> {
         let summary = serde_json::to_string(summary)?;
         let mut z = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
         z.write_all(serde_json::to_string(replay)?.as_bytes())?;

@@ -8,43 +8,26 @@ use crate::games::testkit::{observation_json, random_playout, replay};
 // ---- helpers ---------------------------------------------------------------------------------
 
 fn cards(s: &str) -> Vec<Card> {
-    s.split_whitespace()
-        .map(|t| t.parse().expect("card"))
-        .collect()
+    s.split_whitespace().map(|t| t.parse().expect("card")).collect()
 }
 
 /// A field written as in the controller's log: `7 2 4X` (X = bolted).
 fn field(s: &str) -> Vec<FieldCard> {
     s.split_whitespace()
         .map(|t| match t.strip_suffix('X') {
-            Some(c) => FieldCard {
-                card: c.parse().expect("card"),
-                valid: false,
-            },
-            None => FieldCard {
-                card: t.parse().expect("card"),
-                valid: true,
-            },
+            Some(c) => FieldCard { card: c.parse().expect("card"), valid: false },
+            None => FieldCard { card: t.parse().expect("card"), valid: true },
         })
         .collect()
 }
 
 fn field_text(f: &[FieldCard]) -> String {
-    f.iter()
-        .map(|c| format!("{}{}", c.card, if c.valid { "" } else { "X" }))
-        .collect::<Vec<_>>()
-        .join(" ")
+    f.iter().map(|c| format!("{}{}", c.card, if c.valid { "" } else { "X" })).collect::<Vec<_>>().join(" ")
 }
 
 /// A position built directly (no validation), with `seat` to play. Decks are draw piles listed
 /// bottom first (the last card is drawn next).
-fn position(
-    variant: Variant,
-    to_play: Seat,
-    hands: [&str; 2],
-    fields: [&str; 2],
-    decks: [&str; 2],
-) -> Blade {
+fn position(variant: Variant, to_play: Seat, hands: [&str; 2], fields: [&str; 2], decks: [&str; 2]) -> Blade {
     let mut hands = hands.map(cards);
     for hand in &mut hands {
         hand.sort();
@@ -113,10 +96,7 @@ fn variant_names_round_trip() {
 #[test]
 fn action_notation_is_exactly_the_contract_strings() {
     // CONTRACT.md §1 blade: actions "1".."7", "B", "M".
-    for (card, text) in Card::ALL
-        .into_iter()
-        .zip(["1", "2", "3", "4", "5", "6", "7", "B", "M"])
-    {
+    for (card, text) in Card::ALL.into_iter().zip(["1", "2", "3", "4", "5", "6", "7", "B", "M"]) {
         assert_eq!(Action(card).to_string(), text);
         assert_eq!(text.parse::<Action>(), Ok(Action(card)));
     }
@@ -131,15 +111,11 @@ fn action_notation_is_exactly_the_contract_strings() {
 fn deck_compositions_match_the_variants() {
     // CONTRACT.md §1 blade / seed-games.md §1(b) rule 1.
     let count = |v: Variant, c: &str| v.cards().iter().filter(|x| x.as_str() == c).count();
-    let readme: Vec<usize> = ["1", "2", "3", "4", "5", "6", "7", "B", "M"]
-        .iter()
-        .map(|c| count(Variant::Readme, c))
-        .collect();
+    let readme: Vec<usize> =
+        ["1", "2", "3", "4", "5", "6", "7", "B", "M"].iter().map(|c| count(Variant::Readme, c)).collect();
     assert_eq!(readme, [2, 3, 4, 4, 4, 3, 2, 6, 4]);
-    let controller: Vec<usize> = ["1", "2", "3", "4", "5", "6", "7", "B", "M"]
-        .iter()
-        .map(|c| count(Variant::Controller, c))
-        .collect();
+    let controller: Vec<usize> =
+        ["1", "2", "3", "4", "5", "6", "7", "B", "M"].iter().map(|c| count(Variant::Controller, c)).collect();
     assert_eq!(controller, [2, 4, 4, 4, 4, 3, 2, 6, 3]);
     assert_eq!(Variant::Readme.cards().len(), 32);
     assert_eq!(Variant::Controller.cards().len(), 32);
@@ -162,10 +138,7 @@ fn deal_gives_two_sixteen_card_decks_of_the_variants_cards() {
             let setup = Blade::deal(v, seed);
             assert_eq!(setup.decks[0].len(), 16);
             assert_eq!(setup.decks[1].len(), 16);
-            assert_eq!(
-                multiset(setup.decks.iter().flatten().copied()),
-                v.composition()
-            );
+            assert_eq!(multiset(setup.decks.iter().flatten().copied()), v.composition());
             let state = Blade::from_setup(setup.clone()).unwrap();
             for seat in 0..2 {
                 let mut hand = setup.hand(seat);
@@ -176,20 +149,14 @@ fn deal_gives_two_sixteen_card_decks_of_the_variants_cards() {
             assert_eq!(Blade::deal(v, seed), setup, "same seed, same deal");
         }
     }
-    assert_ne!(
-        Blade::deal(Variant::Readme, 1),
-        Blade::deal(Variant::Readme, 2)
-    );
+    assert_ne!(Blade::deal(Variant::Readme, 1), Blade::deal(Variant::Readme, 2));
 }
 
 #[test]
 fn setup_json_round_trips_and_reads_the_documented_format() {
     let setup = Blade::deal(Variant::Controller, 7);
     let json = serde_json::to_string(&setup).unwrap();
-    assert!(
-        json.starts_with("{\"variant\":\"controller\",\"decks\":[[\""),
-        "{json}"
-    );
+    assert!(json.starts_with("{\"variant\":\"controller\",\"decks\":[[\""), "{json}");
     assert_eq!(serde_json::from_str::<Setup>(&json).unwrap(), setup);
     let written = r#"{"variant":"controller","decks":[
         ["3","6","5","3","6","7","B","5","2","4","B","B","5","1","B","B"],
@@ -213,10 +180,7 @@ fn from_setup_rejects_wrong_counts_and_wrong_cards() {
     let mut other = Blade::deal(Variant::Controller, 3);
     other.variant = Variant::Readme;
     let err = Blade::from_setup(other).unwrap_err();
-    assert!(
-        err.0.contains("2×4 (expected 3)") && err.0.contains("M×3 (expected 4)"),
-        "{err}"
-    );
+    assert!(err.0.contains("2×4 (expected 3)") && err.0.contains("M×3 (expected 4)"), "{err}");
 
     let mut moved = good.clone();
     let card = moved.decks[0].pop().unwrap();
@@ -252,27 +216,11 @@ fn tied_set_up_clears_the_fields_and_sets_up_again() {
     assert_eq!(
         state.history(),
         &[
-            Event::Place {
-                seat: 0,
-                card: Card::Mirror,
-                from: Source::Deck
-            },
-            Event::Place {
-                seat: 1,
-                card: Card::Bolt,
-                from: Source::Deck
-            },
+            Event::Place { seat: 0, card: Card::Mirror, from: Source::Deck },
+            Event::Place { seat: 1, card: Card::Bolt, from: Source::Deck },
             Event::Reinit { score: 1 },
-            Event::Place {
-                seat: 0,
-                card: Card::Six,
-                from: Source::Deck
-            },
-            Event::Place {
-                seat: 1,
-                card: Card::Two,
-                from: Source::Deck
-            },
+            Event::Place { seat: 0, card: Card::Six, from: Source::Deck },
+            Event::Place { seat: 1, card: Card::Two, from: Source::Deck },
         ]
     );
     assert_eq!(state.to_act(), vec![1]);
@@ -291,18 +239,10 @@ fn set_up_pick_from_hand_when_the_deck_is_empty() {
     assert_eq!(state.to_act(), vec![1]);
     let obs1 = state.observe(1);
     assert_eq!(obs1.phase, Phase::Setup);
-    assert_eq!(
-        obs1.fields[0],
-        field("5"),
-        "seat 1 sees seat 0's set-up card"
-    );
+    assert_eq!(obs1.fields[0], field("5"), "seat 1 sees seat 0's set-up card");
     assert_eq!(obs1.legal, ["3", "B"]);
     play(&mut state, 1, "B");
-    assert_eq!(
-        state.field(1),
-        field("B").as_slice(),
-        "placed as a plain card, no effect"
-    );
+    assert_eq!(state.field(1), field("B").as_slice(), "placed as a plain card, no effect");
     assert_eq!(state.field(0), field("5").as_slice());
     assert_eq!(state.to_act(), vec![1], "1 < 5: seat 1 moves first");
     assert_eq!(state.hand(0), cards("2").as_slice());
@@ -310,16 +250,8 @@ fn set_up_pick_from_hand_when_the_deck_is_empty() {
     assert_eq!(
         state.history(),
         &[
-            Event::Place {
-                seat: 0,
-                card: Card::Five,
-                from: Source::Hand
-            },
-            Event::Place {
-                seat: 1,
-                card: Card::Bolt,
-                from: Source::Hand
-            },
+            Event::Place { seat: 0, card: Card::Five, from: Source::Hand },
+            Event::Place { seat: 1, card: Card::Bolt, from: Source::Hand },
         ]
     );
 }
@@ -337,24 +269,12 @@ fn set_up_pick_is_a_decision_even_with_one_card() {
 fn readme_set_up_with_empty_deck_and_hand_is_a_draw() {
     // CONTRACT.md §1 blade, readme: init with empty deck and empty hand = draw.
     let state = set_up(Variant::Readme, ["", "3 4"], ["", ""]);
-    assert_eq!(
-        state.ending(),
-        Some(Ending {
-            winner: None,
-            reason: EndReason::SetupOutOfCards
-        })
-    );
+    assert_eq!(state.ending(), Some(Ending { winner: None, reason: EndReason::SetupOutOfCards }));
     assert_eq!(state.outcome().unwrap().points, [1, 1]);
     // Seat 0 picks first; then seat 1 is out of cards: still a draw.
     let mut state = set_up(Variant::Readme, ["3 4", ""], ["", ""]);
     play(&mut state, 0, "4");
-    assert_eq!(
-        state.ending(),
-        Some(Ending {
-            winner: None,
-            reason: EndReason::SetupOutOfCards
-        })
-    );
+    assert_eq!(state.ending(), Some(Ending { winner: None, reason: EndReason::SetupOutOfCards }));
 }
 
 #[test]
@@ -362,46 +282,22 @@ fn controller_set_up_with_empty_deck_and_hand_loses_unless_the_opponent_is_out_t
     // CONTRACT.md §1 blade, controller: a draw only if the opponent is also out of cards,
     // otherwise the opponent wins (seed-games.md §1(b) rule 4).
     let state = set_up(Variant::Controller, ["", "3 4"], ["", ""]);
-    assert_eq!(
-        state.ending(),
-        Some(Ending {
-            winner: Some(1),
-            reason: EndReason::SetupOutOfCards
-        })
-    );
+    assert_eq!(state.ending(), Some(Ending { winner: Some(1), reason: EndReason::SetupOutOfCards }));
     assert_eq!(state.outcome().unwrap().points, [0, 2]);
 
     // Seat 0 places one of two cards and still holds one: seat 1 (out of cards) loses.
     let mut state = set_up(Variant::Controller, ["3 4", ""], ["", ""]);
     play(&mut state, 0, "4");
-    assert_eq!(
-        state.ending(),
-        Some(Ending {
-            winner: Some(0),
-            reason: EndReason::SetupOutOfCards
-        })
-    );
+    assert_eq!(state.ending(), Some(Ending { winner: Some(0), reason: EndReason::SetupOutOfCards }));
 
     // Seat 0 places its last card: both are out of cards, a draw worth 2 each.
     let mut state = set_up(Variant::Controller, ["4", ""], ["", ""]);
     play(&mut state, 0, "4");
-    assert_eq!(
-        state.ending(),
-        Some(Ending {
-            winner: None,
-            reason: EndReason::SetupOutOfCards
-        })
-    );
+    assert_eq!(state.ending(), Some(Ending { winner: None, reason: EndReason::SetupOutOfCards }));
     assert_eq!(state.outcome().unwrap().points, [2, 2]);
 
     let state = set_up(Variant::Controller, ["", ""], ["", ""]);
-    assert_eq!(
-        state.ending(),
-        Some(Ending {
-            winner: None,
-            reason: EndReason::SetupOutOfCards
-        })
-    );
+    assert_eq!(state.ending(), Some(Ending { winner: None, reason: EndReason::SetupOutOfCards }));
 }
 
 // ---- turns -----------------------------------------------------------------------------------
@@ -440,13 +336,7 @@ fn bolt_invalidates_opponents_top_card() {
 #[test]
 fn bolt_removes_an_already_bolted_top_card_first() {
     // seed-games.md §1(b) rule 6: B removes the opponent's invalidated card, then bolts the new top.
-    let mut state = position(
-        Variant::Readme,
-        0,
-        ["B 2", "5"],
-        ["5 5", "7 5 6X"],
-        ["", ""],
-    );
+    let mut state = position(Variant::Readme, 0, ["B 2", "5"], ["5 5", "7 5 6X"], ["", ""]);
     play(&mut state, 0, "B");
     assert_eq!(state.field(1), field("7 5X").as_slice());
     assert_eq!((state.score(0), state.score(1)), (10, 7));
@@ -458,13 +348,7 @@ fn bolt_that_leaves_the_mover_behind_loses() {
     // seed-games.md §1(b) rule 8: a Bolt succeeds only if the mover ends strictly ahead.
     let mut state = position(Variant::Readme, 0, ["B 2", "5"], ["3", "7 2"], ["", ""]);
     play(&mut state, 0, "B");
-    assert_eq!(
-        state.ending(),
-        Some(Ending {
-            winner: Some(1),
-            reason: EndReason::FellBehind
-        })
-    );
+    assert_eq!(state.ending(), Some(Ending { winner: Some(1), reason: EndReason::FellBehind }));
     assert_eq!(state.outcome().unwrap().points, [0, 2]);
 }
 
@@ -495,14 +379,7 @@ fn one_is_placed_as_a_one_when_the_top_card_is_valid() {
     // seed-games.md §1(b) rule 6 / CONTRACT.md §1 blade readme: otherwise placed as a 1.
     let mut state = position(Variant::Readme, 0, ["1 2", "5"], ["3", "4"], ["", ""]);
     play(&mut state, 0, "1");
-    assert_eq!(
-        state.history()[0],
-        Event::Play {
-            seat: 0,
-            card: Card::One,
-            scores: [4, 4]
-        }
-    );
+    assert_eq!(state.history()[0], Event::Play { seat: 0, card: Card::One, scores: [4, 4] });
     // 4 = 4: a tie, so the fields (3 1 and 4) are cleared.
     assert_eq!(state.spent(), cards("3 1 4").as_slice());
 }
@@ -522,22 +399,10 @@ fn tie_after_a_play_reinits_fields_keeping_hands() {
     assert_eq!(
         state.history(),
         &[
-            Event::Play {
-                seat: 0,
-                card: Card::Two,
-                scores: [5, 5]
-            },
+            Event::Play { seat: 0, card: Card::Two, scores: [5, 5] },
             Event::Reinit { score: 5 },
-            Event::Place {
-                seat: 0,
-                card: Card::Four,
-                from: Source::Deck
-            },
-            Event::Place {
-                seat: 1,
-                card: Card::Six,
-                from: Source::Deck
-            },
+            Event::Place { seat: 0, card: Card::Four, from: Source::Deck },
+            Event::Place { seat: 1, card: Card::Six, from: Source::Deck },
         ]
     );
     assert_eq!(state.to_act(), vec![0]);
@@ -548,13 +413,7 @@ fn falling_behind_loses() {
     // seed-games.md §1(b) rule 5: after the play, a lower score loses.
     let mut state = position(Variant::Readme, 0, ["2 7", "5"], ["3", "7"], ["", ""]);
     play(&mut state, 0, "2");
-    assert_eq!(
-        state.ending(),
-        Some(Ending {
-            winner: Some(1),
-            reason: EndReason::FellBehind
-        })
-    );
+    assert_eq!(state.ending(), Some(Ending { winner: Some(1), reason: EndReason::FellBehind }));
 }
 
 #[test]
@@ -563,27 +422,10 @@ fn mirror_as_last_card_loses() {
     let mut state = position(Variant::Readme, 0, ["M", "5"], ["2", "7 2"], ["", ""]);
     assert_eq!(state.legal_strings(0), ["M"]);
     play(&mut state, 0, "M");
-    assert_eq!(
-        state.ending(),
-        Some(Ending {
-            winner: Some(1),
-            reason: EndReason::LastCardEffect
-        })
-    );
-    assert_eq!(
-        state.field(0),
-        field("2").as_slice(),
-        "the mirror is not applied"
-    );
+    assert_eq!(state.ending(), Some(Ending { winner: Some(1), reason: EndReason::LastCardEffect }));
+    assert_eq!(state.field(0), field("2").as_slice(), "the mirror is not applied");
     assert_eq!(state.outcome().unwrap().points, [0, 2]);
-    assert_eq!(
-        state.history()[0],
-        Event::Play {
-            seat: 0,
-            card: Card::Mirror,
-            scores: [2, 9]
-        }
-    );
+    assert_eq!(state.history()[0], Event::Play { seat: 0, card: Card::Mirror, scores: [2, 9] });
 }
 
 #[test]
@@ -591,13 +433,7 @@ fn bolt_as_last_card_loses() {
     // CONTRACT.md §1 blade: even a Bolt that would have won.
     let mut state = position(Variant::Controller, 1, ["5", "B"], ["2 7", "3"], ["", ""]);
     play(&mut state, 1, "B");
-    assert_eq!(
-        state.ending(),
-        Some(Ending {
-            winner: Some(0),
-            reason: EndReason::LastCardEffect
-        })
-    );
+    assert_eq!(state.ending(), Some(Ending { winner: Some(0), reason: EndReason::LastCardEffect }));
     assert_eq!(state.field(0), field("2 7").as_slice());
     assert_eq!(state.outcome().unwrap().points, [2, 0]);
 }
@@ -609,13 +445,7 @@ fn running_out_of_hand_while_the_opponent_still_has_cards_loses() {
     let mut state = position(Variant::Readme, 0, ["5", "6 2"], ["3", "4"], ["", ""]);
     play(&mut state, 0, "5");
     play(&mut state, 1, "6");
-    assert_eq!(
-        state.ending(),
-        Some(Ending {
-            winner: Some(1),
-            reason: EndReason::OutOfCards
-        })
-    );
+    assert_eq!(state.ending(), Some(Ending { winner: Some(1), reason: EndReason::OutOfCards }));
     assert!(state.to_act().is_empty());
 }
 
@@ -625,13 +455,7 @@ fn both_hands_empty_the_higher_field_wins() {
     let mut state = position(Variant::Readme, 0, ["5", "6"], ["3", "4"], ["", ""]);
     play(&mut state, 0, "5");
     play(&mut state, 1, "6");
-    assert_eq!(
-        state.ending(),
-        Some(Ending {
-            winner: Some(1),
-            reason: EndReason::FinalScores
-        })
-    );
+    assert_eq!(state.ending(), Some(Ending { winner: Some(1), reason: EndReason::FinalScores }));
     assert_eq!(state.outcome().unwrap().points, [0, 2]);
     assert_eq!(state.outcome().unwrap().ranks, [2, 1]);
 }
@@ -639,13 +463,7 @@ fn both_hands_empty_the_higher_field_wins() {
 #[test]
 fn legal_actions_are_the_distinct_hand_cards_in_order() {
     // CONTRACT.md §1 blade: `legal` = the distinct cards in hand, in the order 1..7, B, M.
-    let state = position(
-        Variant::Readme,
-        0,
-        ["M 5 B 1 5 7 B", "2"],
-        ["3", "4"],
-        ["", ""],
-    );
+    let state = position(Variant::Readme, 0, ["M 5 B 1 5 7 B", "2"], ["3", "4"], ["", ""]);
     assert_eq!(state.legal_strings(0), ["1", "5", "7", "B", "M"]);
     assert!(state.legal_strings(1).is_empty());
     assert_eq!(state.observe(0).hand, cards("1 5 5 7 B B M"));
@@ -668,16 +486,10 @@ fn play_rejects_anything_not_listed_and_leaves_the_state_unchanged() {
             tries.push((seat, card.to_string()));
         }
     }
-    assert!(
-        tries.len() > 5,
-        "the test needs a card missing from the hand"
-    );
+    assert!(tries.len() > 5, "the test needs a card missing from the hand");
     for (who, action) in tries {
         let mut copy = state.clone();
-        assert!(
-            copy.play(who, &action).is_err(),
-            "{action:?} by seat {who} was accepted"
-        );
+        assert!(copy.play(who, &action).is_err(), "{action:?} by seat {who} was accepted");
         assert_eq!(copy.summary(), state.summary());
         assert_eq!(copy.history(), state.history());
         for s in 0..2 {
@@ -691,28 +503,10 @@ fn forfeit_gives_the_faulty_seat_zero_and_both_faulty_a_draw() {
     // CONTRACT.md §1: the faulty bot loses; both faulting is a draw.
     for v in Variant::ALL {
         let state = Blade::new(v, 5);
-        assert_eq!(
-            state.forfeit(&[0]),
-            Outcome {
-                points: vec![0, 2],
-                ranks: vec![2, 1]
-            }
-        );
-        assert_eq!(
-            state.forfeit(&[1]),
-            Outcome {
-                points: vec![2, 0],
-                ranks: vec![1, 2]
-            }
-        );
+        assert_eq!(state.forfeit(&[0]), Outcome { points: vec![0, 2], ranks: vec![2, 1] });
+        assert_eq!(state.forfeit(&[1]), Outcome { points: vec![2, 0], ranks: vec![1, 2] });
         let d = v.draw_points();
-        assert_eq!(
-            state.forfeit(&[0, 1]),
-            Outcome {
-                points: vec![d, d],
-                ranks: vec![1, 1]
-            }
-        );
+        assert_eq!(state.forfeit(&[0, 1]), Outcome { points: vec![d, d], ranks: vec![1, 1] });
     }
     assert_eq!(Blade::FAULT_POLICY, crate::games::FaultPolicy::Forfeit);
 }
@@ -756,19 +550,12 @@ fn sample_match() -> (Setup, Vec<Vec<&'static str>>) {
             [] => {}
             ["variant", name] => variant = Some(name.parse::<Variant>().unwrap()),
             ["deck", seat, cards @ ..] => {
-                decks[seat.parse::<usize>().unwrap()] =
-                    cards.iter().map(|c| c.parse().unwrap()).collect()
+                decks[seat.parse::<usize>().unwrap()] = cards.iter().map(|c| c.parse().unwrap()).collect()
             }
             _ => rest.push(tokens),
         }
     }
-    (
-        Setup {
-            variant: variant.expect("a variant line"),
-            decks,
-        },
-        rest,
-    )
+    (Setup { variant: variant.expect("a variant line"), decks }, rest)
 }
 
 #[test]
@@ -777,8 +564,7 @@ fn controller_replays_published_sample_match() {
     // turn (8:7, 9:8, ..., 14:11) and the same winner (Player 0 wins, 2:0).
     let (setup, lines) = sample_match();
     assert_eq!(setup.variant, Variant::Controller);
-    let mut state =
-        Blade::from_setup(setup.clone()).expect("the published decks are a controller deal");
+    let mut state = Blade::from_setup(setup.clone()).expect("the published decks are a controller deal");
     let mut places = Vec::new();
     let mut plays = 0;
     for tokens in lines {
@@ -793,40 +579,19 @@ fn controller_replays_published_sample_match() {
             ["play", seat, card, "|", rest @ ..] => {
                 let seat: usize = seat.parse().unwrap();
                 let parts: Vec<String> = rest.split(|t| *t == "|").map(|p| p.join(" ")).collect();
-                let [f0, f1, scores] = parts.as_slice() else {
-                    panic!("bad play line {rest:?}")
-                };
+                let [f0, f1, scores] = parts.as_slice() else { panic!("bad play line {rest:?}") };
                 assert_eq!(state.to_act(), vec![seat], "turn {plays}: who moves");
                 play(&mut state, seat, card);
-                assert_eq!(
-                    field_text(state.field(0)),
-                    *f0,
-                    "turn {plays}: seat 0's field"
-                );
-                assert_eq!(
-                    field_text(state.field(1)),
-                    *f1,
-                    "turn {plays}: seat 1's field"
-                );
-                assert_eq!(
-                    format!("{} {}", state.score(0), state.score(1)),
-                    *scores,
-                    "turn {plays}"
-                );
+                assert_eq!(field_text(state.field(0)), *f0, "turn {plays}: seat 0's field");
+                assert_eq!(field_text(state.field(1)), *f1, "turn {plays}: seat 1's field");
+                assert_eq!(format!("{} {}", state.score(0), state.score(1)), *scores, "turn {plays}");
                 plays += 1;
             }
             ["result", winner, reason, p0, p1] => {
                 let ending = state.ending().expect("the match is over");
-                let winner = if *winner == "draw" {
-                    None
-                } else {
-                    Some(winner.parse().unwrap())
-                };
+                let winner = if *winner == "draw" { None } else { Some(winner.parse().unwrap()) };
                 assert_eq!(ending.winner, winner);
-                assert_eq!(
-                    serde_json::to_string(&ending.reason).unwrap(),
-                    format!("\"{reason}\"")
-                );
+                assert_eq!(serde_json::to_string(&ending.reason).unwrap(), format!("\"{reason}\""));
                 let points = vec![p0.parse::<i64>().unwrap(), p1.parse::<i64>().unwrap()];
                 assert_eq!(state.outcome().unwrap().points, points);
             }
@@ -838,10 +603,9 @@ fn controller_replays_published_sample_match() {
         .history()
         .iter()
         .filter_map(|e| match e {
-            Event::Place { seat, card, from } => Some(format!(
-                "{seat} {card} {}",
-                serde_json::to_value(from).unwrap().as_str().unwrap()
-            )),
+            Event::Place { seat, card, from } => {
+                Some(format!("{seat} {card} {}", serde_json::to_value(from).unwrap().as_str().unwrap()))
+            }
             _ => None,
         })
         .collect();
@@ -856,43 +620,22 @@ fn variant_strategy() -> impl Strategy<Value = Variant> {
 
 /// Checks the invariants of one state: cards conserved, fields well-formed, scores right.
 fn check_state(state: &Blade) -> Result<(), TestCaseError> {
-    prop_assert_eq!(
-        all_cards(state),
-        state.variant.composition(),
-        "cards conserved"
-    );
-    prop_assert_eq!(
-        state.decks[0].len(),
-        state.decks[1].len(),
-        "decks stay equal"
-    );
+    prop_assert_eq!(all_cards(state), state.variant.composition(), "cards conserved");
+    prop_assert_eq!(state.decks[0].len(), state.decks[1].len(), "decks stay equal");
     for seat in 0..2 {
         let f = &state.fields[seat];
         // seed-games.md §1(b) rule 7: at most one invalidated card, always the top one.
         let invalid: Vec<usize> = (0..f.len()).filter(|&i| !f[i].valid).collect();
-        prop_assert!(
-            invalid.is_empty() || invalid == vec![f.len() - 1],
-            "field {}",
-            field_text(f)
-        );
-        let expected: u32 = f
-            .iter()
-            .map(|c| if c.valid { c.card.value() } else { 0 })
-            .sum();
+        prop_assert!(invalid.is_empty() || invalid == vec![f.len() - 1], "field {}", field_text(f));
+        let expected: u32 = f.iter().map(|c| if c.valid { c.card.value() } else { 0 }).sum();
         prop_assert_eq!(state.score(seat), expected);
-        prop_assert!(
-            state.hands[seat].windows(2).all(|w| w[0] <= w[1]),
-            "hand sorted"
-        );
+        prop_assert!(state.hands[seat].windows(2).all(|w| w[0] <= w[1]), "hand sorted");
     }
     match state.stage {
         // seed-games.md §1(b) rule 8: during turns the fields are never empty.
         Stage::Turn(seat) => {
             prop_assert!(!state.fields[0].is_empty() && !state.fields[1].is_empty());
-            prop_assert!(
-                !state.hands[seat].is_empty(),
-                "an empty hand is settled, never asked"
-            );
+            prop_assert!(!state.hands[seat].is_empty(), "an empty hand is settled, never asked");
         }
         Stage::Pick(seat) => {
             prop_assert!(state.decks[seat].is_empty() && !state.hands[seat].is_empty());
@@ -1005,24 +748,12 @@ fn docs_example_observation_is_current() {
     let docs = include_str!("../../../docs/games/blade.md");
     let (setup, _) = sample_match();
     let mut state = Blade::from_setup(setup.clone()).unwrap();
-    for (seat, card) in [
-        (1, "5"),
-        (0, "2"),
-        (1, "2"),
-        (0, "4"),
-        (1, "4"),
-        (0, "5"),
-        (1, "6"),
-        (0, "5"),
-        (1, "7"),
-        (0, "B"),
-    ] {
+    for (seat, card) in
+        [(1, "5"), (0, "2"), (1, "2"), (0, "4"), (1, "4"), (0, "5"), (1, "6"), (0, "5"), (1, "7"), (0, "B")]
+    {
         play(&mut state, seat, card);
     }
     assert!(docs.contains(&format!("```json\n{}\n```", observation_json(&state, 1))));
     assert!(docs.contains(&format!("```\n{}\n```", state.summary())));
-    assert!(docs.contains(&format!(
-        "```json\n{}\n```",
-        serde_json::to_string(&setup).unwrap()
-    )));
+    assert!(docs.contains(&format!("```json\n{}\n```", serde_json::to_string(&setup).unwrap())));
 }

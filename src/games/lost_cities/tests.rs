@@ -19,23 +19,12 @@ fn cards(s: &str) -> Vec<Card> {
 /// A setup with the given hands and first deck cards; the other cards follow in canonical order.
 fn setup_with(variant: Variant, hand0: &str, hand1: &str, deck_front: &str) -> Setup {
     let mut rest = variant.full_deck();
-    for card in cards(hand0)
-        .into_iter()
-        .chain(cards(hand1))
-        .chain(cards(deck_front))
-    {
-        assert!(
-            remove_one(&mut rest, card),
-            "{card} used twice in the test setup"
-        );
+    for card in cards(hand0).into_iter().chain(cards(hand1)).chain(cards(deck_front)) {
+        assert!(remove_one(&mut rest, card), "{card} used twice in the test setup");
     }
     let mut deck = cards(deck_front);
     deck.extend(rest);
-    Setup {
-        variant,
-        hands: [cards(hand0), cards(hand1)],
-        deck,
-    }
+    Setup { variant, hands: [cards(hand0), cards(hand1)], deck }
 }
 
 fn start(hand0: &str, hand1: &str, deck_front: &str) -> LostCities {
@@ -54,10 +43,7 @@ fn act(g: &mut LostCities, seat: Seat, action: &str) {
 #[track_caller]
 fn refused(g: &mut LostCities, seat: Seat, action: &str) {
     let before = g.clone();
-    assert!(
-        g.play(seat, action).is_err(),
-        "{action:?} was accepted for seat {seat}"
-    );
+    assert!(g.play(seat, action).is_err(), "{action:?} was accepted for seat {seat}");
     assert_eq!(*g, before, "a refused {action:?} changed the state");
 }
 
@@ -68,10 +54,7 @@ fn legal(g: &LostCities, seat: Seat) -> Vec<String> {
 /// A full turn: the first legal discard, then the first legal draw (the deck).
 fn discard_and_draw_deck(g: &mut LostCities) {
     let seat = g.to_act()[0];
-    let discard = legal(g, seat)
-        .into_iter()
-        .find(|a| a.starts_with("discard "))
-        .expect("discard");
+    let discard = legal(g, seat).into_iter().find(|a| a.starts_with("discard ")).expect("discard");
     act(g, seat, &discard);
     act(g, seat, "draw deck");
 }
@@ -95,9 +78,7 @@ fn card_notation_is_value_then_suit_letter() {
     assert_eq!(c("ID"), Card::investment(Suit::Desert));
     assert_eq!(c("10O"), Card::number(Suit::Ocean, 10));
     assert_eq!(c("7P"), Card::number(Suit::Purple, 7));
-    for bad in [
-        "", "D", "1D", "11D", "07D", "iD", "Id", "7d", "InvD", "7X", " 7D", "7D ", "0D",
-    ] {
+    for bad in ["", "D", "1D", "11D", "07D", "iD", "Id", "7d", "InvD", "7X", " 7D", "7D ", "0D"] {
         assert!(bad.parse::<Card>().is_err(), "{bad:?} parsed");
     }
     for v in Variant::ALL {
@@ -157,22 +138,10 @@ fn inv_inv_6_8_10_scores_12() {
 #[test]
 fn eight_cards_earn_a_bonus_of_20_that_is_not_multiplied() {
     // seed-games.md §3(b) rule 6: +20 for 8+ cards, investments counted, bonus not multiplied.
-    assert_eq!(
-        expedition_score(&cards("2D 3D 4D 5D 6D 7D 8D 9D")),
-        (44 - 20) + 20
-    );
-    assert_eq!(
-        expedition_score(&cards("ID 2D 3D 4D 5D 6D 7D 8D")),
-        (35 - 20) * 2 + 20
-    );
-    assert_eq!(
-        expedition_score(&cards("ID 2D 3D 4D 5D 6D 7D")),
-        (27 - 20) * 2
-    );
-    assert_eq!(
-        expedition_score(&cards("ID ID ID 2D 3D 4D 5D 6D 7D 8D 9D 10D")),
-        (54 - 20) * 4 + 20
-    );
+    assert_eq!(expedition_score(&cards("2D 3D 4D 5D 6D 7D 8D 9D")), (44 - 20) + 20);
+    assert_eq!(expedition_score(&cards("ID 2D 3D 4D 5D 6D 7D 8D")), (35 - 20) * 2 + 20);
+    assert_eq!(expedition_score(&cards("ID 2D 3D 4D 5D 6D 7D")), (27 - 20) * 2);
+    assert_eq!(expedition_score(&cards("ID ID ID 2D 3D 4D 5D 6D 7D 8D 9D 10D")), (54 - 20) * 4 + 20);
 }
 
 #[test]
@@ -241,10 +210,7 @@ fn investments_only_before_the_first_number_and_inv_after_inv_is_ok() {
     act(&mut g, 0, "play ID");
     act(&mut g, 0, "draw deck");
     discard_and_draw_deck(&mut g);
-    assert!(
-        legal(&g, 0).contains(&"play ID".to_string()),
-        "Inv after Inv"
-    );
+    assert!(legal(&g, 0).contains(&"play ID".to_string()), "Inv after Inv");
     act(&mut g, 0, "play ID");
     act(&mut g, 0, "draw deck");
     discard_and_draw_deck(&mut g);
@@ -252,10 +218,7 @@ fn investments_only_before_the_first_number_and_inv_after_inv_is_ok() {
     act(&mut g, 0, "draw deck");
     discard_and_draw_deck(&mut g);
     let l = legal(&g, 0);
-    assert!(
-        !l.contains(&"play ID".to_string()),
-        "no Inv after a number: {l:?}"
-    );
+    assert!(!l.contains(&"play ID".to_string()), "no Inv after a number: {l:?}");
     assert!(l.contains(&"discard ID".to_string()));
     refused(&mut g, 0, "play ID");
     assert_eq!(g.expedition(0, Suit::Desert), cards("ID ID 4D").as_slice());
@@ -285,11 +248,7 @@ fn cannot_draw_back_the_card_discarded_this_turn() {
     let last = g.history().last().copied().expect("history");
     assert_eq!(
         last,
-        Event {
-            seat: 1,
-            action: Action::Draw(Source::Pile(Suit::Desert)),
-            card: Some(c("5D"))
-        }
+        Event { seat: 1, action: Action::Draw(Source::Pile(Suit::Desert)), card: Some(c("5D")) }
     );
     assert_eq!(g.observe(0).known_hands[1], cards("5D"));
 }
@@ -328,10 +287,7 @@ fn game_ends_right_after_the_draw_that_empties_the_deck() {
     assert_eq!(g.turns(), 43);
     let seat = g.to_act()[0];
     assert_eq!(seat, 1);
-    let discard = legal(&g, seat)
-        .into_iter()
-        .find(|a| a.starts_with("discard "))
-        .expect("discard");
+    let discard = legal(&g, seat).into_iter().find(|a| a.starts_with("discard ")).expect("discard");
     act(&mut g, seat, &discard);
     assert!(!g.is_over(), "not over before the draw");
     act(&mut g, seat, "draw deck");
@@ -359,10 +315,7 @@ fn drawing_a_discard_does_not_shrink_the_deck_or_end_the_game() {
     let seat = g.to_act()[0];
     let first = legal(&g, seat)[0].clone();
     act(&mut g, seat, &first);
-    let draw = legal(&g, seat)
-        .into_iter()
-        .find(|a| a != "draw deck")
-        .expect("a pile to draw");
+    let draw = legal(&g, seat).into_iter().find(|a| a != "draw deck").expect("a pile to draw");
     act(&mut g, seat, &draw);
     assert!(!g.is_over());
     assert_eq!(g.deck_size(), 1);
@@ -380,11 +333,7 @@ fn game_ends_after_200_turns_in_total() {
         assert!(g.turns() < MAX_TURNS);
         let l = legal(&g, seat);
         // Play the first legal action (a play when possible) and stall by drawing a discard.
-        let action = if g.phase() == Phase::Play {
-            l[0].clone()
-        } else {
-            l[l.len() - 1].clone()
-        };
+        let action = if g.phase() == Phase::Play { l[0].clone() } else { l[l.len() - 1].clone() };
         act(&mut g, seat, &action);
         n += 1;
     }
@@ -393,11 +342,7 @@ fn game_ends_after_200_turns_in_total() {
     assert!(g.deck_size() > 0, "the deck lasted, the cap ended the game");
     let outcome = g.outcome().expect("over");
     assert_eq!(outcome.points, g.scores().to_vec());
-    assert_ne!(
-        outcome.points,
-        vec![0, 0],
-        "the test should score something"
-    );
+    assert_ne!(outcome.points, vec![0, 0], "the test should score something");
     assert_eq!(outcome, Outcome::higher_wins(g.scores().to_vec()));
 }
 
@@ -438,12 +383,7 @@ fn classic_has_60_cards_and_six_suits_has_72() {
         for &suit in variant.suits() {
             let n = all.iter().filter(|c| c.suit == suit).count();
             assert_eq!(n, 12);
-            assert_eq!(
-                all.iter()
-                    .filter(|c| c.suit == suit && c.is_investment())
-                    .count(),
-                3
-            );
+            assert_eq!(all.iter().filter(|c| c.suit == suit && c.is_investment()).count(), 3);
         }
         let obs = g.observe(0);
         assert_eq!(obs.suits.len(), suits);
@@ -451,10 +391,7 @@ fn classic_has_60_cards_and_six_suits_has_72() {
     }
     let six = LostCities::new(Variant::SixSuits, 11);
     assert!(six.all_cards().iter().any(|c| c.suit == Suit::Purple));
-    assert!(LostCities::new(Variant::Classic, 11)
-        .all_cards()
-        .iter()
-        .all(|c| c.suit != Suit::Purple));
+    assert!(LostCities::new(Variant::Classic, 11).all_cards().iter().all(|c| c.suit != Suit::Purple));
 }
 
 #[test]
@@ -483,10 +420,7 @@ fn deal_alternates_and_is_reproducible() {
 fn setup_json_round_trips() {
     let setup = Setup::deal(Variant::SixSuits, 7);
     let json = serde_json::to_string(&setup).expect("serialize");
-    assert!(
-        json.starts_with("{\"variant\":\"six-suits\",\"hands\":[[\""),
-        "{json}"
-    );
+    assert!(json.starts_with("{\"variant\":\"six-suits\",\"hands\":[[\""), "{json}");
     let back: Setup = serde_json::from_str(&json).expect("deserialize");
     assert_eq!(back, setup);
     let bad = json.replacen("\"hands\":[[\"", "\"hands\":[[\"Q", 1);
@@ -508,17 +442,11 @@ fn from_setup_rejects_wrong_cards_and_counts() {
     let dup = duplicate.deck[1];
     duplicate.deck[0] = dup;
     let err = LostCities::from_setup(duplicate).expect_err("duplicate");
-    assert!(
-        err.0.contains("missing") && err.0.contains(&format!("extra [{dup}]")),
-        "{err}"
-    );
+    assert!(err.0.contains("missing") && err.0.contains(&format!("extra [{dup}]")), "{err}");
 
     let mut purple = good.clone();
     purple.deck[0] = c("5P");
-    assert!(
-        LostCities::from_setup(purple).is_err(),
-        "P is not a classic suit"
-    );
+    assert!(LostCities::from_setup(purple).is_err(), "P is not a classic suit");
 
     let mut missing = good.clone();
     missing.deck.pop();
@@ -538,27 +466,9 @@ fn forfeit_loses_with_the_scores_as_they_stand() {
     act(&mut g, 0, "play 2D");
     act(&mut g, 0, "draw deck");
     let points = vec![-18, 0];
-    assert_eq!(
-        g.forfeit(&[1]),
-        Outcome {
-            points: points.clone(),
-            ranks: vec![1, 2]
-        }
-    );
-    assert_eq!(
-        g.forfeit(&[0]),
-        Outcome {
-            points: points.clone(),
-            ranks: vec![2, 1]
-        }
-    );
-    assert_eq!(
-        g.forfeit(&[0, 1]),
-        Outcome {
-            points,
-            ranks: vec![1, 1]
-        }
-    );
+    assert_eq!(g.forfeit(&[1]), Outcome { points: points.clone(), ranks: vec![1, 2] });
+    assert_eq!(g.forfeit(&[0]), Outcome { points: points.clone(), ranks: vec![2, 1] });
+    assert_eq!(g.forfeit(&[0, 1]), Outcome { points, ranks: vec![1, 1] });
     assert_eq!(LostCities::FAULT_POLICY, FaultPolicy::Forfeit);
 }
 
@@ -677,19 +587,7 @@ fn candidate_strings() -> Vec<String> {
     out.dedup();
     out.push("draw deck".into());
     out.extend(Suit::ALL.iter().map(|s| format!("draw {s}")));
-    out.extend(
-        [
-            "",
-            "play",
-            "draw",
-            "pass",
-            "play 11D",
-            "discard 1D",
-            "draw deck ",
-            "n",
-        ]
-        .map(String::from),
-    );
+    out.extend(["", "play", "draw", "pass", "play 11D", "discard 1D", "draw deck ", "n"].map(String::from));
     out
 }
 
@@ -714,9 +612,7 @@ fn independently_legal(g: &LostCities, seat: Seat, action: &Action) -> bool {
         (Phase::Play, Action::Discard(card)) => g.hand(seat).contains(card),
         (Phase::Draw, Action::Draw(Source::Deck)) => true,
         (Phase::Draw, Action::Draw(Source::Pile(suit))) => {
-            in_variant(*suit)
-                && !g.discard_pile(*suit).is_empty()
-                && g.discarded_this_turn != Some(*suit)
+            in_variant(*suit) && !g.discard_pile(*suit).is_empty() && g.discarded_this_turn != Some(*suit)
         }
         _ => false,
     }
