@@ -1,1 +1,401 @@
-//! The sandbox: runs untrusted Lua/WASM bots under deterministic limits. It knows no game.
+//! The sandbox: runs untrusted Lua and WASM bots in-process under deterministic limits. It
+//! knows no game: observation JSON text goes in, an action string comes out.
+//!
+//! ```
+//! use cardarena_sandbox::{Kind, Limits, Sandbox, Verdict};
+//!
+//! let sandbox = Sandbox::new()?; // once per process; cheap to clone and share
+//! let source = br#"
+//!     function act(obs) return obs.legal[math.random(#obs.legal)] end
+//! "#;
+//! let program = sandbox.load("random.lua", Kind::Lua, source)?; // checked once
+//! let limits = Limits::default_for(program.kind());
+//! let info = r#"{"game":"blade","variant":"readme","seat":0,"players":2,"seed":7}"#;
+//! let mut bot = program.start(&limits, 7, info)?; // one match
+//! let action = bot.act(r#"{"phase":"play","legal":["1","B","M"]}"#)?;
+//! assert!(["1", "B", "M"].contains(&action.as_str()));
+//! println!("used {} fuel", bot.fuel_used_last());
+//!
+//! let looping = sandbox.load("loop.lua", Kind::Lua, b"function act() while true do end end")?;
+//! let fault = looping.start(&limits, 7, info)?.act("{}").unwrap_err();
+//! assert_eq!(fault.verdict, Verdict::Fuel);
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! * [`Sandbox`] holds the wasmtime engine (configured once) and its epoch ticker thread.
+//! * [`Program`] is a checked Lua source or a compiled, ABI-checked WASM module, shared by
+//!   every match of a bot ([`Sandbox::load`]).
+//! * [`Instance`] is one bot in one match: a fresh Lua VM or WASM instance
+//!   ([`Program::start`]), asked for one decision at a time ([`Instance::act`]).
+//! * Every failure is a [`Fault`] with a [`Verdict`] and the fuel and memory numbers.
+//!
+//! Fuel is the deterministic currency: the same bot given the same seed, init info and
+//! observations uses the same fuel, on any machine (for a given build of this crate). The
+//! wall-clock backstop only stops runaways. See `docs/sandbox.md` for the limits, the
+//! verdicts, the Lua library and the WASM ABI.
+//!
+//! Threads: guest calls need native stack (up to 512 KiB for WASM frames, a few hundred KiB
+//! for Lua's nested C calls). Calls made on a thread with less than 2 MiB of stack left run
+//! on a freshly allocated 8 MiB segment, which costs a few microseconds per call; run matches
+//! on threads with 4 MiB or more to avoid it.
+
+#![deny(missing_docs)]
+#![warn(unsafe_op_in_unsafe_fn)]
+
+mod fault;
+mod limits;
+mod log;
+mod lua;
+mod stack;
+mod wasm;
+
+use std::fmt;
+use std::path::Path;
+use std::sync::Arc;
+
+use sha2::{Digest, Sha256};
+
+pub use fault::{Fault, Verdict};
+pub use limits::Limits;
+
+/// The Lua instruction hook fires every this many VM instructions: fuel for plain Lua code
+/// is counted in steps of this size, and the wall clock is checked this often.
+pub const LUA_HOOK_STEP: u32 = 1000;
+/// Longest reply accepted from `act`, in bytes. Longer replies are [`Verdict::Invalid`].
+pub const MAX_REPLY_BYTES: usize = 4096;
+/// Largest Lua source accepted, in bytes.
+pub const MAX_LUA_SOURCE: usize = 4 << 20;
+/// Largest WASM module (binary or text) accepted, in bytes.
+pub const MAX_WASM_MODULE: usize = 16 << 20;
+
+/// The kind of a bot program, from its file extension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// A Lua 5.4 source file (`.lua`).
+    Lua,
+    /// A WebAssembly core module, binary (`.wasm`) or text (`.wat`).
+    Wasm,
+}
+
+impl Kind {
+    /// The kind for a file name's extension (`.lua`, `.wasm`, `.wat`; case-insensitive).
+    pub fn from_path(path: &Path) -> Option<Kind> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        match ext.as_str() {
+            "lua" => Some(Kind::Lua),
+            "wasm" | "wat" => Some(Kind::Wasm),
+            _ => None,
+        }
+    }
+
+    /// `"lua"` or `"wasm"`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Kind::Lua => "lua",
+            Kind::Wasm => "wasm",
+        }
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The sandbox could not be set up (a problem with this build or machine, not with a bot).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SandboxError(String);
+
+impl fmt::Display for SandboxError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SandboxError {}
+
+/// What every program and instance of one sandbox shares.
+pub(crate) struct Shared {
+    wasm: wasm::WasmEngine,
+}
+
+/// The sandbox: create one per process, clone it freely (clones share the engine).
+///
+/// The epoch ticker thread (10 ms) lives as long as the last clone of the sandbox or of any
+/// WASM program loaded with it.
+#[derive(Clone)]
+pub struct Sandbox {
+    shared: Arc<Shared>,
+}
+
+impl fmt::Debug for Sandbox {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Sandbox").finish_non_exhaustive()
+    }
+}
+
+impl Sandbox {
+    /// Configures the wasmtime engine, starts its epoch ticker, and checks that the vendored
+    /// Lua was built with the deterministic `pairs`/`table.sort` defines.
+    ///
+    /// # Errors
+    ///
+    /// If the engine cannot be created, the ticker thread cannot be spawned, or Lua was built
+    /// without `.cargo/config.toml` (see the message).
+    pub fn new() -> Result<Sandbox, SandboxError> {
+        lua::self_check().map_err(SandboxError)?;
+        let wasm = wasm::WasmEngine::new().map_err(SandboxError)?;
+        Ok(Sandbox {
+            shared: Arc::new(Shared { wasm }),
+        })
+    }
+
+    /// Checks (Lua) or compiles and validates (WASM) a program. `name` is used in messages and
+    /// Lua tracebacks (e.g. the file name).
+    ///
+    /// # Errors
+    ///
+    /// A [`Fault`] with [`Verdict::Load`]: syntax error, bytecode, oversized source or module,
+    /// malformed module, unknown import, missing or mistyped export.
+    pub fn load(&self, name: &str, kind: Kind, bytes: &[u8]) -> Result<Program, Fault> {
+        let hash = hex_sha256(bytes);
+        let inner = match kind {
+            Kind::Lua => ProgramInner::Lua(Arc::new(lua::LuaProgram::load(name, bytes)?)),
+            Kind::Wasm => {
+                ProgramInner::Wasm(Arc::new(wasm::WasmProgram::load(&self.shared, bytes)?))
+            }
+        };
+        Ok(Program {
+            name: name.into(),
+            kind,
+            hash,
+            inner,
+        })
+    }
+
+    /// Reads a program file; the kind comes from the extension (`.lua`, `.wasm`, `.wat`).
+    ///
+    /// # Errors
+    ///
+    /// A [`Verdict::Load`] fault if the extension is unknown, the file cannot be read, or
+    /// [`Sandbox::load`] refuses it.
+    pub fn load_file(&self, path: &Path) -> Result<Program, Fault> {
+        let kind = Kind::from_path(path).ok_or_else(|| {
+            Fault::load(format!(
+                "{}: unknown bot file extension (expected .lua, .wasm or .wat)",
+                path.display()
+            ))
+        })?;
+        let limit = match kind {
+            Kind::Lua => MAX_LUA_SOURCE,
+            Kind::Wasm => MAX_WASM_MODULE,
+        } as u64;
+        let too_big = |n: u64| Fault::load(format!("{}: {n} bytes; the limit is {limit}", path.display()));
+        let size = std::fs::metadata(path)
+            .map_err(|e| Fault::load(format!("{}: {e}", path.display())))?
+            .len();
+        if size > limit {
+            return Err(too_big(size));
+        }
+        let bytes =
+            std::fs::read(path).map_err(|e| Fault::load(format!("{}: {e}", path.display())))?;
+        let name = path
+            .file_name()
+            .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+        self.load(&name, kind, &bytes)
+    }
+}
+
+#[derive(Clone)]
+enum ProgramInner {
+    Lua(Arc<lua::LuaProgram>),
+    Wasm(Arc<wasm::WasmProgram>),
+}
+
+/// A loaded bot program: checked Lua source, or a compiled WASM module with its imports
+/// resolved. Cheap to clone and shareable across threads.
+#[derive(Clone)]
+pub struct Program {
+    name: Arc<str>,
+    kind: Kind,
+    hash: String,
+    inner: ProgramInner,
+}
+
+impl fmt::Debug for Program {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Program")
+            .field("name", &self.name)
+            .field("kind", &self.kind)
+            .field("hash", &self.hash)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Program {
+    /// Lua or WASM.
+    pub fn kind(&self) -> Kind {
+        self.kind
+    }
+
+    /// The name given at load.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// SHA-256 of the program's bytes, lowercase hex.
+    pub fn hash(&self) -> String {
+        self.hash.clone()
+    }
+
+    /// Starts the bot for one match: a fresh VM or instance, the Lua top-level chunk or WASM
+    /// start function, then `init(info)` if the bot defines it, all under `limits.fuel_init`.
+    ///
+    /// `seed` seeds Lua's `math.random` (WASM bots get it in the info). `init_info_json` is
+    /// the JSON object `{ game, variant, seat, players, seed }` (given to Lua's `init` as a
+    /// table, to WASM's `init(ptr, len)` as the bytes).
+    ///
+    /// # Errors
+    ///
+    /// A [`Fault`]: [`Verdict::Load`] if a Lua bot defines no `act`, otherwise the verdict of
+    /// whatever went wrong while starting.
+    pub fn start(&self, limits: &Limits, seed: u64, init_info_json: &str) -> Result<Instance, Fault> {
+        let inner = match &self.inner {
+            ProgramInner::Lua(p) => InstanceInner::Lua(Box::new(p.start(limits, seed, init_info_json)?)),
+            ProgramInner::Wasm(p) => InstanceInner::Wasm(Box::new(p.start(limits, init_info_json)?)),
+        };
+        Ok(Instance { inner })
+    }
+}
+
+enum InstanceInner {
+    Lua(Box<lua::LuaInstance>),
+    Wasm(Box<wasm::WasmInstance>),
+}
+
+/// One bot in one match. `Send`, not shared: one decision at a time.
+pub struct Instance {
+    inner: InstanceInner,
+}
+
+impl fmt::Debug for Instance {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Instance")
+            .field("kind", &self.kind())
+            .field("fuel_total", &self.fuel_total())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Instance {
+    /// Asks the bot for one decision: `observation_json` in, the action string out.
+    ///
+    /// Lua bots get the observation as a table (see `docs/sandbox.md` for the conversion);
+    /// WASM bots get the JSON bytes. The decision may use
+    /// `min(limits.fuel_per_decision, what is left of limits.fuel_per_match)`.
+    ///
+    /// After a fault the instance can still be asked again (4-player games keep a faulty bot
+    /// playing). A Lua VM keeps its globals (an interrupted decision may have left them
+    /// half-updated). A WASM instance that trapped is discarded and instantiated again at the
+    /// next call (start function and `init` rerun under the init fuel): its memory is lost.
+    ///
+    /// # Errors
+    ///
+    /// A [`Fault`] with the decision's numbers. If `observation_json` is not valid JSON, Lua
+    /// bots fail with [`Verdict::Crash`] and a message starting with `host error:` (the
+    /// caller's bug, not the bot's).
+    pub fn act(&mut self, observation_json: &str) -> Result<String, Fault> {
+        match &mut self.inner {
+            InstanceInner::Lua(i) => i.act(observation_json),
+            InstanceInner::Wasm(i) => i.act(observation_json),
+        }
+    }
+
+    /// Lua or WASM.
+    pub fn kind(&self) -> Kind {
+        match &self.inner {
+            InstanceInner::Lua(_) => Kind::Lua,
+            InstanceInner::Wasm(_) => Kind::Wasm,
+        }
+    }
+
+    /// Fuel used by the last decision (or by the start, before the first decision).
+    pub fn fuel_used_last(&self) -> u64 {
+        match &self.inner {
+            InstanceInner::Lua(i) => i.fuel_used_last(),
+            InstanceInner::Wasm(i) => i.fuel_used_last(),
+        }
+    }
+
+    /// Fuel used by all decisions of this match (the start's fuel is not included).
+    pub fn fuel_total(&self) -> u64 {
+        match &self.inner {
+            InstanceInner::Lua(i) => i.fuel_total(),
+            InstanceInner::Wasm(i) => i.fuel_total(),
+        }
+    }
+
+    /// Fuel used by the (latest) start: Lua chunk and `init`, or WASM instantiation and `init`.
+    pub fn fuel_init(&self) -> u64 {
+        match &self.inner {
+            InstanceInner::Lua(i) => i.fuel_init(),
+            InstanceInner::Wasm(i) => i.fuel_init(),
+        }
+    }
+
+    /// Peak memory so far, in bytes: the Lua heap (including the standard library, about
+    /// 40 KiB), or the WASM linear memory.
+    pub fn memory_peak(&self) -> u64 {
+        match &self.inner {
+            InstanceInner::Lua(i) => i.memory_peak(),
+            InstanceInner::Wasm(i) => i.memory_peak(),
+        }
+    }
+
+    /// The log lines written since the last call (`print` in Lua, `env.log` in WASM).
+    pub fn take_log(&mut self) -> Vec<String> {
+        match &mut self.inner {
+            InstanceInner::Lua(i) => i.take_log(),
+            InstanceInner::Wasm(i) => i.take_log(),
+        }
+    }
+}
+
+fn hex_sha256(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+#[allow(dead_code)]
+fn assert_thread_traits() {
+    fn send_sync_clone<T: Send + Sync + Clone>() {}
+    fn send<T: Send>() {}
+    send_sync_clone::<Sandbox>();
+    send_sync_clone::<Program>();
+    send::<Instance>();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kind_from_extension() {
+        assert_eq!(Kind::from_path(Path::new("a/b.lua")), Some(Kind::Lua));
+        assert_eq!(Kind::from_path(Path::new("b.WASM")), Some(Kind::Wasm));
+        assert_eq!(Kind::from_path(Path::new("b.wat")), Some(Kind::Wasm));
+        assert_eq!(Kind::from_path(Path::new("b.py")), None);
+        assert_eq!(Kind::from_path(Path::new("lua")), None);
+    }
+
+    #[test]
+    fn sha256_is_lowercase_hex() {
+        assert_eq!(
+            hex_sha256(b"abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+}

@@ -1,0 +1,80 @@
+//! Resource limits of one bot in one match.
+
+use std::time::Duration;
+
+use crate::Kind;
+
+/// The budgets of one bot for one match.
+///
+/// Fuel is the deterministic currency: the same bot on the same inputs uses the same fuel on any
+/// machine. What one unit buys differs between the two kinds of bot, so there is no single
+/// default; use [`Limits::default_for`] (or [`Limits::LUA`] / [`Limits::WASM`]):
+///
+/// * **Lua**: one unit is one Lua VM instruction (counted by a hook every
+///   [`LUA_HOOK_STEP`](crate::LUA_HOOK_STEP) instructions), plus charges for library work
+///   the VM does not count: 1 per 16 bytes allocated, 1 per pattern-matching step, 1 per
+///   element moved or sorted, 1 per 8 bytes scanned by `tonumber`/`utf8`/`string.format`, and
+///   so on (docs/sandbox.md lists them).
+/// * **WASM**: one unit is wasmtime fuel: about one WebAssembly operator (most cost 1; `nop`,
+///   `block`, `end`… cost 0; `memory.copy`/`fill` cost 1 per byte). Host calls are charged too
+///   (`log`: 100 + 1 per byte).
+///
+/// Measured on the same algorithm (docs/sandbox.md), one Lua unit buys roughly 20-30 times the
+/// work of one WASM unit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Fuel for one decision (one `act` call).
+    pub fuel_per_decision: u64,
+    /// Fuel bank for all decisions of one match. Each decision gets
+    /// `min(fuel_per_decision, what is left of the bank)`.
+    pub fuel_per_match: u64,
+    /// Fuel for starting: Lua top-level chunk plus `init`; WASM start function plus `init`.
+    /// Not drawn from the match bank. A WASM bot restarted after a trap gets it again.
+    pub fuel_init: u64,
+    /// Memory cap in bytes: the Lua heap (everything the Lua allocator hands out), or the
+    /// WASM linear memory.
+    pub memory_bytes: u64,
+    /// Wall-clock backstop for one decision (and for the start). It only stops runaways whose
+    /// fuel does not reflect their time; it never decides a normal result. Checked every
+    /// `LUA_HOOK_STEP` Lua instructions and at charged library calls; WASM uses wasmtime epochs
+    /// (10 ms ticks), so it fires up to ~20 ms late.
+    pub wall_per_decision: Duration,
+    /// Cap on log bytes per match (`print` in Lua, `env.log` in WASM). Beyond it, a single
+    /// marker line is added and the rest is dropped (still charged).
+    pub log_bytes_per_match: usize,
+}
+
+impl Limits {
+    /// Lua defaults: 5M fuel per decision (about 60-100 ms of Lua on the reference machine),
+    /// 50M per match, 20M for init, 32 MiB heap, 3 s backstop, 64 KiB of log.
+    pub const LUA: Limits = Limits {
+        fuel_per_decision: 5_000_000,
+        fuel_per_match: 50_000_000,
+        fuel_init: 20_000_000,
+        memory_bytes: 32 << 20,
+        wall_per_decision: Duration::from_secs(3),
+        log_bytes_per_match: 64 << 10,
+    };
+
+    /// WASM defaults: 100M fuel per decision (about 10-20 ms of typical compiled code), 1G per
+    /// match, 500M for init, 64 MiB linear memory, 3 s backstop, 64 KiB of log.
+    pub const WASM: Limits = Limits {
+        fuel_per_decision: 100_000_000,
+        fuel_per_match: 1_000_000_000,
+        fuel_init: 500_000_000,
+        memory_bytes: 64 << 20,
+        wall_per_decision: Duration::from_secs(3),
+        log_bytes_per_match: 64 << 10,
+    };
+
+    /// The documented defaults for a kind of bot ([`Limits::LUA`] or [`Limits::WASM`]).
+    ///
+    /// There is deliberately no `Default` impl: one Lua fuel unit is worth 20-30 WASM units,
+    /// so a kind-blind default would hand one kind of bot a budget 20 times too large.
+    pub const fn default_for(kind: Kind) -> Limits {
+        match kind {
+            Kind::Lua => Limits::LUA,
+            Kind::Wasm => Limits::WASM,
+        }
+    }
+}

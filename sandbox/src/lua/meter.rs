@@ -1,0 +1,305 @@
+//! The fuel meter and the metered allocator of one Lua VM.
+//!
+//! One [`Meter`] belongs to one Lua state. It is shared (behind an `Arc`) by the instruction
+//! hook, the host functions that charge library work, and the allocator installed with
+//! `lua_setallocf`. All of them run on the thread that currently owns the `Instance`, one at a
+//! time, so the atomics are only there to make the type `Sync`: plain loads and stores, no
+//! read-modify-write.
+//!
+//! Fuel of a phase (the start, or one decision) =
+//! instructions counted by the hook (in steps of [`LUA_HOOK_STEP`])
+//! + explicit charges (pattern steps, moved elements, scanned bytes, log bytes…)
+//! + bytes allocated by the VM while the bot runs / [`ALLOC_BYTES_PER_FUEL`].
+//!
+//! Exhaustion is sticky: once tripped, every growing allocation fails, every charged library
+//! call fails, and the hook is re-armed to fire at every instruction and fail again, so nested
+//! `pcall`s unwind in a few steps and nothing the bot does can resume.
+
+use std::ffi::c_void;
+use std::ptr;
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+use mlua::ffi;
+
+use crate::LUA_HOOK_STEP;
+
+/// One unit of fuel per this many bytes handed out by the Lua allocator while the bot runs.
+pub(crate) const ALLOC_BYTES_PER_FUEL: u64 = 16;
+
+/// Why the meter stopped the bot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Trip {
+    /// Not stopped.
+    None = 0,
+    /// The phase's fuel ran out.
+    Fuel = 1,
+    /// The wall-clock backstop fired.
+    Wall = 2,
+}
+
+/// The original allocator of the state (mlua's), which the metered one forwards to.
+struct Inner {
+    alloc: ffi::lua_Alloc,
+    ud: *mut c_void,
+}
+
+pub(crate) struct Meter {
+    inner: Inner,
+    /// The main `lua_State`, for re-arming the hook from inside the allocator. Only
+    /// dereferenced (by `lua_sethook`) while Lua code runs, when the state is alive.
+    main: AtomicPtr<ffi::lua_State>,
+    base: Instant,
+
+    // The current phase.
+    used: AtomicU64,
+    alloc_bytes: AtomicU64,
+    charging: AtomicBool,
+    limit: AtomicU64,
+    deadline_ns: AtomicU64,
+    tripped: AtomicU8,
+
+    // Memory, over the VM's life.
+    live: AtomicU64,
+    peak: AtomicU64,
+    mem_limit: AtomicU64,
+    mem_denied: AtomicBool,
+}
+
+// SAFETY: `inner.ud` is mlua's allocator state. It is only used by `metered_alloc`, which Lua
+// calls from whichever thread runs the state, one call at a time (a `Lua` is used by one
+// thread at a time even when it is `Send`).
+unsafe impl Send for Inner {}
+unsafe impl Sync for Inner {}
+
+impl Meter {
+    pub(crate) fn new(alloc: ffi::lua_Alloc, ud: *mut c_void, mem_limit: u64) -> Meter {
+        Meter {
+            inner: Inner { alloc, ud },
+            main: AtomicPtr::new(ptr::null_mut()),
+            base: Instant::now(),
+            used: AtomicU64::new(0),
+            alloc_bytes: AtomicU64::new(0),
+            charging: AtomicBool::new(false),
+            limit: AtomicU64::new(u64::MAX),
+            deadline_ns: AtomicU64::new(u64::MAX),
+            tripped: AtomicU8::new(Trip::None as u8),
+            live: AtomicU64::new(0),
+            peak: AtomicU64::new(0),
+            mem_limit: AtomicU64::new(mem_limit),
+            mem_denied: AtomicBool::new(false),
+        }
+    }
+
+    pub(crate) fn set_main_state(&self, state: *mut ffi::lua_State) {
+        self.main.store(state, Relaxed);
+    }
+
+    /// Starts a phase: fresh counters, a fuel limit and a wall-clock deadline. Charging stays
+    /// off until [`Meter::set_charging`].
+    pub(crate) fn begin(&self, limit: u64, wall: Duration) {
+        self.used.store(0, Relaxed);
+        self.alloc_bytes.store(0, Relaxed);
+        self.charging.store(false, Relaxed);
+        self.limit.store(limit, Relaxed);
+        let deadline = self.base.elapsed().saturating_add(wall).as_nanos();
+        self.deadline_ns
+            .store(u64::try_from(deadline).unwrap_or(u64::MAX), Relaxed);
+        self.tripped.store(Trip::None as u8, Relaxed);
+        self.mem_denied.store(false, Relaxed);
+    }
+
+    /// Turns charging of allocations (and refusal once exhausted) on or off. Off while the
+    /// host builds the observation table, so the bot pays only for its own work.
+    pub(crate) fn set_charging(&self, on: bool) {
+        self.charging.store(on, Relaxed);
+    }
+
+    /// Lifts every limit, for tearing the VM down.
+    pub(crate) fn unlimit(&self) {
+        self.charging.store(false, Relaxed);
+        self.mem_limit.store(u64::MAX, Relaxed);
+        self.main.store(ptr::null_mut(), Relaxed);
+    }
+
+    /// Fuel used in this phase so far.
+    pub(crate) fn total(&self) -> u64 {
+        self.used
+            .load(Relaxed)
+            .saturating_add(self.alloc_bytes.load(Relaxed) / ALLOC_BYTES_PER_FUEL)
+    }
+
+    pub(crate) fn limit(&self) -> u64 {
+        self.limit.load(Relaxed)
+    }
+
+    /// Fuel left in this phase.
+    pub(crate) fn remaining(&self) -> u64 {
+        self.limit().saturating_sub(self.total())
+    }
+
+    pub(crate) fn trip_state(&self) -> Trip {
+        match self.tripped.load(Relaxed) {
+            1 => Trip::Fuel,
+            2 => Trip::Wall,
+            _ => Trip::None,
+        }
+    }
+
+    pub(crate) fn memory_denied(&self) -> bool {
+        self.mem_denied.load(Relaxed)
+    }
+
+    pub(crate) fn memory_limit(&self) -> u64 {
+        self.mem_limit.load(Relaxed)
+    }
+
+    pub(crate) fn peak(&self) -> u64 {
+        self.peak.load(Relaxed)
+    }
+
+    pub(crate) fn past_deadline(&self) -> bool {
+        let now = u64::try_from(self.base.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        now > self.deadline_ns.load(Relaxed)
+    }
+
+    /// Stops the bot: records why and makes the hook fire at the very next instruction.
+    pub(crate) fn trip(&self, why: Trip) {
+        if self.trip_state() == Trip::None {
+            self.tripped.store(why as u8, Relaxed);
+        }
+        let main = self.main.load(Relaxed);
+        if !main.is_null() {
+            // SAFETY: `main` is the live main state (cleared by `unlimit` before teardown);
+            // `lua_sethook` is safe to call at any point, even from a signal handler, and
+            // keeping mlua's dispatcher and mask only changes the count.
+            unsafe {
+                let hook = ffi::lua_gethook(main);
+                let mask = ffi::lua_gethookmask(main);
+                if hook.is_some() {
+                    ffi::lua_sethook(main, hook, mask | ffi::LUA_MASKCOUNT, 1);
+                }
+            }
+        }
+    }
+
+    /// The message of the error that unwinds the bot once the meter tripped.
+    pub(crate) fn trip_message(&self) -> &'static str {
+        match self.trip_state() {
+            Trip::Wall => "sandbox: wall-clock backstop reached",
+            _ => "sandbox: fuel exhausted",
+        }
+    }
+
+    /// Called by the hook every `LUA_HOOK_STEP` instructions (or every instruction once
+    /// tripped). `Err` means: raise the trip error now.
+    pub(crate) fn on_hook(&self) -> Result<(), ()> {
+        if self.trip_state() != Trip::None {
+            return Err(());
+        }
+        self.used.store(
+            self.used.load(Relaxed).saturating_add(u64::from(LUA_HOOK_STEP)),
+            Relaxed,
+        );
+        self.check()
+    }
+
+    /// Charges `fuel` units of library work; `Err` once the budget (or the clock) is gone.
+    pub(crate) fn charge(&self, fuel: u64) -> Result<(), ()> {
+        if self.trip_state() != Trip::None {
+            return Err(());
+        }
+        self.used
+            .store(self.used.load(Relaxed).saturating_add(fuel), Relaxed);
+        self.check()
+    }
+
+    fn check(&self) -> Result<(), ()> {
+        if self.total() > self.limit() {
+            self.trip(Trip::Fuel);
+            return Err(());
+        }
+        if self.past_deadline() {
+            self.trip(Trip::Wall);
+            return Err(());
+        }
+        Ok(())
+    }
+
+    /// The allocator's decision for a request to grow by `grow` bytes.
+    fn admit(&self, grow: u64) -> bool {
+        let charging = self.charging.load(Relaxed);
+        if charging && self.trip_state() != Trip::None {
+            return false;
+        }
+        let live = self.live.load(Relaxed);
+        if live.saturating_add(grow) > self.mem_limit.load(Relaxed) {
+            self.mem_denied.store(true, Relaxed);
+            if charging {
+                // A refused allocation makes Lua run a full collection and retry: charge it
+                // like allocating the whole live heap, so a bot thrashing at its memory cap
+                // runs out of fuel instead of time.
+                let bytes = self.alloc_bytes.load(Relaxed).saturating_add(live);
+                self.alloc_bytes.store(bytes, Relaxed);
+                if self.total() > self.limit() {
+                    self.trip(Trip::Fuel);
+                }
+            }
+            return false;
+        }
+        if charging {
+            let bytes = self.alloc_bytes.load(Relaxed).saturating_add(grow);
+            self.alloc_bytes.store(bytes, Relaxed);
+            if self.total() > self.limit() {
+                self.trip(Trip::Fuel);
+                return false;
+            }
+        }
+        true
+    }
+
+    fn note_size_change(&self, old: usize, new: usize) {
+        let live = self.live.load(Relaxed);
+        let live = live.saturating_sub(old as u64).saturating_add(new as u64);
+        self.live.store(live, Relaxed);
+        if live > self.peak.load(Relaxed) {
+            self.peak.store(live, Relaxed);
+        }
+    }
+
+    /// The original allocator and its state, to restore before the VM is closed.
+    pub(crate) fn original(&self) -> (ffi::lua_Alloc, *mut c_void) {
+        (self.inner.alloc, self.inner.ud)
+    }
+}
+
+/// The allocator installed in every sandboxed Lua state: enforces the memory cap, tracks the
+/// peak, charges allocations as fuel and refuses growth once the fuel is gone. Forwards the
+/// actual work to mlua's allocator.
+///
+/// # Safety
+///
+/// `ud` must point to a live [`Meter`] (the `LuaInstance` keeps it alive until the original
+/// allocator has been restored).
+pub(crate) unsafe extern "C" fn metered_alloc(
+    ud: *mut c_void,
+    ptr: *mut c_void,
+    osize: usize,
+    nsize: usize,
+) -> *mut c_void {
+    // SAFETY: see the function's contract.
+    let meter = unsafe { &*(ud as *const Meter) };
+    // With a null `ptr`, `osize` encodes the kind of object being created, not a size.
+    let old = if ptr.is_null() { 0 } else { osize };
+    if nsize > old && !meter.admit((nsize - old) as u64) {
+        return ptr::null_mut();
+    }
+    // SAFETY: forwarding the exact request to the allocator that owns every block.
+    let result = unsafe { (meter.inner.alloc)(meter.inner.ud, ptr, osize, nsize) };
+    if nsize == 0 {
+        meter.note_size_change(old, 0);
+    } else if !result.is_null() {
+        meter.note_size_change(old, nsize);
+    }
+    result
+}

@@ -1,0 +1,315 @@
+-- The sandbox prelude: trusted code that runs once in every fresh Lua VM, before the bot's
+-- chunk and before the fuel hook is armed. It removes what a bot must not have and wraps the
+-- library functions whose work the instruction hook cannot see, so that they are charged for
+-- the work they do (see docs/sandbox.md, "What is charged").
+--
+-- The host functions arrive as arguments and stay in locals (upvalues): without the `debug`
+-- library nothing the bot runs can reach them or the original C functions kept here.
+
+local host = ...
+local charge = host.charge            -- charge(n): n units of fuel, error once exhausted
+local charge_strings = host.charge_strings -- charge_strings(...): 1 per 8 bytes of string args
+local emit = host.emit                -- emit(line): append one line to the bot's log
+
+local type, select, error, tostring, rawget = type, select, error, tostring, rawget
+local tointeger, mtype = math.tointeger, math.type
+local string_byte = string.byte
+
+---------------------------------------------------------------------------------------------
+-- Removed: file and code loading, GC control, stderr warnings, bytecode dumps.
+dofile, loadfile, load, require, collectgarbage, warn = nil, nil, nil, nil, nil, nil
+string.dump = nil
+
+---------------------------------------------------------------------------------------------
+-- print -> the bot's log. One call = one line (arguments joined by tabs, as Lua does).
+local raw_concat = table.concat
+function print(...)
+  local n = select('#', ...)
+  local parts = { ... }
+  for i = 1, n do parts[i] = tostring(parts[i]) end
+  emit(raw_concat(parts, "\t", 1, n))
+end
+
+budget_left = host.budget_left
+
+---------------------------------------------------------------------------------------------
+-- math.random is seeded from the match seed (done by the host before this runs).
+-- math.randomseed() without arguments would reseed from the clock: reseed from the match
+-- seed instead. With arguments it is deterministic and left alone.
+local raw_randomseed = math.randomseed
+local seed = host.seed
+math.randomseed = function(...)
+  if select('#', ...) == 0 then return raw_randomseed(seed) end
+  return raw_randomseed(...)
+end
+
+---------------------------------------------------------------------------------------------
+-- No finalizers: Lua runs __gc with hooks disabled (and at VM teardown), so a finalizer could
+-- loop forever unmetered. An object is marked for finalization only if its metatable has a
+-- __gc field when setmetatable is called, so refusing that here is enough.
+local raw_setmetatable = setmetatable
+function setmetatable(t, mt)
+  if type(mt) == "table" and rawget(mt, "__gc") ~= nil then
+    error("__gc metamethods are not available in the sandbox", 2)
+  end
+  return raw_setmetatable(t, mt)
+end
+
+---------------------------------------------------------------------------------------------
+-- Scanning functions: charged 1 unit per 8 bytes of their string arguments, before running.
+local raw_tonumber = tonumber
+function tonumber(...)
+  local v = ...
+  if type(v) == "string" then charge(#v // 8) end
+  return raw_tonumber(...)
+end
+
+local raw_format = string.format
+string.format = function(...)
+  charge_strings(...)
+  return raw_format(...)
+end
+
+local raw_ulen, raw_uoffset, raw_ucodepoint = utf8.len, utf8.offset, utf8.codepoint
+utf8.len = function(...)
+  local s = ...
+  if type(s) == "string" then charge(#s // 8) end
+  return raw_ulen(...)
+end
+utf8.offset = function(...)
+  local s = ...
+  if type(s) == "string" then charge(#s // 8) end
+  return raw_uoffset(...)
+end
+
+-- Functions returning one value per byte/character: charged 1 per value returned.
+local function charged_results(...)
+  charge(select('#', ...))
+  return ...
+end
+string.byte = function(...) return charged_results(string_byte(...)) end
+utf8.codepoint = function(...)
+  local s = ...
+  if type(s) == "string" then charge(#s // 8) end
+  return charged_results(raw_ucodepoint(...))
+end
+
+-- utf8.codes: the C iterator skips continuation bytes without counting; skip them here, in
+-- metered Lua, and call it only where it has nothing left to skip.
+local raw_codes = utf8.codes
+local iter_strict = raw_codes("")
+local iter_lax = raw_codes("", true)
+local function wrap_iter(inner)
+  return function(s, n)
+    if type(s) ~= "string" then return inner(s, n) end
+    local k = tointeger(n) or 0
+    local len = #s
+    if k >= 0 then
+      while k < len do
+        local b = string_byte(s, k + 1)
+        if b < 0x80 or b >= 0xC0 then break end
+        k = k + 1
+      end
+    end
+    return inner(s, k)
+  end
+end
+local codes_strict, codes_lax = wrap_iter(iter_strict), wrap_iter(iter_lax)
+utf8.codes = function(s, lax)
+  local _, st, ctl = raw_codes(s, lax)
+  return (lax and codes_lax or codes_strict), st, ctl
+end
+
+-- Pattern matching: a metered port of the Lua matcher (see src/lua/pattern.rs).
+string.find = host.find
+string.match = host.match
+string.gmatch = host.gmatch
+string.gsub = host.gsub
+
+---------------------------------------------------------------------------------------------
+-- table: the functions that loop over elements are either charged per element (concat,
+-- unpack: they get explicit bounds, so `#t` / __len is evaluated once, here) or written in
+-- Lua so the hook meters every step, including metamethods (insert, remove, move, sort).
+
+local function typename(v)
+  return type(v)
+end
+
+local function checktable(t, pos, fname)
+  if type(t) ~= "table" then
+    error(("bad argument #%d to '%s' (table expected, got %s)"):format(pos, fname, typename(t)), 3)
+  end
+end
+
+local function checkint(v, pos, fname)
+  local i = tointeger(v)
+  if i == nil then
+    if mtype(v) == "float" then
+      error(("bad argument #%d to '%s' (number has no integer representation)"):format(pos, fname), 3)
+    end
+    error(("bad argument #%d to '%s' (number expected, got %s)"):format(pos, fname, typename(v)), 3)
+  end
+  return i
+end
+
+table.concat = function(t, sep, i, j)
+  if type(t) == "table" then
+    if i == nil then i = 1 end
+    if j == nil then j = #t end
+    local ii, jj = tointeger(i), tointeger(j)
+    if ii and jj and jj >= ii then charge(jj * 1.0 - ii + 1) end
+  end
+  return raw_concat(t, sep, i, j)
+end
+
+local raw_unpack = table.unpack
+table.unpack = function(t, i, j)
+  if i == nil then i = 1 end
+  if j == nil then j = #t end
+  local ii, jj = tointeger(i), tointeger(j)
+  if ii and jj and jj >= ii then charge(jj * 1.0 - ii + 1) end
+  return raw_unpack(t, i, j)
+end
+
+table.insert = function(t, ...)
+  checktable(t, 1, "insert")
+  local nargs = select('#', ...)
+  local e = #t + 1
+  if nargs == 1 then
+    t[e] = ...
+  elseif nargs == 2 then
+    local pos, v = ...
+    pos = checkint(pos, 2, "insert")
+    if pos < 1 or pos > e then
+      error("bad argument #2 to 'insert' (position out of bounds)", 2)
+    end
+    for i = e, pos + 1, -1 do t[i] = t[i - 1] end
+    t[pos] = v
+  else
+    error("wrong number of arguments to 'insert'", 2)
+  end
+end
+
+table.remove = function(t, pos)
+  checktable(t, 1, "remove")
+  local size = #t
+  if pos == nil then
+    pos = size
+  else
+    pos = checkint(pos, 2, "remove")
+    if pos ~= size and (pos < 1 or pos > size + 1) then
+      error("bad argument #2 to 'remove' (position out of bounds)", 2)
+    end
+  end
+  local result = t[pos]
+  while pos < size do
+    t[pos] = t[pos + 1]
+    pos = pos + 1
+  end
+  t[pos] = nil
+  return result
+end
+
+local maxinteger = math.maxinteger
+table.move = function(a1, f, e, t, a2)
+  f = checkint(f, 2, "move")
+  e = checkint(e, 3, "move")
+  t = checkint(t, 4, "move")
+  if a2 == nil then a2 = a1 end
+  checktable(a1, 1, "move")
+  checktable(a2, 5, "move")
+  if e >= f then
+    if not (f > 0 or e < maxinteger + f) then
+      error("bad argument #3 to 'move' (too many elements to move)", 2)
+    end
+    local n = e - f + 1
+    if t > maxinteger - n + 1 then
+      error("bad argument #4 to 'move' (destination wrap around)", 2)
+    end
+    if t > e or t > f or a1 ~= a2 then
+      for i = 0, n - 1 do a2[t + i] = a1[f + i] end
+    else
+      for i = n - 1, 0, -1 do a2[t + i] = a1[f + i] end
+    end
+  end
+  return a2
+end
+
+-- table.sort: the quicksort of ltablib.c, line for line (with l_randomizePivot() == ~0, as the
+-- sandbox builds the C library too), so results are the same as the C version's.
+local function lt(cmp, a, b)
+  if cmp == nil then return a < b end
+  return cmp(a, b)
+end
+
+local function auxsort(t, lo, up, rnd, cmp)
+  while lo < up do
+    local a, b = t[lo], t[up]
+    if lt(cmp, b, a) then t[lo] = b; t[up] = a end
+    if up - lo == 1 then return end
+    local p
+    if up - lo < 100 or rnd == 0 then
+      p = (lo + up) // 2
+    else
+      local r4 = (up - lo) // 4
+      p = rnd % (r4 * 2) + (lo + r4)
+    end
+    local ap, alo = t[p], t[lo]
+    if lt(cmp, ap, alo) then
+      t[p] = alo; t[lo] = ap
+    else
+      local aup = t[up]
+      if lt(cmp, aup, ap) then t[p] = aup; t[up] = ap end
+    end
+    if up - lo == 2 then return end
+    local pivot = t[p]
+    t[p] = t[up - 1]; t[up - 1] = pivot
+    -- partition: a[lo .. i - 1] <= pivot <= a[j + 1 .. up]
+    local i, j = lo, up - 1
+    while true do
+      i = i + 1
+      local ai = t[i]
+      while lt(cmp, ai, pivot) do
+        if i == up - 1 then error("invalid order function for sorting", 0) end
+        i = i + 1
+        ai = t[i]
+      end
+      j = j - 1
+      local aj = t[j]
+      while lt(cmp, pivot, aj) do
+        if j < i then error("invalid order function for sorting", 0) end
+        j = j - 1
+        aj = t[j]
+      end
+      if j < i then
+        t[up - 1] = ai; t[i] = pivot
+        p = i
+        break
+      end
+      t[i] = aj; t[j] = ai
+    end
+    local n
+    if p - lo < up - p then
+      auxsort(t, lo, p - 1, rnd, cmp)
+      n = p - lo
+      lo = p + 1
+    else
+      auxsort(t, p + 1, up, rnd, cmp)
+      n = up - p
+      up = p - 1
+    end
+    if (up - lo) // 128 > n then rnd = 0xFFFFFFFF end
+  end
+end
+
+table.sort = function(t, cmp)
+  checktable(t, 1, "sort")
+  local n = #t
+  if n > 1 then
+    if n >= 0x7FFFFFFF then error("bad argument #1 to 'sort' (array too big)", 2) end
+    if cmp ~= nil and type(cmp) ~= "function" then
+      error(("bad argument #2 to 'sort' (function expected, got %s)"):format(type(cmp)), 2)
+    end
+    auxsort(t, 1, n, 0, cmp)
+  end
+end

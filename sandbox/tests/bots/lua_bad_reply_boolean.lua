@@ -1,0 +1,1 @@
+function act(obs) return true end

@@ -1,0 +1,1 @@
+function act(obs) return ("x"):rep(1e6) end

@@ -1,0 +1,1 @@
+function act(obs) return 42 end

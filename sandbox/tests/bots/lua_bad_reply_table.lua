@@ -1,0 +1,1 @@
+function act(obs) return { "play 1" } end

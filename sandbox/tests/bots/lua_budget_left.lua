@@ -1,0 +1,1 @@
+function act(obs) return tostring(budget_left()) end

@@ -1,0 +1,1 @@
+function act(obs) return dofile("/etc/passwd") end

@@ -1,0 +1,1 @@
+function act(obs) return string.dump(act) end

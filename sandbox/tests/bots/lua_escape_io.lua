@@ -1,0 +1,1 @@
+function act(obs) return io.open("/etc/passwd"):read("a") end

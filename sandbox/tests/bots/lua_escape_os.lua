@@ -1,0 +1,1 @@
+function act(obs) os.exit(1) end

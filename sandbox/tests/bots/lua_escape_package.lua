@@ -1,0 +1,1 @@
+function act(obs) return package.loadlib("libc.so.6", "system") end

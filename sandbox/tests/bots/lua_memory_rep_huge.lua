@@ -1,0 +1,1 @@
+function act(obs) return string.rep("x", 1e9) end

@@ -1,0 +1,1 @@
+function decide(obs) return obs.legal[1] end

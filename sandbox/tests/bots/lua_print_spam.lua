@@ -1,0 +1,3 @@
+function act(obs)
+  while true do print(("spam "):rep(20)) end
+end

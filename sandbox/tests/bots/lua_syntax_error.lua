@@ -1,0 +1,3 @@
+function act(obs)
+  return "unterminated
+end

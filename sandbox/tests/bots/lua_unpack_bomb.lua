@@ -1,0 +1,1 @@
+function act(obs) return select('#', table.unpack({}, 1, 1e8)) end

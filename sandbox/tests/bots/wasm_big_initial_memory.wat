@@ -1,0 +1,5 @@
+;; 2000 pages = 125 MiB of initial memory: refused at instantiation.
+(module
+  (memory (export "memory") 2000)
+  (func (export "alloc") (param i32) (result i32) (i32.const 1024))
+  (func (export "act") (param i32 i32) (result i64) (i64.const 0)))

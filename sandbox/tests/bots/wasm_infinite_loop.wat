@@ -1,0 +1,6 @@
+(module
+  (memory (export "memory") 1)
+  (func (export "alloc") (param i32) (result i32) (i32.const 1024))
+  (func (export "act") (param i32 i32) (result i64)
+    (loop $forever (br $forever))
+    (i64.const 0)))

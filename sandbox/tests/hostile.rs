@@ -1,0 +1,226 @@
+//! The hostile-bot suite: every case asserts the exact verdict (and where it happens), that
+//! the host survives, that the case ends in bounded time, and that normal bots run right after
+//! are unaffected (same reply, same fuel as on a fresh run).
+
+mod common;
+
+use std::time::Duration;
+
+use cardarena_sandbox::{Fault, Limits, Sandbox, Verdict};
+use common::{check_case, limits_for, reference, Reference, Stage};
+
+const NORMAL: [&str; 2] = ["normal.lua", "normal.wat"];
+
+fn setup() -> (Sandbox, Vec<(&'static str, Reference)>) {
+    let sb = Sandbox::new().expect("sandbox");
+    let refs = NORMAL.iter().map(|f| (*f, reference(&sb, f))).collect();
+    (sb, refs)
+}
+
+fn case(file: &str, stage: Stage, verdict: Verdict) -> Fault {
+    case_with(file, stage, verdict, limits_for(file))
+}
+
+fn case_with(file: &str, stage: Stage, verdict: Verdict, limits: Limits) -> Fault {
+    let (sb, refs) = setup();
+    check_case(&sb, &refs, file, &limits, stage, verdict)
+}
+
+/// Limits whose wall-clock backstop fires sooner, for the cases that end on it.
+fn short_wall(file: &str) -> Limits {
+    Limits {
+        wall_per_decision: Duration::from_millis(500),
+        ..limits_for(file)
+    }
+}
+
+macro_rules! cases {
+    ($($name:ident: $file:literal, $stage:ident, $verdict:ident;)*) => {
+        $(
+            #[test]
+            fn $name() {
+                case($file, Stage::$stage, Verdict::$verdict);
+            }
+        )*
+    };
+}
+
+cases! {
+    // Lua: budgets and the ways around them
+    lua_infinite_loop: "lua_infinite_loop.lua", Act, Fuel;
+    lua_pcall_swallow: "lua_pcall_swallow.lua", Act, Fuel;
+    lua_xpcall_handler_loop: "lua_xpcall_handler_loop.lua", Act, Fuel;
+    lua_nested_pcall: "lua_nested_pcall.lua", Act, Fuel;
+    lua_coroutine: "lua_coroutine.lua", Act, Crash;
+    lua_init_loop: "lua_init_loop.lua", Start, Fuel;
+    lua_toplevel_loop: "lua_toplevel_loop.lua", Start, Fuel;
+    lua_index_metamethod_loop: "lua_index_metamethod_loop.lua", Act, Fuel;
+    lua_tostring_error_loop: "lua_tostring_error_loop.lua", Act, Fuel;
+    // Lua: memory
+    lua_memory_table_bomb: "lua_memory_table_bomb.lua", Act, Memory;
+    lua_memory_rep_huge: "lua_memory_rep_huge.lua", Act, Memory;
+    lua_memory_pcall_retry: "lua_memory_pcall_retry.lua", Act, Fuel;
+    lua_toplevel_memory: "lua_toplevel_memory.lua", Start, Memory;
+    // Lua: C-function time bombs, charged for their work
+    lua_rep_bomb: "lua_rep_bomb.lua", Act, Fuel;
+    lua_concat_bomb: "lua_concat_bomb.lua", Act, Fuel;
+    lua_table_concat_bomb: "lua_table_concat_bomb.lua", Act, Fuel;
+    lua_table_move_bomb: "lua_table_move_bomb.lua", Act, Fuel;
+    lua_format_bomb: "lua_format_bomb.lua", Act, Fuel;
+    lua_pattern_bomb: "lua_pattern_bomb.lua", Act, Fuel;
+    lua_gsub_bomb: "lua_gsub_bomb.lua", Act, Fuel;
+    lua_gmatch_bomb: "lua_gmatch_bomb.lua", Act, Fuel;
+    lua_sort_bomb: "lua_sort_bomb.lua", Act, Fuel;
+    lua_insert_front_bomb: "lua_insert_front_bomb.lua", Act, Fuel;
+    lua_unpack_bomb: "lua_unpack_bomb.lua", Act, Fuel;
+    lua_utf8_bomb: "lua_utf8_bomb.lua", Act, Fuel;
+    lua_tonumber_bomb: "lua_tonumber_bomb.lua", Act, Fuel;
+    lua_print_spam: "lua_print_spam.lua", Act, Fuel;
+    // Lua: stacks
+    lua_deep_recursion: "lua_deep_recursion.lua", Act, Stack;
+    lua_c_stack_overflow: "lua_c_stack_overflow.lua", Act, Stack;
+    lua_gsub_recursion: "lua_gsub_recursion.lua", Act, Stack;
+    // Lua: finalizers
+    lua_gc_finalizer: "lua_gc_finalizer.lua", Act, Crash;
+    // Lua: escape attempts (every one of these is simply absent)
+    lua_escape_io: "lua_escape_io.lua", Act, Crash;
+    lua_escape_os: "lua_escape_os.lua", Act, Crash;
+    lua_escape_require: "lua_escape_require.lua", Act, Crash;
+    lua_escape_load: "lua_escape_load.lua", Act, Crash;
+    lua_escape_dofile: "lua_escape_dofile.lua", Act, Crash;
+    lua_escape_debug: "lua_escape_debug.lua", Act, Crash;
+    lua_escape_dump: "lua_escape_dump.lua", Act, Crash;
+    lua_escape_package: "lua_escape_package.lua", Act, Crash;
+    lua_escape_collectgarbage: "lua_escape_collectgarbage.lua", Act, Crash;
+    lua_escape_string_metatable: "lua_escape_string_metatable.lua", Act, Crash;
+    lua_bytecode: "lua_bytecode.lua", Load, Load;
+    // Lua: loading and replies
+    lua_syntax_error: "lua_syntax_error.lua", Load, Load;
+    lua_missing_act: "lua_missing_act.lua", Start, Load;
+    lua_runtime_error: "lua_runtime_error.lua", Act, Crash;
+    lua_bad_reply_nil: "lua_bad_reply_nil.lua", Act, Invalid;
+    lua_bad_reply_number: "lua_bad_reply_number.lua", Act, Invalid;
+    lua_bad_reply_table: "lua_bad_reply_table.lua", Act, Invalid;
+    lua_bad_reply_boolean: "lua_bad_reply_boolean.lua", Act, Invalid;
+    lua_bad_reply_utf8: "lua_bad_reply_utf8.lua", Act, Invalid;
+    lua_bad_reply_huge: "lua_bad_reply_huge.lua", Act, Invalid;
+
+    // WASM: budgets
+    wasm_infinite_loop: "wasm_infinite_loop.wat", Act, Fuel;
+    wasm_start_loop: "wasm_start_loop.wat", Start, Fuel;
+    wasm_init_loop: "wasm_init_loop.wat", Start, Fuel;
+    wasm_memcopy_bomb: "wasm_memcopy_bomb.wat", Act, Fuel;
+    wasm_memfill_bomb: "wasm_memfill_bomb.wat", Act, Fuel;
+    wasm_log_spam: "wasm_log_spam.wat", Act, Fuel;
+    // WASM: traps
+    wasm_unreachable: "wasm_unreachable.wat", Act, Crash;
+    wasm_div_zero: "wasm_div_zero.wat", Act, Crash;
+    wasm_oob_load: "wasm_oob_load.wat", Act, Crash;
+    wasm_call_indirect_null: "wasm_call_indirect_null.wat", Act, Crash;
+    wasm_log_oob: "wasm_log_oob.wat", Act, Crash;
+    wasm_stack_overflow: "wasm_stack_overflow.wat", Act, Stack;
+    // WASM: memory and tables
+    wasm_memory_grow_bomb: "wasm_memory_grow_bomb.wat", Act, Memory;
+    wasm_big_initial_memory: "wasm_big_initial_memory.wat", Start, Memory;
+    wasm_table_grow_bomb: "wasm_table_grow_bomb.wat", Act, Memory;
+    // WASM: loading
+    wasm_unknown_import: "wasm_unknown_import.wat", Load, Load;
+    wasm_wasi_import: "wasm_wasi_import.wat", Load, Load;
+    wasm_imported_memory: "wasm_imported_memory.wat", Load, Load;
+    wasm_wrong_import_sig: "wasm_wrong_import_sig.wat", Load, Load;
+    wasm_missing_act: "wasm_missing_act.wat", Load, Load;
+    wasm_missing_memory: "wasm_missing_memory.wat", Load, Load;
+    wasm_wrong_act_sig: "wasm_wrong_act_sig.wat", Load, Load;
+    wasm_wrong_init_sig: "wasm_wrong_init_sig.wat", Load, Load;
+    wasm_bad_syntax: "wasm_bad_syntax.wat", Load, Load;
+    wasm_malformed: "wasm_malformed.wasm", Load, Load;
+    // WASM: replies
+    wasm_reply_oob: "wasm_reply_oob.wat", Act, Invalid;
+    wasm_reply_utf8: "wasm_reply_utf8.wat", Act, Invalid;
+    wasm_reply_huge: "wasm_reply_huge.wat", Act, Invalid;
+    wasm_alloc_oob: "wasm_alloc_oob.wat", Act, Invalid;
+}
+
+#[test]
+fn lua_wallclock_compare() {
+    let f = case_with(
+        "lua_wallclock_compare.lua",
+        Stage::Act,
+        Verdict::Wallclock,
+        short_wall("lua_wallclock_compare.lua"),
+    );
+    assert!(f.fuel_used < Limits::LUA.fuel_per_decision);
+}
+
+#[test]
+fn wasm_wallclock_when_fuel_is_plentiful() {
+    let limits = Limits {
+        fuel_per_decision: u64::MAX / 4,
+        fuel_per_match: u64::MAX / 2,
+        ..short_wall("wasm_infinite_loop.wat")
+    };
+    case_with("wasm_infinite_loop.wat", Stage::Act, Verdict::Wallclock, limits);
+}
+
+#[test]
+fn lua_fuel_fault_reports_numbers() {
+    let f = case("lua_infinite_loop.lua", Stage::Act, Verdict::Fuel);
+    let budget = Limits::LUA.fuel_per_decision;
+    assert!(f.fuel_used >= budget && f.fuel_used < budget + 2 * 1000, "{f}");
+    assert_eq!(f.fuel_total, f.fuel_used);
+    assert!(f.memory_peak > 0);
+}
+
+#[test]
+fn wasm_fuel_fault_reports_numbers() {
+    let f = case("wasm_infinite_loop.wat", Stage::Act, Verdict::Fuel);
+    assert_eq!(f.fuel_used, Limits::WASM.fuel_per_decision);
+    assert_eq!(f.memory_peak, 65536);
+}
+
+#[test]
+fn lua_runtime_error_has_traceback_with_lines() {
+    let f = case("lua_runtime_error.lua", Stage::Act, Verdict::Crash);
+    assert!(f.message.contains("lua_runtime_error.lua:2:"), "{}", f.message);
+    let trace = f.trace.expect("a traceback");
+    assert!(trace.contains("lua_runtime_error.lua:2"), "{trace}");
+    assert!(trace.contains("lua_runtime_error.lua:5"), "{trace}");
+}
+
+#[test]
+fn wasm_trap_has_backtrace_with_names() {
+    let f = case("wasm_unreachable.wat", Stage::Act, Verdict::Crash);
+    assert!(f.message.contains("unreachable"), "{}", f.message);
+    let trace = f.trace.expect("a backtrace");
+    assert!(trace.contains("deep_helper"), "{trace}");
+}
+
+#[test]
+fn load_errors_name_the_problem() {
+    let sb = Sandbox::new().unwrap();
+    let msg = |file| common::load(&sb, file).unwrap_err().message;
+    assert!(msg("wasm_unknown_import.wat").contains("env.clock_ms"));
+    assert!(msg("wasm_wasi_import.wat").contains("wasi_snapshot_preview1.fd_write"));
+    assert!(msg("wasm_wrong_import_sig.wat").contains("env.log"));
+    assert!(msg("wasm_missing_act.wat").contains("`act`"));
+    assert!(msg("wasm_missing_memory.wat").contains("`memory`"));
+    assert!(msg("wasm_wrong_act_sig.wat").contains("`act`"));
+    assert!(msg("wasm_wrong_init_sig.wat").contains("`init`"));
+    assert!(msg("lua_syntax_error.lua").contains("lua_syntax_error.lua:2"));
+    assert!(msg("lua_bytecode.lua").contains("bytecode"));
+}
+
+#[test]
+fn oversized_programs_are_refused() {
+    let sb = Sandbox::new().unwrap();
+    let big = vec![b' '; cardarena_sandbox::MAX_WASM_MODULE + 1];
+    let f = sb
+        .load("big.wasm", cardarena_sandbox::Kind::Wasm, &big)
+        .unwrap_err();
+    assert_eq!(f.verdict, Verdict::Load);
+    let big = vec![b' '; cardarena_sandbox::MAX_LUA_SOURCE + 1];
+    let f = sb
+        .load("big.lua", cardarena_sandbox::Kind::Lua, &big)
+        .unwrap_err();
+    assert_eq!(f.verdict, Verdict::Load);
+}
