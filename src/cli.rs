@@ -12,7 +12,8 @@ use serde::Serialize;
 
 use crate::bots::Greedy;
 use crate::games::{self, Game, Outcome, Seat};
-use crate::registry::{self, BotSource};
+use crate::registry::{self, BotSource, Loader};
+use crate::tournament::config::LimitsConfig;
 use crate::runner::{run_match, DecisionRecord, FaultRecord, MatchObserver, MatchSpec, Quiet, Replay};
 use crate::with_game;
 
@@ -90,6 +91,34 @@ struct SprtArgs {
     /// Worker threads (default: every core).
     #[arg(long)]
     threads: Option<usize>,
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
+/// Sandbox limits for Lua/WASM bots; unset ones keep the defaults of the bot's kind (docs/sandbox.md).
+#[derive(Debug, Clone, clap::Args)]
+struct LimitArgs {
+    /// Fuel per decision for every Lua/WASM bot (Lua: instructions; WASM: wasmtime fuel).
+    #[arg(long, value_name = "N")]
+    fuel_per_decision: Option<u64>,
+    /// Fuel per match for every Lua/WASM bot.
+    #[arg(long, value_name = "N")]
+    fuel_per_match: Option<u64>,
+    /// Memory per Lua/WASM bot, in MiB.
+    #[arg(long, value_name = "MIB")]
+    memory_mb: Option<u64>,
+}
+
+impl LimitArgs {
+    fn config(&self) -> LimitsConfig {
+        LimitsConfig {
+            fuel_per_decision: self.fuel_per_decision,
+            fuel_per_match: self.fuel_per_match,
+            memory_mb: self.memory_mb,
+            lua: None,
+            wasm: None,
+        }
+    }
 }
 
 #[derive(Debug, clap::Args)]
@@ -112,6 +141,8 @@ struct PlayArgs {
     /// Also write the full replay (JSON) to this file.
     #[arg(long, value_name = "FILE")]
     replay: Option<PathBuf>,
+    #[command(flatten)]
+    limits: LimitArgs,
 }
 
 /// Runs the command line; the error chain is printed by `main`.
@@ -190,11 +221,13 @@ fn play_game<G: Greedy>(args: &PlayArgs) -> anyhow::Result<()> {
             args.bots.len()
         );
     }
-    let sources = args.bots.iter().map(|b| BotSource::resolve(b)).collect::<anyhow::Result<Vec<_>>>()?;
+    let loader = Loader::new();
+    let sources = args.bots.iter().map(|b| loader.resolve(b)).collect::<anyhow::Result<Vec<_>>>()?;
+    let limits = args.limits.config();
     let spec =
         MatchSpec::<G> { variant, seed: args.seed, entries: sources.iter().map(BotSource::entry).collect() };
     let mut bots: Vec<_> =
-        sources.iter().enumerate().map(|(seat, s)| s.instantiate::<G>(args.seed, seat)).collect();
+        sources.iter().enumerate().map(|(seat, s)| s.instantiate::<G>(args.seed, seat, &limits)).collect();
     let replay = if args.json {
         run_match(&spec, &mut bots, &mut Quiet)
     } else {
@@ -266,6 +299,9 @@ impl<G: Game> MatchObserver<G> for TextLog {
             (None, _) => "no move".to_string(),
         };
         self.out.push_str(&format!("#{index:<3} {who}: {what}\n"));
+        if let Some(fault) = &record.fault {
+            self.write_fault(record.seat, fault);
+        }
         for line in &record.log {
             self.out.push_str(&format!("      log: {line}\n"));
         }
@@ -276,12 +312,9 @@ impl<G: Game> MatchObserver<G> for TextLog {
     }
 
     fn fault(&mut self, seat: Seat, fault: &FaultRecord) {
-        self.out.push_str(&format!(
-            "      FAULT seat {seat} ({}): {}: {}\n",
-            self.names[seat], fault.verdict, fault.message
-        ));
-        if let Some(trace) = &fault.trace {
-            self.out.push_str(&indent(trace));
+        // Faults of decisions are shown with their decision; this is a failed start.
+        if fault.decision.is_none() {
+            self.write_fault(seat, fault);
         }
     }
 
@@ -292,6 +325,18 @@ impl<G: Game> MatchObserver<G> for TextLog {
                 "  seat {seat} {name}: {} points, rank {}\n",
                 outcome.points[seat], outcome.ranks[seat]
             ));
+        }
+    }
+}
+
+impl TextLog {
+    fn write_fault(&mut self, seat: Seat, fault: &FaultRecord) {
+        self.out.push_str(&format!(
+            "      FAULT seat {seat} ({}): {}: {}\n",
+            self.names[seat], fault.verdict, fault.message
+        ));
+        if let Some(trace) = &fault.trace {
+            self.out.push_str(&indent(trace));
         }
     }
 }
@@ -431,7 +476,9 @@ fn sprt_game<G: Greedy>(args: &SprtArgs) -> anyhow::Result<()> {
         bail!("--elo1 must be greater than --elo0");
     }
     let variant = registry::variant::<G>(args.variant.as_deref())?;
-    let sources = args.bots.iter().map(|b| BotSource::resolve(b)).collect::<anyhow::Result<Vec<_>>>()?;
+    let loader = Loader::new();
+    let sources = args.bots.iter().map(|b| loader.resolve(b)).collect::<anyhow::Result<Vec<_>>>()?;
+    let limits = args.limits.config();
     let entries: Vec<_> = sources.iter().map(BotSource::entry).collect();
     let threads = args.threads.unwrap_or_else(default_threads).max(1);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
@@ -447,7 +494,7 @@ fn sprt_game<G: Greedy>(args: &SprtArgs) -> anyhow::Result<()> {
         let spec =
             MatchSpec::<G> { variant, seed, entries: order.iter().map(|&i| entries[i].clone()).collect() };
         let mut bots: Vec<_> =
-            order.iter().enumerate().map(|(seat, &i)| sources[i].instantiate::<G>(seed, seat)).collect();
+            order.iter().enumerate().map(|(seat, &i)| sources[i].instantiate::<G>(seed, seat, &limits)).collect();
         let r = run_match(&spec, &mut bots, &mut Quiet);
         match (r.outcome.ranks[new_seat], r.outcome.ranks[1 - new_seat]) {
             (1, 1) => 1,

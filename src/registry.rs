@@ -4,13 +4,17 @@
 //! [`with_game!`] and one entry in [`crate::games::GAMES`].
 
 use std::path::Path;
+use std::sync::OnceLock;
 
-use anyhow::{bail, Context};
+use anyhow::bail;
+use cardarena_sandbox::{Instance, Kind, Limits, Program, Sandbox};
 
-use crate::bot::{builtin, builtin_hash, Bot, BUILTIN_BOTS};
+use crate::bot::{builtin, builtin_hash, Bot, Fault, InitInfo, Verdict, BUILTIN_BOTS};
 use crate::bots::Greedy;
-use crate::games::{self, Game};
+use crate::games::{Game, Seat};
+use crate::rng::derive_seed;
 use crate::runner::BotEntry;
+use crate::tournament::config::LimitsConfig;
 
 /// Runs `$body` with `$G` bound to the game type named by `$name` (a `&str`), or evaluates to an
 /// error naming the known games.
@@ -41,7 +45,7 @@ macro_rules! with_game {
 
 /// The error for a game name that does not exist.
 pub fn unknown_game(name: &str) -> anyhow::Error {
-    let known: Vec<&str> = games::GAMES.iter().map(|g| g.name).collect();
+    let known: Vec<&str> = crate::games::GAMES.iter().map(|g| g.name).collect();
     anyhow::anyhow!("unknown game {name:?}; the games are: {} (see `arena games`)", known.join(", "))
 }
 
@@ -56,46 +60,167 @@ pub fn variant<G: Game>(name: Option<&str>) -> anyhow::Result<G::Variant> {
     }
 }
 
-/// How to build one seat's bot for each match: a built-in name or a loaded program.
-#[derive(Clone, Debug)]
-pub enum BotSource {
-    /// `random` or `greedy`.
-    Builtin(String),
+/// Turns bot names into [`BotSource`]s, starting the sandbox only when a Lua or WASM bot is named.
+#[derive(Default)]
+pub struct Loader {
+    sandbox: OnceLock<Sandbox>,
 }
 
-impl BotSource {
+impl Loader {
+    /// A loader; the sandbox starts on the first file bot.
+    pub fn new() -> Loader {
+        Loader::default()
+    }
+
+    fn sandbox(&self) -> anyhow::Result<&Sandbox> {
+        if let Some(s) = self.sandbox.get() {
+            return Ok(s);
+        }
+        let s = Sandbox::new().map_err(|e| anyhow::anyhow!("cannot start the sandbox: {e}"))?;
+        Ok(self.sandbox.get_or_init(|| s))
+    }
+
     /// Resolves a bot name as typed by a user: a built-in name, or a path to a `.lua`, `.wasm` or
-    /// `.wat` file.
+    /// `.wat` file, which is read and checked (Lua parsed, WASM compiled and its ABI checked).
     ///
     /// # Errors
-    /// Unknown names, missing files, unsupported extensions; the message says what to do.
-    pub fn resolve(name: &str) -> anyhow::Result<BotSource> {
+    /// Unknown names, missing files, unsupported extensions, and programs the sandbox refuses
+    /// (syntax errors, unknown imports, missing exports …); the message says what to do.
+    pub fn resolve(&self, name: &str) -> anyhow::Result<BotSource> {
         if BUILTIN_BOTS.contains(&name) {
             return Ok(BotSource::Builtin(name.to_string()));
         }
         let path = Path::new(name);
-        let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
-        if !matches!(ext, "lua" | "wasm" | "wat") {
+        if Kind::from_path(path).is_none() {
             bail!(
                 "unknown bot {name:?}: a bot is a built-in ({}) or a path to a .lua, .wasm or .wat file",
                 BUILTIN_BOTS.join(", ")
             );
         }
-        let _bytes = std::fs::read(path).with_context(|| format!("cannot read bot file {name:?}"))?;
-        bail!("bot {name:?}: Lua and WASM bots are not supported yet (the sandbox is not built in)")
+        if !path.is_file() {
+            bail!("cannot read bot file {name:?}: no such file");
+        }
+        match self.sandbox()?.load_file(path) {
+            Ok(program) => Ok(BotSource::File { name: name.to_string(), program }),
+            Err(fault) => bail!("bot {name:?} cannot be loaded: {}", fault.message),
+        }
     }
+}
 
+/// How to build one seat's bot for each match: a built-in name or a loaded program.
+#[derive(Clone, Debug)]
+pub enum BotSource {
+    /// `random` or `greedy`.
+    Builtin(String),
+    /// A Lua or WASM program, checked once and shared by every match.
+    File {
+        /// The name as given.
+        name: String,
+        /// The loaded program.
+        program: Program,
+    },
+}
+
+impl BotSource {
     /// The name and content hash recorded in replays.
     pub fn entry(&self) -> BotEntry {
         match self {
             BotSource::Builtin(name) => BotEntry { name: name.clone(), hash: builtin_hash(name) },
+            BotSource::File { name, program } => BotEntry { name: name.clone(), hash: program.hash() },
         }
     }
 
-    /// A fresh bot for one match.
-    pub fn instantiate<G: Greedy>(&self, seed: u64, seat: usize) -> Box<dyn Bot<G>> {
+    /// A fresh bot for one match, with the sandbox limits of `limits` (unset fields keep the
+    /// sandbox's defaults for the bot's kind).
+    pub fn instantiate<G: Greedy>(&self, seed: u64, seat: Seat, limits: &LimitsConfig) -> Box<dyn Bot<G>> {
         match self {
             BotSource::Builtin(name) => builtin::<G>(name, seed, seat).expect("resolved built-in"),
+            BotSource::File { program, .. } => Box::new(SandboxBot {
+                program: program.clone(),
+                limits: limits.apply(program.kind()),
+                instance: None,
+                fuel_last: None,
+            }),
         }
+    }
+}
+
+impl LimitsConfig {
+    /// The sandbox limits for a kind of bot: its defaults, overridden by what is set here.
+    pub fn apply(&self, kind: Kind) -> Limits {
+        let mut limits = Limits::default_for(kind);
+        let per_kind = match kind {
+            Kind::Lua => self.lua.as_ref(),
+            Kind::Wasm => self.wasm.as_ref(),
+        };
+        for layer in [Some(self), per_kind.map(|b| &**b)].into_iter().flatten() {
+            if let Some(f) = layer.fuel_per_decision {
+                limits.fuel_per_decision = f;
+            }
+            if let Some(f) = layer.fuel_per_match {
+                limits.fuel_per_match = f;
+            }
+            if let Some(m) = layer.memory_mb {
+                limits.memory_bytes = m.saturating_mul(1 << 20);
+            }
+        }
+        limits
+    }
+}
+
+/// A Lua or WASM bot in one match.
+struct SandboxBot {
+    program: Program,
+    limits: Limits,
+    instance: Option<Instance>,
+    fuel_last: Option<u64>,
+}
+
+fn convert(f: cardarena_sandbox::Fault) -> Fault {
+    use cardarena_sandbox::Verdict as V;
+    let verdict = match f.verdict {
+        V::Fuel => Verdict::Fuel,
+        V::Memory => Verdict::Memory,
+        V::Stack => Verdict::Stack,
+        V::Crash => Verdict::Crash,
+        V::Invalid => Verdict::Invalid,
+        V::Load => Verdict::Load,
+        V::Wallclock => Verdict::Wallclock,
+    };
+    Fault {
+        verdict,
+        message: f.message,
+        fuel_used: Some(f.fuel_used),
+        memory_peak: Some(f.memory_peak),
+        trace: f.trace,
+    }
+}
+
+impl<G: Game> Bot<G> for SandboxBot {
+    fn init(&mut self, info: &InitInfo) -> Result<(), Fault> {
+        let json = serde_json::to_string(info).expect("init info serializes");
+        // math.random is seeded from the match seed, per seat.
+        let seed = derive_seed(&[info.seed, info.seat as u64]);
+        self.instance = Some(self.program.start(&self.limits, seed, &json).map_err(convert)?);
+        Ok(())
+    }
+
+    fn act(&mut self, obs: &G::Observation) -> Result<String, Fault> {
+        let instance = self
+            .instance
+            .as_mut()
+            .ok_or_else(|| Fault::new(Verdict::Load, "the bot did not start (its init failed)"))?;
+        let json = serde_json::to_string(obs).expect("observations serialize");
+        let reply = instance.act(&json);
+        self.fuel_last = Some(instance.fuel_used_last());
+        reply.map_err(convert)
+    }
+
+    fn fuel_used_last(&self) -> Option<u64> {
+        self.fuel_last
+    }
+
+    fn take_log(&mut self) -> Vec<String> {
+        self.instance.as_mut().map(|i| i.take_log()).unwrap_or_default()
     }
 }

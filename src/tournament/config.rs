@@ -63,6 +63,10 @@ pub struct LimitsConfig {
     pub fuel_per_match: Option<u64>,
     /// Memory per bot, in MiB.
     pub memory_mb: Option<u64>,
+    /// Overrides for Lua bots only (`[event.limits.lua]`).
+    pub lua: Option<Box<LimitsConfig>>,
+    /// Overrides for WASM bots only (`[event.limits.wasm]`).
+    pub wasm: Option<Box<LimitsConfig>>,
 }
 
 impl LimitsConfig {
@@ -71,6 +75,8 @@ impl LimitsConfig {
             fuel_per_decision: self.fuel_per_decision.or(defaults.fuel_per_decision),
             fuel_per_match: self.fuel_per_match.or(defaults.fuel_per_match),
             memory_mb: self.memory_mb.or(defaults.memory_mb),
+            lua: self.lua.clone().or_else(|| defaults.lua.clone()),
+            wasm: self.wasm.clone().or_else(|| defaults.wasm.clone()),
         }
     }
 }

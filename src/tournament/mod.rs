@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use crate::bot::Verdict;
 use crate::bots::Greedy;
 use crate::games::Game;
-use crate::registry::{self, BotSource};
+use crate::registry::{self, BotSource, Loader};
 use crate::runner::{run_match, BotEntry, MatchSpec, Quiet, Replay};
 use crate::with_game;
 
@@ -110,8 +110,11 @@ pub fn run(
     opts: &RunOptions,
     stop: &AtomicBool,
 ) -> anyhow::Result<TournamentResult> {
+    let loader = Loader::new();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads.max(1))
+        // sandboxed guest calls want a few MiB of native stack (see the sandbox crate docs)
+        .stack_size(8 << 20)
         .build()
         .context("cannot start the worker threads")?;
     let bar = if opts.progress { ProgressBar::new(0) } else { ProgressBar::hidden() };
@@ -126,7 +129,7 @@ pub fn run(
     for event in &config.events {
         let game = event.game.clone();
         let standings =
-            with_game!(game.as_str(), G => run_event::<G>(event, store, &pool, &bar, stop, &mut result))??;
+            with_game!(game.as_str(), G => run_event::<G>(event, &loader, store, &pool, &bar, stop, &mut result))??;
         result.events.push(standings);
     }
     bar.finish_and_clear();
@@ -139,10 +142,13 @@ struct EventCtx<G: Game> {
     sources: Vec<BotSource>,
     entries: Vec<BotEntry>,
     fingerprint: String,
+    limits: config::LimitsConfig,
 }
 
+#[allow(clippy::too_many_arguments)]
 fn run_event<G: Greedy>(
     event: &Event,
+    loader: &Loader,
     store: &Store,
     pool: &rayon::ThreadPool,
     bar: &ProgressBar,
@@ -153,7 +159,7 @@ fn run_event<G: Greedy>(
     let sources = event
         .bot_paths
         .iter()
-        .map(|b| BotSource::resolve(b))
+        .map(|b| loader.resolve(b))
         .collect::<anyhow::Result<Vec<_>>>()
         .with_context(|| format!("event {:?}", event.name))?;
     let mut entries: Vec<BotEntry> = sources.iter().map(BotSource::entry).collect();
@@ -164,7 +170,7 @@ fn run_event<G: Greedy>(
         format!("{}|{}|{}", G::NAME, variant, serde_json::to_string(&event.limits)?).as_bytes(),
     )[..16]
         .to_string();
-    let ctx = EventCtx::<G> { variant, sources, entries, fingerprint };
+    let ctx = EventCtx::<G> { variant, sources, entries, fingerprint, limits: event.limits.clone() };
     bar.set_message(event.name.clone());
 
     let mut plans: Vec<MatchPlan> = Vec::new();
@@ -283,7 +289,7 @@ fn play_one<G: Greedy>(ctx: &EventCtx<G>, plan: &MatchPlan) -> Replay {
         .seats
         .iter()
         .enumerate()
-        .map(|(seat, &e)| ctx.sources[e].instantiate::<G>(plan.seed, seat))
+        .map(|(seat, &e)| ctx.sources[e].instantiate::<G>(plan.seed, seat, &ctx.limits))
         .collect();
     run_match(&spec, &mut bots, &mut Quiet)
 }
