@@ -13,8 +13,8 @@ use serde::Serialize;
 use crate::bots::Greedy;
 use crate::games::{self, Game, Outcome, Seat};
 use crate::registry::{self, BotSource, Loader};
-use crate::tournament::config::LimitsConfig;
 use crate::runner::{run_match, DecisionRecord, FaultRecord, MatchObserver, MatchSpec, Quiet, Replay};
+use crate::tournament::config::LimitsConfig;
 use crate::with_game;
 
 /// cardarena: a bot arena for hidden-information card games.
@@ -493,8 +493,11 @@ fn sprt_game<G: Greedy>(args: &SprtArgs) -> anyhow::Result<()> {
         let order = if new_seat == 0 { [0, 1] } else { [1, 0] };
         let spec =
             MatchSpec::<G> { variant, seed, entries: order.iter().map(|&i| entries[i].clone()).collect() };
-        let mut bots: Vec<_> =
-            order.iter().enumerate().map(|(seat, &i)| sources[i].instantiate::<G>(seed, seat, &limits)).collect();
+        let mut bots: Vec<_> = order
+            .iter()
+            .enumerate()
+            .map(|(seat, &i)| sources[i].instantiate::<G>(seed, seat, &limits))
+            .collect();
         let r = run_match(&spec, &mut bots, &mut Quiet);
         match (r.outcome.ranks[new_seat], r.outcome.ranks[1 - new_seat]) {
             (1, 1) => 1,

@@ -106,9 +106,7 @@ impl Fault {
     }
 
     pub(crate) fn with_trace(mut self, trace: Option<String>) -> Fault {
-        self.trace = trace
-            .map(|t| clip(t, Fault::MAX_TRACE))
-            .filter(|t| !t.is_empty());
+        self.trace = trace.map(|t| clip(t, Fault::MAX_TRACE)).filter(|t| !t.is_empty());
         self
     }
 }

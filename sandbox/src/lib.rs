@@ -146,9 +146,7 @@ impl Sandbox {
     pub fn new() -> Result<Sandbox, SandboxError> {
         lua::self_check().map_err(SandboxError)?;
         let wasm = wasm::WasmEngine::new().map_err(SandboxError)?;
-        Ok(Sandbox {
-            shared: Arc::new(Shared { wasm }),
-        })
+        Ok(Sandbox { shared: Arc::new(Shared { wasm }) })
     }
 
     /// Checks (Lua) or compiles and validates (WASM) a program. `name` is used in messages and
@@ -162,16 +160,9 @@ impl Sandbox {
         let hash = hex_sha256(bytes);
         let inner = match kind {
             Kind::Lua => ProgramInner::Lua(Arc::new(lua::LuaProgram::load(name, bytes)?)),
-            Kind::Wasm => {
-                ProgramInner::Wasm(Arc::new(wasm::WasmProgram::load(&self.shared, bytes)?))
-            }
+            Kind::Wasm => ProgramInner::Wasm(Arc::new(wasm::WasmProgram::load(&self.shared, bytes)?)),
         };
-        Ok(Program {
-            name: name.into(),
-            kind,
-            hash,
-            inner,
-        })
+        Ok(Program { name: name.into(), kind, hash, inner })
     }
 
     /// Reads a program file; the kind comes from the extension (`.lua`, `.wasm`, `.wat`).
@@ -192,17 +183,14 @@ impl Sandbox {
             Kind::Wasm => MAX_WASM_MODULE,
         } as u64;
         let too_big = |n: u64| Fault::load(format!("{}: {n} bytes; the limit is {limit}", path.display()));
-        let size = std::fs::metadata(path)
-            .map_err(|e| Fault::load(format!("{}: {e}", path.display())))?
-            .len();
+        let size =
+            std::fs::metadata(path).map_err(|e| Fault::load(format!("{}: {e}", path.display())))?.len();
         if size > limit {
             return Err(too_big(size));
         }
-        let bytes =
-            std::fs::read(path).map_err(|e| Fault::load(format!("{}: {e}", path.display())))?;
-        let name = path
-            .file_name()
-            .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+        let bytes = std::fs::read(path).map_err(|e| Fault::load(format!("{}: {e}", path.display())))?;
+        let name =
+            path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
         self.load(&name, kind, &bytes)
     }
 }
@@ -363,10 +351,7 @@ impl Instance {
 }
 
 fn hex_sha256(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[allow(dead_code)]
@@ -393,9 +378,6 @@ mod tests {
 
     #[test]
     fn sha256_is_lowercase_hex() {
-        assert_eq!(
-            hex_sha256(b"abc"),
-            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
-        );
+        assert_eq!(hex_sha256(b"abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
     }
 }

@@ -12,12 +12,7 @@ pub(crate) struct LogBook {
 
 impl LogBook {
     pub(crate) fn new(cap: usize) -> LogBook {
-        LogBook {
-            lines: Vec::new(),
-            bytes: 0,
-            cap,
-            truncated: false,
-        }
+        LogBook { lines: Vec::new(), bytes: 0, cap, truncated: false }
     }
 
     /// Appends one line (invalid UTF-8 is replaced). Past the cap, the line is cut and a
@@ -41,10 +36,7 @@ impl LogBook {
         }
         self.bytes = self.cap;
         self.truncated = true;
-        self.lines.push(format!(
-            "[sandbox: log truncated at {} bytes for this match]",
-            self.cap
-        ));
+        self.lines.push(format!("[sandbox: log truncated at {} bytes for this match]", self.cap));
     }
 
     /// The lines logged since the last call.

@@ -14,9 +14,8 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use wasmtime::{
-    Caller, Config, Engine, Extern, ExternType, FuncType, InstancePre, Linker, Memory, Module,
-    OptLevel, ResourceLimiter, Store, Strategy, Trap, TypedFunc, WasmBacktrace,
-    WasmBacktraceDetails,
+    Caller, Config, Engine, Extern, ExternType, FuncType, InstancePre, Linker, Memory, Module, OptLevel,
+    ResourceLimiter, Store, Strategy, Trap, TypedFunc, WasmBacktrace, WasmBacktraceDetails,
 };
 
 use crate::log::LogBook;
@@ -77,11 +76,7 @@ impl WasmEngine {
             .and_then(|l| l.func_wrap("env", "budget_left", host_budget_left))
             .map_err(|e| format!("wasmtime linker: {e:#}"))?;
         let ticker = Ticker::start(engine.clone()).map_err(|e| format!("epoch ticker: {e}"))?;
-        Ok(WasmEngine {
-            engine,
-            linker,
-            ticker: Some(ticker),
-        })
+        Ok(WasmEngine { engine, linker, ticker: Some(ticker) })
     }
 }
 
@@ -108,10 +103,7 @@ impl Ticker {
                     engine.increment_epoch();
                 }
             })?;
-        Ok(Ticker {
-            stop: Some(stop),
-            thread: Some(thread),
-        })
+        Ok(Ticker { stop: Some(stop), thread: Some(thread) })
     }
 }
 
@@ -254,11 +246,7 @@ fn signature(f: &FuncType) -> String {
     let list = |it: &mut dyn Iterator<Item = wasmtime::ValType>| {
         it.map(|t| t.to_string()).collect::<Vec<_>>().join(" ")
     };
-    format!(
-        "(param {}) (result {})",
-        list(&mut f.params()),
-        list(&mut f.results())
-    )
+    format!("(param {}) (result {})", list(&mut f.params()), list(&mut f.results()))
 }
 
 const SIG_LOG: &str = "(param i32 i32) (result )";
@@ -310,9 +298,7 @@ impl WasmProgram {
                 (None, _) => false,
                 (Some(ExternType::Memory(m)), None) => {
                     if m.is_64() || m.is_shared() {
-                        problems.push(format!(
-                            "export `{name}` must be a 32-bit, unshared memory"
-                        ));
+                        problems.push(format!("export `{name}` must be a 32-bit, unshared memory"));
                     }
                     true
                 }
@@ -327,11 +313,7 @@ impl WasmProgram {
                 }
             }
         };
-        let required = [
-            ("memory", None),
-            ("alloc", Some(SIG_ALLOC)),
-            ("act", Some(SIG_ACT)),
-        ];
+        let required = [("memory", None), ("alloc", Some(SIG_ALLOC)), ("act", Some(SIG_ACT))];
         let mut missing: Vec<&str> = Vec::new();
         for (name, want) in required {
             if !has(name, want) {
@@ -343,11 +325,7 @@ impl WasmProgram {
             problems.push(format!(
                 "missing export{} {}",
                 if missing.len() > 1 { "s" } else { "" },
-                missing
-                    .iter()
-                    .map(|n| format!("`{n}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                missing.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
             ));
         }
         if !problems.is_empty() {
@@ -357,11 +335,7 @@ impl WasmProgram {
             .linker
             .instantiate_pre(&module)
             .map_err(|e| Fault::load(format!("cannot link the module: {e:#}")))?;
-        Ok(WasmProgram {
-            pre,
-            has_init,
-            engine: shared.clone(),
-        })
+        Ok(WasmProgram { pre, has_init, engine: shared.clone() })
     }
 
     /// A fresh instance: start function and `init` run under `limits.fuel_init`.
@@ -437,13 +411,7 @@ impl WasmInstance {
         let memory_limit = usize::try_from(self.limits.memory_bytes).unwrap_or(usize::MAX);
         let mut store = Store::new(
             &self.program.engine.wasm.engine,
-            Host {
-                log,
-                memory_limit,
-                memory_peak: 0,
-                resource_denied: false,
-                host_fuel_out: false,
-            },
+            Host { log, memory_limit, memory_peak: 0, resource_denied: false, host_fuel_out: false },
         );
         store.limiter(|h| h as &mut dyn ResourceLimiter);
         store.epoch_deadline_trap();
@@ -481,10 +449,7 @@ impl WasmInstance {
         if let Some(init) = init {
             let info = std::mem::take(&mut self.init_info);
             let r = write_input(&mut store, &live, &info)
-                .and_then(|ptr| {
-                    init.call(&mut store, (ptr, info.len() as i32))
-                        .map_err(CallError::Trap)
-                });
+                .and_then(|ptr| init.call(&mut store, (ptr, info.len() as i32)).map_err(CallError::Trap));
             self.init_info = info;
             self.fuel_init = budget - store.get_fuel().unwrap_or(0);
             self.fuel_used_last = self.fuel_init;
@@ -514,10 +479,7 @@ impl WasmInstance {
         if budget == 0 {
             return Err(self.fault(
                 Verdict::Fuel,
-                format!(
-                    "the match's fuel bank of {} is used up",
-                    self.limits.fuel_per_match
-                ),
+                format!("the match's fuel bank of {} is used up", self.limits.fuel_per_match),
                 None,
             ));
         }
@@ -537,9 +499,7 @@ impl WasmInstance {
         let result = match prepared {
             Err(e) => Err(CallError::Trap(e)),
             Ok(()) => write_input(store, live, input).and_then(|ptr| {
-                live.act
-                    .call(&mut *store, (ptr, input.len() as i32))
-                    .map_err(CallError::Trap)
+                live.act.call(&mut *store, (ptr, input.len() as i32)).map_err(CallError::Trap)
             }),
         };
         let used = budget - store.get_fuel().unwrap_or(0);
@@ -591,11 +551,7 @@ impl WasmInstance {
         }
         match std::str::from_utf8(bytes) {
             Ok(s) => Ok(s.to_owned()),
-            Err(e) => Err(self.fault(
-                Verdict::Invalid,
-                format!("the reply is not valid UTF-8: {e}"),
-                None,
-            )),
+            Err(e) => Err(self.fault(Verdict::Invalid, format!("the reply is not valid UTF-8: {e}"), None)),
         }
     }
 
@@ -604,9 +560,7 @@ impl WasmInstance {
         let host = store.data();
         let trace = e.downcast_ref::<WasmBacktrace>().map(|b| b.to_string());
         if host.resource_denied || e.downcast_ref::<ResourceCap>().is_some() {
-            let msg = e
-                .downcast_ref::<ResourceCap>()
-                .map_or_else(|| format!("{e:#}"), |c| c.0.clone());
+            let msg = e.downcast_ref::<ResourceCap>().map_or_else(|| format!("{e:#}"), |c| c.0.clone());
             return self.fault(Verdict::Memory, format!("{msg} ({phase})"), trace);
         }
         if host.host_fuel_out || e.downcast_ref::<HostFuelOut>().is_some() {
@@ -631,26 +585,18 @@ impl WasmInstance {
     fn fuel_message(&self, phase: &str) -> String {
         match phase {
             "decision" => {
-                let left_before = self
-                    .limits
-                    .fuel_per_match
-                    .saturating_sub(self.fuel_total - self.fuel_used_last);
+                let left_before =
+                    self.limits.fuel_per_match.saturating_sub(self.fuel_total - self.fuel_used_last);
                 if left_before < self.limits.fuel_per_decision {
                     format!(
                         "fuel exhausted: the match's fuel bank of {} is used up",
                         self.limits.fuel_per_match
                     )
                 } else {
-                    format!(
-                        "fuel exhausted: the decision budget is {}",
-                        self.limits.fuel_per_decision
-                    )
+                    format!("fuel exhausted: the decision budget is {}", self.limits.fuel_per_decision)
                 }
             }
-            _ => format!(
-                "fuel exhausted: the {phase} budget is {}",
-                self.limits.fuel_init
-            ),
+            _ => format!("fuel exhausted: the {phase} budget is {}", self.limits.fuel_init),
         }
     }
 
@@ -701,14 +647,12 @@ fn write_input(store: &mut Store<Host>, live: &Live, input: &[u8]) -> Result<i32
     let len = i32::try_from(input.len())
         .map_err(|_| CallError::Bad("the input does not fit in an i32 length".into()))?;
     let ptr = live.alloc.call(&mut *store, len).map_err(CallError::Trap)?;
-    live.memory
-        .write(&mut *store, ptr as u32 as usize, input)
-        .map_err(|_| {
-            CallError::Bad(format!(
-                "alloc({len}) returned {}, and {len} bytes there are outside linear memory",
-                ptr as u32
-            ))
-        })?;
+    live.memory.write(&mut *store, ptr as u32 as usize, input).map_err(|_| {
+        CallError::Bad(format!(
+            "alloc({len}) returned {}, and {len} bytes there are outside linear memory",
+            ptr as u32
+        ))
+    })?;
     Ok(ptr)
 }
 

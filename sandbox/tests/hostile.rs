@@ -28,10 +28,7 @@ fn case_with(file: &str, stage: Stage, verdict: Verdict, limits: Limits) -> Faul
 
 /// Limits whose wall-clock backstop fires sooner, for the cases that end on it.
 fn short_wall(file: &str) -> Limits {
-    Limits {
-        wall_per_decision: Duration::from_millis(500),
-        ..limits_for(file)
-    }
+    Limits { wall_per_decision: Duration::from_millis(500), ..limits_for(file) }
 }
 
 macro_rules! cases {
@@ -214,13 +211,9 @@ fn load_errors_name_the_problem() {
 fn oversized_programs_are_refused() {
     let sb = Sandbox::new().unwrap();
     let big = vec![b' '; cardarena_sandbox::MAX_WASM_MODULE + 1];
-    let f = sb
-        .load("big.wasm", cardarena_sandbox::Kind::Wasm, &big)
-        .unwrap_err();
+    let f = sb.load("big.wasm", cardarena_sandbox::Kind::Wasm, &big).unwrap_err();
     assert_eq!(f.verdict, Verdict::Load);
     let big = vec![b' '; cardarena_sandbox::MAX_LUA_SOURCE + 1];
-    let f = sb
-        .load("big.lua", cardarena_sandbox::Kind::Lua, &big)
-        .unwrap_err();
+    let f = sb.load("big.lua", cardarena_sandbox::Kind::Lua, &big).unwrap_err();
     assert_eq!(f.verdict, Verdict::Load);
 }

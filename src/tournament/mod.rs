@@ -128,8 +128,7 @@ pub fn run(
     let mut result = TournamentResult { events: Vec::new(), played_now: 0, resumed: 0, interrupted: false };
     for event in &config.events {
         let game = event.game.clone();
-        let standings =
-            with_game!(game.as_str(), G => run_event::<G>(event, &loader, store, &pool, &bar, stop, &mut result))??;
+        let standings = with_game!(game.as_str(), G => run_event::<G>(event, &loader, store, &pool, &bar, stop, &mut result))??;
         result.events.push(standings);
     }
     bar.finish_and_clear();
@@ -247,7 +246,7 @@ fn play_all<G: Greedy>(
     bar.inc_length(pending.len() as u64);
     let mut failure: Option<anyhow::Error> = None;
     std::thread::scope(|scope| {
-        let (tx, rx) = mpsc::channel::<(usize, MatchSummary, Replay)>();
+        let (tx, rx) = mpsc::channel::<(usize, MatchSummary, store::Packed)>();
         let pending = &pending;
         scope.spawn(move || {
             pool.install(|| {
@@ -257,13 +256,14 @@ fn play_all<G: Greedy>(
                     }
                     let replay = play_one(ctx, &plans[i]);
                     let summary = MatchSummary::of(&replay);
-                    let _ = tx.send((i, summary, replay));
+                    let packed = store::pack(&summary, &replay);
+                    let _ = tx.send((i, summary, packed));
                 });
             });
         });
-        for (i, summary, replay) in rx {
+        for (i, summary, packed) in rx {
             if failure.is_none() {
-                if let Err(e) = store.insert(&keys[i], &event.name, &summary, &replay) {
+                if let Err(e) = store.insert(&keys[i], &event.name, &packed) {
                     failure = Some(e);
                     stop.store(true, Ordering::SeqCst);
                 }

@@ -16,6 +16,24 @@ use rusqlite::{params, Connection, OptionalExtension};
 use super::MatchSummary;
 use crate::runner::Replay;
 
+/// A match ready to store: its summary as JSON and its replay as deflated JSON. Made by
+/// [`pack`] on the worker threads, so that the thread writing the database only writes.
+pub struct Packed {
+    summary: String,
+    replay: Vec<u8>,
+}
+
+/// Serializes and compresses one match for [`Store::insert`].
+pub fn pack(summary: &MatchSummary, replay: &Replay) -> Packed {
+    let mut z = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
+    let json = serde_json::to_vec(replay).expect("replays serialize");
+    z.write_all(&json).expect("writing to memory");
+    Packed {
+        summary: serde_json::to_string(summary).expect("summaries serialize"),
+        replay: z.finish().expect("writing to memory"),
+    }
+}
+
 /// An open results database.
 pub struct Store {
     conn: Connection,
@@ -71,25 +89,16 @@ impl Store {
             .transpose()
     }
 
-    /// Stores one finished match (its own transaction). A key that is already there is left as it is.
+    /// Stores one finished match (its own transaction), as made by [`pack`]. A key that is
+    /// already there is left as it is.
     ///
     /// # Errors
     /// Database errors.
-    pub fn insert(
-        &self,
-        key: &str,
-        event: &str,
-        summary: &MatchSummary,
-        replay: &Replay,
-    ) -> anyhow::Result<()> {
-        let summary = serde_json::to_string(summary)?;
-        let mut z = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
-        z.write_all(serde_json::to_string(replay)?.as_bytes())?;
-        let blob = z.finish()?;
+    pub fn insert(&self, key: &str, event: &str, packed: &Packed) -> anyhow::Result<()> {
         self.conn
             .execute(
                 "INSERT OR IGNORE INTO matches (key, event, summary, replay) VALUES (?1, ?2, ?3, ?4)",
-                params![key, event, summary, blob],
+                params![key, event, packed.summary, packed.replay],
             )
             .with_context(|| format!("cannot write to {}", self.path.display()))?;
         Ok(())

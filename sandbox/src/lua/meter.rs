@@ -103,8 +103,7 @@ impl Meter {
         self.charging.store(false, Relaxed);
         self.limit.store(limit, Relaxed);
         let deadline = self.base.elapsed().saturating_add(wall).as_nanos();
-        self.deadline_ns
-            .store(u64::try_from(deadline).unwrap_or(u64::MAX), Relaxed);
+        self.deadline_ns.store(u64::try_from(deadline).unwrap_or(u64::MAX), Relaxed);
         self.tripped.store(Trip::None as u8, Relaxed);
         self.mem_denied.store(false, Relaxed);
     }
@@ -124,9 +123,7 @@ impl Meter {
 
     /// Fuel used in this phase so far.
     pub(crate) fn total(&self) -> u64 {
-        self.used
-            .load(Relaxed)
-            .saturating_add(self.alloc_bytes.load(Relaxed) / ALLOC_BYTES_PER_FUEL)
+        self.used.load(Relaxed).saturating_add(self.alloc_bytes.load(Relaxed) / ALLOC_BYTES_PER_FUEL)
     }
 
     pub(crate) fn limit(&self) -> u64 {
@@ -197,10 +194,7 @@ impl Meter {
         if self.trip_state() != Trip::None {
             return Err(());
         }
-        self.used.store(
-            self.used.load(Relaxed).saturating_add(u64::from(LUA_HOOK_STEP)),
-            Relaxed,
-        );
+        self.used.store(self.used.load(Relaxed).saturating_add(u64::from(LUA_HOOK_STEP)), Relaxed);
         self.check()
     }
 
@@ -209,8 +203,7 @@ impl Meter {
         if self.trip_state() != Trip::None {
             return Err(());
         }
-        self.used
-            .store(self.used.load(Relaxed).saturating_add(fuel), Relaxed);
+        self.used.store(self.used.load(Relaxed).saturating_add(fuel), Relaxed);
         self.check()
     }
 

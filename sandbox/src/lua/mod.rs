@@ -43,14 +43,9 @@ impl LuaProgram {
             )));
         }
         if bytes.starts_with(b"\x1bLua") {
-            return Err(Fault::load(
-                "precompiled Lua bytecode is not accepted; submit the source text",
-            ));
+            return Err(Fault::load("precompiled Lua bytecode is not accepted; submit the source text"));
         }
-        let program = LuaProgram {
-            chunk_name: format!("@{name}"),
-            source: bytes.to_vec(),
-        };
+        let program = LuaProgram { chunk_name: format!("@{name}"), source: bytes.to_vec() };
         // Parse in a bare VM (no libraries, nothing runs) to report syntax errors at load.
         let lua = Lua::new_with(StdLib::NONE, LuaOptions::default())
             .map_err(|e| Fault::load(format!("cannot create a Lua state: {e}")))?;
@@ -63,12 +58,7 @@ impl LuaProgram {
     }
 
     /// A fresh VM with the bot's chunk run and `init(info)` called, under `limits.fuel_init`.
-    pub(crate) fn start(
-        &self,
-        limits: &Limits,
-        seed: u64,
-        info_json: &str,
-    ) -> Result<LuaInstance, Fault> {
+    pub(crate) fn start(&self, limits: &Limits, seed: u64, info_json: &str) -> Result<LuaInstance, Fault> {
         let mut inst = LuaInstance::new(limits, seed)?;
         crate::stack::on_guest_stack(|| inst.run_init(self, info_json))?;
         Ok(inst)
@@ -163,8 +153,7 @@ impl LuaInstance {
             "charge",
             lua.create_function(move |_, n: f64| {
                 let n = if n.is_nan() || n <= 0.0 { 0 } else { n as u64 };
-                m.charge(n)
-                    .map_err(|()| mlua::Error::runtime(m.trip_message()))
+                m.charge(n).map_err(|()| mlua::Error::runtime(m.trip_message()))
             })?,
         )?;
         let m = self.meter.clone();
@@ -178,8 +167,7 @@ impl LuaInstance {
                         _ => 0,
                     })
                     .sum();
-                m.charge(bytes as u64 / 8)
-                    .map_err(|()| mlua::Error::runtime(m.trip_message()))
+                m.charge(bytes as u64 / 8).map_err(|()| mlua::Error::runtime(m.trip_message()))
             })?,
         )?;
         let m = self.meter.clone();
@@ -188,58 +176,36 @@ impl LuaInstance {
             "emit",
             lua.create_function(move |_, line: LuaString| {
                 let bytes = line.as_bytes();
-                m.charge(1 + bytes.len() as u64 / 16)
-                    .map_err(|()| mlua::Error::runtime(m.trip_message()))?;
-                log.lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .push(&bytes);
+                m.charge(1 + bytes.len() as u64 / 16).map_err(|()| mlua::Error::runtime(m.trip_message()))?;
+                log.lock().unwrap_or_else(|p| p.into_inner()).push(&bytes);
                 Ok(())
             })?,
         )?;
         let m = self.meter.clone();
-        host.set(
-            "budget_left",
-            lua.create_function(move |_, ()| Ok(m.remaining()))?,
-        )?;
+        host.set("budget_left", lua.create_function(move |_, ()| Ok(m.remaining()))?)?;
         host.set("seed", seed as i64)?;
 
         let m = self.meter.clone();
-        host.set(
-            "find",
-            lua.create_function(move |lua, args| pattern::find_aux(lua, &m, args, true))?,
-        )?;
+        host.set("find", lua.create_function(move |lua, args| pattern::find_aux(lua, &m, args, true))?)?;
         let m = self.meter.clone();
-        host.set(
-            "match",
-            lua.create_function(move |lua, args| pattern::find_aux(lua, &m, args, false))?,
-        )?;
+        host.set("match", lua.create_function(move |lua, args| pattern::find_aux(lua, &m, args, false))?)?;
         let m = self.meter.clone();
-        host.set(
-            "gsub",
-            lua.create_function(move |lua, args| pattern::gsub(lua, &m, args))?,
-        )?;
+        host.set("gsub", lua.create_function(move |lua, args| pattern::gsub(lua, &m, args))?)?;
         let m = self.meter.clone();
         host.set(
             "gmatch",
-            lua.create_function(
-                move |lua, (s, p, init): (LuaString, LuaString, Option<i64>)| {
-                    let mut state = pattern::gmatch_start(s, p, init);
-                    let m = m.clone();
-                    lua.create_function_mut(move |lua, ()| {
-                        pattern::gmatch_next(lua, &m, &mut state)
-                    })
-                },
-            )?,
+            lua.create_function(move |lua, (s, p, init): (LuaString, LuaString, Option<i64>)| {
+                let mut state = pattern::gmatch_start(s, p, init);
+                let m = m.clone();
+                lua.create_function_mut(move |lua, ()| pattern::gmatch_next(lua, &m, &mut state))
+            })?,
         )?;
 
         // Seed math.random before the prelude replaces math.randomseed.
         let randomseed: Function = lua.globals().get::<mlua::Table>("math")?.get("randomseed")?;
         randomseed.call::<()>(seed as i64)?;
 
-        lua.load(PRELUDE)
-            .set_name("=sandbox")
-            .set_mode(ChunkMode::Text)
-            .call::<()>(host)
+        lua.load(PRELUDE).set_name("=sandbox").set_mode(ChunkMode::Text).call::<()>(host)
     }
 
     /// Re-arms the instruction hook for a new phase (also resets the hook's count, so a
@@ -293,15 +259,11 @@ impl LuaInstance {
                 self.act = Some(act);
                 Ok(())
             }
-            Ok(None) if meter.trip_state() == Trip::None => Err(self.fault(
-                Verdict::Load,
-                "the bot does not define a global function `act`".into(),
-                None,
-            )),
-            Ok(_) => Err(self.classify(mlua::Error::runtime(meter.trip_message()), true)),
-            Err(mlua::Error::SyntaxError { message, .. }) => {
-                Err(self.fault(Verdict::Load, message, None))
+            Ok(None) if meter.trip_state() == Trip::None => {
+                Err(self.fault(Verdict::Load, "the bot does not define a global function `act`".into(), None))
             }
+            Ok(_) => Err(self.classify(mlua::Error::runtime(meter.trip_message()), true)),
+            Err(mlua::Error::SyntaxError { message, .. }) => Err(self.fault(Verdict::Load, message, None)),
             Err(e) => Err(self.classify(e, true)),
         }
     }
@@ -320,10 +282,7 @@ impl LuaInstance {
         if budget == 0 {
             return Err(self.fault(
                 Verdict::Fuel,
-                format!(
-                    "the match's fuel bank of {} is used up",
-                    self.limits.fuel_per_match
-                ),
+                format!("the match's fuel bank of {} is used up", self.limits.fuel_per_match),
                 None,
             ));
         }
@@ -363,20 +322,13 @@ impl LuaInstance {
         if bytes.len() > MAX_REPLY_BYTES {
             return Err(self.fault(
                 Verdict::Invalid,
-                format!(
-                    "the reply is {} bytes long; the limit is {MAX_REPLY_BYTES}",
-                    bytes.len()
-                ),
+                format!("the reply is {} bytes long; the limit is {MAX_REPLY_BYTES}", bytes.len()),
                 None,
             ));
         }
         match std::str::from_utf8(&bytes) {
             Ok(s) => Ok(s.to_owned()),
-            Err(e) => Err(self.fault(
-                Verdict::Invalid,
-                format!("the reply is not valid UTF-8: {e}"),
-                None,
-            )),
+            Err(e) => Err(self.fault(Verdict::Invalid, format!("the reply is not valid UTF-8: {e}"), None)),
         }
     }
 
@@ -412,10 +364,7 @@ impl LuaInstance {
         if is_memory || (self.meter.memory_denied() && message.contains("not enough memory")) {
             return self.fault(
                 Verdict::Memory,
-                format!(
-                    "memory cap of {} bytes reached: {message}",
-                    self.meter.memory_limit()
-                ),
+                format!("memory cap of {} bytes reached: {message}", self.meter.memory_limit()),
                 trace,
             );
         }
@@ -427,11 +376,7 @@ impl LuaInstance {
                 None => t,
             });
         }
-        let verdict = if message.contains("stack overflow") {
-            Verdict::Stack
-        } else {
-            Verdict::Crash
-        };
+        let verdict = if message.contains("stack overflow") { Verdict::Stack } else { Verdict::Crash };
         self.fault(verdict, message, trace)
     }
 
@@ -469,10 +414,7 @@ impl LuaInstance {
     }
 
     pub(crate) fn take_log(&mut self) -> Vec<String> {
-        self.log
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .take()
+        self.log.lock().unwrap_or_else(|p| p.into_inner()).take()
     }
 }
 
@@ -486,10 +428,7 @@ impl Drop for LuaInstance {
         }
         let (f, ud) = self.meter.original();
         // SAFETY: restores the allocator that owns every block (ours only forwarded to it).
-        let restored = unsafe {
-            self.lua
-                .exec_raw::<()>((), |state| mlua::ffi::lua_setallocf(state, f, ud))
-        };
+        let restored = unsafe { self.lua.exec_raw::<()>((), |state| mlua::ffi::lua_setallocf(state, f, ud)) };
         if restored.is_err() {
             // The state still points at `meter`: keep it alive for as long as the process.
             std::mem::forget(self.meter.clone());

@@ -349,16 +349,14 @@ impl<'a> MatchState<'a> {
                     }
                     break None;
                 }
-                L_ESC if self.pc(p + 1).is_ascii_digit() => {
-                    match self.match_capture(s, self.pc(p + 1))? {
-                        Some(ns) => {
-                            s = ns;
-                            p += 2;
-                            continue;
-                        }
-                        None => break None,
+                L_ESC if self.pc(p + 1).is_ascii_digit() => match self.match_capture(s, self.pc(p + 1))? {
+                    Some(ns) => {
+                        s = ns;
+                        p += 2;
+                        continue;
                     }
-                }
+                    None => break None,
+                },
                 _ => {
                     let ep = self.class_end(p)?;
                     if !self.single_match(s, p, ep)? {
@@ -419,16 +417,10 @@ impl<'a> MatchState<'a> {
 
     /// All captures (or the whole match), as Lua values.
     fn push_captures(&self, lua: &Lua, whole: Option<(usize, usize)>) -> mlua::Result<MultiValue> {
-        let nlevels = if self.level == 0 && whole.is_some() {
-            1
-        } else {
-            self.level
-        };
+        let nlevels = if self.level == 0 && whole.is_some() { 1 } else { self.level };
         let mut out = MultiValue::with_capacity(nlevels);
         for i in 0..nlevels {
-            let c = self
-                .get_onecapture(i, whole)
-                .map_err(|e| to_lua_error(self.meter, e))?;
+            let c = self.get_onecapture(i, whole).map_err(|e| to_lua_error(self.meter, e))?;
             out.push_back(self.capture_value(lua, c)?);
         }
         Ok(out)
@@ -547,12 +539,7 @@ pub(crate) fn gmatch_start(s: LuaString, p: LuaString, init: Option<i64>) -> GMa
     if init > ls {
         init = ls + 1;
     }
-    GMatch {
-        s,
-        p,
-        src: init,
-        lastmatch: None,
-    }
+    GMatch { s, p, src: init, lastmatch: None }
 }
 
 /// One step of a `string.gmatch` iterator.
@@ -711,10 +698,7 @@ fn add_value(
             }
             Ok(true)
         }
-        other => Err(mlua::Error::runtime(format!(
-            "invalid replacement value (a {})",
-            lua_typename(&other)
-        ))),
+        other => Err(mlua::Error::runtime(format!("invalid replacement value (a {})", lua_typename(&other)))),
     }
 }
 

@@ -8,17 +8,14 @@ use std::time::{Duration, Instant};
 use cardarena_sandbox::{Fault, Instance, Kind, Limits, Program, Sandbox, Verdict};
 
 pub const INFO: &str = r#"{"game":"blade","variant":"readme","seat":0,"players":2,"seed":42}"#;
-pub const OBS: &str =
-    r#"{"game":"blade","variant":"readme","seat":0,"phase":"play","legal":["1","3","B","M"],"hand":[1,3],"scores":[0,0]}"#;
+pub const OBS: &str = r#"{"game":"blade","variant":"readme","seat":0,"phase":"play","legal":["1","3","B","M"],"hand":[1,3],"scores":[0,0]}"#;
 pub const SEED: u64 = 42;
 
 /// Generous bound on any single hostile case (speed belongs in benchmarks).
 pub const CASE_TIME_BOUND: Duration = Duration::from_secs(10);
 
 pub fn bot_path(file: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/bots")
-        .join(file)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/bots").join(file)
 }
 
 pub fn load(sb: &Sandbox, file: &str) -> Result<Program, Fault> {
@@ -26,11 +23,7 @@ pub fn load(sb: &Sandbox, file: &str) -> Result<Program, Fault> {
 }
 
 pub fn limits_for(file: &str) -> Limits {
-    let kind = if file.ends_with(".lua") {
-        Kind::Lua
-    } else {
-        Kind::Wasm
-    };
+    let kind = if file.ends_with(".lua") { Kind::Lua } else { Kind::Wasm };
     Limits::default_for(kind)
 }
 
@@ -52,15 +45,9 @@ pub struct Reference {
 
 pub fn reference(sb: &Sandbox, file: &str) -> Reference {
     let program = load(sb, file).expect("normal bot loads");
-    let mut inst = program
-        .start(&limits_for(file), SEED, INFO)
-        .expect("normal bot starts");
+    let mut inst = program.start(&limits_for(file), SEED, INFO).expect("normal bot starts");
     let reply = inst.act(OBS).expect("normal bot acts");
-    Reference {
-        reply,
-        fuel_init: inst.fuel_init(),
-        fuel: inst.fuel_used_last(),
-    }
+    Reference { reply, fuel_init: inst.fuel_init(), fuel: inst.fuel_used_last() }
 }
 
 /// Runs a hostile bot to its fault, with `limits`.
@@ -105,10 +92,7 @@ pub fn check_case(
         "{file}: wrong stage/verdict; fault: {fault}\ntrace: {:?}",
         fault.trace
     );
-    assert!(
-        elapsed < CASE_TIME_BOUND,
-        "{file}: took {elapsed:?} (fault: {fault})"
-    );
+    assert!(elapsed < CASE_TIME_BOUND, "{file}: took {elapsed:?} (fault: {fault})");
     for (normal, expected) in refs {
         let after = reference(sb, normal);
         assert_eq!(&after, expected, "{normal} changed after {file}");

@@ -1,0 +1,250 @@
+//! `arena tournament` and `arena sprt` as a user runs them: results, resume, thread counts, a
+//! `kill -9` in the middle, and errors in arena.toml.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn arena() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_arena"))
+}
+
+/// A fresh folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cardarena-tournament-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn run(args: &[&str]) -> Output {
+    arena().args(args).output().expect("arena runs")
+}
+
+fn ok(out: &Output) -> String {
+    assert!(out.status.success(), "stderr: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+const SMALL: &str = r#"
+[defaults]
+seed = 11
+deals = 6
+
+[[event]]
+game = "blade"
+bots = ["greedy", "random"]
+
+[[event]]
+game = "ecard"
+variant = "manga"
+format = "gauntlet"
+champion = "greedy"
+bots = ["random", "greedy"]
+
+[[event]]
+game = "lost-cities"
+format = "swiss"
+rounds = 2
+bots = ["greedy", "random"]
+"#;
+
+fn write(dir: &Path, text: &str) -> PathBuf {
+    let path = dir.join("arena.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn rows(db: &Path) -> i64 {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.query_row("SELECT COUNT(*) FROM matches", [], |r| r.get(0)).unwrap_or(0)
+}
+
+#[test]
+fn prints_standings_then_resumes_without_playing_again() {
+    let dir = scratch("resume");
+    let file = write(&dir, SMALL);
+    let f = file.to_str().unwrap();
+    let first = run(&["tournament", f, "--threads", "2"]);
+    let table = ok(&first);
+    for needle in ["== blade", "== ecard", "== lost-cities", "greedy", "random", "rating (95% CI)"] {
+        assert!(table.contains(needle), "{needle} missing in\n{table}");
+    }
+    let err = String::from_utf8_lossy(&first.stderr);
+    // blade: 6 deals × 2 seat orders; ecard: 6 × 2; lost-cities: 2 rounds × 6 × 2
+    assert!(err.contains("48 matches played now, 0 found"), "{err}");
+    assert_eq!(rows(&dir.join("arena.db")), 48);
+    let second = run(&["tournament", f, "--threads", "2"]);
+    assert_eq!(ok(&second), table, "a resumed run prints the same standings");
+    assert!(String::from_utf8_lossy(&second.stderr).contains("0 matches played now, 48 found"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn thread_counts_give_identical_json_and_csv() {
+    let mut outputs = Vec::new();
+    for threads in ["1", "2"] {
+        let dir = scratch(&format!("threads{threads}"));
+        let file = write(&dir, SMALL);
+        let json = dir.join("out.json");
+        let csv = dir.join("out.csv");
+        ok(&run(&[
+            "tournament",
+            file.to_str().unwrap(),
+            "--threads",
+            threads,
+            "--json",
+            json.to_str().unwrap(),
+            "--csv",
+            csv.to_str().unwrap(),
+        ]));
+        outputs.push((std::fs::read(&json).unwrap(), std::fs::read(&csv).unwrap()));
+        std::fs::remove_dir_all(&dir).ok();
+    }
+    assert_eq!(outputs[0], outputs[1]);
+    let v: serde_json::Value = serde_json::from_slice(&outputs[0].0).unwrap();
+    let events = v["events"].as_array().unwrap();
+    assert_eq!(events.len(), 3);
+    for ev in events {
+        let standings = ev["standings"].as_array().unwrap();
+        for (i, s) in standings.iter().enumerate() {
+            assert_eq!(s["rank"], i as u64 + 1);
+            for key in ["bot", "hash", "matches", "points", "rating", "ci_low", "ci_high", "faults"] {
+                assert!(!s[key].is_null(), "{key} in {s}");
+            }
+            assert!(s["ci_low"].as_f64().unwrap() <= s["rating"].as_f64().unwrap());
+        }
+    }
+    let csv = String::from_utf8(outputs[0].1.clone()).unwrap();
+    assert!(csv.starts_with("event,game,variant,rank,bot,hash,matches,points"));
+    assert_eq!(csv.lines().count(), 1 + 6);
+}
+
+#[test]
+fn kill_dash_nine_loses_and_duplicates_nothing() {
+    let text = "[[event]]\ngame = \"blade\"\nseed = 5\ndeals = 3000\nbots = [\"greedy\", \"random\"]\n";
+    let dir = scratch("kill");
+    let file = write(&dir, text);
+    let db = dir.join("arena.db");
+    let mut child = arena()
+        .args(["tournament", file.to_str().unwrap(), "--threads", "2", "--quiet"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while rows(&db) < 100 {
+        assert!(start.elapsed() < Duration::from_secs(60), "no progress");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let at_kill = rows(&db);
+    assert!(at_kill >= 100 && at_kill < 6000, "killed too late to test anything: {at_kill}");
+    // The resumed run plays exactly what is missing.
+    let json = dir.join("resumed.json");
+    let out =
+        run(&["tournament", file.to_str().unwrap(), "--threads", "2", "--json", json.to_str().unwrap()]);
+    ok(&out);
+    let err = String::from_utf8_lossy(&out.stderr);
+    let played_now = 6000 - at_kill;
+    assert!(err.contains(&format!("{played_now} matches played now, {at_kill} found")), "{err}");
+    assert_eq!(rows(&db), 6000);
+    // And the results equal those of a run that was never interrupted.
+    let fresh_dir = scratch("kill-fresh");
+    let fresh_file = write(&fresh_dir, text);
+    let fresh_json = fresh_dir.join("fresh.json");
+    ok(&run(&[
+        "tournament",
+        fresh_file.to_str().unwrap(),
+        "--threads",
+        "1",
+        "--json",
+        fresh_json.to_str().unwrap(),
+    ]));
+    assert_eq!(std::fs::read(&json).unwrap(), std::fs::read(&fresh_json).unwrap());
+    std::fs::remove_dir_all(&dir).ok();
+    std::fs::remove_dir_all(&fresh_dir).ok();
+}
+
+#[test]
+fn a_changed_bot_is_a_new_entrant() {
+    let dir = scratch("changed");
+    std::fs::write(dir.join("a.lua"), "function act(obs) return obs.legal[1] end\n").unwrap();
+    let text = "[[event]]\ngame = \"ecard\"\ndeals = 2\nbots = [\"a.lua\", \"random\"]\n";
+    let file = write(&dir, text);
+    let f = file.to_str().unwrap();
+    ok(&run(&["tournament", f]));
+    std::fs::write(dir.join("a.lua"), "function act(obs) return obs.legal[#obs.legal] end\n").unwrap();
+    let out = run(&["tournament", f]);
+    ok(&out);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("4 matches played now, 0 found"));
+    assert_eq!(rows(&dir.join("arena.db")), 8);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn errors_in_the_file_name_the_line_and_the_key() {
+    let dir = scratch("errors");
+    let cases = [
+        ("[[event]]\ngame = \"blade\"\nbots = [\"greedy\", \"random\"]\ndeals = 0\n", "arena.toml:4"),
+        ("[[event]]\ngame = \"blade\"\nbots = [\"greedy\", \"random\"]\nspeed = 3\n", "speed"),
+        ("[[event]]\ngame = \"blade\"\nbots = [\"greedy\", \"nobot.lua\"]\n", "nobot.lua"),
+    ];
+    for (text, needle) in cases {
+        let file = write(&dir, text);
+        let out = run(&["tournament", file.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(needle), "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    let out = run(&["tournament", dir.join("missing.toml").to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read tournament file"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn sprt_accepts_h1_for_greedy_over_random_and_is_reproducible() {
+    let args = ["sprt", "--game", "blade", "--bots", "greedy,random", "--elo1", "50", "--threads", "2"];
+    let a = ok(&run(&args));
+    assert!(a.contains("H1 accepted"), "{a}");
+    assert!(a.contains("LLR"), "{a}");
+    let b =
+        ok(&run(&["sprt", "--game", "blade", "--bots", "greedy,random", "--elo1", "50", "--threads", "1"]));
+    assert_eq!(a.lines().skip(1).collect::<Vec<_>>(), b.lines().skip(1).collect::<Vec<_>>());
+    let same =
+        ok(&run(&["sprt", "--game", "ecard", "--bots", "random,random", "--elo0", "0", "--elo1", "100"]));
+    assert!(same.contains("H0 accepted"), "{same}");
+    let out = run(&["sprt", "--game", "intensity", "--bots", "greedy,random"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn ctrl_c_stops_cleanly_and_keeps_every_finished_match() {
+    let text = "[[event]]\ngame = \"blade\"\nseed = 8\ndeals = 3000\nbots = [\"greedy\", \"random\"]\n";
+    let dir = scratch("sigint");
+    let file = write(&dir, text);
+    let db = dir.join("arena.db");
+    let child = arena()
+        .args(["tournament", file.to_str().unwrap(), "--threads", "2", "--quiet"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while rows(&db) < 100 {
+        assert!(start.elapsed() < Duration::from_secs(60), "no progress");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("stopped early: run again to resume"), "{err}");
+    let kept = rows(&db);
+    assert!(err.contains(&format!("{kept} matches played now")), "{err}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("== blade"));
+    std::fs::remove_dir_all(&dir).ok();
+}
