@@ -120,9 +120,12 @@ pub fn run(
     let bar = if opts.progress { ProgressBar::new(0) } else { ProgressBar::hidden() };
     bar.set_style(
         ProgressStyle::with_template(
-            "{spinner} {msg:12} [{bar:30}] {pos}/{len} matches, {per_sec}, ETA {eta}",
+            "{spinner} {msg:12} [{bar:30}] {pos}/{len} matches, {rate} matches/s, ETA {eta}",
         )
         .expect("valid template")
+        .with_key("rate", |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+            let _ = write!(w, "{:.0}", state.per_sec());
+        })
         .progress_chars("=> "),
     );
     let mut result = TournamentResult { events: Vec::new(), played_now: 0, resumed: 0, interrupted: false };
