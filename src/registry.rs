@@ -224,3 +224,33 @@ impl<G: Game> Bot<G> for SandboxBot {
         self.instance.as_mut().map(|i| i.take_log()).unwrap_or_default()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tournament::config::parse;
+
+    #[test]
+    fn limits_layer_defaults_event_and_kind() {
+        let text = "[[event]]\ngame = \"blade\"\nbots = [\"greedy\", \"random\"]\n[event.limits]\nmemory_mb = 8\nfuel_per_match = 77\n[event.limits.lua]\nfuel_per_decision = 1234\n";
+        let config = parse(text, Path::new("arena.toml")).unwrap();
+        let limits = &config.events[0].limits;
+        let lua = limits.apply(Kind::Lua);
+        let wasm = limits.apply(Kind::Wasm);
+        assert_eq!(lua.fuel_per_decision, 1234);
+        assert_eq!(wasm.fuel_per_decision, Limits::WASM.fuel_per_decision);
+        assert_eq!((lua.fuel_per_match, wasm.fuel_per_match), (77, 77));
+        assert_eq!((lua.memory_bytes, wasm.memory_bytes), (8 << 20, 8 << 20));
+        assert_eq!(LimitsConfig::default().apply(Kind::Lua), Limits::LUA);
+    }
+
+    #[test]
+    fn resolving_names_explains_what_a_bot_is() {
+        let loader = Loader::new();
+        assert!(matches!(loader.resolve("greedy"), Ok(BotSource::Builtin(_))));
+        let err = loader.resolve("clever").unwrap_err().to_string();
+        assert!(err.contains("built-in (random, greedy)") && err.contains(".lua, .wasm or .wat"), "{err}");
+        let err = loader.resolve("/nonexistent/x.wasm").unwrap_err().to_string();
+        assert!(err.contains("no such file"), "{err}");
+    }
+}

@@ -133,3 +133,113 @@ fn bad_input_gets_a_clear_error() {
         assert!(!err.contains("panicked"), "{err}");
     }
 }
+
+/// Writes a bot file into a fresh folder and returns its path.
+fn bot_file(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("cardarena-cli-bots-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn play_json(args: &[&str]) -> serde_json::Value {
+    let o = arena(args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    serde_json::from_str(&stdout(&o)).unwrap()
+}
+
+#[test]
+fn lua_and_wat_bots_play_anywhere_a_bot_is_named() {
+    let lua = bot_file("first.lua", "function act(obs)\n  return obs.legal[1]\nend\n");
+    let wat = bot_file(
+        "last.wat",
+        r#"(module
+  (memory (export "memory") 1)
+  (global $next (mut i32) (i32.const 1024))
+  (func (export "alloc") (param $len i32) (result i32)
+    (local $p i32)
+    (local.set $p (global.get $next))
+    (global.set $next (i32.add (global.get $next) (local.get $len)))
+    (local.get $p))
+  ;; replies with the 3-byte string "C" padded? no: the literal "C" at offset 16
+  (data (i32.const 16) "C")
+  (func (export "act") (param i32 i32) (result i64)
+    (i64.or (i64.shl (i64.const 16) (i64.const 32)) (i64.const 1))))"#,
+    );
+    let v = play_json(&[
+        "play",
+        "--game",
+        "ecard",
+        "--bots",
+        &format!("{},{}", lua.display(), wat.display()),
+        "--json",
+    ]);
+    for seat in v["seats"].as_array().unwrap() {
+        assert!(seat["faults"].as_array().unwrap().is_empty(), "{v}");
+    }
+}
+
+#[test]
+fn bot_faults_carry_the_verdict_and_the_lua_traceback() {
+    let crash = bot_file("crash.lua", "function act(obs)\n  local x = nil\n  return x.field\nend\n");
+    let spin = bot_file("spin.lua", "function act(obs)\n  while true do end\nend\n");
+    // seat 1 is the Slave side in round 1: it holds no Emperor
+    let illegal = bot_file("illegal.lua", "function act(obs)\n  return 'E'\nend\n");
+    let cases = [(&crash, "crash"), (&spin, "fuel"), (&illegal, "illegal")];
+    for (bot, verdict) in cases {
+        let dir = std::env::temp_dir().join(format!("cardarena-cli-replay-{}-{verdict}", std::process::id()));
+        let replay = dir.with_extension("json");
+        let v = play_json(&[
+            "play",
+            "--game",
+            "ecard",
+            "--bots",
+            &format!("random,{}", bot.display()),
+            "--seed",
+            "4",
+            "--json",
+            "--replay",
+            replay.to_str().unwrap(),
+        ]);
+        let faults = v["seats"][1]["faults"].as_array().unwrap();
+        assert_eq!(faults.len(), 1, "{v}");
+        assert_eq!(faults[0]["verdict"], verdict, "{v}");
+        assert_eq!(v["seats"][1]["rank"], 2);
+        assert_eq!(v["seats"][0]["rank"], 1);
+        let r: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&replay).unwrap()).unwrap();
+        let fault = &r["faults"][1][0];
+        if verdict == "crash" {
+            let trace = fault["trace"].as_str().unwrap_or_default();
+            assert!(trace.contains(":3"), "traceback with the line number: {fault}");
+        }
+        if verdict != "illegal" {
+            assert!(fault["fuel_used"].as_u64().unwrap() > 0, "{fault}");
+        }
+        std::fs::remove_file(&replay).ok();
+    }
+}
+
+#[test]
+fn limit_flags_reach_the_sandbox() {
+    let busy = bot_file(
+        "busy.lua",
+        "function act(obs)\n  local s = 0\n  for i = 1, 20000 do s = s + i end\n  return obs.legal[1]\nend\n",
+    );
+    let b = format!("{},random", busy.display());
+    let v = play_json(&["play", "--game", "ecard", "--bots", &b, "--json"]);
+    assert!(v["seats"][0]["faults"].as_array().unwrap().is_empty(), "{v}");
+    let v = play_json(&["play", "--game", "ecard", "--bots", &b, "--json", "--fuel-per-decision", "1000"]);
+    assert_eq!(v["seats"][0]["faults"][0]["verdict"], "fuel", "{v}");
+    let v = play_json(&["play", "--game", "ecard", "--bots", &b, "--json", "--fuel-per-match", "100000"]);
+    assert_eq!(v["seats"][0]["faults"][0]["verdict"], "fuel", "{v}");
+}
+
+#[test]
+fn a_broken_bot_file_is_refused_with_its_name() {
+    let bad = bot_file("syntax.lua", "function act(obs\n");
+    let o = arena(&["play", "--game", "blade", "--bots", &format!("{},random", bad.display())]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("syntax.lua") && err.contains("cannot be loaded"), "{err}");
+}
