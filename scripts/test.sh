@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# The project's test command (README, .ci/run): installs what the tests need, then runs them all.
+# The project's test command (README, .ci/run): installs and builds what the tests need, then
+# runs them all.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# Example WASM bots are built for wasm32-unknown-unknown.
-if command -v rustup >/dev/null 2>&1 && ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
-  rustup target add wasm32-unknown-unknown
-fi
+# The example WASM bots (Rust and C) that tests/example_bots.rs plays: this installs the
+# wasm32-unknown-unknown target and clang/lld when missing, builds the bots and refreshes
+# example_bots/wasm/.
+bash scripts/build-example-bots.sh
+# The Rust bot SDK's own tests (native; its observation types against docs/games/*.md).
+cargo test --locked --manifest-path example_bots/rust/Cargo.toml -p cardarena-bot
 cargo test --workspace --locked "$@"
