@@ -264,16 +264,28 @@ fn play_all<G: Greedy>(
                 });
             });
         });
-        for (i, summary, packed) in rx {
+        // Group commit: each commit holds every match that finished since the last one.
+        while let Ok(first) = rx.recv() {
+            let mut batch = vec![first];
+            while batch.len() < 512 {
+                match rx.try_recv() {
+                    Ok(next) => batch.push(next),
+                    Err(_) => break,
+                }
+            }
             if failure.is_none() {
-                if let Err(e) = store.insert(&keys[i], &event.name, &packed) {
+                let rows: Vec<(&str, &str, &store::Packed)> =
+                    batch.iter().map(|(i, _, p)| (keys[*i].as_str(), event.name.as_str(), p)).collect();
+                if let Err(e) = store.insert(&rows) {
                     failure = Some(e);
                     stop.store(true, Ordering::SeqCst);
                 }
             }
-            done[i] = Some(summary);
-            result.played_now += 1;
-            bar.inc(1);
+            for (i, summary, _) in batch {
+                done[i] = Some(summary);
+                result.played_now += 1;
+                bar.inc(1);
+            }
         }
     });
     if let Some(e) = failure {

@@ -89,19 +89,26 @@ impl Store {
             .transpose()
     }
 
-    /// Stores one finished match (its own transaction), as made by [`pack`]. A key that is
-    /// already there is left as it is.
+    /// Stores finished matches, as made by [`pack`], in one transaction (a group commit: the
+    /// writer commits whatever has finished since its last commit). Keys already there are left
+    /// as they are.
     ///
     /// # Errors
     /// Database errors.
-    pub fn insert(&self, key: &str, event: &str, packed: &Packed) -> anyhow::Result<()> {
-        self.conn
-            .execute(
-                "INSERT OR IGNORE INTO matches (key, event, summary, replay) VALUES (?1, ?2, ?3, ?4)",
-                params![key, event, packed.summary, packed.replay],
-            )
-            .with_context(|| format!("cannot write to {}", self.path.display()))?;
-        Ok(())
+    pub fn insert(&self, matches: &[(&str, &str, &Packed)]) -> anyhow::Result<()> {
+        let write = || -> rusqlite::Result<()> {
+            let tx = self.conn.unchecked_transaction()?;
+            {
+                let mut stmt = tx.prepare_cached(
+                    "INSERT OR IGNORE INTO matches (key, event, summary, replay) VALUES (?1, ?2, ?3, ?4)",
+                )?;
+                for (key, event, packed) in matches {
+                    stmt.execute(params![key, event, packed.summary, packed.replay])?;
+                }
+            }
+            tx.commit()
+        };
+        write().with_context(|| format!("cannot write to {}", self.path.display()))
     }
 
     /// The number of stored matches.
