@@ -191,7 +191,12 @@ impl Sandbox {
             Kind::Lua => MAX_LUA_SOURCE,
             Kind::Wasm => MAX_WASM_MODULE,
         } as u64;
-        let too_big = |n: u64| Fault::load(format!("{}: {n} bytes; the limit is {limit}", path.display()));
+        let too_big = |n: u64| {
+            Fault::load(format!(
+                "{}: {n} bytes; the limit is {limit}",
+                path.display()
+            ))
+        };
         let size = std::fs::metadata(path)
             .map_err(|e| Fault::load(format!("{}: {e}", path.display())))?
             .len();
@@ -200,9 +205,10 @@ impl Sandbox {
         }
         let bytes =
             std::fs::read(path).map_err(|e| Fault::load(format!("{}: {e}", path.display())))?;
-        let name = path
-            .file_name()
-            .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+        let name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
         self.load(&name, kind, &bytes)
     }
 }
@@ -260,10 +266,19 @@ impl Program {
     ///
     /// A [`Fault`]: [`Verdict::Load`] if a Lua bot defines no `act`, otherwise the verdict of
     /// whatever went wrong while starting.
-    pub fn start(&self, limits: &Limits, seed: u64, init_info_json: &str) -> Result<Instance, Fault> {
+    pub fn start(
+        &self,
+        limits: &Limits,
+        seed: u64,
+        init_info_json: &str,
+    ) -> Result<Instance, Fault> {
         let inner = match &self.inner {
-            ProgramInner::Lua(p) => InstanceInner::Lua(Box::new(p.start(limits, seed, init_info_json)?)),
-            ProgramInner::Wasm(p) => InstanceInner::Wasm(Box::new(p.start(limits, init_info_json)?)),
+            ProgramInner::Lua(p) => {
+                InstanceInner::Lua(Box::new(p.start(limits, seed, init_info_json)?))
+            }
+            ProgramInner::Wasm(p) => {
+                InstanceInner::Wasm(Box::new(p.start(limits, init_info_json)?))
+            }
         };
         Ok(Instance { inner })
     }

@@ -12,7 +12,7 @@ use crate::Kind;
 ///
 /// * **Lua**: one unit is one Lua VM instruction (counted by a hook every
 ///   [`LUA_HOOK_STEP`](crate::LUA_HOOK_STEP) instructions), plus charges for library work
-///   the VM does not count: 1 per 16 bytes allocated, 1 per pattern-matching step, 1 per
+///   the VM does not count: 1 per 32 bytes allocated, 1 per pattern-matching step, 1 per
 ///   element moved or sorted, 1 per 8 bytes scanned by `tonumber`/`utf8`/`string.format`, and
 ///   so on (docs/sandbox.md lists them).
 /// * **WASM**: one unit is wasmtime fuel: about one WebAssembly operator (most cost 1; `nop`,
@@ -46,12 +46,13 @@ pub struct Limits {
 
 impl Limits {
     /// Lua defaults: 5M fuel per decision (about 60-100 ms of Lua on the reference machine),
-    /// 50M per match, 20M for init, 32 MiB heap, 3 s backstop, 64 KiB of log.
+    /// 50M per match, 20M for init, 64 MiB heap (enough for Lua's own stack limit of 1M
+    /// slots, so deep recursion ends as `stack`), 3 s backstop, 64 KiB of log.
     pub const LUA: Limits = Limits {
         fuel_per_decision: 5_000_000,
         fuel_per_match: 50_000_000,
         fuel_init: 20_000_000,
-        memory_bytes: 32 << 20,
+        memory_bytes: 64 << 20,
         wall_per_decision: Duration::from_secs(3),
         log_bytes_per_match: 64 << 10,
     };

@@ -31,6 +31,8 @@ pub(crate) const MAX_WASM_STACK: usize = 512 << 10;
 const TABLE_ELEMENTS: usize = 10_000;
 /// Fuel charged for each `env.log` call, plus one per byte.
 const LOG_BASE_FUEL: u64 = 100;
+/// Fuel charged for each `env.budget_left` call (about the time of the host call).
+const BUDGET_LEFT_FUEL: u64 = 20;
 
 /// The wasmtime engine, configured once, and the epoch ticker that serves it.
 pub(crate) struct WasmEngine {
@@ -221,7 +223,9 @@ fn host_log(mut caller: Caller<'_, Host>, ptr: i32, len: i32) -> wasmtime::Resul
     let (ptr, len) = (ptr as u32 as usize, len as u32 as usize);
     charge_host(&mut caller, LOG_BASE_FUEL + len as u64)?;
     let Some(Extern::Memory(memory)) = caller.get_export("memory") else {
-        return Err(wasmtime::Error::msg("env.log: the module has no memory export"));
+        return Err(wasmtime::Error::msg(
+            "env.log: the module has no memory export",
+        ));
     };
     let (data, host) = memory.data_and_store_mut(&mut caller);
     match ptr.checked_add(len).filter(|&end| end <= data.len()) {
@@ -239,7 +243,8 @@ fn host_log(mut caller: Caller<'_, Host>, ptr: i32, len: i32) -> wasmtime::Resul
 
 /// `env.budget_left() -> i64`: the fuel left for this decision (already the smaller of the
 /// decision's and the match's remaining fuel).
-fn host_budget_left(caller: Caller<'_, Host>) -> wasmtime::Result<i64> {
+fn host_budget_left(mut caller: Caller<'_, Host>) -> wasmtime::Result<i64> {
+    charge_host(&mut caller, BUDGET_LEFT_FUEL)?;
     Ok(i64::try_from(caller.get_fuel()?).unwrap_or(i64::MAX))
 }
 
@@ -268,7 +273,10 @@ const SIG_ACT: &str = "(param i32 i32) (result i64)";
 const SIG_INIT: &str = "(param i32 i32) (result )";
 
 fn pretty(sig: &str) -> String {
-    sig.replace("(param )", "").replace("(result )", "").trim().replace("  ", " ")
+    sig.replace("(param )", "")
+        .replace("(result )", "")
+        .trim()
+        .replace("  ", " ")
 }
 
 impl WasmProgram {
@@ -310,9 +318,7 @@ impl WasmProgram {
                 (None, _) => false,
                 (Some(ExternType::Memory(m)), None) => {
                     if m.is_64() || m.is_shared() {
-                        problems.push(format!(
-                            "export `{name}` must be a 32-bit, unshared memory"
-                        ));
+                        problems.push(format!("export `{name}` must be a 32-bit, unshared memory"));
                     }
                     true
                 }
@@ -320,7 +326,10 @@ impl WasmProgram {
                 (Some(other), want) => {
                     problems.push(format!(
                         "export `{name}` must be {}, not {}",
-                        want.map_or("a memory".to_string(), |w| format!("a function {}", pretty(w))),
+                        want.map_or("a memory".to_string(), |w| format!(
+                            "a function {}",
+                            pretty(w)
+                        )),
                         describe_extern(&other)
                     ));
                     true
@@ -480,11 +489,10 @@ impl WasmInstance {
         };
         if let Some(init) = init {
             let info = std::mem::take(&mut self.init_info);
-            let r = write_input(&mut store, &live, &info)
-                .and_then(|ptr| {
-                    init.call(&mut store, (ptr, info.len() as i32))
-                        .map_err(CallError::Trap)
-                });
+            let r = write_input(&mut store, &live, &info).and_then(|ptr| {
+                init.call(&mut store, (ptr, info.len() as i32))
+                    .map_err(CallError::Trap)
+            });
             self.init_info = info;
             self.fuel_init = budget - store.get_fuel().unwrap_or(0);
             self.fuel_used_last = self.fuel_init;

@@ -25,7 +25,7 @@ use mlua::ffi;
 use crate::LUA_HOOK_STEP;
 
 /// One unit of fuel per this many bytes handed out by the Lua allocator while the bot runs.
-pub(crate) const ALLOC_BYTES_PER_FUEL: u64 = 16;
+pub(crate) const ALLOC_BYTES_PER_FUEL: u64 = 32;
 
 /// Why the meter stopped the bot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,6 +59,9 @@ pub(crate) struct Meter {
     deadline_ns: AtomicU64,
     tripped: AtomicU8,
 
+    /// Offset of `hookcount` in the main `lua_State`, if the layout probe succeeded.
+    hookcount_at: AtomicU64,
+
     // Memory, over the VM's life.
     live: AtomicU64,
     peak: AtomicU64,
@@ -84,6 +87,7 @@ impl Meter {
             limit: AtomicU64::new(u64::MAX),
             deadline_ns: AtomicU64::new(u64::MAX),
             tripped: AtomicU8::new(Trip::None as u8),
+            hookcount_at: AtomicU64::new(0),
             live: AtomicU64::new(0),
             peak: AtomicU64::new(0),
             mem_limit: AtomicU64::new(mem_limit),
@@ -93,6 +97,78 @@ impl Meter {
 
     pub(crate) fn set_main_state(&self, state: *mut ffi::lua_State) {
         self.main.store(state, Relaxed);
+    }
+
+    /// Reads the main state's `hookcount`, when the layout probe has found it.
+    fn hookcount(&self) -> Option<i32> {
+        let at = self.hookcount_at.load(Relaxed);
+        let main = self.main.load(Relaxed);
+        if at == 0 || main.is_null() {
+            return None;
+        }
+        // SAFETY: `at` was validated by `probe_hookcount` for this very state, whose
+        // `lua_State` is alive while `main` is set, and lies inside the struct.
+        Some(unsafe { std::ptr::read_volatile((main as *const u8).add(at as usize).cast::<i32>()) })
+    }
+
+    /// Instructions run since the hook last fired (exact when the layout probe succeeded,
+    /// 0 otherwise).
+    fn residue(&self) -> u64 {
+        match (self.trip_state(), self.hookcount()) {
+            (Trip::None, Some(left)) => u64::from(LUA_HOOK_STEP).saturating_sub(left.max(0) as u64),
+            _ => 0,
+        }
+    }
+
+    /// Ends a phase: books the instructions run since the hook last fired.
+    pub(crate) fn end_phase(&self) {
+        let residue = self.residue();
+        self.used
+            .store(self.used.load(Relaxed).saturating_add(residue), Relaxed);
+    }
+
+    /// Fuel left in this phase, counting the instructions since the hook last fired.
+    pub(crate) fn remaining_exact(&self) -> u64 {
+        self.remaining().saturating_sub(self.residue())
+    }
+
+    /// Finds `hookcount` in the main `lua_State` of the vendored Lua 5.4.9, so fuel can be
+    /// counted to the instruction instead of in steps of `LUA_HOOK_STEP`. The candidate
+    /// offset (`basehookcount`, `hookcount`, `hookmask` at the end of the struct on 64-bit
+    /// targets) is accepted only if all three fields read back what two different
+    /// `lua_sethook` calls just wrote; otherwise counting stays in whole steps.
+    ///
+    /// # Safety
+    ///
+    /// `self.main` must be the live main state, with no Lua code running.
+    pub(crate) unsafe fn probe_hookcount(&self) -> bool {
+        const BASE: usize = 184; // basehookcount; hookcount at +4, hookmask at +8
+        let main = self.main.load(Relaxed);
+        if main.is_null() || !cfg!(target_pointer_width = "64") {
+            return false;
+        }
+        // SAFETY (all blocks below): `main` is a live Lua 5.4 state (checked by
+        // `lua_version`), whose `lua_State` is larger than `BASE + 12` bytes on 64-bit
+        // targets; the hook set here is removed before returning.
+        let version = unsafe { ffi::lua_version(main) };
+        if version != 504.0 {
+            return false;
+        }
+        let read = |off: usize| unsafe {
+            std::ptr::read_volatile((main as *const u8).add(BASE + off).cast::<i32>())
+        };
+        unsafe extern "C-unwind" fn nop(_: *mut ffi::lua_State, _: *mut ffi::lua_Debug) {}
+        let mut ok = true;
+        for count in [LUA_HOOK_STEP as i32, 7777] {
+            unsafe { ffi::lua_sethook(main, Some(nop), ffi::LUA_MASKCOUNT, count) };
+            ok &= read(0) == count && read(4) == count && read(8) == ffi::LUA_MASKCOUNT;
+        }
+        unsafe { ffi::lua_sethook(main, None, 0, 0) };
+        ok &= read(8) == 0;
+        if ok {
+            self.hookcount_at.store((BASE + 4) as u64, Relaxed);
+        }
+        ok
     }
 
     /// Starts a phase: fresh counters, a fuel limit and a wall-clock deadline. Charging stays
@@ -198,7 +274,9 @@ impl Meter {
             return Err(());
         }
         self.used.store(
-            self.used.load(Relaxed).saturating_add(u64::from(LUA_HOOK_STEP)),
+            self.used
+                .load(Relaxed)
+                .saturating_add(u64::from(LUA_HOOK_STEP)),
             Relaxed,
         );
         self.check()
@@ -237,13 +315,11 @@ impl Meter {
             self.mem_denied.store(true, Relaxed);
             if charging {
                 // A refused allocation makes Lua run a full collection and retry: charge it
-                // like allocating the whole live heap, so a bot thrashing at its memory cap
-                // runs out of fuel instead of time.
+                // like allocating the whole live heap, so a bot that catches memory errors
+                // and keeps thrashing at its cap runs out of fuel instead of time. (No trip
+                // here: the memory error is the verdict unless the bot carries on.)
                 let bytes = self.alloc_bytes.load(Relaxed).saturating_add(live);
                 self.alloc_bytes.store(bytes, Relaxed);
-                if self.total() > self.limit() {
-                    self.trip(Trip::Fuel);
-                }
             }
             return false;
         }

@@ -12,6 +12,7 @@
 use mlua::{Function, Lua, LuaString, MultiValue, Value};
 
 use super::meter::{Meter, Trip};
+use super::HOST_CALL_FUEL;
 
 const MAXCCALLS: i32 = 200;
 const MAXCAPTURES: usize = 32;
@@ -32,6 +33,13 @@ type Res<T> = Result<T, PatError>;
 
 fn lua_err<T>(msg: impl Into<String>) -> Res<T> {
     Err(PatError::Lua(msg.into()))
+}
+
+/// Charges the fixed cost of a call into the matcher.
+pub(crate) fn charge_call(meter: &Meter) -> mlua::Result<()> {
+    meter
+        .charge(HOST_CALL_FUEL)
+        .map_err(|()| mlua::Error::runtime(meter.trip_message()))
 }
 
 /// Converts a matcher error into the error raised in Lua.
@@ -412,7 +420,9 @@ impl<'a> MatchState<'a> {
 
     fn capture_value(&self, lua: &Lua, c: Capture) -> mlua::Result<Value> {
         Ok(match c {
-            Capture::Str(init, len) => Value::String(lua.create_string(&self.src[init..init + len])?),
+            Capture::Str(init, len) => {
+                Value::String(lua.create_string(&self.src[init..init + len])?)
+            }
             Capture::Pos(pos) => Value::Integer(pos as i64),
         })
     }
@@ -483,6 +493,7 @@ pub(crate) fn find_aux(
     (s, p, init, plain): (LuaString, LuaString, Option<i64>, Value),
     find: bool,
 ) -> mlua::Result<MultiValue> {
+    charge_call(meter)?;
     let s = s.as_bytes();
     let p_full = p.as_bytes();
     let (s, p_full): (&[u8], &[u8]) = (&s, &p_full);
@@ -557,6 +568,7 @@ pub(crate) fn gmatch_start(s: LuaString, p: LuaString, init: Option<i64>) -> GMa
 
 /// One step of a `string.gmatch` iterator.
 pub(crate) fn gmatch_next(lua: &Lua, meter: &Meter, gm: &mut GMatch) -> mlua::Result<MultiValue> {
+    charge_call(meter)?;
     let (sb, pb) = (gm.s.as_bytes(), gm.p.as_bytes());
     let mut ms = MatchState::new(&sb, &pb, meter);
     let mut src = gm.src;
@@ -588,6 +600,7 @@ pub(crate) fn gsub(
     meter: &Meter,
     (s_str, p, repl, max_n): (LuaString, LuaString, Value, Option<i64>),
 ) -> mlua::Result<(Value, i64)> {
+    charge_call(meter)?;
     let sb = s_str.as_bytes();
     let pb = p.as_bytes();
     let src_all: &[u8] = &sb;

@@ -7,9 +7,10 @@
 -- library nothing the bot runs can reach them or the original C functions kept here.
 
 local host = ...
-local charge = host.charge            -- charge(n): n units of fuel, error once exhausted
+-- Every host function costs a fixed 10 units per call on top of what is listed here.
+local charge = host.charge                 -- charge(n): n units of fuel; error once exhausted
 local charge_strings = host.charge_strings -- charge_strings(...): 1 per 8 bytes of string args
-local emit = host.emit                -- emit(line): append one line to the bot's log
+local emit = host.emit                     -- emit(line): one log line; 50 + 1 per 8 bytes
 
 local type, select, error, tostring, rawget = type, select, error, tostring, rawget
 local tointeger, mtype = math.tointeger, math.type
@@ -62,6 +63,24 @@ function tonumber(...)
   local v = ...
   if type(v) == "string" then charge(#v // 8) end
   return raw_tonumber(...)
+end
+
+-- string.rep loops once per repetition: 1 unit per 2 repetitions (the result's allocation is
+-- charged separately). A result larger than the memory cap is left to fail as a memory error.
+local raw_rep = string.rep
+local memory_limit = host.memory_limit
+local function strlen(v)
+  if type(v) == "string" then return #v end
+  if type(v) == "number" then return #tostring(v) end
+  return 0
+end
+string.rep = function(s, n, sep)
+  local k = tointeger(n)
+  if k and k > 0 then
+    local total = k * 1.0 * strlen(s) + (k - 1.0) * strlen(sep)
+    if total > 0 and total <= memory_limit then charge(k // 2) end
+  end
+  return raw_rep(s, n, sep)
 end
 
 local raw_format = string.format
@@ -226,7 +245,7 @@ table.move = function(a1, f, e, t, a2)
     if t > maxinteger - n + 1 then
       error("bad argument #4 to 'move' (destination wrap around)", 2)
     end
-    if t > e or t > f or a1 ~= a2 then
+    if t > e or t <= f or a1 ~= a2 then
       for i = 0, n - 1 do a2[t + i] = a1[f + i] end
     else
       for i = n - 1, 0, -1 do a2[t + i] = a1[f + i] end
