@@ -159,14 +159,22 @@ fn wasm_wallclock_when_fuel_is_plentiful() {
         fuel_per_match: u64::MAX / 2,
         ..short_wall("wasm_infinite_loop.wat")
     };
-    case_with("wasm_infinite_loop.wat", Stage::Act, Verdict::Wallclock, limits);
+    case_with(
+        "wasm_infinite_loop.wat",
+        Stage::Act,
+        Verdict::Wallclock,
+        limits,
+    );
 }
 
 #[test]
 fn lua_fuel_fault_reports_numbers() {
     let f = case("lua_infinite_loop.lua", Stage::Act, Verdict::Fuel);
     let budget = Limits::LUA.fuel_per_decision;
-    assert!(f.fuel_used >= budget && f.fuel_used < budget + 2 * 1000, "{f}");
+    assert!(
+        f.fuel_used >= budget && f.fuel_used < budget + 2 * 1000,
+        "{f}"
+    );
     assert_eq!(f.fuel_total, f.fuel_used);
     assert!(f.memory_peak > 0);
 }
@@ -181,7 +189,11 @@ fn wasm_fuel_fault_reports_numbers() {
 #[test]
 fn lua_runtime_error_has_traceback_with_lines() {
     let f = case("lua_runtime_error.lua", Stage::Act, Verdict::Crash);
-    assert!(f.message.contains("lua_runtime_error.lua:2:"), "{}", f.message);
+    assert!(
+        f.message.contains("lua_runtime_error.lua:2:"),
+        "{}",
+        f.message
+    );
     let trace = f.trace.expect("a traceback");
     assert!(trace.contains("lua_runtime_error.lua:2"), "{trace}");
     assert!(trace.contains("lua_runtime_error.lua:5"), "{trace}");

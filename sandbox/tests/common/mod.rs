@@ -8,8 +8,7 @@ use std::time::{Duration, Instant};
 use cardarena_sandbox::{Fault, Instance, Kind, Limits, Program, Sandbox, Verdict};
 
 pub const INFO: &str = r#"{"game":"blade","variant":"readme","seat":0,"players":2,"seed":42}"#;
-pub const OBS: &str =
-    r#"{"game":"blade","variant":"readme","seat":0,"phase":"play","legal":["1","3","B","M"],"hand":[1,3],"scores":[0,0]}"#;
+pub const OBS: &str = r#"{"game":"blade","variant":"readme","seat":0,"phase":"play","legal":["1","3","B","M"],"hand":[1,3],"scores":[0,0]}"#;
 pub const SEED: u64 = 42;
 
 /// Generous bound on any single hostile case (speed belongs in benchmarks).
@@ -80,7 +79,10 @@ pub fn run_to_fault(sb: &Sandbox, file: &str, limits: &Limits) -> (Stage, Fault)
             // answers; either way, no panic and no hang).
             let again = Instant::now();
             let _ = inst.act(OBS);
-            assert!(again.elapsed() < CASE_TIME_BOUND, "{file}: second act too slow");
+            assert!(
+                again.elapsed() < CASE_TIME_BOUND,
+                "{file}: second act too slow"
+            );
             (Stage::Act, f)
         }
     }
@@ -99,6 +101,7 @@ pub fn check_case(
     let t = Instant::now();
     let (got_stage, fault) = run_to_fault(sb, file, limits);
     let elapsed = t.elapsed();
+    eprintln!("[{file}] {elapsed:.2?} {stage:?} {fault}");
     assert_eq!(
         (got_stage, fault.verdict),
         (stage, verdict),
