@@ -82,7 +82,9 @@ fn instantiate_and_call_costs() {
         .unwrap()
         .join()
         .unwrap();
-    println!("on a test thread (2 MiB of stack: every guest call switches to a new stack):");
+    println!(
+        "on a test thread (2 MiB of stack; in debug builds every guest call switches stacks):"
+    );
     costs();
 }
 

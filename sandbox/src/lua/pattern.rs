@@ -4,8 +4,8 @@
 //! The C matcher backtracks without ever returning to the VM, so the instruction hook cannot
 //! see it: `string.find(('a'):rep(300), '.-.-.-b')` runs for seconds on zero instructions. This
 //! port is the same algorithm, step for step (same results, same error messages), but every
-//! step of the matcher costs one unit of fuel and a match stops as soon as the decision's
-//! budget is gone. Plain searches use `memchr::memmem` (linear) and cost one unit per 8 bytes.
+//! step of the matcher costs fuel ([`FUEL_PER_STEP`]) and a match stops as soon as the
+//! decision's budget is gone. Plain searches use `memchr::memmem` (linear) and cost one unit per 8 bytes.
 //!
 //! Character classes use the C locale (ASCII), as the vendored Lua does in this process.
 
@@ -20,6 +20,8 @@ const CAP_UNFINISHED: isize = -1;
 const CAP_POSITION: isize = -2;
 const L_ESC: u8 = b'%';
 const SPECIALS: &[u8] = b"^$*+?.([%-";
+/// Fuel per matcher step (a step takes about twice as long as a Lua instruction).
+const FUEL_PER_STEP: u64 = 2;
 
 /// Why a match stopped early.
 pub(crate) enum PatError {
@@ -78,7 +80,7 @@ impl<'a> MatchState<'a> {
             capture: [(0, 0); MAXCAPTURES],
             matchdepth: MAXCCALLS,
             steps: 0,
-            allowed: meter.remaining(),
+            allowed: meter.remaining() / FUEL_PER_STEP,
             meter,
         }
     }
@@ -92,10 +94,10 @@ impl<'a> MatchState<'a> {
     /// end) and refreshes the allowance.
     fn settle(&mut self) -> Res<()> {
         let steps = std::mem::take(&mut self.steps);
-        if self.meter.charge(steps).is_err() {
+        if self.meter.charge(steps * FUEL_PER_STEP).is_err() {
             return Err(PatError::Stopped);
         }
-        self.allowed = self.meter.remaining();
+        self.allowed = self.meter.remaining() / FUEL_PER_STEP;
         Ok(())
     }
 
@@ -103,7 +105,7 @@ impl<'a> MatchState<'a> {
     fn tick(&mut self, n: u64) -> Res<()> {
         self.steps += n;
         if self.steps > self.allowed {
-            let _ = self.meter.charge(self.steps);
+            let _ = self.meter.charge(self.steps * FUEL_PER_STEP);
             self.steps = 0;
             self.meter.trip(Trip::Fuel);
             return Err(PatError::Stopped);
@@ -697,7 +699,7 @@ fn add_value(
             let args = ms.push_captures(lua, Some((s, e)))?;
             ms.settle().map_err(err)?;
             let v: Value = f.call(args)?;
-            ms.allowed = meter.remaining();
+            ms.allowed = meter.remaining() / FUEL_PER_STEP;
             v
         }
         Repl::Table(t) => {
@@ -705,7 +707,7 @@ fn add_value(
             let key = ms.capture_value(lua, key)?;
             ms.settle().map_err(err)?;
             let v: Value = t.get(key)?;
-            ms.allowed = meter.remaining();
+            ms.allowed = meter.remaining() / FUEL_PER_STEP;
             v
         }
     };

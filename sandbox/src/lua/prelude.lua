@@ -146,8 +146,8 @@ string.gmatch = host.gmatch
 string.gsub = host.gsub
 
 ---------------------------------------------------------------------------------------------
--- table: the functions that loop over elements are either charged per element (concat,
--- unpack: they get explicit bounds, so `#t` / __len is evaluated once, here) or written in
+-- table: the functions that loop over elements are either charged per element (concat 2,
+-- unpack 1; they get explicit bounds, so `#t` / __len is evaluated once, here) or written in
 -- Lua so the hook meters every step, including metamethods (insert, remove, move, sort).
 
 local function typename(v)
@@ -176,7 +176,7 @@ table.concat = function(t, sep, i, j)
     if i == nil then i = 1 end
     if j == nil then j = #t end
     local ii, jj = tointeger(i), tointeger(j)
-    if ii and jj and jj >= ii then charge(jj * 1.0 - ii + 1) end
+    if ii and jj and jj >= ii then charge((jj * 1.0 - ii + 1) * 2) end
   end
   return raw_concat(t, sep, i, j)
 end
