@@ -250,8 +250,8 @@ fn golden_fuel_numbers() {
 const GOLDEN_NORMAL_WAT_INIT: u64 = 121;
 const GOLDEN_NORMAL_WAT_ACT: u64 = 1_820;
 const GOLDEN_CALIB_WAT: u64 = 3_734_081;
-const GOLDEN_CALIB_LUA: u64 = 1_066_146;
-const GOLDEN_NORMAL_LUA: u64 = 626;
+const GOLDEN_CALIB_LUA: u64 = 1_066_142;
+const GOLDEN_NORMAL_LUA: u64 = 562;
 
 #[test]
 fn programs_are_shared_across_threads() {
@@ -334,4 +334,26 @@ fn observations_become_lua_tables() {
     );
     let f = bot.act("{not json").unwrap_err();
     assert!(f.message.starts_with("host error:"), "{}", f.message);
+}
+
+#[test]
+fn lua_fuel_counts_every_instruction() {
+    // `a = 1` on a local compiles to one LOADI: n of them cost exactly n more fuel, across
+    // hook steps (1000) and whatever n is.
+    let sb = sandbox();
+    let fuel = |n: usize| {
+        let src = format!(
+            "function act(obs) local a; {} return 'ok' end",
+            "a = 1; ".repeat(n)
+        );
+        let program = sb.load("count.lua", Kind::Lua, src.as_bytes()).unwrap();
+        let mut bot = program.start(&Limits::LUA, SEED, INFO).unwrap();
+        bot.act("{}").unwrap();
+        bot.fuel_used_last()
+    };
+    let base = fuel(0);
+    assert!(base < 10, "{base}");
+    for n in [1, 7, 999, 1000, 1001, 2500] {
+        assert_eq!(fuel(n) - base, n as u64, "n = {n}");
+    }
 }

@@ -56,6 +56,8 @@ cases! {
     lua_toplevel_loop: "lua_toplevel_loop.lua", Start, Fuel;
     lua_index_metamethod_loop: "lua_index_metamethod_loop.lua", Act, Fuel;
     lua_tostring_error_loop: "lua_tostring_error_loop.lua", Act, Fuel;
+    lua_close_metamethod: "lua_close_metamethod.lua", Act, Fuel;
+    lua_close_direct: "lua_close_direct.lua", Act, Fuel;
     // Lua: memory
     lua_memory_table_bomb: "lua_memory_table_bomb.lua", Act, Memory;
     lua_memory_rep_huge: "lua_memory_rep_huge.lua", Act, Memory;

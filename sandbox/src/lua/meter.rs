@@ -15,7 +15,7 @@
 //! call fails, and the hook is re-armed to fire at every instruction and fail again, so nested
 //! `pcall`s unwind in a few steps and nothing the bot does can resume.
 
-use std::ffi::c_void;
+use std::ffi::{c_int, c_void, CStr};
 use std::ptr;
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::time::{Duration, Instant};
@@ -244,26 +244,37 @@ impl Meter {
         if self.trip_state() == Trip::None {
             self.tripped.store(why as u8, Relaxed);
         }
+        self.set_hook_count(1);
+    }
+
+    /// (Re-)arms the fuel hook on the main state to fire every `count` instructions (this also
+    /// restarts the hook's count).
+    fn set_hook_count(&self, count: u32) {
         let main = self.main.load(Relaxed);
         if !main.is_null() {
             // SAFETY: `main` is the live main state (cleared by `unlimit` before teardown);
-            // `lua_sethook` is safe to call at any point, even from a signal handler, and
-            // keeping mlua's dispatcher and mask only changes the count.
+            // `lua_sethook` is safe to call at any point, even from a signal handler.
             unsafe {
-                let hook = ffi::lua_gethook(main);
-                let mask = ffi::lua_gethookmask(main);
-                if hook.is_some() {
-                    ffi::lua_sethook(main, hook, mask | ffi::LUA_MASKCOUNT, 1);
-                }
+                ffi::lua_sethook(main, Some(fuel_hook), ffi::LUA_MASKCOUNT, count as c_int);
             }
         }
     }
 
+    /// Arms the fuel hook for a new phase: every `LUA_HOOK_STEP` instructions.
+    pub(crate) fn arm(&self) {
+        self.set_hook_count(LUA_HOOK_STEP);
+    }
+
     /// The message of the error that unwinds the bot once the meter tripped.
     pub(crate) fn trip_message(&self) -> &'static str {
+        let m = self.trip_cstr().to_str();
+        m.unwrap_or("sandbox: stopped")
+    }
+
+    pub(crate) fn trip_cstr(&self) -> &'static CStr {
         match self.trip_state() {
-            Trip::Wall => "sandbox: wall-clock backstop reached",
-            _ => "sandbox: fuel exhausted",
+            Trip::Wall => WALL_MESSAGE,
+            _ => FUEL_MESSAGE,
         }
     }
 
@@ -346,6 +357,46 @@ impl Meter {
     /// The original allocator and its state, to restore before the VM is closed.
     pub(crate) fn original(&self) -> (ffi::lua_Alloc, *mut c_void) {
         (self.inner.alloc, self.inner.ud)
+    }
+}
+
+/// The errors raised when the meter trips. Short strings (at most 40 bytes), so once the VM
+/// holds them (see `LuaInstance::new`), raising them allocates nothing.
+pub(crate) const FUEL_MESSAGE: &CStr = c"sandbox: fuel exhausted";
+pub(crate) const WALL_MESSAGE: &CStr = c"sandbox: wall-clock backstop reached";
+
+/// The count hook of every sandboxed state: books `LUA_HOOK_STEP` instructions and, once the
+/// meter has tripped, raises an error at every instruction.
+///
+/// This is a raw hook rather than mlua's `set_global_hook`: when a hook callback fails, mlua
+/// resets the stack top of the *running Lua function* (a hook runs in its frame), and
+/// `lua_settop` then calls that function's pending `__close` metamethods right there, with
+/// hooks disabled, so a looping `__close` would run forever unmetered. Raising the error with
+/// `lua_error` here leaves to-be-closed variables to the normal unwinding, which runs them
+/// with hooks on.
+///
+/// # Safety
+///
+/// Called by Lua on a state whose allocator is `metered_alloc` with a live `Meter`.
+unsafe extern "C-unwind" fn fuel_hook(state: *mut ffi::lua_State, _ar: *mut ffi::lua_Debug) {
+    let mut ud = ptr::null_mut();
+    // SAFETY: `state` is the running state.
+    let alloc = unsafe { ffi::lua_getallocf(state, &mut ud) };
+    if !ptr::fn_addr_eq(alloc, metered_alloc as ffi::lua_Alloc) || ud.is_null() {
+        return;
+    }
+    // SAFETY: the allocator's user data is the state's `Meter`, alive while the state runs.
+    let meter = unsafe { &*(ud as *const Meter) };
+    if meter.on_hook().is_ok() {
+        return;
+    }
+    let message = meter.trip_cstr();
+    // SAFETY: a count hook may raise errors; nothing in this frame needs dropping. Pushing a
+    // string that the VM already holds does not allocate (and if it did and failed, the
+    // memory error would unwind just the same).
+    unsafe {
+        ffi::lua_pushstring(state, message.as_ptr());
+        ffi::lua_error(state);
     }
 }
 

@@ -2,8 +2,9 @@
 //! allocator and charged library wrappers.
 //!
 //! Why each piece exists (see also sandbox-research.md §1):
-//! * `set_global_hook` rather than `set_hook`, and no `coroutine` library: a per-thread hook is
-//!   dropped in coroutines, and each new coroutine restarts the hook count.
+//! * A raw count hook on the main state ([`meter`]'s `fuel_hook`), not mlua's hook callbacks
+//!   (which would run pending `__close` metamethods with hooks off when they fail), and no
+//!   `coroutine` library (each new coroutine would restart the hook's count).
 //! * Sticky exhaustion ([`meter::Meter::trip`]): otherwise `pcall` swallows the budget error.
 //! * The metering allocator: `..`, `string.rep`, table growth and every other allocation cost
 //!   fuel, so work that the VM does inside one instruction is still paid for.
@@ -21,9 +22,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use mlua::chunk::ChunkMode;
-use mlua::{
-    Function, HookTriggers, Lua, LuaOptions, LuaString, MultiValue, StdLib, Value, VmState,
-};
+use mlua::{Function, Lua, LuaOptions, LuaString, MultiValue, StdLib, Value};
 
 use self::meter::{metered_alloc, Meter, Trip};
 use crate::log::LogBook;
@@ -161,6 +160,12 @@ impl LuaInstance {
             allocator_installed: true,
         };
         inst.install_prelude(seed).map_err(host_err)?;
+        // Keep the trip messages interned, so raising them from the hook allocates nothing.
+        let messages =
+            [meter::FUEL_MESSAGE, meter::WALL_MESSAGE].map(|m| m.to_str().unwrap_or_default());
+        inst.lua
+            .set_named_registry_value("cardarena.sandbox.trip_messages", messages)
+            .map_err(host_err)?;
         Ok(inst)
     }
 
@@ -263,14 +268,8 @@ impl LuaInstance {
     /// Re-arms the instruction hook for a new phase (also resets the hook's count, so a
     /// phase's fuel does not depend on the previous one).
     fn arm_hook(&self) -> mlua::Result<()> {
-        let m = self.meter.clone();
-        self.lua.set_global_hook(
-            HookTriggers::new().every_nth_instruction(LUA_HOOK_STEP),
-            move |_, _| match m.on_hook() {
-                Ok(()) => Ok(VmState::Continue),
-                Err(()) => Err(mlua::Error::runtime(m.trip_message())),
-            },
-        )
+        self.meter.arm();
+        Ok(())
     }
 
     fn run_init(&mut self, program: &LuaProgram, info_json: &str) -> Result<(), Fault> {
