@@ -58,6 +58,7 @@ cases! {
     lua_tostring_error_loop: "lua_tostring_error_loop.lua", Act, Fuel;
     lua_close_metamethod: "lua_close_metamethod.lua", Act, Fuel;
     lua_close_direct: "lua_close_direct.lua", Act, Fuel;
+    lua_xpcall_handler_after_trip: "lua_xpcall_handler_after_trip.lua", Act, Fuel;
     // Lua: memory
     lua_memory_table_bomb: "lua_memory_table_bomb.lua", Act, Memory;
     lua_memory_rep_huge: "lua_memory_rep_huge.lua", Act, Memory;
@@ -65,6 +66,7 @@ cases! {
     lua_toplevel_memory: "lua_toplevel_memory.lua", Start, Memory;
     // Lua: C-function time bombs, charged for their work
     lua_rep_bomb: "lua_rep_bomb.lua", Act, Fuel;
+    lua_rep_empty_bomb: "lua_rep_empty_bomb.lua", Act, Fuel;
     lua_concat_bomb: "lua_concat_bomb.lua", Act, Fuel;
     lua_table_concat_bomb: "lua_table_concat_bomb.lua", Act, Fuel;
     lua_table_move_bomb: "lua_table_move_bomb.lua", Act, Fuel;
@@ -77,6 +79,7 @@ cases! {
     lua_unpack_bomb: "lua_unpack_bomb.lua", Act, Fuel;
     lua_utf8_bomb: "lua_utf8_bomb.lua", Act, Fuel;
     lua_tonumber_bomb: "lua_tonumber_bomb.lua", Act, Fuel;
+    lua_unpack_string_bomb: "lua_unpack_string_bomb.lua", Act, Fuel;
     lua_print_spam: "lua_print_spam.lua", Act, Fuel;
     // Lua: stacks
     lua_deep_recursion: "lua_deep_recursion.lua", Act, Stack;

@@ -265,16 +265,11 @@ impl Meter {
         self.set_hook_count(LUA_HOOK_STEP);
     }
 
-    /// The message of the error that unwinds the bot once the meter tripped.
+    /// The message of the error that host functions raise once the meter tripped.
     pub(crate) fn trip_message(&self) -> &'static str {
-        let m = self.trip_cstr().to_str();
-        m.unwrap_or("sandbox: stopped")
-    }
-
-    pub(crate) fn trip_cstr(&self) -> &'static CStr {
         match self.trip_state() {
-            Trip::Wall => WALL_MESSAGE,
-            _ => FUEL_MESSAGE,
+            Trip::Wall => "sandbox: wall-clock backstop reached",
+            _ => "sandbox: fuel exhausted",
         }
     }
 
@@ -360,20 +355,24 @@ impl Meter {
     }
 }
 
-/// The errors raised when the meter trips. Short strings (at most 40 bytes), so once the VM
-/// holds them (see `LuaInstance::new`), raising them allocates nothing.
-pub(crate) const FUEL_MESSAGE: &CStr = c"sandbox: fuel exhausted";
-pub(crate) const WALL_MESSAGE: &CStr = c"sandbox: wall-clock backstop reached";
+/// The message Lua uses for memory errors (`MEMERRMSG`). `lua_error` with this exact string
+/// raises a *memory* error, which Lua unwinds without calling any message handler; the VM
+/// holds the string from its creation, so pushing it allocates nothing.
+const MEMERRMSG: &CStr = c"not enough memory";
 
 /// The count hook of every sandboxed state: books `LUA_HOOK_STEP` instructions and, once the
 /// meter has tripped, raises an error at every instruction.
 ///
-/// This is a raw hook rather than mlua's `set_global_hook`: when a hook callback fails, mlua
-/// resets the stack top of the *running Lua function* (a hook runs in its frame), and
-/// `lua_settop` then calls that function's pending `__close` metamethods right there, with
-/// hooks disabled, so a looping `__close` would run forever unmetered. Raising the error with
-/// `lua_error` here leaves to-be-closed variables to the normal unwinding, which runs them
-/// with hooks on.
+/// Two details keep bot code from running unmetered while the error unwinds:
+/// * It is a raw hook rather than mlua's `set_global_hook`: when a hook callback fails, mlua
+///   resets the stack top of the *running Lua function* (a hook runs in its frame), and
+///   `lua_settop` then calls that function's pending `__close` metamethods right there, with
+///   hooks disabled. `lua_error` leaves them to the normal unwinding, which runs them with
+///   hooks on.
+/// * The error is raised as a memory error. A regular error would call the message handler
+///   of an enclosing `xpcall` from inside this hook, where Lua disables hooks, so a looping
+///   handler would never be stopped. (The host tells the verdict from the meter, not from the
+///   error.)
 ///
 /// # Safety
 ///
@@ -390,12 +389,9 @@ unsafe extern "C-unwind" fn fuel_hook(state: *mut ffi::lua_State, _ar: *mut ffi:
     if meter.on_hook().is_ok() {
         return;
     }
-    let message = meter.trip_cstr();
-    // SAFETY: a count hook may raise errors; nothing in this frame needs dropping. Pushing a
-    // string that the VM already holds does not allocate (and if it did and failed, the
-    // memory error would unwind just the same).
+    // SAFETY: a count hook may raise errors; nothing in this frame needs dropping.
     unsafe {
-        ffi::lua_pushstring(state, message.as_ptr());
+        ffi::lua_pushstring(state, MEMERRMSG.as_ptr());
         ffi::lua_error(state);
     }
 }

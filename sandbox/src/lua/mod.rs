@@ -160,12 +160,6 @@ impl LuaInstance {
             allocator_installed: true,
         };
         inst.install_prelude(seed).map_err(host_err)?;
-        // Keep the trip messages interned, so raising them from the hook allocates nothing.
-        let messages =
-            [meter::FUEL_MESSAGE, meter::WALL_MESSAGE].map(|m| m.to_str().unwrap_or_default());
-        inst.lua
-            .set_named_registry_value("cardarena.sandbox.trip_messages", messages)
-            .map_err(host_err)?;
         Ok(inst)
     }
 
@@ -858,6 +852,10 @@ mod tests {
               try(utf8.codes, '\\x80'),
               try(function() for p, c in utf8.codes('a\\xffb') do end end),
               try(math.randomseed, 5), try(select, '#', math.random(10)),
+              try(string.pack, '>i4 s1 z', 7, 'ab', 'cd'), try(string.packsize, 'i4 i8'),
+              try(string.unpack, '>i4 s1 z', string.pack('>i4 s1 z', 7, 'ab', 'cd')),
+              try(string.unpack, 'i4', 'ab'), try(string.rep, 'ab', 3, ','), try(string.rep, 'x', 0),
+              try(string.rep, '', 3), try(string.rep, 5, 2),
             }}, '\\n')"
         );
         let (sandboxed, original) = both(&code);

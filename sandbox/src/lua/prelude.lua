@@ -65,8 +65,9 @@ function tonumber(...)
   return raw_tonumber(...)
 end
 
--- string.rep loops once per repetition: 1 unit per 2 repetitions (the result's allocation is
--- charged separately). A result larger than the memory cap is left to fail as a memory error.
+-- string.rep loops once per repetition, even when the result is empty (rep("", 1e12) spins
+-- for minutes): 1 unit per 2 repetitions (the result's allocation is charged separately). A
+-- result larger than the memory cap is left to fail, at once, as a memory error.
 local raw_rep = string.rep
 local memory_limit = host.memory_limit
 local function strlen(v)
@@ -78,7 +79,7 @@ string.rep = function(s, n, sep)
   local k = tointeger(n)
   if k and k > 0 then
     local total = k * 1.0 * strlen(s) + (k - 1.0) * strlen(sep)
-    if total > 0 and total <= memory_limit then charge(k // 2) end
+    if total <= memory_limit then charge(k // 2) end
   end
   return raw_rep(s, n, sep)
 end
@@ -87,6 +88,17 @@ local raw_format = string.format
 string.format = function(...)
   charge_strings(...)
   return raw_format(...)
+end
+
+-- string.pack/unpack/packsize walk their format (and unpack its data) item by item.
+local raw_pack, raw_unpack_str, raw_packsize = string.pack, string.unpack, string.packsize
+string.pack = function(...)
+  charge_strings(...)
+  return raw_pack(...)
+end
+string.packsize = function(...)
+  charge_strings(...)
+  return raw_packsize(...)
 end
 
 local raw_ulen, raw_uoffset, raw_ucodepoint = utf8.len, utf8.offset, utf8.codepoint
@@ -107,6 +119,10 @@ local function charged_results(...)
   return ...
 end
 string.byte = function(...) return charged_results(string_byte(...)) end
+string.unpack = function(...)
+  charge_strings(...)
+  return charged_results(raw_unpack_str(...))
+end
 utf8.codepoint = function(...)
   local s = ...
   if type(s) == "string" then charge(#s // 8) end
