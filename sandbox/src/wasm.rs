@@ -642,7 +642,7 @@ impl WasmInstance {
                 let left_before = self
                     .limits
                     .fuel_per_match
-                    .saturating_sub(self.fuel_total - self.fuel_used_last);
+                    .saturating_sub(self.fuel_total.saturating_sub(self.fuel_used_last));
                 if left_before < self.limits.fuel_per_decision {
                     format!(
                         "fuel exhausted: the match's fuel bank of {} is used up",
