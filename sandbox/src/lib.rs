@@ -48,6 +48,7 @@ mod log;
 mod lua;
 mod stack;
 mod wasm;
+mod watchdog;
 
 use std::fmt;
 use std::path::Path;
@@ -118,6 +119,7 @@ impl std::error::Error for SandboxError {}
 /// What every program and instance of one sandbox shares.
 pub(crate) struct Shared {
     wasm: wasm::WasmEngine,
+    watch: Arc<watchdog::Watchlist>,
 }
 
 /// The sandbox: create one per process, clone it freely (clones share the engine).
@@ -145,9 +147,10 @@ impl Sandbox {
     /// without `.cargo/config.toml` (see the message).
     pub fn new() -> Result<Sandbox, SandboxError> {
         lua::self_check().map_err(SandboxError)?;
-        let wasm = wasm::WasmEngine::new().map_err(SandboxError)?;
+        let watch = Arc::new(watchdog::Watchlist::default());
+        let wasm = wasm::WasmEngine::new(watch.clone()).map_err(SandboxError)?;
         Ok(Sandbox {
-            shared: Arc::new(Shared { wasm }),
+            shared: Arc::new(Shared { wasm, watch }),
         })
     }
 
@@ -161,7 +164,11 @@ impl Sandbox {
     pub fn load(&self, name: &str, kind: Kind, bytes: &[u8]) -> Result<Program, Fault> {
         let hash = hex_sha256(bytes);
         let inner = match kind {
-            Kind::Lua => ProgramInner::Lua(Arc::new(lua::LuaProgram::load(name, bytes)?)),
+            Kind::Lua => ProgramInner::Lua(Arc::new(lua::LuaProgram::load(
+                name,
+                bytes,
+                self.shared.watch.clone(),
+            )?)),
             Kind::Wasm => {
                 ProgramInner::Wasm(Arc::new(wasm::WasmProgram::load(&self.shared, bytes)?))
             }

@@ -20,6 +20,7 @@ use wasmtime::{
 };
 
 use crate::log::LogBook;
+use crate::watchdog::Watchlist;
 use crate::{Fault, Limits, Verdict, MAX_REPLY_BYTES, MAX_WASM_MODULE};
 
 /// Period of the epoch ticker. The wall-clock backstop fires within about two ticks of its
@@ -71,14 +72,16 @@ fn config() -> Config {
 }
 
 impl WasmEngine {
-    pub(crate) fn new() -> Result<WasmEngine, String> {
+    /// The engine, and the ticker that serves both its epochs and the Lua `watch` list.
+    pub(crate) fn new(watch: Arc<Watchlist>) -> Result<WasmEngine, String> {
         let engine = Engine::new(&config()).map_err(|e| format!("wasmtime engine: {e:#}"))?;
         let mut linker = Linker::<Host>::new(&engine);
         linker
             .func_wrap("env", "log", host_log)
             .and_then(|l| l.func_wrap("env", "budget_left", host_budget_left))
             .map_err(|e| format!("wasmtime linker: {e:#}"))?;
-        let ticker = Ticker::start(engine.clone()).map_err(|e| format!("epoch ticker: {e}"))?;
+        let ticker =
+            Ticker::start(engine.clone(), watch).map_err(|e| format!("epoch ticker: {e}"))?;
         Ok(WasmEngine {
             engine,
             linker,
@@ -93,14 +96,15 @@ impl Drop for WasmEngine {
     }
 }
 
-/// Bumps the engine's epoch every [`TICK`] until dropped.
+/// Every [`TICK`] until dropped: bumps the engine's epoch (the WASM backstop) and pokes the
+/// overdue Lua calls (the Lua backstop, see `watchdog.rs`).
 struct Ticker {
     stop: Option<mpsc::Sender<()>>,
     thread: Option<JoinHandle<()>>,
 }
 
 impl Ticker {
-    fn start(engine: Engine) -> std::io::Result<Ticker> {
+    fn start(engine: Engine, watch: Arc<Watchlist>) -> std::io::Result<Ticker> {
         let (stop, stopped) = mpsc::channel::<()>();
         let thread = std::thread::Builder::new()
             .name("cardarena-sandbox-epoch".into())
@@ -108,6 +112,7 @@ impl Ticker {
             .spawn(move || {
                 while let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(TICK) {
                     engine.increment_epoch();
+                    watch.poke_overdue();
                 }
             })?;
         Ok(Ticker {

@@ -158,6 +158,35 @@ fn lua_wallclock_compare() {
 }
 
 #[test]
+fn lua_wallclock_fires_within_one_slow_instruction() {
+    let f = case_with(
+        "lua_wallclock_coerce.lua",
+        Stage::Act,
+        Verdict::Wallclock,
+        short_wall("lua_wallclock_coerce.lua"),
+    );
+    assert!(f.fuel_used < Limits::LUA.fuel_per_decision);
+    // Without the watchdog this took about 5 s per decision (1000 instructions of ~25 ms
+    // between two clock checks); with it, the limit plus one instruction and one tick.
+    let sb = Sandbox::new().unwrap();
+    let program = common::load(&sb, "lua_wallclock_coerce.lua").unwrap();
+    let mut bot = program
+        .start(
+            &short_wall("lua_wallclock_coerce.lua"),
+            common::SEED,
+            common::INFO,
+        )
+        .unwrap();
+    let t = std::time::Instant::now();
+    assert_eq!(
+        bot.act(common::OBS).unwrap_err().verdict,
+        Verdict::Wallclock
+    );
+    let took = t.elapsed();
+    assert!(took < Duration::from_millis(1500), "{took:?}");
+}
+
+#[test]
 fn wasm_wallclock_when_fuel_is_plentiful() {
     let limits = Limits {
         fuel_per_decision: u64::MAX / 4,

@@ -111,6 +111,26 @@ impl Meter {
         Some(unsafe { std::ptr::read_volatile((main as *const u8).add(at as usize).cast::<i32>()) })
     }
 
+    /// Makes the hook fire at the next instruction, from another thread (the ticker), without
+    /// touching anything but the hook's counter: one aligned 32-bit store, which at worst is
+    /// lost to the VM's own decrement (the ticker tries again 10 ms later). Used only for a
+    /// call that is already past its deadline, so it cannot change a result that counts.
+    pub(crate) fn poke(&self) {
+        let at = self.hookcount_at.load(Relaxed);
+        let main = self.main.load(Relaxed);
+        if at == 0 || main.is_null() {
+            return;
+        }
+        // SAFETY: `at` was validated by `probe_hookcount` for this state, which stays alive
+        // while the call is registered with the watchdog (the registration ends before the
+        // call returns, and the instance cannot be dropped during a call). The counter is an
+        // aligned `int` that Lua only ever sets or decrements.
+        unsafe {
+            let counter = (main as *mut u8).add(at as usize).cast::<i32>();
+            std::sync::atomic::AtomicI32::from_ptr(counter).store(1, Relaxed);
+        }
+    }
+
     /// Instructions run since the hook last fired (exact when the layout probe succeeded,
     /// 0 otherwise).
     fn residue(&self) -> u64 {

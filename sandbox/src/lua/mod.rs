@@ -24,8 +24,10 @@ use std::time::Duration;
 use mlua::chunk::ChunkMode;
 use mlua::{Function, Lua, LuaOptions, LuaString, MultiValue, StdLib, Value};
 
-use self::meter::{metered_alloc, Meter, Trip};
+pub(crate) use self::meter::Meter;
+use self::meter::{metered_alloc, Trip};
 use crate::log::LogBook;
+use crate::watchdog::Watchlist;
 use crate::{Fault, Limits, Verdict, LUA_HOOK_STEP, MAX_LUA_SOURCE, MAX_REPLY_BYTES};
 
 const PRELUDE: &str = include_str!("prelude.lua");
@@ -39,11 +41,16 @@ const EMIT_FUEL: u64 = 50;
 pub(crate) struct LuaProgram {
     chunk_name: String,
     source: Vec<u8>,
+    watch: Arc<Watchlist>,
 }
 
 impl LuaProgram {
     /// Checks that `bytes` is Lua source text that parses.
-    pub(crate) fn load(name: &str, bytes: &[u8]) -> Result<LuaProgram, Fault> {
+    pub(crate) fn load(
+        name: &str,
+        bytes: &[u8],
+        watch: Arc<Watchlist>,
+    ) -> Result<LuaProgram, Fault> {
         if bytes.len() > MAX_LUA_SOURCE {
             return Err(Fault::load(format!(
                 "Lua source is {} bytes; the limit is {MAX_LUA_SOURCE}",
@@ -58,6 +65,7 @@ impl LuaProgram {
         let program = LuaProgram {
             chunk_name: format!("@{name}"),
             source: bytes.to_vec(),
+            watch,
         };
         // Parse in a bare VM (no libraries, nothing runs) to report syntax errors at load.
         let lua = Lua::new_with(StdLib::NONE, LuaOptions::default())
@@ -77,7 +85,7 @@ impl LuaProgram {
         seed: u64,
         info_json: &str,
     ) -> Result<LuaInstance, Fault> {
-        let mut inst = LuaInstance::new(limits, seed)?;
+        let mut inst = LuaInstance::new(limits, seed, self.watch.clone())?;
         crate::stack::on_guest_stack(|| inst.run_init(self, info_json))?;
         Ok(inst)
     }
@@ -98,6 +106,7 @@ pub(crate) struct LuaInstance {
     lua: Lua,
     act: Option<Function>,
     meter: Arc<Meter>,
+    watch: Arc<Watchlist>,
     log: Arc<Mutex<LogBook>>,
     limits: Limits,
     fuel_used_last: u64,
@@ -107,7 +116,7 @@ pub(crate) struct LuaInstance {
 }
 
 impl LuaInstance {
-    fn new(limits: &Limits, seed: u64) -> Result<LuaInstance, Fault> {
+    fn new(limits: &Limits, seed: u64, watch: Arc<Watchlist>) -> Result<LuaInstance, Fault> {
         let host_err = |e: mlua::Error| Fault::new(Verdict::Crash, format!("sandbox: {e}"));
         let lua = Lua::new_with(
             StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::UTF8,
@@ -152,6 +161,7 @@ impl LuaInstance {
             lua,
             act: None,
             meter,
+            watch,
             log,
             limits: limits.clone(),
             fuel_used_last: 0,
@@ -273,6 +283,7 @@ impl LuaInstance {
             Ok(v) => v,
             Err(e) => return Err(self.host_fault(format!("init info is not valid JSON: {e}"))),
         };
+        let watching = self.watch.watch(&meter);
         let result = (|| -> mlua::Result<Option<Function>> {
             self.arm_hook()?;
             meter.set_charging(true);
@@ -296,6 +307,7 @@ impl LuaInstance {
             }
             Ok(act)
         })();
+        drop(watching);
         meter.set_charging(false);
         meter.end_phase();
         self.fuel_init = meter.total();
@@ -349,12 +361,14 @@ impl LuaInstance {
             Ok(v) => v,
             Err(e) => return Err(self.host_fault(format!("observation is not valid JSON: {e}"))),
         };
+        let watching = self.watch.watch(&meter);
         let result = (|| -> mlua::Result<Value> {
             let obs = json::to_lua(&self.lua, &obs)?;
             self.arm_hook()?;
             meter.set_charging(true);
             act.call::<Value>(obs)
         })();
+        drop(watching);
         meter.set_charging(false);
         meter.end_phase();
         let used = meter.total();
@@ -597,7 +611,7 @@ mod tests {
     /// the original C library, and returns both results.
     fn both(code: &str) -> (String, String) {
         let limits = Limits::LUA;
-        let inst = LuaInstance::new(&limits, 1).unwrap();
+        let inst = LuaInstance::new(&limits, 1, Arc::default()).unwrap();
         inst.meter.begin(u64::MAX / 2, Duration::from_secs(60));
         inst.meter.set_charging(true);
         let sandboxed = inst
