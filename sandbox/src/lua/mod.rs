@@ -100,9 +100,8 @@ fn syntax_message(e: &mlua::Error) -> String {
 
 /// One Lua bot in one match.
 pub(crate) struct LuaInstance {
-    // `Drop` restores the original allocator before these fields are dropped (which closes
-    // the VM), so `meter` must outlive `lua`: it does, as fields drop in order and the VM is
-    // closed by dropping `lua`.
+    // `Drop` hands the VM its original allocator back before the fields are dropped (dropping
+    // `lua` closes the VM), so closing it never calls into `meter`.
     lua: Lua,
     act: Option<Function>,
     meter: Arc<Meter>,
@@ -112,7 +111,6 @@ pub(crate) struct LuaInstance {
     fuel_used_last: u64,
     fuel_total: u64,
     fuel_init: u64,
-    allocator_installed: bool,
 }
 
 impl LuaInstance {
@@ -167,7 +165,6 @@ impl LuaInstance {
             fuel_used_last: 0,
             fuel_total: 0,
             fuel_init: 0,
-            allocator_installed: true,
         };
         inst.install_prelude(seed).map_err(host_err)?;
         Ok(inst)
@@ -511,9 +508,6 @@ impl Drop for LuaInstance {
         // Nothing of the bot can run at teardown (no __gc), but the VM frees its blocks through
         // the allocator: hand it back to mlua first, so `meter` is not needed any more.
         self.meter.unlimit();
-        if !self.allocator_installed {
-            return;
-        }
         let (f, ud) = self.meter.original();
         // SAFETY: restores the allocator that owns every block (ours only forwarded to it).
         let restored = unsafe {
