@@ -10,17 +10,18 @@ use crate::Kind;
 /// machine. What one unit buys differs between the two kinds of bot, so there is no single
 /// default; use [`Limits::default_for`] (or [`Limits::LUA`] / [`Limits::WASM`]):
 ///
-/// * **Lua**: one unit is one Lua VM instruction (counted by a hook every
-///   [`LUA_HOOK_STEP`](crate::LUA_HOOK_STEP) instructions), plus charges for library work
-///   the VM does not count: 1 per 16 bytes allocated, 1 per pattern-matching step, 1 per
-///   element moved or sorted, 1 per 8 bytes scanned by `tonumber`/`utf8`/`string.format`, and
-///   so on (docs/sandbox.md lists them).
+/// * **Lua**: one unit is one Lua VM instruction (counted exactly; a hook fires every
+///   [`LUA_HOOK_STEP`](crate::LUA_HOOK_STEP) instructions and the rest is booked at the end),
+///   plus charges for library work the VM does not count: 1 per 32 bytes allocated, 2 per
+///   pattern-matching step, 1 per 2 repetitions of `string.rep`, 1 per 8 bytes scanned by
+///   `tonumber`/`utf8`/`string.format`, 10 per host call, and so on (docs/sandbox.md lists
+///   them).
 /// * **WASM**: one unit is wasmtime fuel: about one WebAssembly operator (most cost 1; `nop`,
 ///   `block`, `end`… cost 0; `memory.copy`/`fill` cost 1 per byte). Host calls are charged too
-///   (`log`: 100 + 1 per byte).
+///   (`log`: 100 + 1 per byte; `budget_left`: 20).
 ///
-/// Measured on the same algorithm (docs/sandbox.md), one Lua unit buys roughly 20-30 times the
-/// work of one WASM unit.
+/// Measured on the same algorithm (docs/sandbox.md), one Lua unit does about 3.5 times the
+/// work of one WASM unit, and takes about 50 times as long to run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// Fuel for one decision (one `act` call).
@@ -45,18 +46,19 @@ pub struct Limits {
 }
 
 impl Limits {
-    /// Lua defaults: 5M fuel per decision (about 60-100 ms of Lua on the reference machine),
-    /// 50M per match, 20M for init, 32 MiB heap, 3 s backstop, 64 KiB of log.
+    /// Lua defaults: 5M fuel per decision (about 30 ms of Lua on the reference machine),
+    /// 50M per match, 20M for init, 64 MiB heap (enough for Lua's own stack limit of 1M
+    /// slots, so deep recursion ends as `stack`), 3 s backstop, 64 KiB of log.
     pub const LUA: Limits = Limits {
         fuel_per_decision: 5_000_000,
         fuel_per_match: 50_000_000,
         fuel_init: 20_000_000,
-        memory_bytes: 32 << 20,
+        memory_bytes: 64 << 20,
         wall_per_decision: Duration::from_secs(3),
         log_bytes_per_match: 64 << 10,
     };
 
-    /// WASM defaults: 100M fuel per decision (about 10-20 ms of typical compiled code), 1G per
+    /// WASM defaults: 100M fuel per decision (about 12 ms of card-game-like code), 1G per
     /// match, 500M for init, 64 MiB linear memory, 3 s backstop, 64 KiB of log.
     pub const WASM: Limits = Limits {
         fuel_per_decision: 100_000_000,
@@ -69,8 +71,9 @@ impl Limits {
 
     /// The documented defaults for a kind of bot ([`Limits::LUA`] or [`Limits::WASM`]).
     ///
-    /// There is deliberately no `Default` impl: one Lua fuel unit is worth 20-30 WASM units,
-    /// so a kind-blind default would hand one kind of bot a budget 20 times too large.
+    /// There is deliberately no `Default` impl: a Lua unit and a WASM unit buy very different
+    /// amounts of work and time, so a kind-blind default would hand one kind of bot a budget
+    /// many times too large or too small.
     pub const fn default_for(kind: Kind) -> Limits {
         match kind {
             Kind::Lua => Limits::LUA,

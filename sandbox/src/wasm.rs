@@ -19,6 +19,7 @@ use wasmtime::{
 };
 
 use crate::log::LogBook;
+use crate::watchdog::Watchlist;
 use crate::{Fault, Limits, Verdict, MAX_REPLY_BYTES, MAX_WASM_MODULE};
 
 /// Period of the epoch ticker. The wall-clock backstop fires within about two ticks of its
@@ -30,6 +31,8 @@ pub(crate) const MAX_WASM_STACK: usize = 512 << 10;
 const TABLE_ELEMENTS: usize = 10_000;
 /// Fuel charged for each `env.log` call, plus one per byte.
 const LOG_BASE_FUEL: u64 = 100;
+/// Fuel charged for each `env.budget_left` call (about the time of the host call).
+const BUDGET_LEFT_FUEL: u64 = 20;
 
 /// The wasmtime engine, configured once, and the epoch ticker that serves it.
 pub(crate) struct WasmEngine {
@@ -68,14 +71,15 @@ fn config() -> Config {
 }
 
 impl WasmEngine {
-    pub(crate) fn new() -> Result<WasmEngine, String> {
+    /// The engine, and the ticker that serves both its epochs and the Lua `watch` list.
+    pub(crate) fn new(watch: Arc<Watchlist>) -> Result<WasmEngine, String> {
         let engine = Engine::new(&config()).map_err(|e| format!("wasmtime engine: {e:#}"))?;
         let mut linker = Linker::<Host>::new(&engine);
         linker
             .func_wrap("env", "log", host_log)
             .and_then(|l| l.func_wrap("env", "budget_left", host_budget_left))
             .map_err(|e| format!("wasmtime linker: {e:#}"))?;
-        let ticker = Ticker::start(engine.clone()).map_err(|e| format!("epoch ticker: {e}"))?;
+        let ticker = Ticker::start(engine.clone(), watch).map_err(|e| format!("epoch ticker: {e}"))?;
         Ok(WasmEngine { engine, linker, ticker: Some(ticker) })
     }
 }
@@ -86,14 +90,15 @@ impl Drop for WasmEngine {
     }
 }
 
-/// Bumps the engine's epoch every [`TICK`] until dropped.
+/// Every [`TICK`] until dropped: bumps the engine's epoch (the WASM backstop) and pokes the
+/// overdue Lua calls (the Lua backstop, see `watchdog.rs`).
 struct Ticker {
     stop: Option<mpsc::Sender<()>>,
     thread: Option<JoinHandle<()>>,
 }
 
 impl Ticker {
-    fn start(engine: Engine) -> std::io::Result<Ticker> {
+    fn start(engine: Engine, watch: Arc<Watchlist>) -> std::io::Result<Ticker> {
         let (stop, stopped) = mpsc::channel::<()>();
         let thread = std::thread::Builder::new()
             .name("cardarena-sandbox-epoch".into())
@@ -101,6 +106,7 @@ impl Ticker {
             .spawn(move || {
                 while let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(TICK) {
                     engine.increment_epoch();
+                    watch.poke_overdue();
                 }
             })?;
         Ok(Ticker { stop: Some(stop), thread: Some(thread) })
@@ -231,7 +237,8 @@ fn host_log(mut caller: Caller<'_, Host>, ptr: i32, len: i32) -> wasmtime::Resul
 
 /// `env.budget_left() -> i64`: the fuel left for this decision (already the smaller of the
 /// decision's and the match's remaining fuel).
-fn host_budget_left(caller: Caller<'_, Host>) -> wasmtime::Result<i64> {
+fn host_budget_left(mut caller: Caller<'_, Host>) -> wasmtime::Result<i64> {
+    charge_host(&mut caller, BUDGET_LEFT_FUEL)?;
     Ok(i64::try_from(caller.get_fuel()?).unwrap_or(i64::MAX))
 }
 
@@ -585,8 +592,10 @@ impl WasmInstance {
     fn fuel_message(&self, phase: &str) -> String {
         match phase {
             "decision" => {
-                let left_before =
-                    self.limits.fuel_per_match.saturating_sub(self.fuel_total - self.fuel_used_last);
+                let left_before = self
+                    .limits
+                    .fuel_per_match
+                    .saturating_sub(self.fuel_total.saturating_sub(self.fuel_used_last));
                 if left_before < self.limits.fuel_per_decision {
                     format!(
                         "fuel exhausted: the match's fuel bank of {} is used up",

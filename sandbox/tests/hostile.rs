@@ -53,6 +53,9 @@ cases! {
     lua_toplevel_loop: "lua_toplevel_loop.lua", Start, Fuel;
     lua_index_metamethod_loop: "lua_index_metamethod_loop.lua", Act, Fuel;
     lua_tostring_error_loop: "lua_tostring_error_loop.lua", Act, Fuel;
+    lua_close_metamethod: "lua_close_metamethod.lua", Act, Fuel;
+    lua_close_direct: "lua_close_direct.lua", Act, Fuel;
+    lua_xpcall_handler_after_trip: "lua_xpcall_handler_after_trip.lua", Act, Fuel;
     // Lua: memory
     lua_memory_table_bomb: "lua_memory_table_bomb.lua", Act, Memory;
     lua_memory_rep_huge: "lua_memory_rep_huge.lua", Act, Memory;
@@ -60,6 +63,7 @@ cases! {
     lua_toplevel_memory: "lua_toplevel_memory.lua", Start, Memory;
     // Lua: C-function time bombs, charged for their work
     lua_rep_bomb: "lua_rep_bomb.lua", Act, Fuel;
+    lua_rep_empty_bomb: "lua_rep_empty_bomb.lua", Act, Fuel;
     lua_concat_bomb: "lua_concat_bomb.lua", Act, Fuel;
     lua_table_concat_bomb: "lua_table_concat_bomb.lua", Act, Fuel;
     lua_table_move_bomb: "lua_table_move_bomb.lua", Act, Fuel;
@@ -72,6 +76,7 @@ cases! {
     lua_unpack_bomb: "lua_unpack_bomb.lua", Act, Fuel;
     lua_utf8_bomb: "lua_utf8_bomb.lua", Act, Fuel;
     lua_tonumber_bomb: "lua_tonumber_bomb.lua", Act, Fuel;
+    lua_unpack_string_bomb: "lua_unpack_string_bomb.lua", Act, Fuel;
     lua_print_spam: "lua_print_spam.lua", Act, Fuel;
     // Lua: stacks
     lua_deep_recursion: "lua_deep_recursion.lua", Act, Stack;
@@ -147,6 +152,26 @@ fn lua_wallclock_compare() {
         short_wall("lua_wallclock_compare.lua"),
     );
     assert!(f.fuel_used < Limits::LUA.fuel_per_decision);
+}
+
+#[test]
+fn lua_wallclock_fires_within_one_slow_instruction() {
+    let f = case_with(
+        "lua_wallclock_coerce.lua",
+        Stage::Act,
+        Verdict::Wallclock,
+        short_wall("lua_wallclock_coerce.lua"),
+    );
+    assert!(f.fuel_used < Limits::LUA.fuel_per_decision);
+    // Without the watchdog this took about 5 s per decision (1000 instructions of ~25 ms
+    // between two clock checks); with it, the limit plus one instruction and one tick.
+    let sb = Sandbox::new().unwrap();
+    let program = common::load(&sb, "lua_wallclock_coerce.lua").unwrap();
+    let mut bot = program.start(&short_wall("lua_wallclock_coerce.lua"), common::SEED, common::INFO).unwrap();
+    let t = std::time::Instant::now();
+    assert_eq!(bot.act(common::OBS).unwrap_err().verdict, Verdict::Wallclock);
+    let took = t.elapsed();
+    assert!(took < Duration::from_millis(1500), "{took:?}");
 }
 
 #[test]

@@ -38,7 +38,8 @@ fn number(n: &serde_json::Number) -> Value {
     let f = n.as_f64().unwrap_or(f64::NAN);
     // Integral floats (e.g. `3.0`, or a u64 above i64::MAX that is exactly representable
     // in i64 after all) become integers when they fit.
-    if f.fract() == 0.0 && f >= -9.223_372_036_854_775_808e18 && f < 9.223_372_036_854_775_808e18 {
+    const TWO_63: f64 = 9_223_372_036_854_775_808.0; // 2^63, exact in f64
+    if f.fract() == 0.0 && (-TWO_63..TWO_63).contains(&f) {
         Value::Integer(f as i64)
     } else {
         Value::Number(f)

@@ -15,7 +15,7 @@
 //! call fails, and the hook is re-armed to fire at every instruction and fail again, so nested
 //! `pcall`s unwind in a few steps and nothing the bot does can resume.
 
-use std::ffi::c_void;
+use std::ffi::{c_int, c_void, CStr};
 use std::ptr;
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::time::{Duration, Instant};
@@ -25,7 +25,7 @@ use mlua::ffi;
 use crate::LUA_HOOK_STEP;
 
 /// One unit of fuel per this many bytes handed out by the Lua allocator while the bot runs.
-pub(crate) const ALLOC_BYTES_PER_FUEL: u64 = 16;
+pub(crate) const ALLOC_BYTES_PER_FUEL: u64 = 32;
 
 /// Why the meter stopped the bot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,6 +59,9 @@ pub(crate) struct Meter {
     deadline_ns: AtomicU64,
     tripped: AtomicU8,
 
+    /// Offset of `hookcount` in the main `lua_State`, if the layout probe succeeded.
+    hookcount_at: AtomicU64,
+
     // Memory, over the VM's life.
     live: AtomicU64,
     peak: AtomicU64,
@@ -84,6 +87,7 @@ impl Meter {
             limit: AtomicU64::new(u64::MAX),
             deadline_ns: AtomicU64::new(u64::MAX),
             tripped: AtomicU8::new(Trip::None as u8),
+            hookcount_at: AtomicU64::new(0),
             live: AtomicU64::new(0),
             peak: AtomicU64::new(0),
             mem_limit: AtomicU64::new(mem_limit),
@@ -93,6 +97,97 @@ impl Meter {
 
     pub(crate) fn set_main_state(&self, state: *mut ffi::lua_State) {
         self.main.store(state, Relaxed);
+    }
+
+    /// Reads the main state's `hookcount`, when the layout probe has found it.
+    fn hookcount(&self) -> Option<i32> {
+        let at = self.hookcount_at.load(Relaxed);
+        let main = self.main.load(Relaxed);
+        if at == 0 || main.is_null() {
+            return None;
+        }
+        // SAFETY: `at` was validated by `probe_hookcount` for this very state, whose
+        // `lua_State` is alive while `main` is set, and lies inside the struct.
+        Some(unsafe { std::ptr::read_volatile((main as *const u8).add(at as usize).cast::<i32>()) })
+    }
+
+    /// Makes the hook fire at the next instruction, from another thread (the ticker), without
+    /// touching anything but the hook's counter: one aligned 32-bit store, which at worst is
+    /// lost to the VM's own decrement (the ticker tries again 10 ms later). Used only for a
+    /// call that is already past its deadline, so it cannot change a result that counts.
+    pub(crate) fn poke(&self) {
+        let at = self.hookcount_at.load(Relaxed);
+        let main = self.main.load(Relaxed);
+        if at == 0 || main.is_null() {
+            return;
+        }
+        // SAFETY: `at` was validated by `probe_hookcount` for this state, which stays alive
+        // while the call is registered with the watchdog (the registration ends before the
+        // call returns, and the instance cannot be dropped during a call). The counter is an
+        // aligned `int` that Lua only ever sets or decrements.
+        unsafe {
+            let counter = (main as *mut u8).add(at as usize).cast::<i32>();
+            std::sync::atomic::AtomicI32::from_ptr(counter).store(1, Relaxed);
+        }
+    }
+
+    /// Instructions run since the hook last fired (exact when the layout probe succeeded,
+    /// 0 otherwise).
+    fn residue(&self) -> u64 {
+        match (self.trip_state(), self.hookcount()) {
+            (Trip::None, Some(left)) => u64::from(LUA_HOOK_STEP).saturating_sub(left.max(0) as u64),
+            _ => 0,
+        }
+    }
+
+    /// Ends a phase: books the instructions run since the hook last fired.
+    pub(crate) fn end_phase(&self) {
+        let residue = self.residue();
+        self.used.store(self.used.load(Relaxed).saturating_add(residue), Relaxed);
+    }
+
+    /// Fuel left in this phase, counting the instructions since the hook last fired.
+    pub(crate) fn remaining_exact(&self) -> u64 {
+        self.remaining().saturating_sub(self.residue())
+    }
+
+    /// Finds `hookcount` in the main `lua_State` of the vendored Lua 5.4.9, so fuel can be
+    /// counted to the instruction instead of in steps of `LUA_HOOK_STEP`. The candidate
+    /// offset (`basehookcount`, `hookcount`, `hookmask` at the end of the struct on 64-bit
+    /// targets) is accepted only if all three fields read back what two different
+    /// `lua_sethook` calls just wrote; otherwise counting stays in whole steps.
+    ///
+    /// # Safety
+    ///
+    /// `self.main` must be the live main state, with no Lua code running.
+    pub(crate) unsafe fn probe_hookcount(&self) -> bool {
+        const BASE: usize = 184; // basehookcount; hookcount at +4, hookmask at +8
+        let main = self.main.load(Relaxed);
+        if main.is_null() || !cfg!(target_pointer_width = "64") {
+            return false;
+        }
+        // SAFETY (all blocks below): `main` is a live Lua 5.4 state (checked by
+        // `lua_version`), whose `lua_State` is larger than `BASE + 12` bytes on 64-bit
+        // targets; the hook set here is removed before returning.
+        let version = unsafe { ffi::lua_version(main) };
+        if version != 504.0 {
+            return false;
+        }
+        let read = |off: usize| unsafe {
+            std::ptr::read_volatile((main as *const u8).add(BASE + off).cast::<i32>())
+        };
+        unsafe extern "C-unwind" fn nop(_: *mut ffi::lua_State, _: *mut ffi::lua_Debug) {}
+        let mut ok = true;
+        for count in [LUA_HOOK_STEP as i32, 7777] {
+            unsafe { ffi::lua_sethook(main, Some(nop), ffi::LUA_MASKCOUNT, count) };
+            ok &= read(0) == count && read(4) == count && read(8) == ffi::LUA_MASKCOUNT;
+        }
+        unsafe { ffi::lua_sethook(main, None, 0, 0) };
+        ok &= read(8) == 0;
+        if ok {
+            self.hookcount_at.store((BASE + 4) as u64, Relaxed);
+        }
+        ok
     }
 
     /// Starts a phase: fresh counters, a fuel limit and a wall-clock deadline. Charging stays
@@ -165,22 +260,28 @@ impl Meter {
         if self.trip_state() == Trip::None {
             self.tripped.store(why as u8, Relaxed);
         }
+        self.set_hook_count(1);
+    }
+
+    /// (Re-)arms the fuel hook on the main state to fire every `count` instructions (this also
+    /// restarts the hook's count).
+    fn set_hook_count(&self, count: u32) {
         let main = self.main.load(Relaxed);
         if !main.is_null() {
             // SAFETY: `main` is the live main state (cleared by `unlimit` before teardown);
-            // `lua_sethook` is safe to call at any point, even from a signal handler, and
-            // keeping mlua's dispatcher and mask only changes the count.
+            // `lua_sethook` is safe to call at any point, even from a signal handler.
             unsafe {
-                let hook = ffi::lua_gethook(main);
-                let mask = ffi::lua_gethookmask(main);
-                if hook.is_some() {
-                    ffi::lua_sethook(main, hook, mask | ffi::LUA_MASKCOUNT, 1);
-                }
+                ffi::lua_sethook(main, Some(fuel_hook), ffi::LUA_MASKCOUNT, count as c_int);
             }
         }
     }
 
-    /// The message of the error that unwinds the bot once the meter tripped.
+    /// Arms the fuel hook for a new phase: every `LUA_HOOK_STEP` instructions.
+    pub(crate) fn arm(&self) {
+        self.set_hook_count(LUA_HOOK_STEP);
+    }
+
+    /// The message of the error that host functions raise once the meter tripped.
     pub(crate) fn trip_message(&self) -> &'static str {
         match self.trip_state() {
             Trip::Wall => "sandbox: wall-clock backstop reached",
@@ -230,13 +331,11 @@ impl Meter {
             self.mem_denied.store(true, Relaxed);
             if charging {
                 // A refused allocation makes Lua run a full collection and retry: charge it
-                // like allocating the whole live heap, so a bot thrashing at its memory cap
-                // runs out of fuel instead of time.
+                // like allocating the whole live heap, so a bot that catches memory errors
+                // and keeps thrashing at its cap runs out of fuel instead of time. (No trip
+                // here: the memory error is the verdict unless the bot carries on.)
                 let bytes = self.alloc_bytes.load(Relaxed).saturating_add(live);
                 self.alloc_bytes.store(bytes, Relaxed);
-                if self.total() > self.limit() {
-                    self.trip(Trip::Fuel);
-                }
             }
             return false;
         }
@@ -263,6 +362,47 @@ impl Meter {
     /// The original allocator and its state, to restore before the VM is closed.
     pub(crate) fn original(&self) -> (ffi::lua_Alloc, *mut c_void) {
         (self.inner.alloc, self.inner.ud)
+    }
+}
+
+/// The message Lua uses for memory errors (`MEMERRMSG`). `lua_error` with this exact string
+/// raises a *memory* error, which Lua unwinds without calling any message handler; the VM
+/// holds the string from its creation, so pushing it allocates nothing.
+const MEMERRMSG: &CStr = c"not enough memory";
+
+/// The count hook of every sandboxed state: books `LUA_HOOK_STEP` instructions and, once the
+/// meter has tripped, raises an error at every instruction.
+///
+/// Two details keep bot code from running unmetered while the error unwinds:
+/// * It is a raw hook rather than mlua's `set_global_hook`: when a hook callback fails, mlua
+///   resets the stack top of the *running Lua function* (a hook runs in its frame), and
+///   `lua_settop` then calls that function's pending `__close` metamethods right there, with
+///   hooks disabled. `lua_error` leaves them to the normal unwinding, which runs them with
+///   hooks on.
+/// * The error is raised as a memory error. A regular error would call the message handler
+///   of an enclosing `xpcall` from inside this hook, where Lua disables hooks, so a looping
+///   handler would never be stopped. (The host tells the verdict from the meter, not from the
+///   error.)
+///
+/// # Safety
+///
+/// Called by Lua on a state whose allocator is `metered_alloc` with a live `Meter`.
+unsafe extern "C-unwind" fn fuel_hook(state: *mut ffi::lua_State, _ar: *mut ffi::lua_Debug) {
+    let mut ud = ptr::null_mut();
+    // SAFETY: `state` is the running state.
+    let alloc = unsafe { ffi::lua_getallocf(state, &mut ud) };
+    if !ptr::fn_addr_eq(alloc, metered_alloc as ffi::lua_Alloc) || ud.is_null() {
+        return;
+    }
+    // SAFETY: the allocator's user data is the state's `Meter`, alive while the state runs.
+    let meter = unsafe { &*(ud as *const Meter) };
+    if meter.on_hook().is_ok() {
+        return;
+    }
+    // SAFETY: a count hook may raise errors; nothing in this frame needs dropping.
+    unsafe {
+        ffi::lua_pushstring(state, MEMERRMSG.as_ptr());
+        ffi::lua_error(state);
     }
 }
 

@@ -2,8 +2,9 @@
 //! allocator and charged library wrappers.
 //!
 //! Why each piece exists (see also sandbox-research.md §1):
-//! * `set_global_hook` rather than `set_hook`, and no `coroutine` library: a per-thread hook is
-//!   dropped in coroutines, and each new coroutine restarts the hook count.
+//! * A raw count hook on the main state ([`meter`]'s `fuel_hook`), not mlua's hook callbacks
+//!   (which would run pending `__close` metamethods with hooks off when they fail), and no
+//!   `coroutine` library (each new coroutine would restart the hook's count).
 //! * Sticky exhaustion ([`meter::Meter::trip`]): otherwise `pcall` swallows the budget error.
 //! * The metering allocator: `..`, `string.rep`, table growth and every other allocation cost
 //!   fuel, so work that the VM does inside one instruction is still paid for.
@@ -17,25 +18,35 @@ mod meter;
 mod pattern;
 
 use std::sync::{Arc, Mutex};
+#[cfg(test)]
+use std::time::Duration;
 
 use mlua::chunk::ChunkMode;
-use mlua::{Function, HookTriggers, Lua, LuaOptions, LuaString, MultiValue, StdLib, Value, VmState};
+use mlua::{Function, Lua, LuaOptions, LuaString, MultiValue, StdLib, Value};
 
-use self::meter::{metered_alloc, Meter, Trip};
+pub(crate) use self::meter::Meter;
+use self::meter::{metered_alloc, Trip};
 use crate::log::LogBook;
+use crate::watchdog::Watchlist;
 use crate::{Fault, Limits, Verdict, LUA_HOOK_STEP, MAX_LUA_SOURCE, MAX_REPLY_BYTES};
 
 const PRELUDE: &str = include_str!("prelude.lua");
+
+/// Fuel charged for each call from Lua into a host function (about the cost of the call).
+pub(crate) const HOST_CALL_FUEL: u64 = 10;
+/// Fuel charged for each `print` line, plus 1 per 8 bytes.
+const EMIT_FUEL: u64 = 50;
 
 /// A checked Lua source, shared by every match of that bot.
 pub(crate) struct LuaProgram {
     chunk_name: String,
     source: Vec<u8>,
+    watch: Arc<Watchlist>,
 }
 
 impl LuaProgram {
     /// Checks that `bytes` is Lua source text that parses.
-    pub(crate) fn load(name: &str, bytes: &[u8]) -> Result<LuaProgram, Fault> {
+    pub(crate) fn load(name: &str, bytes: &[u8], watch: Arc<Watchlist>) -> Result<LuaProgram, Fault> {
         if bytes.len() > MAX_LUA_SOURCE {
             return Err(Fault::load(format!(
                 "Lua source is {} bytes; the limit is {MAX_LUA_SOURCE}",
@@ -45,7 +56,7 @@ impl LuaProgram {
         if bytes.starts_with(b"\x1bLua") {
             return Err(Fault::load("precompiled Lua bytecode is not accepted; submit the source text"));
         }
-        let program = LuaProgram { chunk_name: format!("@{name}"), source: bytes.to_vec() };
+        let program = LuaProgram { chunk_name: format!("@{name}"), source: bytes.to_vec(), watch };
         // Parse in a bare VM (no libraries, nothing runs) to report syntax errors at load.
         let lua = Lua::new_with(StdLib::NONE, LuaOptions::default())
             .map_err(|e| Fault::load(format!("cannot create a Lua state: {e}")))?;
@@ -59,7 +70,7 @@ impl LuaProgram {
 
     /// A fresh VM with the bot's chunk run and `init(info)` called, under `limits.fuel_init`.
     pub(crate) fn start(&self, limits: &Limits, seed: u64, info_json: &str) -> Result<LuaInstance, Fault> {
-        let mut inst = LuaInstance::new(limits, seed)?;
+        let mut inst = LuaInstance::new(limits, seed, self.watch.clone())?;
         crate::stack::on_guest_stack(|| inst.run_init(self, info_json))?;
         Ok(inst)
     }
@@ -74,22 +85,21 @@ fn syntax_message(e: &mlua::Error) -> String {
 
 /// One Lua bot in one match.
 pub(crate) struct LuaInstance {
-    // `Drop` restores the original allocator before these fields are dropped (which closes
-    // the VM), so `meter` must outlive `lua`: it does, as fields drop in order and the VM is
-    // closed by dropping `lua`.
+    // `Drop` hands the VM its original allocator back before the fields are dropped (dropping
+    // `lua` closes the VM), so closing it never calls into `meter`.
     lua: Lua,
     act: Option<Function>,
     meter: Arc<Meter>,
+    watch: Arc<Watchlist>,
     log: Arc<Mutex<LogBook>>,
     limits: Limits,
     fuel_used_last: u64,
     fuel_total: u64,
     fuel_init: u64,
-    allocator_installed: bool,
 }
 
 impl LuaInstance {
-    fn new(limits: &Limits, seed: u64) -> Result<LuaInstance, Fault> {
+    fn new(limits: &Limits, seed: u64, watch: Arc<Watchlist>) -> Result<LuaInstance, Fault> {
         let host_err = |e: mlua::Error| Fault::new(Verdict::Crash, format!("sandbox: {e}"));
         let lua = Lua::new_with(
             StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::UTF8,
@@ -126,18 +136,20 @@ impl LuaInstance {
         }
         .map_err(host_err)?;
         meter.set_main_state(main_state);
+        // SAFETY: `main_state` is this VM's live main state and no Lua code is running.
+        unsafe { meter.probe_hookcount() };
 
         let log = Arc::new(Mutex::new(LogBook::new(limits.log_bytes_per_match)));
         let mut inst = LuaInstance {
             lua,
             act: None,
             meter,
+            watch,
             log,
             limits: limits.clone(),
             fuel_used_last: 0,
             fuel_total: 0,
             fuel_init: 0,
-            allocator_installed: true,
         };
         inst.install_prelude(seed).map_err(host_err)?;
         Ok(inst)
@@ -153,7 +165,8 @@ impl LuaInstance {
             "charge",
             lua.create_function(move |_, n: f64| {
                 let n = if n.is_nan() || n <= 0.0 { 0 } else { n as u64 };
-                m.charge(n).map_err(|()| mlua::Error::runtime(m.trip_message()))
+                m.charge(HOST_CALL_FUEL.saturating_add(n))
+                    .map_err(|()| mlua::Error::runtime(m.trip_message()))
             })?,
         )?;
         let m = self.meter.clone();
@@ -167,7 +180,8 @@ impl LuaInstance {
                         _ => 0,
                     })
                     .sum();
-                m.charge(bytes as u64 / 8).map_err(|()| mlua::Error::runtime(m.trip_message()))
+                m.charge(HOST_CALL_FUEL + bytes as u64 / 8)
+                    .map_err(|()| mlua::Error::runtime(m.trip_message()))
             })?,
         )?;
         let m = self.meter.clone();
@@ -176,14 +190,22 @@ impl LuaInstance {
             "emit",
             lua.create_function(move |_, line: LuaString| {
                 let bytes = line.as_bytes();
-                m.charge(1 + bytes.len() as u64 / 16).map_err(|()| mlua::Error::runtime(m.trip_message()))?;
+                m.charge(EMIT_FUEL + bytes.len() as u64 / 8)
+                    .map_err(|()| mlua::Error::runtime(m.trip_message()))?;
                 log.lock().unwrap_or_else(|p| p.into_inner()).push(&bytes);
                 Ok(())
             })?,
         )?;
         let m = self.meter.clone();
-        host.set("budget_left", lua.create_function(move |_, ()| Ok(m.remaining()))?)?;
+        host.set(
+            "budget_left",
+            lua.create_function(move |_, ()| {
+                m.charge(HOST_CALL_FUEL).map_err(|()| mlua::Error::runtime(m.trip_message()))?;
+                Ok(m.remaining_exact())
+            })?,
+        )?;
         host.set("seed", seed as i64)?;
+        host.set("memory_limit", self.meter.memory_limit() as f64)?;
 
         let m = self.meter.clone();
         host.set("find", lua.create_function(move |lua, args| pattern::find_aux(lua, &m, args, true))?)?;
@@ -195,6 +217,7 @@ impl LuaInstance {
         host.set(
             "gmatch",
             lua.create_function(move |lua, (s, p, init): (LuaString, LuaString, Option<i64>)| {
+                pattern::charge_call(&m)?;
                 let mut state = pattern::gmatch_start(s, p, init);
                 let m = m.clone();
                 lua.create_function_mut(move |lua, ()| pattern::gmatch_next(lua, &m, &mut state))
@@ -211,14 +234,8 @@ impl LuaInstance {
     /// Re-arms the instruction hook for a new phase (also resets the hook's count, so a
     /// phase's fuel does not depend on the previous one).
     fn arm_hook(&self) -> mlua::Result<()> {
-        let m = self.meter.clone();
-        self.lua.set_global_hook(
-            HookTriggers::new().every_nth_instruction(LUA_HOOK_STEP),
-            move |_, _| match m.on_hook() {
-                Ok(()) => Ok(VmState::Continue),
-                Err(()) => Err(mlua::Error::runtime(m.trip_message())),
-            },
-        )
+        self.meter.arm();
+        Ok(())
     }
 
     fn run_init(&mut self, program: &LuaProgram, info_json: &str) -> Result<(), Fault> {
@@ -228,6 +245,7 @@ impl LuaInstance {
             Ok(v) => v,
             Err(e) => return Err(self.host_fault(format!("init info is not valid JSON: {e}"))),
         };
+        let watching = self.watch.watch(&meter);
         let result = (|| -> mlua::Result<Option<Function>> {
             self.arm_hook()?;
             meter.set_charging(true);
@@ -251,9 +269,14 @@ impl LuaInstance {
             }
             Ok(act)
         })();
+        drop(watching);
         meter.set_charging(false);
+        meter.end_phase();
         self.fuel_init = meter.total();
         self.fuel_used_last = self.fuel_init;
+        if result.is_ok() && self.fuel_init > self.limits.fuel_init {
+            meter.trip(Trip::Fuel);
+        }
         match result {
             Ok(Some(act)) if meter.trip_state() == Trip::None => {
                 self.act = Some(act);
@@ -293,17 +316,23 @@ impl LuaInstance {
             Ok(v) => v,
             Err(e) => return Err(self.host_fault(format!("observation is not valid JSON: {e}"))),
         };
+        let watching = self.watch.watch(&meter);
         let result = (|| -> mlua::Result<Value> {
             let obs = json::to_lua(&self.lua, &obs)?;
             self.arm_hook()?;
             meter.set_charging(true);
             act.call::<Value>(obs)
         })();
+        drop(watching);
         meter.set_charging(false);
+        meter.end_phase();
         let used = meter.total();
         self.fuel_used_last = used;
         self.fuel_total = self.fuel_total.saturating_add(used);
-        if meter.trip_state() != Trip::None {
+        if meter.trip_state() != Trip::None || (result.is_ok() && used > budget) {
+            // (A reply that comes back over budget is late: the hook only checks every
+            // LUA_HOOK_STEP instructions, and the remainder is booked at the end.)
+            meter.trip(Trip::Fuel);
             return Err(self.classify(mlua::Error::runtime(meter.trip_message()), false));
         }
         match result {
@@ -423,9 +452,6 @@ impl Drop for LuaInstance {
         // Nothing of the bot can run at teardown (no __gc), but the VM frees its blocks through
         // the allocator: hand it back to mlua first, so `meter` is not needed any more.
         self.meter.unlimit();
-        if !self.allocator_installed {
-            return;
-        }
         let (f, ud) = self.meter.original();
         // SAFETY: restores the allocator that owns every block (ours only forwarded to it).
         let restored = unsafe { self.lua.exec_raw::<()>((), |state| mlua::ffi::lua_setallocf(state, f, ud)) };
@@ -514,5 +540,268 @@ mod tests {
     #[test]
     fn pairs_order_is_pinned() {
         assert_eq!(pairs_probe().unwrap(), PINNED_PAIRS_ORDER);
+    }
+
+    /// Runs `code` (a chunk returning one string) in a sandboxed VM and in a plain Lua VM with
+    /// the original C library, and returns both results.
+    fn both(code: &str) -> (String, String) {
+        let limits = Limits::LUA;
+        let inst = LuaInstance::new(&limits, 1, Arc::default()).unwrap();
+        inst.meter.begin(u64::MAX / 2, Duration::from_secs(60));
+        inst.meter.set_charging(true);
+        let sandboxed = inst
+            .lua
+            .load(code)
+            .set_name("=t")
+            .call::<LuaString>(())
+            .map_or_else(|e| format!("ERROR {e}"), |s| s.to_string_lossy());
+        let plain = Lua::new_with(StdLib::ALL_SAFE, LuaOptions::default()).unwrap();
+        let original = plain
+            .load(code)
+            .set_name("=t")
+            .call::<LuaString>(())
+            .map_or_else(|e| format!("ERROR {e}"), |s| s.to_string_lossy());
+        (sandboxed, original)
+    }
+
+    /// The Lua-side helper that turns any list of results into one comparable string.
+    const SHOW: &str = r#"
+        local function show(...)
+          local n = select('#', ...)
+          local out = {}
+          for i = 1, n do
+            local v = select(i, ...)
+            out[#out + 1] = type(v) .. ":" .. tostring(v)
+          end
+          return n .. "[" .. table.concat(out, ",") .. "]"
+        end
+        local function try(f, ...)
+          local r = table.pack(pcall(f, ...))
+          if not r[1] then return "error" end
+          return show(table.unpack(r, 2, r.n))
+        end
+    "#;
+
+    #[test]
+    fn pattern_functions_match_the_c_library() {
+        let subjects = [
+            "",
+            "hello world",
+            "  key = value  ",
+            "a,b,,c",
+            "THE (quick) [brown] fox",
+            "aaa",
+            "x=1, y=22, z=333",
+            "f(a(b)c)d",
+            "caf\\xc3\\xa9",
+            "one\\0two",
+            "%d%%",
+            "THE END",
+            "2024-11-22T02:34:12Z",
+        ];
+        let patterns = [
+            "",
+            "o",
+            "l+",
+            "l*",
+            "l-",
+            "l?",
+            "^h",
+            "d$",
+            "^$",
+            "%a+",
+            "%d+",
+            "%s*(.-)%s*$",
+            "(%w+)=(%w+)",
+            "()",
+            "()ll()",
+            "[%a_][%w_]*",
+            "[^,]*",
+            "%b()",
+            "%b[]",
+            "%f[%w]%w+",
+            "%f[%W]",
+            "(a)%1",
+            "(.)%1",
+            ".-b",
+            "[a-c]+",
+            "[%]]",
+            "[]]",
+            "[^%s]+",
+            "%u+",
+            "%l+",
+            "%p+",
+            "%c",
+            "%x+",
+            "%g+",
+            "(h)(e)(l)(l)(o)",
+            "((a)(b))",
+            "%",
+            "[a",
+            "(()",
+            "%1",
+            "(a",
+            "a)",
+            "%bx",
+            "%f",
+            "%z",
+            ".",
+            ".-",
+            "(.-)$",
+            "[a-]",
+            "[-a]",
+            "%.",
+            "x*$",
+        ];
+        let mut code = String::from(SHOW);
+        code.push_str("local out = {}\n");
+        for s in subjects {
+            for p in patterns {
+                let (s, p) = (format!("\"{s}\""), format!("{p:?}"));
+                code.push_str(&format!(
+                    "out[#out+1] = try(string.find, {s}, {p}) .. try(string.find, {s}, {p}, 3) \
+                     .. try(string.find, {s}, {p}, -2, true) .. try(string.match, {s}, {p}) \
+                     .. try(string.gsub, {s}, {p}, '<%0>') .. try(string.gsub, {s}, {p}, '%1', 2) \
+                     .. try(function() local r = {{}} for a, b in string.gmatch({s}, {p}) do \
+                          r[#r+1] = tostring(a) .. '/' .. tostring(b) if #r > 50 then break end end \
+                          return table.concat(r, ' ') end)\n"
+                ));
+            }
+        }
+        code.push_str("return table.concat(out, '\\n')");
+        let (sandboxed, original) = both(&code);
+        assert!(!original.starts_with("ERROR"), "{original}");
+        assert_eq!(original.lines().count(), 13 * 52, "one line per (subject, pattern)");
+        assert!(original.contains("number:1,number:5"), "{}", &original[..300]);
+        for (i, (a, b)) in sandboxed.lines().zip(original.lines()).enumerate() {
+            assert_eq!(a, b, "case {i}");
+        }
+        assert_eq!(sandboxed, original);
+    }
+
+    #[test]
+    fn gsub_replacements_match_the_c_library() {
+        let code = format!(
+            "{SHOW} return table.concat({{
+                try(string.gsub, 'hello world', '%w+', '%0 %0'),
+                try(string.gsub, 'hello world', '(%w+)', '<%1>'),
+                try(string.gsub, 'hello world', '()(%w+)', '%1'),
+                try(string.gsub, 'abc', '%w', '%%'),
+                try(string.gsub, 'abc', '%w', '%2'),
+                try(string.gsub, 'abc', '%w', '%'),
+                try(string.gsub, 'abc', '%w', '%x'),
+                try(string.gsub, 'abc', '', '-'),
+                try(string.gsub, 'abc', '.', {{a = 1, b = true, c = false}}),
+                try(string.gsub, 'abc', '.', {{a = {{}}}}),
+                try(string.gsub, 'abc', '(.)', function(c) return c:upper() .. 1.5 end),
+                try(string.gsub, 'abc', '.', function(c) if c == 'b' then return nil end return 7 end),
+                try(string.gsub, 'abc', '.', function() return {{}} end),
+                try(string.gsub, 'abc', '.', 'x', 0),
+                try(string.gsub, 'abc', '.', 'x', -1),
+                try(string.gsub, 'abc', '.', 'x', 2.0),
+                try(string.gsub, 'abc', '^.', 'x'),
+                try(string.gsub, 'a.b.c', '%.', '/'),
+                try(string.gsub, 'abc', '.', 42),
+                try(string.gsub, 'abc', '.', nil),
+                try(string.gsub, 12345, '3', 'x'),
+                try(string.find, 12345, 3),
+                try(string.find, 'abc', 'b', 10),
+                try(string.find, 'abc', 'b', -10),
+                try(string.find, 'abc', '', 4),
+                try(string.find, 'abc', '', 5),
+                try(string.match, 'key=val', '(%w+)=(%w+)', 2),
+                try(string.gmatch('abc', '.', 2)),
+                try(string.gmatch('', '')),
+              }}, '\\n')"
+        );
+        let (sandboxed, original) = both(&code);
+        for (i, (a, b)) in sandboxed.lines().zip(original.lines()).enumerate() {
+            assert_eq!(a, b, "case {i}");
+        }
+        assert_eq!(sandboxed, original);
+    }
+
+    #[test]
+    fn table_functions_match_the_c_library() {
+        let code = format!(
+            "{SHOW}
+            local function dump(t) local r = {{}} for i = 1, 12 do r[i] = tostring(t[i]) end return table.concat(r, ' ') end
+            local out = {{}}
+            local t = {{5, 3, 8, 1, 9, 2, 7}}
+            table.insert(t, 4) out[#out+1] = dump(t)
+            table.insert(t, 1, 0) out[#out+1] = dump(t)
+            table.insert(t, #t + 1, 10) out[#out+1] = dump(t)
+            out[#out+1] = try(table.insert, t, 0, 1)
+            out[#out+1] = try(table.insert, t, 20, 1)
+            out[#out+1] = try(table.insert, t, 1, 2, 3)
+            out[#out+1] = try(table.insert, t, 1.5, 2)
+            out[#out+1] = try(table.insert, nil, 1)
+            out[#out+1] = show(table.remove(t)) .. dump(t)
+            out[#out+1] = show(table.remove(t, 1)) .. dump(t)
+            out[#out+1] = show(table.remove(t, #t + 1)) .. dump(t)
+            out[#out+1] = try(table.remove, t, #t + 2)
+            out[#out+1] = show(table.remove({{}})) .. show(table.remove({{}}, 0))
+            local m = {{1, 2, 3, 4, 5}}
+            table.move(m, 2, 4, 1) out[#out+1] = dump(m)
+            m = {{1, 2, 3, 4, 5}} table.move(m, 1, 3, 3) out[#out+1] = dump(m)
+            local d = table.move({{1, 2, 3}}, 1, 3, 2, {{}}) out[#out+1] = dump(d)
+            out[#out+1] = try(table.move, {{}}, 1, math.maxinteger, 2)
+            out[#out+1] = try(table.move, {{}}, -1, math.maxinteger, 2)
+            out[#out+1] = show(table.concat({{1, 2, 'x'}}, '-')) .. show(table.concat({{}}, 'x'))
+            out[#out+1] = try(table.concat, {{1, {{}}, 3}})
+            out[#out+1] = show(table.concat({{1, 2, 3, 4}}, ',', 2, 3))
+            out[#out+1] = show(table.unpack({{1, 2, 3}})) .. show(table.unpack({{1, 2, 3}}, 2)) .. show(table.unpack({{1, 2}}, 0, 3))
+            for _, n in ipairs({{0, 1, 2, 3, 10, 99, 100, 101, 250, 1000}}) do
+              local s = {{}}
+              local x = 7
+              for i = 1, n do x = (x * 1103515245 + 12345) % 2147483648; s[i] = x % 50 end
+              table.sort(s) out[#out+1] = table.concat(s, ' ')
+              table.sort(s, function(a, b) return a > b end) out[#out+1] = table.concat(s, ' ')
+              local recs = {{}}
+              for i = 1, n do recs[i] = {{k = s[i] % 5, id = i}} end
+              table.sort(recs, function(a, b) return a.k < b.k end)
+              local ids = {{}} for i = 1, n do ids[i] = recs[i].id end
+              out[#out+1] = table.concat(ids, ' ')
+            end
+            out[#out+1] = try(table.sort, {{3, 'a', 1}})
+            out[#out+1] = try(table.sort, {{3, 2, 1}}, 5)
+            out[#out+1] = try(table.sort, {{1, 2, 3, 4, 5}}, function() return true end)
+            return table.concat(out, '\\n')"
+        );
+        let (sandboxed, original) = both(&code);
+        for (i, (a, b)) in sandboxed.lines().zip(original.lines()).enumerate() {
+            assert_eq!(a, b, "line {i}");
+        }
+        assert_eq!(sandboxed, original);
+    }
+
+    #[test]
+    fn string_and_utf8_wrappers_match_the_c_library() {
+        let code = format!(
+            "{SHOW} local s = 'h\\xc3\\xa9llo \\xe2\\x82\\xac'
+            local r = {{}}
+            for p, c in utf8.codes(s) do r[#r+1] = p .. ':' .. c end
+            return table.concat({{
+              table.concat(r, ' '),
+              try(string.byte, 'hello', 1, -1), try(string.byte, 'hello'), try(string.byte, 'hello', 10),
+              try(utf8.len, s), try(utf8.len, '\\xff'), try(utf8.codepoint, s, 1, -1),
+              try(utf8.offset, s, 3), try(utf8.offset, s, -1),
+              try(tonumber, '0x10'), try(tonumber, '  12  '), try(tonumber, 'z', 36), try(tonumber, '12', 100),
+              try(tonumber), try(tonumber, nil),
+              try(string.format, '%5.2f|%-5s|%q|%x', 3.14159, 'ab', 'a\\nb', 255),
+              try(string.format, '%d', 1.5),
+              try(utf8.codes, '\\x80'),
+              try(function() for p, c in utf8.codes('a\\xffb') do end end),
+              try(math.randomseed, 5), try(select, '#', math.random(10)),
+              try(string.pack, '>i4 s1 z', 7, 'ab', 'cd'), try(string.packsize, 'i4 i8'),
+              try(string.unpack, '>i4 s1 z', string.pack('>i4 s1 z', 7, 'ab', 'cd')),
+              try(string.unpack, 'i4', 'ab'), try(string.rep, 'ab', 3, ','), try(string.rep, 'x', 0),
+              try(string.rep, '', 3), try(string.rep, 5, 2),
+            }}, '\\n')"
+        );
+        let (sandboxed, original) = both(&code);
+        for (i, (a, b)) in sandboxed.lines().zip(original.lines()).enumerate() {
+            assert_eq!(a, b, "line {i}");
+        }
     }
 }

@@ -4,14 +4,15 @@
 //! The C matcher backtracks without ever returning to the VM, so the instruction hook cannot
 //! see it: `string.find(('a'):rep(300), '.-.-.-b')` runs for seconds on zero instructions. This
 //! port is the same algorithm, step for step (same results, same error messages), but every
-//! step of the matcher costs one unit of fuel and a match stops as soon as the decision's
-//! budget is gone. Plain searches use `memchr::memmem` (linear) and cost one unit per 8 bytes.
+//! step of the matcher costs fuel ([`FUEL_PER_STEP`]) and a match stops as soon as the
+//! decision's budget is gone. Plain searches use `memchr::memmem` (linear) and cost one unit per 8 bytes.
 //!
 //! Character classes use the C locale (ASCII), as the vendored Lua does in this process.
 
 use mlua::{Function, Lua, LuaString, MultiValue, Value};
 
 use super::meter::{Meter, Trip};
+use super::HOST_CALL_FUEL;
 
 const MAXCCALLS: i32 = 200;
 const MAXCAPTURES: usize = 32;
@@ -19,6 +20,8 @@ const CAP_UNFINISHED: isize = -1;
 const CAP_POSITION: isize = -2;
 const L_ESC: u8 = b'%';
 const SPECIALS: &[u8] = b"^$*+?.([%-";
+/// Fuel per matcher step (a step takes about twice as long as a Lua instruction).
+const FUEL_PER_STEP: u64 = 2;
 
 /// Why a match stopped early.
 pub(crate) enum PatError {
@@ -32,6 +35,11 @@ type Res<T> = Result<T, PatError>;
 
 fn lua_err<T>(msg: impl Into<String>) -> Res<T> {
     Err(PatError::Lua(msg.into()))
+}
+
+/// Charges the fixed cost of a call into the matcher.
+pub(crate) fn charge_call(meter: &Meter) -> mlua::Result<()> {
+    meter.charge(HOST_CALL_FUEL).map_err(|()| mlua::Error::runtime(meter.trip_message()))
 }
 
 /// Converts a matcher error into the error raised in Lua.
@@ -70,7 +78,7 @@ impl<'a> MatchState<'a> {
             capture: [(0, 0); MAXCAPTURES],
             matchdepth: MAXCCALLS,
             steps: 0,
-            allowed: meter.remaining(),
+            allowed: meter.remaining() / FUEL_PER_STEP,
             meter,
         }
     }
@@ -84,10 +92,10 @@ impl<'a> MatchState<'a> {
     /// end) and refreshes the allowance.
     fn settle(&mut self) -> Res<()> {
         let steps = std::mem::take(&mut self.steps);
-        if self.meter.charge(steps).is_err() {
+        if self.meter.charge(steps * FUEL_PER_STEP).is_err() {
             return Err(PatError::Stopped);
         }
-        self.allowed = self.meter.remaining();
+        self.allowed = self.meter.remaining() / FUEL_PER_STEP;
         Ok(())
     }
 
@@ -95,7 +103,7 @@ impl<'a> MatchState<'a> {
     fn tick(&mut self, n: u64) -> Res<()> {
         self.steps += n;
         if self.steps > self.allowed {
-            let _ = self.meter.charge(self.steps);
+            let _ = self.meter.charge(self.steps * FUEL_PER_STEP);
             self.steps = 0;
             self.meter.trip(Trip::Fuel);
             return Err(PatError::Stopped);
@@ -475,6 +483,7 @@ pub(crate) fn find_aux(
     (s, p, init, plain): (LuaString, LuaString, Option<i64>, Value),
     find: bool,
 ) -> mlua::Result<MultiValue> {
+    charge_call(meter)?;
     let s = s.as_bytes();
     let p_full = p.as_bytes();
     let (s, p_full): (&[u8], &[u8]) = (&s, &p_full);
@@ -544,6 +553,7 @@ pub(crate) fn gmatch_start(s: LuaString, p: LuaString, init: Option<i64>) -> GMa
 
 /// One step of a `string.gmatch` iterator.
 pub(crate) fn gmatch_next(lua: &Lua, meter: &Meter, gm: &mut GMatch) -> mlua::Result<MultiValue> {
+    charge_call(meter)?;
     let (sb, pb) = (gm.s.as_bytes(), gm.p.as_bytes());
     let mut ms = MatchState::new(&sb, &pb, meter);
     let mut src = gm.src;
@@ -575,6 +585,7 @@ pub(crate) fn gsub(
     meter: &Meter,
     (s_str, p, repl, max_n): (LuaString, LuaString, Value, Option<i64>),
 ) -> mlua::Result<(Value, i64)> {
+    charge_call(meter)?;
     let sb = s_str.as_bytes();
     let pb = p.as_bytes();
     let src_all: &[u8] = &sb;
@@ -671,7 +682,7 @@ fn add_value(
             let args = ms.push_captures(lua, Some((s, e)))?;
             ms.settle().map_err(err)?;
             let v: Value = f.call(args)?;
-            ms.allowed = meter.remaining();
+            ms.allowed = meter.remaining() / FUEL_PER_STEP;
             v
         }
         Repl::Table(t) => {
@@ -679,7 +690,7 @@ fn add_value(
             let key = ms.capture_value(lua, key)?;
             ms.settle().map_err(err)?;
             let v: Value = t.get(key)?;
-            ms.allowed = meter.remaining();
+            ms.allowed = meter.remaining() / FUEL_PER_STEP;
             v
         }
     };

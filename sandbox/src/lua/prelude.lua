@@ -7,9 +7,10 @@
 -- library nothing the bot runs can reach them or the original C functions kept here.
 
 local host = ...
-local charge = host.charge            -- charge(n): n units of fuel, error once exhausted
+-- Every host function costs a fixed 10 units per call on top of what is listed here.
+local charge = host.charge                 -- charge(n): n units of fuel; error once exhausted
 local charge_strings = host.charge_strings -- charge_strings(...): 1 per 8 bytes of string args
-local emit = host.emit                -- emit(line): append one line to the bot's log
+local emit = host.emit                     -- emit(line): one log line; 50 + 1 per 8 bytes
 
 local type, select, error, tostring, rawget = type, select, error, tostring, rawget
 local tointeger, mtype = math.tointeger, math.type
@@ -64,10 +65,40 @@ function tonumber(...)
   return raw_tonumber(...)
 end
 
+-- string.rep loops once per repetition, even when the result is empty (rep("", 1e12) spins
+-- for minutes): 1 unit per 2 repetitions (the result's allocation is charged separately). A
+-- result larger than the memory cap is left to fail, at once, as a memory error.
+local raw_rep = string.rep
+local memory_limit = host.memory_limit
+local function strlen(v)
+  if type(v) == "string" then return #v end
+  if type(v) == "number" then return #tostring(v) end
+  return 0
+end
+string.rep = function(s, n, sep)
+  local k = tointeger(n)
+  if k and k > 0 then
+    local total = k * 1.0 * strlen(s) + (k - 1.0) * strlen(sep)
+    if total <= memory_limit then charge(k // 2) end
+  end
+  return raw_rep(s, n, sep)
+end
+
 local raw_format = string.format
 string.format = function(...)
   charge_strings(...)
   return raw_format(...)
+end
+
+-- string.pack/unpack/packsize walk their format (and unpack its data) item by item.
+local raw_pack, raw_unpack_str, raw_packsize = string.pack, string.unpack, string.packsize
+string.pack = function(...)
+  charge_strings(...)
+  return raw_pack(...)
+end
+string.packsize = function(...)
+  charge_strings(...)
+  return raw_packsize(...)
 end
 
 local raw_ulen, raw_uoffset, raw_ucodepoint = utf8.len, utf8.offset, utf8.codepoint
@@ -88,6 +119,10 @@ local function charged_results(...)
   return ...
 end
 string.byte = function(...) return charged_results(string_byte(...)) end
+string.unpack = function(...)
+  charge_strings(...)
+  return charged_results(raw_unpack_str(...))
+end
 utf8.codepoint = function(...)
   local s = ...
   if type(s) == "string" then charge(#s // 8) end
@@ -127,8 +162,8 @@ string.gmatch = host.gmatch
 string.gsub = host.gsub
 
 ---------------------------------------------------------------------------------------------
--- table: the functions that loop over elements are either charged per element (concat,
--- unpack: they get explicit bounds, so `#t` / __len is evaluated once, here) or written in
+-- table: the functions that loop over elements are either charged per element (concat 2,
+-- unpack 1; they get explicit bounds, so `#t` / __len is evaluated once, here) or written in
 -- Lua so the hook meters every step, including metamethods (insert, remove, move, sort).
 
 local function typename(v)
@@ -157,7 +192,7 @@ table.concat = function(t, sep, i, j)
     if i == nil then i = 1 end
     if j == nil then j = #t end
     local ii, jj = tointeger(i), tointeger(j)
-    if ii and jj and jj >= ii then charge(jj * 1.0 - ii + 1) end
+    if ii and jj and jj >= ii then charge((jj * 1.0 - ii + 1) * 2) end
   end
   return raw_concat(t, sep, i, j)
 end
@@ -226,7 +261,7 @@ table.move = function(a1, f, e, t, a2)
     if t > maxinteger - n + 1 then
       error("bad argument #4 to 'move' (destination wrap around)", 2)
     end
-    if t > e or t > f or a1 ~= a2 then
+    if t > e or t <= f or a1 ~= a2 then
       for i = 0, n - 1 do a2[t + i] = a1[f + i] end
     else
       for i = n - 1, 0, -1 do a2[t + i] = a1[f + i] end

@@ -2,5 +2,6 @@ local function helper(x)
   return x.field.missing
 end
 function act(obs)
-  return helper(obs)
+  local r = helper(obs)
+  return r
 end

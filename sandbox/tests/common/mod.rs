@@ -86,6 +86,7 @@ pub fn check_case(
     let t = Instant::now();
     let (got_stage, fault) = run_to_fault(sb, file, limits);
     let elapsed = t.elapsed();
+    eprintln!("[{file}] {elapsed:.2?} {stage:?} {fault}");
     assert_eq!(
         (got_stage, fault.verdict),
         (stage, verdict),

@@ -1,0 +1,52 @@
+//! The Lua side of the wall-clock backstop.
+//!
+//! The fuel hook reads the clock every `LUA_HOOK_STEP` instructions, but a few single Lua
+//! instructions scan megabytes (comparing long strings, coercing a long numeric string), so
+//! 1000 of them can take far longer than the backstop allows: measured 8.4 s for a 3 s limit.
+//! The epoch ticker thread therefore also walks the Lua calls in progress every tick and, once
+//! one is past its deadline, sets its hook count to 1, so the hook runs (and stops the bot) at
+//! the very next instruction.
+//!
+//! Only calls that are already past their deadline are touched, so nothing here can change
+//! the fuel or the outcome of a decision that ends in time.
+
+use std::sync::{Arc, Mutex};
+
+use crate::lua::Meter;
+
+/// The Lua calls in progress, shared by every Lua instance of a sandbox and its ticker.
+#[derive(Default)]
+pub(crate) struct Watchlist {
+    active: Mutex<Vec<Arc<Meter>>>,
+}
+
+impl Watchlist {
+    /// Registers a call for the duration of the returned guard.
+    pub(crate) fn watch<'a>(&'a self, meter: &'a Arc<Meter>) -> Watching<'a> {
+        self.active.lock().unwrap_or_else(|p| p.into_inner()).push(meter.clone());
+        Watching { list: self, meter }
+    }
+
+    /// Called by the ticker: makes every overdue call check its clock at its next instruction.
+    pub(crate) fn poke_overdue(&self) {
+        let active = self.active.lock().unwrap_or_else(|p| p.into_inner());
+        for meter in active.iter().filter(|m| m.past_deadline()) {
+            meter.poke();
+        }
+    }
+}
+
+/// Unregisters a call when dropped.
+pub(crate) struct Watching<'a> {
+    list: &'a Watchlist,
+    meter: &'a Arc<Meter>,
+}
+
+impl Drop for Watching<'_> {
+    fn drop(&mut self) {
+        let mut active = self.list.active.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(i) = active.iter().position(|m| Arc::ptr_eq(m, self.meter)) {
+            active.swap_remove(i);
+        }
+    }
+}

@@ -1,0 +1,298 @@
+//! What well-behaved bots can rely on: logs, seeded randomness, budgets they can read, the
+//! match fuel bank, life after a fault, determinism, threads.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use cardarena_sandbox::{Kind, Limits, Sandbox, Verdict};
+use common::{load, INFO, OBS, SEED};
+
+fn sandbox() -> Sandbox {
+    Sandbox::new().expect("sandbox")
+}
+
+#[test]
+fn lua_log_is_captured_and_capped() {
+    let sb = sandbox();
+    let program = load(&sb, "lua_log.lua").unwrap();
+    let limits = Limits { log_bytes_per_match: 10_000, ..Limits::LUA };
+    let mut bot = program.start(&limits, SEED, INFO).unwrap();
+    assert_eq!(bot.take_log(), vec!["init\tblade\t0".to_string()]);
+    assert_eq!(bot.act(OBS).unwrap(), "1");
+    let log = bot.take_log();
+    assert_eq!(log[0], "deciding\t4\tnil\ttrue\t1.5");
+    assert!(log[1].starts_with("line 1 xxx"));
+    assert!(log.last().unwrap().contains("log truncated at 10000 bytes"));
+    let total: usize = log[..log.len() - 1].iter().map(String::len).sum();
+    assert!(total <= 10_000 && total > 9_000, "{total}");
+    // The cap is per match: nothing more gets through.
+    assert_eq!(bot.act(OBS).unwrap(), "1");
+    assert!(bot.take_log().is_empty());
+}
+
+#[test]
+fn wasm_log_is_captured_and_capped() {
+    let sb = sandbox();
+    let mut bot = load(&sb, "normal.wat").unwrap().start(&Limits::WASM, SEED, INFO).unwrap();
+    assert_eq!(bot.take_log(), vec!["hello from wasm".to_string()]);
+    let program = load(&sb, "wasm_log_spam.wat").unwrap();
+    let limits = Limits { log_bytes_per_match: 1000, fuel_per_decision: 1_000_000, ..Limits::WASM };
+    let mut bot = program.start(&limits, SEED, INFO).unwrap();
+    assert_eq!(bot.act(OBS).unwrap_err().verdict, Verdict::Fuel);
+    let log = bot.take_log();
+    assert_eq!(log.len(), 27, "{log:?}"); // 25 whole lines of 39 bytes, 1 cut, 1 marker
+    assert_eq!(log[0], "spam spam spam spam spam spam spam spam");
+    assert!(log[26].contains("truncated"));
+}
+
+#[test]
+fn lua_random_is_seeded_by_the_match_seed() {
+    let sb = sandbox();
+    let program = load(&sb, "lua_random.lua").unwrap();
+    let run = |seed| {
+        let mut bot = program.start(&Limits::LUA, seed, INFO).unwrap();
+        (bot.act(OBS).unwrap(), bot.act(OBS).unwrap())
+    };
+    let (a1, a2) = run(42);
+    assert_eq!(run(42), (a1.clone(), a2.clone()));
+    assert_ne!(run(43).0, a1);
+    // math.randomseed() without arguments reseeds from the match seed: the 6th number of
+    // every call is the first number after seeding.
+    let first = |s: &str| s.split(' ').next().unwrap().to_string();
+    let sixth = |s: &str| s.split(' ').nth(5).unwrap().to_string();
+    assert_eq!(sixth(&a1), first(&a1));
+    assert_eq!(sixth(&a2), first(&a1));
+}
+
+#[test]
+fn lua_budget_left_is_visible() {
+    let sb = sandbox();
+    let mut bot = load(&sb, "lua_budget_left.lua").unwrap().start(&Limits::LUA, SEED, INFO).unwrap();
+    let left: u64 = bot.act(OBS).unwrap().parse().unwrap();
+    assert!(left <= Limits::LUA.fuel_per_decision && left > Limits::LUA.fuel_per_decision - 1000);
+}
+
+#[test]
+fn wasm_budget_left_is_visible_and_exact() {
+    let sb = sandbox();
+    let program = load(&sb, "wasm_budget_left.wat").unwrap();
+    let limits = Limits { fuel_per_decision: 1_000_000, fuel_per_match: 2_500_000, ..Limits::WASM };
+    let mut bot = program.start(&limits, SEED, INFO).unwrap();
+    let first: u64 = bot.act(OBS).unwrap().parse().unwrap();
+    let used = bot.fuel_used_last();
+    assert!(first < 1_000_000 && first > 1_000_000 - used);
+    bot.act(OBS).unwrap();
+    // Third decision: the bank has 2.5M - 2 * used left, more than a decision's budget.
+    let third: u64 = bot.act(OBS).unwrap().parse().unwrap();
+    assert_eq!(third, first);
+    // With a bank smaller than a decision, budget_left shows the bank.
+    let limits = Limits { fuel_per_decision: 1_000_000, fuel_per_match: 600_000, ..Limits::WASM };
+    let mut bot = program.start(&limits, SEED, INFO).unwrap();
+    let shown: u64 = bot.act(OBS).unwrap().parse().unwrap();
+    assert!(shown < 600_000 && shown > 600_000 - used);
+}
+
+#[test]
+fn match_fuel_bank_runs_out() {
+    let sb = sandbox();
+    for (file, kind) in [("calib.lua", Kind::Lua), ("calib.wat", Kind::Wasm)] {
+        let program = load(&sb, file).unwrap();
+        let mut probe = program.start(&Limits::default_for(kind), SEED, INFO).unwrap();
+        probe.act(OBS).unwrap();
+        let per = probe.fuel_used_last();
+        let limits = Limits { fuel_per_match: per * 5 / 2, ..Limits::default_for(kind) };
+        let mut bot = program.start(&limits, SEED, INFO).unwrap();
+        bot.act(OBS).unwrap();
+        bot.act(OBS).unwrap();
+        let f = bot.act(OBS).unwrap_err();
+        assert_eq!(f.verdict, Verdict::Fuel, "{file}");
+        assert!(f.message.contains("fuel bank"), "{file}: {}", f.message);
+        assert!(f.fuel_total >= limits.fuel_per_match, "{file}: {f}");
+        // Afterwards every decision fails at once, using nothing.
+        let f = bot.act(OBS).unwrap_err();
+        assert_eq!((f.verdict, f.fuel_used), (Verdict::Fuel, 0), "{file}");
+    }
+}
+
+#[test]
+fn lua_keeps_its_globals_after_a_fault() {
+    let sb = sandbox();
+    let mut bot = load(&sb, "lua_counter.lua").unwrap().start(&Limits::LUA, SEED, INFO).unwrap();
+    assert_eq!(bot.act(OBS).unwrap(), "1");
+    assert_eq!(bot.act(r#"{"loop":true}"#).unwrap_err().verdict, Verdict::Fuel);
+    assert_eq!(bot.act(OBS).unwrap(), "3");
+}
+
+#[test]
+fn wasm_is_restarted_after_a_trap_and_loses_its_state() {
+    let sb = sandbox();
+    let program = load(&sb, "wasm_trap_then_answer.wat").unwrap();
+    let mut bot = program.start(&Limits::WASM, SEED, INFO).unwrap();
+    assert_eq!(bot.act(OBS).unwrap(), "1");
+    assert_eq!(bot.act(OBS).unwrap(), "2");
+    let f = bot.act("!").unwrap_err();
+    assert_eq!(f.verdict, Verdict::Crash);
+    assert_eq!(bot.act(OBS).unwrap(), "1", "a fresh instance");
+    assert_eq!(bot.act(OBS).unwrap(), "2");
+
+    let program = load(&sb, "wasm_counter_loop.wat").unwrap();
+    let mut bot = program.start(&Limits::WASM, SEED, INFO).unwrap();
+    assert_eq!(bot.act(OBS).unwrap(), "1");
+    assert_eq!(bot.act("!").unwrap_err().verdict, Verdict::Fuel);
+    assert_eq!(bot.act(OBS).unwrap(), "1", "a fresh instance after running out of fuel");
+}
+
+#[test]
+fn lua_host_reads_globals_raw() {
+    let sb = sandbox();
+    let t = Instant::now();
+    let mut bot = load(&sb, "lua_globals_metatable.lua").unwrap().start(&Limits::LUA, SEED, INFO).unwrap();
+    assert_eq!(bot.act(OBS).unwrap(), "ok");
+    drop(bot);
+    assert!(t.elapsed() < Duration::from_secs(2));
+}
+
+#[test]
+fn lua_finalizers_cannot_be_installed() {
+    let sb = sandbox();
+    let t = Instant::now();
+    let mut bot = load(&sb, "lua_gc_placeholder.lua").unwrap().start(&Limits::LUA, SEED, INFO).unwrap();
+    assert_eq!(bot.act(OBS).unwrap(), "refused");
+    drop(bot); // closing the VM runs no bot code
+    assert!(t.elapsed() < Duration::from_secs(2));
+}
+
+#[test]
+fn lua_pairs_and_sort_orders_are_pinned() {
+    let sb = sandbox();
+    let program = load(&sb, "lua_pairs_probe.lua").unwrap();
+    let reply = program.start(&Limits::LUA, SEED, INFO).unwrap().act(OBS).unwrap();
+    // Pinned for Lua 5.4.9 built with -Dluai_makeseed(L)=0x5eedu -Dl_randomizePivot()=(~0u)
+    // (.cargo/config.toml). A different order means the defines did not reach mlua-sys.
+    assert_eq!(
+        reply,
+        "bravo,hotel,charlie,golf,lima,alpha,juliet,india,delta,kilo,foxtrot,echo \
+         | 300,153,156,159,147,141,144,138,135,162,168,180"
+    );
+}
+
+#[test]
+fn golden_fuel_numbers() {
+    // Like wasmtime's tests/all/fuel.wast: the cost model is pinned. A change here means a
+    // wasmtime upgrade or a change in what the Lua sandbox charges; both change every
+    // tournament's budgets and must be deliberate.
+    let sb = sandbox();
+    let fuel = |file: &str| {
+        let program = load(&sb, file).unwrap();
+        let mut bot = program.start(&Limits::default_for(program.kind()), SEED, INFO).unwrap();
+        let init = bot.fuel_init();
+        bot.act(OBS).unwrap();
+        (init, bot.fuel_used_last())
+    };
+    assert_eq!(fuel("normal.wat"), (GOLDEN_NORMAL_WAT_INIT, GOLDEN_NORMAL_WAT_ACT));
+    assert_eq!(fuel("calib.wat").1, GOLDEN_CALIB_WAT);
+    assert_eq!(fuel("calib.lua").1, GOLDEN_CALIB_LUA);
+    assert_eq!(fuel("normal.lua").1, GOLDEN_NORMAL_LUA);
+}
+
+const GOLDEN_NORMAL_WAT_INIT: u64 = 121;
+const GOLDEN_NORMAL_WAT_ACT: u64 = 1_820;
+const GOLDEN_CALIB_WAT: u64 = 3_734_081;
+const GOLDEN_CALIB_LUA: u64 = 1_066_142;
+const GOLDEN_NORMAL_LUA: u64 = 562;
+
+#[test]
+fn programs_are_shared_across_threads() {
+    let sb = sandbox();
+    let programs = [load(&sb, "calib.lua").unwrap(), load(&sb, "calib.wat").unwrap()];
+    let results: Vec<Vec<(String, u64)>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..4)
+            .map(|_| {
+                let programs = programs.clone();
+                s.spawn(move || {
+                    programs
+                        .iter()
+                        .map(|p| {
+                            let mut bot = p.start(&Limits::default_for(p.kind()), SEED, INFO).unwrap();
+                            (bot.act(OBS).unwrap(), bot.fuel_used_last())
+                        })
+                        .collect()
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert!(results.windows(2).all(|w| w[0] == w[1]));
+    // An instance can move to another thread between decisions.
+    let mut bot = programs[1].start(&Limits::WASM, SEED, INFO).unwrap();
+    bot.act(OBS).unwrap();
+    let bot = std::thread::spawn(move || {
+        bot.act(OBS).unwrap();
+        bot
+    })
+    .join()
+    .unwrap();
+    assert_eq!(bot.fuel_total(), 2 * results[0][1].1);
+}
+
+#[test]
+fn programs_outlive_the_sandbox_value() {
+    let sb = sandbox();
+    let program = load(&sb, "wasm_infinite_loop.wat").unwrap();
+    drop(sb);
+    // The epoch ticker lives as long as a program does: the backstop still works.
+    let limits = Limits {
+        fuel_per_decision: u64::MAX / 4,
+        fuel_per_match: u64::MAX / 2,
+        wall_per_decision: Duration::from_millis(100),
+        ..Limits::WASM
+    };
+    let mut bot = program.start(&limits, SEED, INFO).unwrap();
+    let t = Instant::now();
+    assert_eq!(bot.act(OBS).unwrap_err().verdict, Verdict::Wallclock);
+    assert!(t.elapsed() < Duration::from_secs(2));
+}
+
+#[test]
+fn observations_become_lua_tables() {
+    let sb = sandbox();
+    let src = br#"
+        function act(obs)
+          local parts = {
+            math.type(obs.int), math.type(obs.float), math.type(obs.whole_float),
+            math.type(obs.big), tostring(obs.null), #obs.list, obs.list[1], obs.list[3],
+            obs.nested.deep[2].x, tostring(obs.yes), tostring(obs.no), obs.text,
+          }
+          for i = 1, #parts do parts[i] = tostring(parts[i]) end
+          return table.concat(parts, " ")
+        end
+    "#;
+    let program = sb.load("conv.lua", Kind::Lua, src).unwrap();
+    let mut bot = program.start(&Limits::LUA, SEED, INFO).unwrap();
+    let obs = r#"{"int": 3, "float": 1.5, "whole_float": 2.0, "big": 18446744073709551615,
+        "null": null, "list": ["a", null, "c"], "nested": {"deep": [{}, {"x": "y"}]},
+        "yes": true, "no": false, "text": "héllo"}"#;
+    assert_eq!(bot.act(obs).unwrap(), "integer float integer float nil 3 a c y true false héllo");
+    let f = bot.act("{not json").unwrap_err();
+    assert!(f.message.starts_with("host error:"), "{}", f.message);
+}
+
+#[test]
+fn lua_fuel_counts_every_instruction() {
+    // `a = 1` on a local compiles to one LOADI: n of them cost exactly n more fuel, across
+    // hook steps (1000) and whatever n is.
+    let sb = sandbox();
+    let fuel = |n: usize| {
+        let src = format!("function act(obs) local a; {} return 'ok' end", "a = 1; ".repeat(n));
+        let program = sb.load("count.lua", Kind::Lua, src.as_bytes()).unwrap();
+        let mut bot = program.start(&Limits::LUA, SEED, INFO).unwrap();
+        bot.act("{}").unwrap();
+        bot.fuel_used_last()
+    };
+    let base = fuel(0);
+    assert!(base < 10, "{base}");
+    for n in [1, 7, 999, 1000, 1001, 2500] {
+        assert_eq!(fuel(n) - base, n as u64, "n = {n}");
+    }
+}
