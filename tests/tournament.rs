@@ -140,7 +140,7 @@ fn kill_dash_nine_loses_and_duplicates_nothing() {
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
     let at_kill = rows(&db);
-    assert!(at_kill >= 100 && at_kill < 6000, "killed too late to test anything: {at_kill}");
+    assert!((100..6000).contains(&at_kill), "killed too late to test anything: {at_kill}");
     // The resumed run plays exactly what is missing.
     let json = dir.join("resumed.json");
     let out =
