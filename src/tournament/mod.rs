@@ -237,8 +237,9 @@ fn play_all<G: Greedy>(
     let keys: Vec<String> = plans.iter().map(|p| key(ctx, event, p)).collect();
     let mut done: Vec<Option<MatchSummary>> = Vec::with_capacity(plans.len());
     let mut pending = Vec::new();
+    let mut stored = store.summaries(&event.name)?;
     for (i, k) in keys.iter().enumerate() {
-        let s = store.summary(k)?;
+        let s = stored.remove(k);
         if s.is_none() {
             pending.push(i);
         } else {

@@ -76,17 +76,20 @@ impl Store {
         &self.path
     }
 
-    /// The summary stored under `key`, if that match was played.
+    /// Every stored match summary of an event, by key (one query, for resuming).
     ///
     /// # Errors
     /// Database errors, or a stored summary that does not parse.
-    pub fn summary(&self, key: &str) -> anyhow::Result<Option<MatchSummary>> {
-        let text: Option<String> = self
-            .conn
-            .query_row("SELECT summary FROM matches WHERE key = ?1", params![key], |r| r.get(0))
-            .optional()?;
-        text.map(|t| serde_json::from_str(&t).with_context(|| format!("corrupt summary for match {key:?}")))
-            .transpose()
+    pub fn summaries(&self, event: &str) -> anyhow::Result<std::collections::BTreeMap<String, MatchSummary>> {
+        let mut stmt = self.conn.prepare("SELECT key, summary FROM matches WHERE event = ?1")?;
+        let rows = stmt.query_map(params![event], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
+        let mut out = std::collections::BTreeMap::new();
+        for row in rows {
+            let (key, text) = row?;
+            let summary = serde_json::from_str(&text).with_context(|| format!("corrupt summary for match {key:?}"))?;
+            out.insert(key, summary);
+        }
+        Ok(out)
     }
 
     /// Stores finished matches, as made by [`pack`], in one transaction (a group commit: the
