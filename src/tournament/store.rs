@@ -1,6 +1,7 @@
 //! Results in SQLite, next to the tournament file. Only this module knows SQLite.
 //!
-//! Every finished match is one row, committed on its own as soon as the match ends, keyed by a
+//! Every finished match is one row, committed as soon as the writer receives it (matches that
+//! finish together share one transaction: a group commit), keyed by a
 //! string that names everything that decides the match (event, game, variant, limits, deal seed,
 //! and every seat's bot name and content hash). Rerunning a tournament skips the keys it finds, so
 //! it resumes; a killed run loses at most the matches that were still being played, and the
@@ -82,11 +83,13 @@ impl Store {
     /// Database errors, or a stored summary that does not parse.
     pub fn summaries(&self, event: &str) -> anyhow::Result<std::collections::BTreeMap<String, MatchSummary>> {
         let mut stmt = self.conn.prepare("SELECT key, summary FROM matches WHERE event = ?1")?;
-        let rows = stmt.query_map(params![event], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
+        let rows =
+            stmt.query_map(params![event], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
         let mut out = std::collections::BTreeMap::new();
         for row in rows {
             let (key, text) = row?;
-            let summary = serde_json::from_str(&text).with_context(|| format!("corrupt summary for match {key:?}"))?;
+            let summary =
+                serde_json::from_str(&text).with_context(|| format!("corrupt summary for match {key:?}"))?;
             out.insert(key, summary);
         }
         Ok(out)
@@ -114,15 +117,6 @@ impl Store {
         write().with_context(|| format!("cannot write to {}", self.path.display()))
     }
 
-    /// The number of stored matches.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn count(&self) -> anyhow::Result<u64> {
-        let n: i64 = self.conn.query_row("SELECT COUNT(*) FROM matches", [], |r| r.get(0))?;
-        Ok(n.max(0) as u64)
-    }
-
     /// The replay of match `id` (the row id shown by `arena tournament`).
     ///
     /// # Errors
@@ -138,5 +132,37 @@ impl Store {
             .read_to_string(&mut text)
             .with_context(|| format!("match {id}: corrupt replay"))?;
         serde_json::from_str(&text).with_context(|| format!("match {id}: corrupt replay"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::Outcome;
+
+    #[test]
+    fn a_stored_replay_reads_back_by_id_and_a_key_is_stored_once() {
+        let dir = std::env::temp_dir().join(format!("cardarena-store-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let db = dir.join("t.db");
+        let store = Store::open(&db).unwrap();
+        let replay = Replay {
+            format: 1,
+            game: "ecard".into(),
+            variant: "readme".into(),
+            seed: 3,
+            bots: Vec::new(),
+            deal: serde_json::json!({"variant": "readme"}),
+            decisions: Vec::new(),
+            faults: vec![Vec::new(), Vec::new()],
+            outcome: Outcome { points: vec![1, 0], ranks: vec![1, 2] },
+        };
+        let summary = MatchSummary::of(&replay);
+        let packed = pack(&summary, &replay);
+        store.insert(&[("k", "e", &packed), ("k", "e", &packed)]).unwrap();
+        assert_eq!(store.summaries("e").unwrap().len(), 1);
+        assert_eq!(store.replay(1).unwrap(), replay);
+        assert!(store.replay(2).unwrap_err().to_string().contains("no match with id 2"));
+        std::fs::remove_dir_all(&dir).ok();
     }
 }
