@@ -60,7 +60,8 @@ command -v wasm-ld >/dev/null 2>&1 || { say "wasm-ld not found after installing 
 cargo_home=${CARGO_HOME:-$HOME/.cargo}
 export RUSTFLAGS="${RUSTFLAGS:-} --remap-path-prefix=$root=/cardarena --remap-path-prefix=$cargo_home=/cargo"
 say "building the Rust bots"
-cargo build --release --locked --target wasm32-unknown-unknown --manifest-path example_bots/rust/Cargo.toml
+cargo build --release --locked --target wasm32-unknown-unknown --manifest-path example_bots/rust/Cargo.toml \
+  --target-dir example_bots/rust/target  # where the copy below looks, even if CARGO_TARGET_DIR is set
 built=example_bots/rust/target/wasm32-unknown-unknown/release
 for game in blade ecard lost-cities intensity; do
   cp "$built/${game//-/_}_bot.wasm" "$out/${game}_rust.wasm"
