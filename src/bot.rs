@@ -175,15 +175,37 @@ impl<G: Greedy> Bot<G> for GreedyBot {
     }
 }
 
-/// The names of the built-in bots.
-pub const BUILTIN_BOTS: &[&str] = &["random", "greedy"];
+/// The names of the built-in bots (`strong` also takes a budget: `strong:N`).
+pub const BUILTIN_BOTS: &[&str] = &["random", "greedy", "strong", "nash"];
 
-/// A built-in bot by name, or `None` if there is no such built-in.
-pub fn builtin<G: Greedy>(name: &str, seed: u64, seat: Seat) -> Option<Box<dyn Bot<G>>> {
+/// Whether `name` is spelled like a built-in bot (`random`, `greedy`, `nash`, `strong`,
+/// `strong:N`), whether or not the game has it.
+pub fn is_builtin_name(name: &str) -> bool {
+    BUILTIN_BOTS.contains(&name) || name.starts_with("strong:")
+}
+
+/// A built-in bot by name.
+///
+/// # Errors
+/// A message for the user if `name` is not a built-in of game `G` (or `strong:N` has a bad `N`).
+pub fn builtin<G: Greedy>(name: &str, seed: u64, seat: Seat) -> Result<Box<dyn Bot<G>>, String> {
+    let missing = || format!("{} has no built-in bot {name:?}", G::NAME);
     match name {
-        "random" => Some(Box::new(RandomBot::new(seed, seat))),
-        "greedy" => Some(Box::new(GreedyBot::new(seed, seat))),
-        _ => None,
+        "random" => Ok(Box::new(RandomBot::new(seed, seat))),
+        "greedy" => Ok(Box::new(GreedyBot::new(seed, seat))),
+        "nash" => G::nash_bot(seed, seat).ok_or_else(missing),
+        "strong" => G::strong_bot(seed, seat, None).ok_or_else(missing),
+        _ => match name.strip_prefix("strong:") {
+            Some(n) => {
+                let budget = n.parse::<u32>().ok().filter(|&b| b > 0).ok_or_else(|| {
+                    format!("bad budget in {name:?}: write strong:N with N a positive number of iterations")
+                })?;
+                G::strong_bot(seed, seat, Some(budget)).ok_or_else(missing)
+            }
+            None => {
+                Err(format!("unknown built-in bot {name:?}; the built-ins are {}", BUILTIN_BOTS.join(", ")))
+            }
+        },
     }
 }
 

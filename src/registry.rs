@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 use anyhow::bail;
 use cardarena_sandbox::{Instance, Kind, Limits, Program, Sandbox};
 
-use crate::bot::{builtin, builtin_hash, Bot, Fault, InitInfo, Verdict, BUILTIN_BOTS};
+use crate::bot::{builtin, builtin_hash, is_builtin_name, Bot, Fault, InitInfo, Verdict, BUILTIN_BOTS};
 use crate::bots::Greedy;
 use crate::games::{Game, Seat};
 use crate::rng::derive_seed;
@@ -86,8 +86,10 @@ impl Loader {
     /// # Errors
     /// Unknown names, missing files, unsupported extensions, and programs the sandbox refuses
     /// (syntax errors, unknown imports, missing exports …); the message says what to do.
-    pub fn resolve(&self, name: &str) -> anyhow::Result<BotSource> {
-        if BUILTIN_BOTS.contains(&name) {
+    pub fn resolve<G: Greedy>(&self, name: &str) -> anyhow::Result<BotSource> {
+        if is_builtin_name(name) {
+            // Instantiating once checks that game `G` has this built-in (and its budget).
+            builtin::<G>(name, 0, 0).map_err(|e| anyhow::anyhow!(e))?;
             return Ok(BotSource::Builtin(name.to_string()));
         }
         let path = Path::new(name);
@@ -134,7 +136,7 @@ impl BotSource {
     /// sandbox's defaults for the bot's kind).
     pub fn instantiate<G: Greedy>(&self, seed: u64, seat: Seat, limits: &LimitsConfig) -> Box<dyn Bot<G>> {
         match self {
-            BotSource::Builtin(name) => builtin::<G>(name, seed, seat).expect("resolved built-in"),
+            BotSource::Builtin(name) => builtin::<G>(name, seed, seat).expect("checked by resolve"),
             BotSource::File { program, .. } => Box::new(SandboxBot {
                 program: program.clone(),
                 limits: limits.apply(program.kind()),
@@ -228,6 +230,7 @@ impl<G: Game> Bot<G> for SandboxBot {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::blade::Blade;
     use crate::tournament::config::parse;
 
     #[test]
@@ -247,10 +250,13 @@ mod tests {
     #[test]
     fn resolving_names_explains_what_a_bot_is() {
         let loader = Loader::new();
-        assert!(matches!(loader.resolve("greedy"), Ok(BotSource::Builtin(_))));
-        let err = loader.resolve("clever").unwrap_err().to_string();
-        assert!(err.contains("built-in (random, greedy)") && err.contains(".lua, .wasm or .wat"), "{err}");
-        let err = loader.resolve("/nonexistent/x.wasm").unwrap_err().to_string();
+        assert!(matches!(loader.resolve::<Blade>("greedy"), Ok(BotSource::Builtin(_))));
+        let err = loader.resolve::<Blade>("clever").unwrap_err().to_string();
+        assert!(
+            err.contains("built-in (random, greedy, strong, nash)") && err.contains(".lua, .wasm or .wat"),
+            "{err}"
+        );
+        let err = loader.resolve::<Blade>("/nonexistent/x.wasm").unwrap_err().to_string();
         assert!(err.contains("no such file"), "{err}");
     }
 }

@@ -1,7 +1,8 @@
 //! Built-in native bots: `random` (uniform over legal, seeded) and `greedy` (a one-ply heuristic
 //! per game). They see exactly what a sandboxed bot sees: the seat's observation, nothing more.
 
-use crate::games::Game;
+use crate::bot::Bot;
+use crate::games::{Game, Seat};
 use crate::rng::Rng;
 
 // One line per game; the lines between keep the games' branches from touching each other.
@@ -19,4 +20,18 @@ pub trait Greedy: Game {
     /// The greedy choice for this observation; must be one of `obs.legal()`.
     /// `rng` is the bot's own seeded stream, for tie-breaks.
     fn greedy_action(obs: &Self::Observation, rng: &mut Rng) -> Self::Action;
+
+    /// The game's `strong` bot (search over the hidden information), for `seat` of the match with
+    /// `seed`; `budget` is its search budget in iterations (`None`: the game's default, `strong:N`
+    /// on the command line). `None` if the game has no strong bot yet.
+    fn strong_bot(seed: u64, seat: Seat, budget: Option<u32>) -> Option<Box<dyn Bot<Self>>> {
+        let _ = (seed, seat, budget);
+        None
+    }
+
+    /// The game's `nash` bot (an exact equilibrium strategy), where the game has one.
+    fn nash_bot(seed: u64, seat: Seat) -> Option<Box<dyn Bot<Self>>> {
+        let _ = (seed, seat);
+        None
+    }
 }

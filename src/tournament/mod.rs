@@ -161,7 +161,7 @@ fn run_event<G: Greedy>(
     let sources = event
         .bot_paths
         .iter()
-        .map(|b| loader.resolve(b))
+        .map(|b| loader.resolve::<G>(b))
         .collect::<anyhow::Result<Vec<_>>>()
         .with_context(|| format!("event {:?}", event.name))?;
     let mut entries: Vec<BotEntry> = sources.iter().map(BotSource::entry).collect();

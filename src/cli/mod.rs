@@ -222,7 +222,7 @@ fn play_game<G: Greedy>(args: &PlayArgs) -> anyhow::Result<()> {
         );
     }
     let loader = Loader::new();
-    let sources = args.bots.iter().map(|b| loader.resolve(b)).collect::<anyhow::Result<Vec<_>>>()?;
+    let sources = args.bots.iter().map(|b| loader.resolve::<G>(b)).collect::<anyhow::Result<Vec<_>>>()?;
     let limits = args.limits.config();
     let spec =
         MatchSpec::<G> { variant, seed: args.seed, entries: sources.iter().map(BotSource::entry).collect() };
@@ -477,7 +477,7 @@ fn sprt_game<G: Greedy>(args: &SprtArgs) -> anyhow::Result<()> {
     }
     let variant = registry::variant::<G>(args.variant.as_deref())?;
     let loader = Loader::new();
-    let sources = args.bots.iter().map(|b| loader.resolve(b)).collect::<anyhow::Result<Vec<_>>>()?;
+    let sources = args.bots.iter().map(|b| loader.resolve::<G>(b)).collect::<anyhow::Result<Vec<_>>>()?;
     let limits = args.limits.config();
     let entries: Vec<_> = sources.iter().map(BotSource::entry).collect();
     let threads = args.threads.unwrap_or_else(default_threads).max(1);
