@@ -12,3 +12,4 @@ pub mod rng;
 pub mod runner;
 pub mod sprt;
 pub mod tournament;
+pub mod view;

@@ -2,7 +2,7 @@
 //! per game). They see exactly what a sandboxed bot sees: the seat's observation, nothing more.
 
 use crate::bot::Bot;
-use crate::games::{Game, Seat};
+use crate::games::Seat;
 use crate::rng::Rng;
 
 // One line per game; the lines between keep the games' branches from touching each other.
@@ -16,7 +16,7 @@ mod lost_cities;
 // --
 
 /// A game's `greedy` bot: a sensible one-ply heuristic that decides from the observation alone.
-pub trait Greedy: Game {
+pub trait Greedy: crate::view::View {
     /// The greedy choice for this observation; must be one of `obs.legal()`.
     /// `rng` is the bot's own seeded stream, for tie-breaks.
     fn greedy_action(obs: &Self::Observation, rng: &mut Rng) -> Self::Action;
