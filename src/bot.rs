@@ -130,6 +130,11 @@ pub trait Bot<G: Game>: Send {
         None
     }
 
+    /// Peak memory of this bot so far, in bytes (sandboxed bots), for `arena check`/`grade`.
+    fn memory_peak(&self) -> Option<u64> {
+        None
+    }
+
     /// Log lines the bot printed since the last call.
     fn take_log(&mut self) -> Vec<String> {
         Vec::new()

@@ -10,6 +10,7 @@ pub mod ratings;
 pub mod registry;
 pub mod rng;
 pub mod runner;
+pub mod schema;
 pub mod sprt;
 pub mod tournament;
 pub mod view;

@@ -60,6 +60,9 @@ pub fn variant<G: Game>(name: Option<&str>) -> anyhow::Result<G::Variant> {
     }
 }
 
+/// The name of the person at the terminal, a bot of `arena play` only.
+pub const HUMAN: &str = "human";
+
 /// Turns bot names into [`BotSource`]s, starting the sandbox only when a Lua or WASM bot is named.
 #[derive(Default)]
 pub struct Loader {
@@ -87,6 +90,9 @@ impl Loader {
     /// Unknown names, missing files, unsupported extensions, and programs the sandbox refuses
     /// (syntax errors, unknown imports, missing exports …); the message says what to do.
     pub fn resolve<G: Greedy>(&self, name: &str) -> anyhow::Result<BotSource> {
+        if name == HUMAN {
+            bail!("the bot {HUMAN:?} (a person at the terminal) plays only in `arena play`; name a built-in or a bot file here");
+        }
         if is_builtin_name(name) {
             // Instantiating once checks that game `G` has this built-in (and its budget).
             builtin::<G>(name, 0, 0).map_err(|e| anyhow::anyhow!(e))?;
@@ -220,6 +226,10 @@ impl<G: Game> Bot<G> for SandboxBot {
 
     fn fuel_used_last(&self) -> Option<u64> {
         self.fuel_last
+    }
+
+    fn memory_peak(&self) -> Option<u64> {
+        self.instance.as_ref().map(Instance::memory_peak)
     }
 
     fn take_log(&mut self) -> Vec<String> {

@@ -17,6 +17,9 @@ use crate::runner::{run_match, DecisionRecord, FaultRecord, MatchObserver, Match
 use crate::tournament::config::LimitsConfig;
 use crate::with_game;
 
+mod authoring;
+mod new;
+
 /// cardarena: a bot arena for hidden-information card games.
 #[derive(Debug, Parser)]
 #[command(name = "arena", version, about, long_about = None)]
@@ -35,6 +38,14 @@ enum Command {
     Tournament(TournamentArgs),
     /// Sequential probability ratio test: is NEW stronger than OLD? Plays duplicate pairs until decided.
     Sprt(SprtArgs),
+    /// Check a bot: duplicate matches against every built-in; verdicts, fuel, memory, win rate.
+    Check(authoring::CheckArgs),
+    /// Grade a folder of bots against reference bots into a CSV (one row per bot file).
+    Grade(authoring::GradeArgs),
+    /// Create a ready-to-run bot project: NAME/ with a bot for the game and language, and a README.
+    New(authoring::NewArgs),
+    /// Print the JSON Schema of a game's observation (or, with --lua, its LuaLS annotations).
+    Schema(authoring::SchemaArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -155,6 +166,10 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Play(args) => play_cmd(args),
         Command::Tournament(args) => tournament_cmd(args),
         Command::Sprt(args) => sprt_cmd(args),
+        Command::Check(args) => authoring::check_cmd(args),
+        Command::Grade(args) => authoring::grade_cmd(args),
+        Command::New(args) => authoring::new_cmd(args),
+        Command::Schema(args) => authoring::schema_cmd(args),
     }
 }
 

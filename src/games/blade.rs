@@ -43,7 +43,9 @@ pub const HAND_SIZE: usize = 10;
 
 /// One Blade card. The derived order (`1` < … < `7` < `B` < `M`) is the order of hands and of
 /// `legal`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
 pub enum Card {
     /// `1`: revives the own bolted top card, else lies on the field worth 1.
     #[serde(rename = "1")]
@@ -152,7 +154,7 @@ impl FromStr for Card {
 pub struct Action(pub Card);
 
 /// The rule set.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Variant {
     /// The newer seed README: 1×2, 2×3, 3×4, 4×4, 5×4, 6×3, 7×2, B×6, M×4; set-up with empty deck
@@ -256,7 +258,7 @@ impl Setup {
 // ---------------------------------------------------------------------------------------------
 
 /// A card lying on a field.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct FieldCard {
     /// The card.
     pub card: Card,
@@ -276,7 +278,7 @@ impl FieldCard {
 }
 
 /// Where a set-up card came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Source {
     /// The top of the seat's deck (automatic).
@@ -286,7 +288,7 @@ pub enum Source {
 }
 
 /// One public event of the match, in the observation's `history`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Event {
     /// A card placed on a field at set-up.
@@ -315,7 +317,7 @@ pub enum Event {
 }
 
 /// Why the match ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum EndReason {
     /// The mover's field stayed lower than the opponent's after its play.
@@ -331,7 +333,7 @@ pub enum EndReason {
 }
 
 /// How the match ended: the winner (`None` for a draw) and why.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Ending {
     /// The winning seat, `null` for a draw.
     pub winner: Option<Seat>,
@@ -581,7 +583,7 @@ impl Blade {
 }
 
 /// The phase named in observations.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Phase {
     /// A set-up pick from hand is open (the deck of the seat to act is empty).
@@ -593,7 +595,7 @@ pub enum Phase {
 }
 
 /// What one seat sees (CONTRACT.md §2). Field order is the JSON order; see `docs/games/blade.md`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct BladeObservation {
     /// Always `"blade"`.
     pub game: &'static str,

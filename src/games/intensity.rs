@@ -42,7 +42,9 @@ pub const TOTAL_PENALTY: i64 = 17;
 // ---- vocabulary ----------------------------------------------------------------------------
 
 /// One card, 10..49. Written as its number (`"33"`); in JSON it is the number itself.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(try_from = "u8", into = "u8")]
 pub struct Card(u8);
 
@@ -145,7 +147,7 @@ pub enum Action {
 }
 
 /// The variants of Intensity: only the COMP1511 18s1 rules.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Variant {
     /// The UNSW COMP1511 18s1 specification (CONTRACT.md §1 intensity).
@@ -183,7 +185,7 @@ impl FromStr for Variant {
 }
 
 /// The stage of the game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Phase {
     /// All four seats choose the cards they pass.
@@ -206,7 +208,7 @@ impl Phase {
 }
 
 /// A finished trick, as the observation shows it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Trick {
     /// The seat that led; `cards[i]` was played by seat `(leader + i) % 4`.
     pub leader: Seat,
@@ -219,7 +221,7 @@ pub struct Trick {
 }
 
 /// The trick being played.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct CurrentTrick {
     /// The seat that leads (or led) it; `cards[i]` was played by seat `(leader + i) % 4`.
     pub leader: Seat,
@@ -605,7 +607,7 @@ impl Game for Intensity {
 
 /// What one seat sees: the JSON a bot receives. Every field is documented in
 /// docs/games/intensity.md; cards are numbers.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct IntensityObservation {
     /// Always `"intensity"`.
     pub game: &'static str,

@@ -49,7 +49,8 @@ pub struct MatchSummary {
 }
 
 impl MatchSummary {
-    fn of(replay: &Replay) -> MatchSummary {
+    /// The summary of a played match.
+    pub fn of(replay: &Replay) -> MatchSummary {
         let n = replay.bots.len();
         let mut fuel = vec![0; n];
         let mut metered = vec![0; n];

@@ -1,0 +1,791 @@
+//! Commands for bot authors and teachers: `arena check`, `arena grade`, `arena schema` (and
+//! `arena new` in `new.rs`).
+//!
+//! `check` and `grade` play duplicate deals against reference bots: deal `d` has the seed
+//! `deal_seed(--seed, d)` and is played once per seat rotation (the bot in every seat; in
+//! Intensity the bot against three copies of the reference). Matches run on a thread pool and
+//! are read back in plan order, so the output depends only on the arguments and the bots.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context};
+use rayon::prelude::*;
+
+use super::{csv_field, default_threads, print_out, write_out, LimitArgs};
+use crate::bot::{content_hash, is_builtin_name, Verdict, BUILTIN_BOTS};
+use crate::bots::Greedy;
+use crate::registry::{self, BotSource, Loader};
+use crate::runner::{run_match, BotEntry, FaultRecord, MatchSpec, Quiet};
+use crate::tournament::config::{Event, Format, LimitsConfig};
+use crate::tournament::schedule::{deal_seed, MatchPlan};
+use crate::tournament::standings::{self, EventStandings};
+use crate::tournament::MatchSummary;
+use crate::with_game;
+
+pub(super) use super::new::{new_cmd, NewArgs};
+
+#[derive(Debug, clap::Args)]
+pub(super) struct CheckArgs {
+    /// The bot to check: a .lua, .wasm or .wat file.
+    bot: String,
+    /// The game.
+    #[arg(long)]
+    game: String,
+    /// The variant (default: the game's first).
+    #[arg(long)]
+    variant: Option<String>,
+    /// Deals per opponent; each deal is played once per seat rotation.
+    #[arg(long, default_value_t = 100)]
+    deals: u32,
+    /// Seed of the deals.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// The opponents, comma-separated (default: every built-in the game has).
+    #[arg(long, value_delimiter = ',')]
+    against: Vec<String>,
+    /// Worker threads (default: every core); the output does not depend on it.
+    #[arg(long)]
+    threads: Option<usize>,
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
+#[derive(Debug, clap::Args)]
+pub(super) struct GradeArgs {
+    /// The game.
+    #[arg(long)]
+    game: String,
+    /// The variant (default: the game's first).
+    #[arg(long)]
+    variant: Option<String>,
+    /// The folder of bots: every .lua, .wasm and .wat file directly in it is graded.
+    #[arg(long, value_name = "DIR")]
+    bots: PathBuf,
+    /// The reference bots every graded bot plays, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "random,greedy")]
+    against: Vec<String>,
+    /// Deals per reference bot; each deal is played once per seat rotation.
+    #[arg(long, default_value_t = 50)]
+    deals: u32,
+    /// Seed of the deals.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Write the grades as CSV to this file (`-` for stdout instead of the table).
+    #[arg(long, value_name = "OUT")]
+    csv: Option<PathBuf>,
+    /// Worker threads (default: every core); the output does not depend on it.
+    #[arg(long)]
+    threads: Option<usize>,
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
+#[derive(Debug, clap::Args)]
+pub(super) struct SchemaArgs {
+    /// The game.
+    #[arg(long)]
+    game: String,
+    /// Print the LuaLS annotations (a `---@meta` file) instead of the JSON Schema.
+    #[arg(long)]
+    lua: bool,
+}
+
+pub(super) fn schema_cmd(args: SchemaArgs) -> anyhow::Result<()> {
+    let text = if args.lua {
+        crate::schema::lua_annotations(&args.game)
+    } else {
+        crate::schema::observation_schema_text(&args.game)
+    };
+    match text {
+        Some(t) => print_out(&t),
+        None => Err(registry::unknown_game(&args.game)),
+    }
+}
+
+// ---- playing ---------------------------------------------------------------------------------
+
+/// One match, reduced to what the reports need.
+struct Played {
+    plan: MatchPlan,
+    summary: MatchSummary,
+    /// Fuel of every metered decision, per seat.
+    fuel: Vec<Vec<u64>>,
+    /// Peak memory per seat (sandboxed bots).
+    memory: Vec<Option<u64>>,
+    /// Faults per seat.
+    faults: Vec<Vec<FaultRecord>>,
+}
+
+/// The matches of `candidates` against each of `opponents` (entrant indices): per deal, per
+/// candidate, per opponent, every seat rotation of the table (candidate, opponent × the rest).
+fn plans_against(
+    candidates: &[usize],
+    opponents: &[usize],
+    players: usize,
+    deals: u32,
+    seed: u64,
+) -> Vec<MatchPlan> {
+    let mut out = Vec::new();
+    for deal in 0..deals {
+        let seed = deal_seed(seed, deal);
+        for &c in candidates {
+            for &o in opponents {
+                let table: Vec<usize> =
+                    std::iter::once(c).chain(std::iter::repeat_n(o, players - 1)).collect();
+                for r in 0..players {
+                    let seats = (0..players).map(|s| table[(s + players - r) % players]).collect();
+                    out.push(MatchPlan { round: 0, deal, seed, seats });
+                }
+            }
+        }
+    }
+    out
+}
+
+fn play_plans<G: Greedy>(
+    variant: G::Variant,
+    sources: &[BotSource],
+    entries: &[BotEntry],
+    plans: &[MatchPlan],
+    limits: &LimitsConfig,
+    threads: usize,
+) -> anyhow::Result<Vec<Played>> {
+    if threads == 0 {
+        bail!("--threads must be at least 1");
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .stack_size(8 << 20) // sandboxed guest calls want a few MiB of native stack
+        .build()
+        .context("cannot start the worker threads")?;
+    let played = pool.install(|| {
+        plans
+            .par_iter()
+            .map(|plan| {
+                let spec = MatchSpec::<G> {
+                    variant,
+                    seed: plan.seed,
+                    entries: plan.seats.iter().map(|&e| entries[e].clone()).collect(),
+                };
+                let mut bots: Vec<_> = plan
+                    .seats
+                    .iter()
+                    .enumerate()
+                    .map(|(seat, &e)| sources[e].instantiate::<G>(plan.seed, seat, limits))
+                    .collect();
+                let replay = run_match(&spec, &mut bots, &mut Quiet);
+                let mut fuel = vec![Vec::new(); G::PLAYERS];
+                for d in &replay.decisions {
+                    if let Some(f) = d.fuel {
+                        fuel[d.seat].push(f);
+                    }
+                }
+                Played {
+                    plan: plan.clone(),
+                    summary: MatchSummary::of(&replay),
+                    fuel,
+                    memory: bots.iter().map(|b| b.memory_peak()).collect(),
+                    faults: replay.faults,
+                }
+            })
+            .collect()
+    });
+    Ok(played)
+}
+
+/// A seat's share of the table beaten: 1 for first alone, 0 for last alone, ties halved.
+fn match_score(ranks: &[u32], seat: usize) -> f64 {
+    let mine = ranks[seat];
+    let beaten = ranks.iter().filter(|&&r| r > mine).count() as f64;
+    let tied = ranks.iter().filter(|&&r| r == mine).count() as f64 - 1.0;
+    (beaten + 0.5 * tied) / (ranks.len() - 1) as f64
+}
+
+/// The first fault of a bot, with what reproduces it.
+#[derive(Clone, Debug)]
+struct FirstFault {
+    verdict: Verdict,
+    message: String,
+    seed: u64,
+    seat: usize,
+    decision: Option<usize>,
+    seat_names: Vec<String>,
+}
+
+/// What one bot did against one group of opponents.
+#[derive(Clone, Debug, Default)]
+struct Stats {
+    matches: u64,
+    wins: u64,
+    draws: u64,
+    losses: u64,
+    points: f64,
+    /// Score per deal (mean over its rotations), in deal order.
+    deal_scores: BTreeMap<u32, (f64, u32)>,
+    faults: BTreeMap<Verdict, u64>,
+    first_fault: Option<FirstFault>,
+    fuel: Vec<u64>,
+    fuel_match_max: u64,
+    memory_peak: Option<u64>,
+}
+
+impl Stats {
+    fn add(&mut self, game: &str, p: &Played, seat: usize, names: &[String]) {
+        let s = &p.summary;
+        self.matches += 1;
+        self.points += standings::game_points(game, s, seat);
+        let first_shared = s.ranks.iter().filter(|&&r| r == 1).count() > 1;
+        match (s.ranks[seat], first_shared) {
+            (1, false) => self.wins += 1,
+            (1, true) => self.draws += 1,
+            _ => self.losses += 1,
+        }
+        let e = self.deal_scores.entry(p.plan.deal).or_insert((0.0, 0));
+        e.0 += match_score(&s.ranks, seat);
+        e.1 += 1;
+        for f in &p.faults[seat] {
+            *self.faults.entry(f.verdict).or_insert(0) += 1;
+            if self.first_fault.is_none() {
+                self.first_fault = Some(FirstFault {
+                    verdict: f.verdict,
+                    message: f.message.clone(),
+                    seed: p.plan.seed,
+                    seat,
+                    decision: f.decision,
+                    seat_names: p.plan.seats.iter().map(|&e| names[e].clone()).collect(),
+                });
+            }
+        }
+        self.fuel.extend(&p.fuel[seat]);
+        self.fuel_match_max = self.fuel_match_max.max(p.fuel[seat].iter().sum());
+        if let Some(m) = p.memory[seat] {
+            self.memory_peak = Some(self.memory_peak.unwrap_or(0).max(m));
+        }
+    }
+
+    /// Mean score and its 95% interval, from the per-deal means (the rotations of one deal are
+    /// not independent; deals are).
+    fn score(&self) -> (f64, f64, f64) {
+        let xs: Vec<f64> = self.deal_scores.values().map(|(s, n)| s / f64::from(*n)).collect();
+        let n = xs.len() as f64;
+        if xs.is_empty() {
+            return (0.0, 0.0, 1.0);
+        }
+        let mean = xs.iter().sum::<f64>() / n;
+        if xs.len() < 2 {
+            return (mean, 0.0, 1.0);
+        }
+        let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+        let half = 1.96 * (var / n).sqrt();
+        (mean, (mean - half).max(0.0), (mean + half).min(1.0))
+    }
+
+    fn fault_total(&self) -> u64 {
+        self.faults.values().sum()
+    }
+
+    /// `(mean, p99, max)` fuel per decision, if any decision was metered.
+    fn fuel_stats(&self) -> Option<(f64, u64, u64)> {
+        if self.fuel.is_empty() {
+            return None;
+        }
+        let mut sorted = self.fuel.clone();
+        sorted.sort_unstable();
+        let n = sorted.len();
+        let mean = sorted.iter().map(|&f| f as f64).sum::<f64>() / n as f64;
+        let p99 = sorted[(n * 99).div_ceil(100).max(1) - 1];
+        Some((mean, p99, sorted[n - 1]))
+    }
+
+    fn merge(&mut self, other: &Stats) {
+        self.matches += other.matches;
+        self.wins += other.wins;
+        self.draws += other.draws;
+        self.losses += other.losses;
+        self.points += other.points;
+        for (k, v) in &other.faults {
+            *self.faults.entry(*k).or_insert(0) += v;
+        }
+        if self.first_fault.is_none() {
+            self.first_fault = other.first_fault.clone();
+        }
+        // deals of different opponents are different samples: key them apart
+        let base = self.deal_scores.len() as u32;
+        for (i, v) in other.deal_scores.values().enumerate() {
+            self.deal_scores.insert(base + i as u32, *v);
+        }
+        self.fuel.extend(&other.fuel);
+        self.fuel_match_max = self.fuel_match_max.max(other.fuel_match_max);
+        self.memory_peak = match (self.memory_peak, other.memory_peak) {
+            (Some(a), Some(b)) => Some(a.max(b)),
+            (a, b) => a.or(b),
+        };
+    }
+}
+
+fn faults_text(stats: &Stats) -> String {
+    if stats.faults.is_empty() {
+        "-".into()
+    } else {
+        stats.faults.iter().map(|(k, v)| format!("{k}:{v}")).collect::<Vec<_>>().join(" ")
+    }
+}
+
+fn event_for(game: &str, name: &str, bots: &[String]) -> Event {
+    Event {
+        name: name.to_string(),
+        game: game.to_string(),
+        variant: None,
+        bots: bots.to_vec(),
+        bot_paths: bots.to_vec(),
+        format: Format::Gauntlet,
+        champion: None,
+        rounds: 1,
+        deals: 0,
+        seed: 0,
+        duplicate: true,
+        max_tables: u32::MAX,
+        limits: LimitsConfig::default(),
+    }
+}
+
+fn mib(bytes: u64) -> String {
+    if bytes >= 1 << 20 {
+        format!("{:.1} MiB", bytes as f64 / f64::from(1 << 20))
+    } else {
+        format!("{:.0} KiB", bytes as f64 / 1024.0)
+    }
+}
+
+/// The reference bots the game has, from `wanted` (or every built-in when empty).
+fn opponents<G: Greedy>(wanted: &[String]) -> anyhow::Result<Vec<String>> {
+    if wanted.is_empty() {
+        return Ok(BUILTIN_BOTS
+            .iter()
+            .filter(|n| crate::bot::builtin::<G>(n, 0, 0).is_ok())
+            .map(|n| n.to_string())
+            .collect());
+    }
+    Ok(wanted.to_vec())
+}
+
+// ---- check -----------------------------------------------------------------------------------
+
+pub(super) fn check_cmd(args: CheckArgs) -> anyhow::Result<()> {
+    let game = args.game.clone();
+    with_game!(game.as_str(), G => check_game::<G>(&args))?
+}
+
+fn check_game<G: Greedy>(args: &CheckArgs) -> anyhow::Result<()> {
+    let variant = registry::variant::<G>(args.variant.as_deref())?;
+    if is_builtin_name(&args.bot) || args.bot == registry::HUMAN {
+        bail!("arena check takes a bot file (.lua, .wasm or .wat), not {:?}", args.bot);
+    }
+    if args.deals == 0 {
+        bail!("--deals must be at least 1");
+    }
+    let loader = Loader::new();
+    let bot = loader.resolve::<G>(&args.bot)?;
+    let opponents = opponents::<G>(&args.against)?;
+    let mut sources = vec![bot.clone()];
+    for o in &opponents {
+        sources.push(loader.resolve::<G>(o).with_context(|| format!("--against {o}"))?);
+    }
+    let entries: Vec<BotEntry> = sources.iter().map(BotSource::entry).collect();
+    let names: Vec<String> = entries.iter().map(|e| e.name.clone()).collect();
+    let limits_cfg = args.limits.config();
+    let BotSource::File { program, .. } = &bot else { unreachable!("checked above") };
+    let limits = limits_cfg.apply(program.kind());
+    let plans =
+        plans_against(&[0], &(1..sources.len()).collect::<Vec<_>>(), G::PLAYERS, args.deals, args.seed);
+    let threads = args.threads.unwrap_or_else(default_threads);
+    let played = play_plans::<G>(variant, &sources, &entries, &plans, &limits_cfg, threads)?;
+
+    let mut per_opp = vec![Stats::default(); sources.len()];
+    for p in &played {
+        let seat = p.plan.seats.iter().position(|&e| e == 0).expect("the bot sits at every table");
+        let opp = p.plan.seats.iter().copied().find(|&e| e != 0).expect("an opponent");
+        per_opp[opp].add(G::NAME, p, seat, &names);
+    }
+    let mut all = Stats::default();
+    for s in &per_opp[1..] {
+        all.merge(s);
+    }
+    let event = event_for(G::NAME, "check", &names);
+    let summaries: Vec<MatchSummary> = played.iter().map(|p| p.summary.clone()).collect();
+    let standings = standings::compute(&event, G::NAME, &variant.to_string(), &entries, &plans, &summaries);
+    let rating_of = |name: &str| {
+        standings.standings.iter().find(|s| s.bot == name).map(|s| (s.rating, s.ci_low, s.ci_high))
+    };
+
+    let mut out = String::new();
+    out.push_str(&format!(
+        "check {} ({} {}, hash {}): {} ({variant}), {} deals × {} seatings per opponent, seed {}\n",
+        args.bot,
+        program.kind().as_str(),
+        mib(program_size(&args.bot)),
+        &entries[0].hash[..12],
+        G::NAME,
+        args.deals,
+        G::PLAYERS,
+        args.seed
+    ));
+    let width = names.iter().map(String::len).max().unwrap_or(8).max(8);
+    out.push_str(&format!(
+        "\n  {:<width$}  {:>7}  {:>13}  {:>9}  {:>19}  {:>15}  faults\n",
+        "opponent", "matches", "W-D-L", "points", "score (95% CI)", "rating diff"
+    ));
+    let own = rating_of(&names[0]).map(|r| r.0).unwrap_or(1500.0);
+    for (i, s) in per_opp.iter().enumerate().skip(1) {
+        let (score, lo, hi) = s.score();
+        let diff = rating_of(&names[i]).map(|r| own - r.0).unwrap_or(0.0);
+        out.push_str(&format!(
+            "  {:<width$}  {:>7}  {:>13}  {:>9.1}  {:>5.3} ({:.3}..{:.3})  {:>+15.0}  {}\n",
+            names[i],
+            s.matches,
+            format!("{}-{}-{}", s.wins, s.draws, s.losses),
+            s.points,
+            score,
+            lo,
+            hi,
+            diff,
+            faults_text(s)
+        ));
+    }
+    let (score, lo, hi) = all.score();
+    out.push_str(&format!(
+        "  {:<width$}  {:>7}  {:>13}  {:>9.1}  {:>5.3} ({:.3}..{:.3})\n",
+        "all",
+        all.matches,
+        format!("{}-{}-{}", all.wins, all.draws, all.losses),
+        all.points,
+        score,
+        lo,
+        hi
+    ));
+    out.push_str("  (score: 1 = first alone at the table, 0 = last, ties halved; points: the game's own, see docs/tournament.md)\n\n");
+    if all.faults.is_empty() {
+        out.push_str(&format!("verdicts: no faults in {} matches\n", all.matches));
+    } else {
+        out.push_str(&format!(
+            "verdicts: FAULTS in {} of {} matches' decisions: {}\n",
+            all.fault_total(),
+            all.matches,
+            faults_text(&all)
+        ));
+        if let Some(f) = &all.first_fault {
+            let at = f.decision.map(|d| format!("decision #{d}")).unwrap_or_else(|| "start (init)".into());
+            out.push_str(&format!("  first: {} at {at}, seat {}: {}\n", f.verdict, f.seat, f.message));
+            out.push_str(&format!(
+                "  replay it: arena play --game {} --variant {variant} --seed {} --bots {}\n",
+                G::NAME,
+                f.seed,
+                f.seat_names.join(",")
+            ));
+        }
+    }
+    match all.fuel_stats() {
+        Some((mean, p99, max)) => out.push_str(&format!(
+            "fuel per decision: mean {mean:.0}, p99 {p99}, max {max} of {} ({:.2}% of the limit at most); per match: max {} of {}\n",
+            limits.fuel_per_decision,
+            100.0 * max as f64 / limits.fuel_per_decision as f64,
+            all.fuel_match_max,
+            limits.fuel_per_match
+        )),
+        None => out.push_str("fuel per decision: no decision was metered\n"),
+    }
+    match all.memory_peak {
+        Some(m) => out.push_str(&format!(
+            "memory peak: {} of {} ({:.1}% of the limit)\n",
+            mib(m),
+            mib(limits.memory_bytes),
+            100.0 * m as f64 / limits.memory_bytes as f64
+        )),
+        None => out.push_str("memory peak: not measured (the bot never started)\n"),
+    }
+    print_out(&out)
+}
+
+fn program_size(path: &str) -> u64 {
+    std::fs::metadata(path).map(|m| m.len()).unwrap_or(0)
+}
+
+// ---- grade -----------------------------------------------------------------------------------
+
+pub(super) fn grade_cmd(args: GradeArgs) -> anyhow::Result<()> {
+    let game = args.game.clone();
+    with_game!(game.as_str(), G => grade_game::<G>(&args))?
+}
+
+/// One graded file.
+struct GradeRow {
+    file: String,
+    hash: String,
+    /// `None` when loaded; else why not.
+    load_error: Option<String>,
+    stats: Stats,
+    rating: Option<(f64, f64, f64)>,
+}
+
+fn bot_files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let entries = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot read the folder of bots {} (give --bots DIR)", dir.display()))?;
+    let mut files = Vec::new();
+    for entry in entries {
+        let path = entry.with_context(|| format!("cannot read the folder {}", dir.display()))?.path();
+        if path.is_file() && cardarena_sandbox::Kind::from_path(&path).is_some() {
+            files.push(path);
+        }
+    }
+    files.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
+    if files.is_empty() {
+        bail!("no bot files (.lua, .wasm, .wat) in {}", dir.display());
+    }
+    Ok(files)
+}
+
+fn grade_game<G: Greedy>(args: &GradeArgs) -> anyhow::Result<()> {
+    let variant = registry::variant::<G>(args.variant.as_deref())?;
+    if args.deals == 0 {
+        bail!("--deals must be at least 1");
+    }
+    let files = bot_files(&args.bots)?;
+    let loader = Loader::new();
+    let mut rows: Vec<GradeRow> = Vec::new();
+    let mut sources: Vec<BotSource> = Vec::new();
+    let mut entries: Vec<BotEntry> = Vec::new();
+    let mut row_entrant: Vec<Option<usize>> = Vec::new();
+    for path in &files {
+        let file = path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+        let bytes = std::fs::read(path).unwrap_or_default();
+        match loader.resolve::<G>(&path.to_string_lossy()) {
+            Ok(source) => {
+                let mut entry = source.entry();
+                entry.name = file.clone();
+                row_entrant.push(Some(sources.len()));
+                rows.push(GradeRow {
+                    file,
+                    hash: entry.hash.clone(),
+                    load_error: None,
+                    stats: Stats::default(),
+                    rating: None,
+                });
+                sources.push(source);
+                entries.push(entry);
+            }
+            Err(e) => {
+                // the message without the folder, so that it reads the same on every machine
+                let dir = args.bots.to_string_lossy().into_owned();
+                let message = format!("{e:#}").replace(&format!("{dir}/"), "").replace(&dir, "");
+                row_entrant.push(None);
+                rows.push(GradeRow {
+                    file,
+                    hash: content_hash(&bytes),
+                    load_error: Some(message),
+                    stats: Stats::default(),
+                    rating: None,
+                });
+            }
+        }
+    }
+    let graded = sources.len();
+    if args.against.is_empty() {
+        bail!("--against names no reference bot");
+    }
+    for r in &args.against {
+        if !is_builtin_name(r) {
+            bail!("--against takes built-in bots ({}), not {r:?}", BUILTIN_BOTS.join(", "));
+        }
+        sources.push(loader.resolve::<G>(r).with_context(|| format!("--against {r}"))?);
+        entries.push(BotEntry { name: r.clone(), hash: crate::bot::builtin_hash(r) });
+    }
+    let names: Vec<String> = entries.iter().map(|e| e.name.clone()).collect();
+    let limits_cfg = args.limits.config();
+    let plans = plans_against(
+        &(0..graded).collect::<Vec<_>>(),
+        &(graded..sources.len()).collect::<Vec<_>>(),
+        G::PLAYERS,
+        args.deals,
+        args.seed,
+    );
+    let threads = args.threads.unwrap_or_else(default_threads);
+    let played = play_plans::<G>(variant, &sources, &entries, &plans, &limits_cfg, threads)?;
+    let mut stats = vec![Stats::default(); graded];
+    for p in &played {
+        let (seat, &e) = p.plan.seats.iter().enumerate().find(|(_, &e)| e < graded).expect("a graded bot");
+        stats[e].add(G::NAME, p, seat, &names);
+    }
+    let event = event_for(G::NAME, "grade", &names);
+    let summaries: Vec<MatchSummary> = played.iter().map(|p| p.summary.clone()).collect();
+    let table: EventStandings =
+        standings::compute(&event, G::NAME, &variant.to_string(), &entries, &plans, &summaries);
+    for (row, entrant) in rows.iter_mut().zip(&row_entrant) {
+        if let Some(e) = *entrant {
+            row.stats = stats[e].clone();
+            row.rating =
+                table.standings.iter().find(|s| s.bot == names[e]).map(|s| (s.rating, s.ci_low, s.ci_high));
+        }
+    }
+    let references: Vec<(String, f64, f64, f64)> = args
+        .against
+        .iter()
+        .filter_map(|r| {
+            table.standings.iter().find(|s| &s.bot == r).map(|s| (r.clone(), s.rating, s.ci_low, s.ci_high))
+        })
+        .collect();
+    let csv = grade_csv(&rows);
+    let text = grade_table(G::NAME, &variant.to_string(), args, &rows, &references);
+    match &args.csv {
+        Some(p) if p == Path::new("-") => print_out(&csv)?,
+        Some(p) => {
+            write_out(p, &csv)?;
+            print_out(&text)?;
+        }
+        None => print_out(&text)?,
+    }
+    Ok(())
+}
+
+fn grade_csv(rows: &[GradeRow]) -> String {
+    let mut out = String::from("file,hash,status,matches,points,wins,draws,losses,score,score_low,score_high,rating,rating_low,rating_high");
+    for v in Verdict::ALL {
+        out.push_str(&format!(",faults_{v}"));
+    }
+    out.push_str(",fuel_mean,fuel_p99,fuel_max,memory_peak\n");
+    for r in rows {
+        let status = match &r.load_error {
+            None => "ok".to_string(),
+            Some(e) => format!("load error: {e}"),
+        };
+        out.push_str(&format!("{},{},{}", csv_field(&r.file), r.hash, csv_field(&status)));
+        if r.load_error.is_some() {
+            out.push_str(&",".repeat(11 + Verdict::ALL.len() + 4));
+            out.push('\n');
+            continue;
+        }
+        let s = &r.stats;
+        let (score, lo, hi) = s.score();
+        let (rating, rlo, rhi) = r.rating.unwrap_or((0.0, 0.0, 0.0));
+        out.push_str(&format!(
+            ",{},{:.1},{},{},{},{score:.4},{lo:.4},{hi:.4},{rating:.1},{rlo:.1},{rhi:.1}",
+            s.matches, s.points, s.wins, s.draws, s.losses
+        ));
+        for v in Verdict::ALL {
+            out.push_str(&format!(",{}", s.faults.get(&v).copied().unwrap_or(0)));
+        }
+        match s.fuel_stats() {
+            Some((mean, p99, max)) => out.push_str(&format!(",{mean:.1},{p99},{max}")),
+            None => out.push_str(",,,"),
+        }
+        out.push_str(&format!(",{}\n", s.memory_peak.map(|m| m.to_string()).unwrap_or_default()));
+    }
+    out
+}
+
+fn grade_table(
+    game: &str,
+    variant: &str,
+    args: &GradeArgs,
+    rows: &[GradeRow],
+    references: &[(String, f64, f64, f64)],
+) -> String {
+    let mut out = format!(
+        "grade {} ({game} {variant}) against {}, {} deals each, seed {}\n",
+        args.bots.display(),
+        args.against.join(","),
+        args.deals,
+        args.seed
+    );
+    let width = rows.iter().map(|r| r.file.len()).max().unwrap_or(4).clamp(4, 40);
+    out.push_str(&format!(
+        "{:<width$}  {:<12}  {:>7}  {:>9}  {:>19}  {:>18}  {:>22}  faults\n",
+        "file", "hash", "matches", "points", "score (95% CI)", "rating (95% CI)", "fuel mean/p99/max"
+    ));
+    for r in rows {
+        if let Some(e) = &r.load_error {
+            out.push_str(&format!("{:<width$}  {:<12}  LOAD ERROR: {e}\n", r.file, &r.hash[..12]));
+            continue;
+        }
+        let s = &r.stats;
+        let (score, lo, hi) = s.score();
+        let (rating, rlo, rhi) = r.rating.unwrap_or((0.0, 0.0, 0.0));
+        let fuel = s.fuel_stats().map(|(m, p, x)| format!("{m:.0}/{p}/{x}")).unwrap_or_else(|| "-".into());
+        out.push_str(&format!(
+            "{:<width$}  {:<12}  {:>7}  {:>9.1}  {score:>5.3} ({lo:.3}..{hi:.3})  {rating:>5.0} ({rlo:>4.0}..{rhi:<4.0})  {fuel:>22}  {}\n",
+            r.file,
+            &r.hash[..12],
+            s.matches,
+            s.points,
+            faults_text(s)
+        ));
+    }
+    for (name, rating, lo, hi) in references {
+        out.push_str(&format!("reference {name}: rating {rating:.0} ({lo:.0}..{hi:.0})\n"));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plans_put_the_candidate_in_every_seat_of_every_deal() {
+        let p = plans_against(&[0], &[1, 2], 4, 2, 9);
+        assert_eq!(p.len(), 2 * 2 * 4);
+        for chunk in p.chunks(4) {
+            let mut seats: Vec<usize> =
+                chunk.iter().map(|m| m.seats.iter().position(|&e| e == 0).unwrap()).collect();
+            seats.sort();
+            assert_eq!(seats, vec![0, 1, 2, 3]);
+            assert!(chunk.iter().all(|m| m.seed == chunk[0].seed));
+        }
+        assert_eq!(p[0].seats, vec![0, 1, 1, 1]);
+        assert_ne!(p[0].seed, p[8].seed);
+    }
+
+    #[test]
+    fn match_score_halves_ties() {
+        assert_eq!(match_score(&[1, 2], 0), 1.0);
+        assert_eq!(match_score(&[1, 1], 1), 0.5);
+        assert_eq!(match_score(&[1, 2, 2, 4], 1), 0.5);
+        assert_eq!(match_score(&[1, 2, 2, 4], 3), 0.0);
+    }
+
+    #[test]
+    fn csv_rows_have_as_many_fields_as_the_header() {
+        let rows = vec![
+            GradeRow {
+                file: "a,b.lua".into(),
+                hash: "0".repeat(64),
+                load_error: Some("bad \"syntax\"".into()),
+                stats: Stats::default(),
+                rating: None,
+            },
+            GradeRow {
+                file: "c.lua".into(),
+                hash: "1".repeat(64),
+                load_error: None,
+                stats: Stats::default(),
+                rating: None,
+            },
+        ];
+        let csv = grade_csv(&rows);
+        let header = csv.lines().next().unwrap().split(',').count();
+        assert!(csv.contains("\"a,b.lua\",") && csv.contains("\"load error: bad \"\"syntax\"\"\""), "{csv}");
+        for line in csv.lines().skip(1) {
+            // fields outside quotes
+            let mut n = 1;
+            let mut quoted = false;
+            for c in line.chars() {
+                match c {
+                    '"' => quoted = !quoted,
+                    ',' if !quoted => n += 1,
+                    _ => {}
+                }
+            }
+            assert_eq!(n, header, "{line}");
+        }
+    }
+}

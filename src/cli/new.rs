@@ -1,0 +1,254 @@
+//! `arena new NAME --game G --lang lua|rust|c|wat`: a ready-to-run bot project.
+//!
+//! Every template is compiled into the binary (`include_str!`), so an installed `arena` needs
+//! no checkout. The Rust project gets a copy of the SDK (example_bots/rust/cardarena-bot) and
+//! the example workspace's Cargo.lock, so it builds offline with what the arena's own build
+//! already fetched; the C project gets cardarena.h; the Lua project gets LuaLS annotations
+//! generated from the observation's JSON Schema ([`crate::schema`]).
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context};
+use serde_json::Value;
+
+use super::print_out;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(super) enum Lang {
+    /// Lua 5.4: bot.lua, editor annotations in types/, .luarc.json.
+    Lua,
+    /// Rust compiled to wasm32-unknown-unknown, with a copy of the SDK.
+    Rust,
+    /// C compiled with clang to wasm32, without libc.
+    C,
+    /// WebAssembly text, written by hand.
+    Wat,
+}
+
+#[derive(Debug, clap::Args)]
+pub(super) struct NewArgs {
+    /// The project folder to create (it must not exist yet).
+    name: PathBuf,
+    /// The game the bot plays.
+    #[arg(long)]
+    game: String,
+    /// The language.
+    #[arg(long, value_enum, default_value = "lua")]
+    lang: Lang,
+}
+
+const LUA_BOT: &str = include_str!("templates/bot.lua");
+const LUA_RC: &str = include_str!("templates/luarc.json");
+const LUA_CARDARENA: &str = include_str!("templates/cardarena.lua");
+const RUST_CARGO: &str = include_str!("templates/Cargo.toml.txt");
+const RUST_LIB: &str = include_str!("templates/lib.rs.txt");
+const SDK_CARGO: &str = include_str!("templates/sdk.Cargo.toml.txt");
+const SDK_LOCK: &str = include_str!("../../example_bots/rust/Cargo.lock");
+const SDK_FILES: &[(&str, &str)] = &[
+    ("lib.rs", include_str!("../../example_bots/rust/cardarena-bot/src/lib.rs")),
+    ("rng.rs", include_str!("../../example_bots/rust/cardarena-bot/src/rng.rs")),
+    ("tests.rs", include_str!("../../example_bots/rust/cardarena-bot/src/tests.rs")),
+    ("blade.rs", include_str!("../../example_bots/rust/cardarena-bot/src/blade.rs")),
+    ("ecard.rs", include_str!("../../example_bots/rust/cardarena-bot/src/ecard.rs")),
+    ("lost_cities.rs", include_str!("../../example_bots/rust/cardarena-bot/src/lost_cities.rs")),
+    ("intensity.rs", include_str!("../../example_bots/rust/cardarena-bot/src/intensity.rs")),
+];
+const C_BOT: &str = include_str!("templates/bot.c");
+const C_HEADER: &str = include_str!("../../example_bots/c/cardarena.h");
+const C_BUILD: &str = include_str!("templates/build.sh");
+const WAT_BOT: &str = include_str!("../../example_bots/wat/first_legal.wat");
+
+pub(super) fn new_cmd(args: NewArgs) -> anyhow::Result<()> {
+    let info = crate::games::GAMES
+        .iter()
+        .find(|g| g.name == args.game)
+        .ok_or_else(|| crate::registry::unknown_game(&args.game))?;
+    let dir = &args.name;
+    if dir.exists() {
+        bail!(
+            "{} already exists; arena new never overwrites: choose another name or remove it",
+            dir.display()
+        );
+    }
+    let name = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .filter(|n| !n.is_empty() && n != "." && n != "..")
+        .ok_or_else(|| anyhow::anyhow!("{:?} is not a folder name for a new project", dir.display()))?;
+    let files = project_files(&name, info.name, info.players, args.lang)?;
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    for (rel, text) in &files {
+        let path = dir.join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))?;
+        }
+        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
+        #[cfg(unix)]
+        if rel.ends_with(".sh") {
+            use std::os::unix::fs::PermissionsExt;
+            let _ = std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755));
+        }
+    }
+    let mut out = format!("created {}/ ({} bot for {}):\n", dir.display(), lang_name(args.lang), info.name);
+    for (rel, _) in &files {
+        out.push_str(&format!("  {}\n", Path::new(&name).join(rel).display()));
+    }
+    out.push_str(&format!("next: read {}/README.md\n", dir.display()));
+    print_out(&out)
+}
+
+fn lang_name(lang: Lang) -> &'static str {
+    match lang {
+        Lang::Lua => "Lua",
+        Lang::Rust => "Rust",
+        Lang::C => "C",
+        Lang::Wat => "WAT",
+    }
+}
+
+/// `lost-cities` → `LostCities`.
+fn pascal(game: &str) -> String {
+    game.split('-')
+        .map(|w| {
+            let mut c = w.chars();
+            c.next().map(|f| f.to_uppercase().chain(c).collect::<String>()).unwrap_or_default()
+        })
+        .collect()
+}
+
+/// A cargo package name from a folder name: lower case letters, digits, `-` and `_`.
+fn crate_name(name: &str) -> String {
+    let mut s: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c.to_ascii_lowercase() } else { '-' })
+        .collect();
+    if !s.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        s.insert_str(0, "bot-");
+    }
+    s
+}
+
+/// The observation's top-level fields as Lua comment lines, from the JSON Schema.
+fn field_comments(game: &str) -> String {
+    let schema = crate::schema::observation_schema(game).expect("a known game");
+    let mut out = Vec::new();
+    if let Some(Value::Object(props)) = schema.get("properties") {
+        let width = props.keys().map(String::len).max().unwrap_or(4);
+        for (field, s) in props {
+            let d = s
+                .get("description")
+                .and_then(Value::as_str)
+                .map(|d| d.split_whitespace().collect::<Vec<_>>().join(" "))
+                .unwrap_or_default();
+            out.push(format!("--   obs.{field:<width$}  {d}"));
+        }
+    }
+    out.join("\n")
+}
+
+/// Every file of the project, relative path and text, in the order they are listed.
+fn project_files(
+    name: &str,
+    game: &str,
+    players: usize,
+    lang: Lang,
+) -> anyhow::Result<Vec<(String, String)>> {
+    let opponents = ",random".repeat(players - 1);
+    let human = format!("human{}", ",greedy".repeat(players - 1));
+    let module = game.replace('-', "_");
+    let krate = crate_name(name);
+    let wasm = format!("{}.wasm", krate.replace('-', "_"));
+    let bot_file = match lang {
+        Lang::Lua => "bot.lua".to_string(),
+        Lang::Rust => format!("target/wasm32-unknown-unknown/release/{wasm}"),
+        Lang::C => "bot.wasm".to_string(),
+        Lang::Wat => "bot.wat".to_string(),
+    };
+    let class = format!("{}Observation", pascal(game));
+    let fill = |t: &str| {
+        t.replace("{{NAME}}", name)
+            .replace("{{GAME}}", game)
+            .replace("{{BOTS}}", &format!("{bot_file}{opponents}"))
+            .replace("{{HUMAN_BOTS}}", &format!("{human},{bot_file}").replacen(",greedy", "", 1))
+            .replace("{{CLASS}}", &class)
+            .replace("{{INFO_CLASS}}", "cardarena.InitInfo")
+            .replace("{{MODULE}}", &module)
+            .replace("{{CRATE}}", &krate)
+            .replace("{{WASM}}", &wasm)
+    };
+    let mut files: Vec<(String, String)> = Vec::new();
+    let build = match lang {
+        Lang::Lua => {
+            files.push(("bot.lua".into(), fill(LUA_BOT).replace("{{FIELDS}}", &field_comments(game))));
+            files.push((".luarc.json".into(), LUA_RC.to_string()));
+            let types = crate::schema::lua_annotations(game).expect("a known game");
+            files.push((format!("types/{game}.lua"), types));
+            files.push(("types/cardarena.lua".into(), LUA_CARDARENA.to_string()));
+            String::new()
+        }
+        Lang::Rust => {
+            files.push(("Cargo.toml".into(), fill(RUST_CARGO)));
+            files.push(("Cargo.lock".into(), SDK_LOCK.to_string()));
+            files.push(("src/lib.rs".into(), fill(RUST_LIB)));
+            files.push(("cardarena-bot/Cargo.toml".into(), SDK_CARGO.to_string()));
+            for (file, text) in SDK_FILES {
+                files.push((format!("cardarena-bot/src/{file}"), text.to_string()));
+            }
+            "rustup target add wasm32-unknown-unknown                 # once\ncargo build --release --target wasm32-unknown-unknown   # add --offline without a network\n".to_string()
+        }
+        Lang::C => {
+            files.push(("bot.c".into(), fill(C_BOT)));
+            files.push(("cardarena.h".into(), C_HEADER.to_string()));
+            files.push(("build.sh".into(), C_BUILD.to_string()));
+            "sh build.sh                                     # needs clang and wasm-ld (apt-get install clang lld)\n"
+                .to_string()
+        }
+        Lang::Wat => {
+            files.push(("bot.wat".into(), WAT_BOT.replace("example_bots/wat/first_legal.wat", "bot.wat")));
+            String::new()
+        }
+    };
+    let edit = match lang {
+        Lang::Lua => "bot.lua (`act(obs)`; VS Code with the \"Lua\" extension completes `obs.` from types/)",
+        Lang::Rust => "src/lib.rs (`act`; the observation is typed in cardarena-bot/src/)",
+        Lang::C => "bot.c (`act`; cardarena.h has the JSON helpers)",
+        Lang::Wat => "bot.wat (`act`; the ABI is described at its top)",
+    };
+    let readme = format!(
+        "# {name}\n\nA {game} bot for [cardarena](https://github.com/), in {lang}. Write your strategy in {edit}.\n\n\
+         The rules, the action notation and every observation field: `docs/games/{game}.md`; the bot\n\
+         interface, limits and verdicts: `docs/bot-api.md` (both in the cardarena repository).\n\n\
+         ```sh\n{cd}{build}arena play --game {game} --bots {bot_file}{opponents}            # one match with the game log\n\
+         arena play --game {game} --bots {human_bots}    # play against it yourself\n\
+         arena check {bot_file} --game {game}                 # hundreds of matches: faults, fuel, memory, win rate\n```\n",
+        lang = lang_name(lang),
+        cd = format!("cd {name}\n"),
+        human_bots = fill("{{HUMAN_BOTS}}"),
+    );
+    files.insert(0, ("README.md".into(), readme));
+    Ok(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn crate_names_are_valid_package_names() {
+        assert_eq!(crate_name("My Bot"), "my-bot");
+        assert_eq!(crate_name("7up"), "bot-7up");
+        assert_eq!(pascal("lost-cities"), "LostCities");
+    }
+
+    #[test]
+    fn every_language_has_a_readme_with_the_commands() {
+        for lang in [Lang::Lua, Lang::Rust, Lang::C, Lang::Wat] {
+            let files = project_files("mybot", "intensity", 4, lang).unwrap();
+            let readme = &files[0].1;
+            assert!(readme.contains("arena play --game intensity --bots "), "{readme}");
+            assert!(readme.contains(",random,random,random"), "{readme}");
+            assert!(readme.contains("human,"), "{readme}");
+            assert!(files.iter().all(|(_, t)| !t.contains("{{")), "a placeholder is left in {lang:?}");
+        }
+    }
+}

@@ -1,0 +1,417 @@
+//! The observation of every game as a JSON Schema, generated from the Rust types with `schemars`
+//! (the doc comments become descriptions), and the LuaLS type annotations generated from that
+//! schema, so that neither can drift from the JSON a bot receives.
+//!
+//! The committed copies live in `docs/schema/<game>.observation.json` and are compared with the
+//! generated ones by a test; `arena schema --game G` prints them, `arena new` writes the
+//! annotations into a Lua project.
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+
+use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
+use serde_json::{Map, Value};
+
+use crate::games::lost_cities;
+
+// ---- the Lost Cities types with hand-written serialization ---------------------------------
+
+impl JsonSchema for lost_cities::Suit {
+    fn schema_name() -> Cow<'static, str> {
+        "Suit".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": "A suit letter: D (desert), O (ocean), M (mountain), J (jungle), V (volcano), P (purple, six-suits only).",
+            "type": "string",
+            "enum": ["D", "O", "M", "J", "V", "P"]
+        })
+    }
+}
+
+impl JsonSchema for lost_cities::Card {
+    fn schema_name() -> Cow<'static, str> {
+        "Card".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": "A card: value then suit letter, `I` for an investment (\"ID\", \"7O\", \"10V\").",
+            "type": "string",
+            "pattern": "^(I|[2-9]|10)[DOMJVP]$"
+        })
+    }
+}
+
+impl JsonSchema for lost_cities::Action {
+    fn schema_name() -> Cow<'static, str> {
+        "Action".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": "An action in the notation: \"play 7D\", \"discard ID\", \"draw deck\", \"draw D\".",
+            "type": "string"
+        })
+    }
+}
+
+impl JsonSchema for lost_cities::Variant {
+    fn schema_name() -> Cow<'static, str> {
+        "Variant".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": "The rule set.",
+            "type": "string",
+            "enum": ["classic", "six-suits"]
+        })
+    }
+}
+
+impl<T: JsonSchema> JsonSchema for lost_cities::BySuit<T> {
+    fn schema_name() -> Cow<'static, str> {
+        "BySuit".into()
+    }
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": "An object keyed by the suit letters in play.",
+            "type": "object",
+            "propertyNames": generator.subschema_for::<lost_cities::Suit>(),
+            "additionalProperties": generator.subschema_for::<T>()
+        })
+    }
+}
+
+// ---- generation ----------------------------------------------------------------------------
+
+/// The names of the games, in `games::GAMES` order.
+fn schema_of<T: JsonSchema>() -> Value {
+    let generator = schemars::generate::SchemaSettings::draft2020_12().into_generator();
+    generator.into_root_schema_for::<T>().to_value()
+}
+
+/// The JSON Schema of game `game`'s observation, or `None` for an unknown game.
+pub fn observation_schema(game: &str) -> Option<Value> {
+    use crate::games::{blade, ecard, intensity};
+    Some(match game {
+        "blade" => schema_of::<blade::BladeObservation>(),
+        "ecard" => schema_of::<ecard::EcardObservation>(),
+        "lost-cities" => schema_of::<lost_cities::LostCitiesObservation>(),
+        "intensity" => schema_of::<intensity::IntensityObservation>(),
+        _ => return None,
+    })
+}
+
+/// The schema file's text as committed in `docs/schema/` (pretty JSON, one trailing newline).
+pub fn observation_schema_text(game: &str) -> Option<String> {
+    observation_schema(game).map(|v| serde_json::to_string_pretty(&v).expect("json") + "\n")
+}
+
+/// The LuaLS (`lua-language-server`) annotations of game `game`'s observation: a `---@meta` file
+/// with one `---@class` per object type and one `---@alias` per enumeration, generated from
+/// [`observation_schema`]. `None` for an unknown game.
+pub fn lua_annotations(game: &str) -> Option<String> {
+    let schema = observation_schema(game)?;
+    let prefix = pascal(game);
+    let mut out = format!(
+        "---@meta\n-- cardarena: the {game} observation, for the Lua language server (VS Code: the \"Lua\"\n\
+         -- extension by sumneko). Generated from the arena's Rust types by `arena new` (the same\n\
+         -- text as `arena schema --game {game} --lua`); do not edit.\n\
+         -- Arrays are 1-based Lua sequences: the entry of seat s is at [s + 1]. JSON null is nil.\n\n"
+    );
+    let mut w = LuaWriter { prefix: prefix.clone(), defs: Map::new() };
+    if let Some(Value::Object(defs)) = schema.get("$defs") {
+        w.defs = defs.clone();
+    }
+    let root_name = schema.get("title").and_then(Value::as_str).unwrap_or("Observation");
+    let mut blocks: BTreeMap<String, String> = BTreeMap::new();
+    for (name, def) in &w.defs {
+        blocks.insert(w.class_name(name), w.definition(&w.class_name(name), def));
+    }
+    out.push_str(&w.definition(&w.class_name(root_name), &schema));
+    for block in blocks.values() {
+        out.push('\n');
+        out.push_str(block);
+    }
+    Some(out)
+}
+
+/// `lost-cities` → `LostCities`.
+fn pascal(game: &str) -> String {
+    game.split('-')
+        .map(|w| {
+            let mut c = w.chars();
+            c.next().map(|f| f.to_uppercase().chain(c).collect::<String>()).unwrap_or_default()
+        })
+        .collect()
+}
+
+struct LuaWriter {
+    prefix: String,
+    defs: Map<String, Value>,
+}
+
+fn description(schema: &Value) -> Option<String> {
+    schema
+        .get("description")
+        .and_then(Value::as_str)
+        .map(|d| d.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
+fn comment_lines(text: &str) -> String {
+    text.lines().map(|l| format!("--- {l}\n")).collect()
+}
+
+impl LuaWriter {
+    fn class_name(&self, name: &str) -> String {
+        if name.starts_with(&self.prefix) {
+            name.to_string()
+        } else {
+            format!("{}{}", self.prefix, name.replace('_', ""))
+        }
+    }
+
+    /// The annotation block of one named type.
+    fn definition(&self, name: &str, schema: &Value) -> String {
+        let mut out = String::new();
+        if let Some(d) = description(schema) {
+            out.push_str(&comment_lines(&d));
+        }
+        // enumerations of strings: an alias with one line per value
+        if let Some(values) = self.enum_values(schema) {
+            out.push_str(&format!("---@alias {name}\n"));
+            for (v, d) in values {
+                match d {
+                    Some(d) => out.push_str(&format!("---| {} # {d}\n", lua_literal(&v))),
+                    None => out.push_str(&format!("---| {}\n", lua_literal(&v))),
+                }
+            }
+            return out;
+        }
+        if let Some(variants) = schema.get("oneOf").and_then(Value::as_array) {
+            if variants.iter().all(|v| v.get("properties").is_some()) {
+                return out + &self.merged_class(name, variants);
+            }
+        }
+        if schema.get("properties").is_some() {
+            out.push_str(&format!("---@class {name}\n"));
+            out.push_str(&self.fields(schema, None));
+            return out;
+        }
+        out.push_str(&format!("---@alias {name} {}\n", self.type_of(schema)));
+        out
+    }
+
+    /// `(value, description)` of a string enumeration (`enum`, or `oneOf`/`anyOf` of `const`s).
+    fn enum_values(&self, schema: &Value) -> Option<Vec<(Value, Option<String>)>> {
+        if let Some(values) = schema.get("enum").and_then(Value::as_array) {
+            return Some(values.iter().map(|v| (v.clone(), None)).collect());
+        }
+        let alts = schema.get("oneOf").or_else(|| schema.get("anyOf"))?.as_array()?;
+        alts.iter()
+            .map(|a| {
+                let v = a.get("const").cloned().or_else(|| {
+                    a.get("enum").and_then(Value::as_array).filter(|e| e.len() == 1).map(|e| e[0].clone())
+                })?;
+                Some((v, description(a)))
+            })
+            .collect()
+    }
+
+    /// The `---@field` lines of an object schema.
+    fn fields(&self, schema: &Value, only_for: Option<&str>) -> String {
+        let mut out = String::new();
+        let required: Vec<&str> = schema
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        if let Some(Value::Object(props)) = schema.get("properties") {
+            for (field, s) in props {
+                let optional = !required.contains(&field.as_str()) || only_for.is_some();
+                let mut ty = self.type_of(s);
+                if optional && !ty.ends_with('?') {
+                    ty.push('?');
+                }
+                let mut d = description(s).unwrap_or_default();
+                if let Some(kind) = only_for {
+                    d = format!("({kind} only) {d}");
+                }
+                out.push_str(&format!("---@field {field} {ty} {d}\n").replace(" \n", "\n"));
+            }
+        }
+        out
+    }
+
+    /// An internally tagged enum (a `oneOf` of objects): one class with every field; the fields
+    /// that only some variants have are optional and say which.
+    fn merged_class(&self, name: &str, variants: &[Value]) -> String {
+        let mut out = format!("---@class {name}\n");
+        let tag = variants[0]
+            .get("properties")
+            .and_then(Value::as_object)
+            .and_then(|p| p.iter().find(|(_, s)| s.get("const").is_some()).map(|(k, _)| k.clone()));
+        let kind_of = |v: &Value| -> Option<String> {
+            let t = tag.as_ref()?;
+            v.get("properties")?.get(t)?.get("const")?.as_str().map(str::to_string)
+        };
+        let common: Vec<String> = variants[0]
+            .get("properties")
+            .and_then(Value::as_object)
+            .map(|p| {
+                p.keys()
+                    .filter(|k| {
+                        variants.iter().all(|v| v.get("properties").and_then(|p| p.get(*k)).is_some())
+                    })
+                    .cloned()
+                    .collect()
+            })
+            .unwrap_or_default();
+        if let Some(t) = &tag {
+            let kinds: Vec<String> = variants.iter().filter_map(kind_of).map(|k| format!("{k:?}")).collect();
+            let descs: Vec<String> = variants
+                .iter()
+                .filter_map(|v| Some(format!("{}: {}", kind_of(v)?, description(v).unwrap_or_default())))
+                .collect();
+            out.push_str(&format!("---@field {t} {} {}\n", kinds.join("|"), descs.join(" | ")));
+        }
+        let mut seen: Vec<String> = tag.iter().cloned().collect();
+        for v in variants {
+            let kind = kind_of(v).unwrap_or_default();
+            if let Some(Value::Object(props)) = v.get("properties") {
+                for (field, s) in props {
+                    if seen.contains(field) {
+                        continue;
+                    }
+                    seen.push(field.clone());
+                    let is_common = common.contains(field);
+                    let mut ty = self.type_of(s);
+                    if !is_common && !ty.ends_with('?') {
+                        ty.push('?');
+                    }
+                    let mut d = description(s).unwrap_or_default();
+                    if !is_common {
+                        let holders: Vec<String> = variants
+                            .iter()
+                            .filter(|o| o.get("properties").and_then(|p| p.get(field)).is_some())
+                            .filter_map(kind_of)
+                            .collect();
+                        d = format!(
+                            "({} only) {d}",
+                            if holders.is_empty() { kind.clone() } else { holders.join(", ") }
+                        );
+                    }
+                    out.push_str(&format!("---@field {field} {ty} {d}\n").replace(" \n", "\n"));
+                }
+            }
+        }
+        out
+    }
+
+    /// The LuaLS type of a schema.
+    fn type_of(&self, s: &Value) -> String {
+        if let Some(r) = s.get("$ref").and_then(Value::as_str) {
+            let name = r.rsplit('/').next().unwrap_or(r);
+            return self.class_name(name);
+        }
+        if let Some(c) = s.get("const") {
+            return lua_literal(c);
+        }
+        if let Some(alts) = s.get("anyOf").or_else(|| s.get("oneOf")).and_then(Value::as_array) {
+            let mut nullable = false;
+            let mut types = Vec::new();
+            for a in alts {
+                if a.get("type").and_then(Value::as_str) == Some("null") {
+                    nullable = true;
+                } else {
+                    types.push(self.type_of(a));
+                }
+            }
+            let t = types.join("|");
+            return if nullable { format!("{t}?") } else { t };
+        }
+        if let Some(values) = s.get("enum").and_then(Value::as_array) {
+            return values.iter().map(lua_literal).collect::<Vec<_>>().join("|");
+        }
+        match s.get("type") {
+            Some(Value::Array(types)) => {
+                let nullable = types.iter().any(|t| t == "null");
+                let rest: Vec<String> = types
+                    .iter()
+                    .filter(|t| *t != "null")
+                    .map(|t| {
+                        let mut single = s.clone();
+                        single["type"] = t.clone();
+                        self.type_of(&single)
+                    })
+                    .collect();
+                let t = rest.join("|");
+                if nullable {
+                    format!("{t}?")
+                } else {
+                    t
+                }
+            }
+            Some(Value::String(t)) => match t.as_str() {
+                "integer" => "integer".into(),
+                "number" => "number".into(),
+                "boolean" => "boolean".into(),
+                "string" => "string".into(),
+                "null" => "nil".into(),
+                "array" => {
+                    let item = s.get("items").map(|i| self.type_of(i)).unwrap_or_else(|| "any".into());
+                    if item.contains(['|', '?']) {
+                        format!("({item})[]")
+                    } else {
+                        format!("{item}[]")
+                    }
+                }
+                "object" => {
+                    let key =
+                        s.get("propertyNames").map(|k| self.type_of(k)).unwrap_or_else(|| "string".into());
+                    let value = match s.get("additionalProperties") {
+                        Some(v @ Value::Object(_)) => self.type_of(v),
+                        _ => "any".into(),
+                    };
+                    format!("table<{key}, {value}>")
+                }
+                _ => "any".into(),
+            },
+            _ => "any".into(),
+        }
+    }
+}
+
+fn lua_literal(v: &Value) -> String {
+    match v {
+        Value::String(s) => format!("{s:?}"),
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_game_has_a_schema_and_annotations() {
+        for g in crate::games::GAMES {
+            let schema = observation_schema(g.name).expect("schema");
+            assert_eq!(schema["type"], "object", "{}", g.name);
+            assert!(schema["properties"]["legal"].is_object(), "{}", g.name);
+            let lua = lua_annotations(g.name).expect("annotations");
+            assert!(lua.starts_with("---@meta\n"), "{}", g.name);
+            assert!(lua.contains(&format!("---@class {}Observation\n", pascal(g.name))), "{lua}");
+            assert!(lua.contains("---@field legal string[]"), "{lua}");
+        }
+        assert!(observation_schema("chess").is_none());
+    }
+
+    #[test]
+    fn blade_annotations_name_the_card_values_and_nullable_fields() {
+        let lua = lua_annotations("blade").unwrap();
+        assert!(lua.contains("---@alias BladeCard\n"), "{lua}");
+        assert!(lua.contains("---| \"B\""), "{lua}");
+        assert!(lua.contains("---@field to_act integer?"), "{lua}");
+        assert!(lua.contains("---@field fields BladeFieldCard[][]"), "{lua}");
+    }
+}
