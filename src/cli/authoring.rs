@@ -224,6 +224,8 @@ struct Stats {
     /// Score per deal (mean over its rotations), in deal order.
     deal_scores: BTreeMap<u32, (f64, u32)>,
     faults: BTreeMap<Verdict, u64>,
+    /// Matches with at least one fault of this bot.
+    faulted_matches: u64,
     first_fault: Option<FirstFault>,
     fuel: Vec<u64>,
     fuel_match_max: u64,
@@ -244,6 +246,9 @@ impl Stats {
         let e = self.deal_scores.entry(p.plan.deal).or_insert((0.0, 0));
         e.0 += match_score(&s.ranks, seat);
         e.1 += 1;
+        if !p.faults[seat].is_empty() {
+            self.faulted_matches += 1;
+        }
         for f in &p.faults[seat] {
             *self.faults.entry(f.verdict).or_insert(0) += 1;
             if self.first_fault.is_none() {
@@ -304,6 +309,7 @@ impl Stats {
         self.draws += other.draws;
         self.losses += other.losses;
         self.points += other.points;
+        self.faulted_matches += other.faulted_matches;
         for (k, v) in &other.faults {
             *self.faults.entry(*k).or_insert(0) += v;
         }
@@ -351,7 +357,9 @@ fn event_for(game: &str, name: &str, bots: &[String]) -> Event {
 }
 
 fn mib(bytes: u64) -> String {
-    if bytes >= 1 << 20 {
+    if bytes < 1024 {
+        format!("{bytes} bytes")
+    } else if bytes >= 1 << 20 {
         format!("{:.1} MiB", bytes as f64 / f64::from(1 << 20))
     } else {
         format!("{:.0} KiB", bytes as f64 / 1024.0)
@@ -431,7 +439,7 @@ fn check_game<G: Greedy>(args: &CheckArgs) -> anyhow::Result<()> {
         G::PLAYERS,
         args.seed
     ));
-    let width = names.iter().map(String::len).max().unwrap_or(8).max(8);
+    let width = names[1..].iter().map(String::len).max().unwrap_or(8).max(8);
     out.push_str(&format!(
         "\n  {:<width$}  {:>7}  {:>13}  {:>9}  {:>19}  {:>15}  faults\n",
         "opponent", "matches", "W-D-L", "points", "score (95% CI)", "rating diff"
@@ -469,10 +477,11 @@ fn check_game<G: Greedy>(args: &CheckArgs) -> anyhow::Result<()> {
         out.push_str(&format!("verdicts: no faults in {} matches\n", all.matches));
     } else {
         out.push_str(&format!(
-            "verdicts: FAULTS in {} of {} matches' decisions: {}\n",
+            "verdicts: FAULTS {} ({} faults in {} of {} matches)\n",
+            faults_text(&all),
             all.fault_total(),
-            all.matches,
-            faults_text(&all)
+            all.faulted_matches,
+            all.matches
         ));
         if let Some(f) = &all.first_fault {
             let at = f.decision.map(|d| format!("decision #{d}")).unwrap_or_else(|| "start (init)".into());
