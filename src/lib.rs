@@ -6,6 +6,7 @@ pub mod bot;
 pub mod bots;
 pub mod cli;
 pub mod games;
+pub mod human;
 pub mod ratings;
 pub mod registry;
 pub mod rng;

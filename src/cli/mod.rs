@@ -140,7 +140,8 @@ struct PlayArgs {
     /// The variant (default: the game's first variant, see `arena games`).
     #[arg(long)]
     variant: Option<String>,
-    /// The bots in seat order, comma-separated: `random`, `greedy`, or a path to a .lua/.wasm/.wat file.
+    /// The bots in seat order, comma-separated: a built-in (`random`, `greedy`, …), a path to a
+    /// .lua/.wasm/.wat file, or `human` (you, at the terminal).
     #[arg(long, value_delimiter = ',', required = true)]
     bots: Vec<String>,
     /// The match seed; the same seed, variant and bots give the same match.
@@ -226,7 +227,7 @@ struct SeatFault<'a> {
     message: &'a str,
 }
 
-fn play_game<G: Greedy>(args: &PlayArgs) -> anyhow::Result<()> {
+fn play_game<G: Greedy + crate::view::View>(args: &PlayArgs) -> anyhow::Result<()> {
     let variant = registry::variant::<G>(args.variant.as_deref())?;
     if args.bots.len() != G::PLAYERS {
         bail!(
@@ -236,14 +237,63 @@ fn play_game<G: Greedy>(args: &PlayArgs) -> anyhow::Result<()> {
             args.bots.len()
         );
     }
+    let humans: Vec<usize> = (0..args.bots.len()).filter(|&s| args.bots[s] == registry::HUMAN).collect();
+    if humans.len() > 1 {
+        bail!("only one seat can be `human` (each person would see the other's cards); name bots for the other seats");
+    }
+    if !humans.is_empty() && args.json {
+        bail!("--json prints only the result; play as `human` without --json (add --replay FILE to keep the match)");
+    }
     let loader = Loader::new();
-    let sources = args.bots.iter().map(|b| loader.resolve::<G>(b)).collect::<anyhow::Result<Vec<_>>>()?;
+    // `None` for the human seat
+    let sources = args
+        .bots
+        .iter()
+        .map(|b| if b == registry::HUMAN { Ok(None) } else { loader.resolve::<G>(b).map(Some) })
+        .collect::<anyhow::Result<Vec<_>>>()?;
     let limits = args.limits.config();
-    let spec =
-        MatchSpec::<G> { variant, seed: args.seed, entries: sources.iter().map(BotSource::entry).collect() };
-    let mut bots: Vec<_> =
-        sources.iter().enumerate().map(|(seat, s)| s.instantiate::<G>(args.seed, seat, &limits)).collect();
-    let replay = if args.json {
+    let entries = sources
+        .iter()
+        .map(|s| match s {
+            Some(s) => s.entry(),
+            None => crate::runner::BotEntry {
+                name: registry::HUMAN.to_string(),
+                hash: crate::bot::builtin_hash(registry::HUMAN),
+            },
+        })
+        .collect();
+    let spec = MatchSpec::<G> { variant, seed: args.seed, entries };
+    let mut bots: Vec<Box<dyn crate::bot::Bot<G>>> = sources
+        .iter()
+        .enumerate()
+        .map(|(seat, s)| match s {
+            Some(s) => s.instantiate::<G>(args.seed, seat, &limits),
+            None => Box::new(crate::human::HumanBot::stdio()),
+        })
+        .collect();
+    let replay = if let Some(&seat) = humans.first() {
+        print_out(&format!(
+            "{} ({}), seed {}: you are seat {seat}; {}\n(moves: docs/games/{}.md; type a number or the move, Ctrl-D to leave)\n",
+            G::NAME,
+            variant,
+            args.seed,
+            args.bots
+                .iter()
+                .enumerate()
+                .filter(|&(s, _)| s != seat)
+                .map(|(s, b)| format!("seat {s} {b}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            G::NAME
+        ))?;
+        let mut log = crate::human::HumanLog {
+            game: G::NAME,
+            seat,
+            names: args.bots.clone(),
+            output: Box::new(std::io::stdout()),
+        };
+        run_match(&spec, &mut bots, &mut log)
+    } else if args.json {
         run_match(&spec, &mut bots, &mut Quiet)
     } else {
         let mut log = TextLog { names: args.bots.clone(), out: String::new() };

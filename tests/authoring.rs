@@ -1,0 +1,456 @@
+//! The bot author's and teacher's commands as a user runs them: `arena check`, `arena grade`,
+//! `arena new`, `arena schema`, and `arena play` with a `human` seat (piped stdin, and tmux
+//! when it is installed).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn arena(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arena")).args(args).output().expect("arena runs")
+}
+
+/// `arena` with `input` piped to its stdin.
+fn arena_with_input(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("arena runs");
+    let mut stdin = child.stdin.take().unwrap();
+    // The match may end (or the person leave) before all input is read: ignore a closed pipe.
+    let _ = stdin.write_all(input.as_bytes());
+    drop(stdin);
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+/// A fresh, empty scratch folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("authoring-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn repo(path: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(path).to_string_lossy().into_owned()
+}
+
+// ---- schema --------------------------------------------------------------------------------
+
+#[test]
+fn committed_schemas_and_annotations_match_the_rust_types() {
+    for game in ["blade", "ecard", "lost-cities", "intensity"] {
+        let json = std::fs::read_to_string(repo(&format!("docs/schema/{game}.observation.json"))).unwrap();
+        assert_eq!(
+            json,
+            cardarena::schema::observation_schema_text(game).unwrap(),
+            "docs/schema/{game}.observation.json is stale: run `arena schema --game {game} > docs/schema/{game}.observation.json`"
+        );
+        let lua = std::fs::read_to_string(repo(&format!("docs/schema/{game}.lua"))).unwrap();
+        assert_eq!(
+            lua,
+            cardarena::schema::lua_annotations(game).unwrap(),
+            "docs/schema/{game}.lua is stale: run `arena schema --game {game} --lua > docs/schema/{game}.lua`"
+        );
+        let o = arena(&["schema", "--game", game]);
+        assert!(o.status.success());
+        assert_eq!(stdout(&o), json);
+    }
+    let o = arena(&["schema", "--game", "chess"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unknown game \"chess\""), "{}", stderr(&o));
+}
+
+// ---- check ---------------------------------------------------------------------------------
+
+#[test]
+fn check_reports_a_working_lua_bot() {
+    let bot = repo("example_bots/lua/ecard_greedy.lua");
+    let o = arena(&["check", &bot, "--game", "ecard", "--deals", "8", "--threads", "2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    for want in [
+        "8 deals × 2 seatings per opponent",
+        "random",
+        "greedy",
+        "score (95% CI)",
+        "verdicts: no faults in 32 matches",
+        "fuel per decision: mean",
+        "of 5000000",
+        "memory peak:",
+        "of 64.0 MiB",
+    ] {
+        assert!(out.contains(want), "missing {want:?} in\n{out}");
+    }
+    // the same arguments give the same report, at any thread count
+    let again = arena(&["check", &bot, "--game", "ecard", "--deals", "8", "--threads", "1"]);
+    assert_eq!(stdout(&again), out);
+}
+
+#[test]
+fn check_reports_a_bot_that_crashes_sometimes_and_how_to_replay_it() {
+    let bot = repo("tests/data/bots/crashes_sometimes.lua");
+    let o = arena(&["check", &bot, "--game", "blade", "--deals", "6", "--against", "greedy"]);
+    assert!(o.status.success(), "a faulty bot is reported, not an error: {}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("verdicts: FAULTS crash:"), "{out}");
+    assert!(out.contains("deliberate crash at decision 7"), "{out}");
+    let replay_line = out.lines().find(|l| l.contains("replay it: ")).expect("a replay command");
+    let command = replay_line.split("replay it: arena ").nth(1).unwrap();
+    let args: Vec<&str> = command.split_whitespace().collect();
+    let replayed = arena(&args);
+    assert!(replayed.status.success(), "{}", stderr(&replayed));
+    assert!(stdout(&replayed).contains("FAULT"), "the printed command reproduces the fault");
+}
+
+#[test]
+fn check_refuses_a_bot_that_does_not_load_with_exit_code_2() {
+    let o = arena(&["check", &repo("tests/data/bots/syntax_error.lua"), "--game", "blade"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("cannot be loaded") && err.contains("syntax_error.lua:4"), "{err}");
+    let o = arena(&["check", "missing.lua", "--game", "blade"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no such file"), "{}", stderr(&o));
+}
+
+#[test]
+fn only_play_takes_a_human() {
+    let o = arena(&["check", "human", "--game", "blade"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = arena(&["sprt", "--game", "blade", "--bots", "human,random", "--max-pairs", "1"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("plays only in `arena play`"), "{}", stderr(&o));
+    let o = arena(&["play", "--game", "blade", "--bots", "human,human"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("only one seat can be `human`"), "{}", stderr(&o));
+}
+
+// ---- grade ---------------------------------------------------------------------------------
+
+/// A class's folder: two example bots, a WAT bot, a broken one, one that does not load, and
+/// a file that is not a bot.
+fn class_folder(name: &str) -> PathBuf {
+    let dir = scratch(name);
+    for (from, to) in [
+        ("example_bots/lua/ecard_greedy.lua", "alice.lua"),
+        ("example_bots/lua/ecard_random.lua", "bob.lua"),
+        ("example_bots/wat/first_legal.wat", "carol.wat"),
+        ("tests/data/bots/crashes_sometimes.lua", "dave.lua"),
+        ("tests/data/bots/syntax_error.lua", "erin, the \"late\" one.lua"),
+    ] {
+        std::fs::copy(repo(from), dir.join(to)).unwrap();
+    }
+    std::fs::write(dir.join("notes.txt"), "not a bot").unwrap();
+    dir
+}
+
+#[test]
+fn grade_writes_one_row_per_bot_file_the_same_at_any_thread_count() {
+    let dir = class_folder("grade-a");
+    let csv1 = dir.join("grades1.csv");
+    let csv2 = dir.join("grades2.csv");
+    let run = |csv: &Path, threads: &str| {
+        arena(&[
+            "grade",
+            "--game",
+            "ecard",
+            "--bots",
+            dir.to_str().unwrap(),
+            "--against",
+            "random,greedy",
+            "--deals",
+            "5",
+            "--seed",
+            "11",
+            "--threads",
+            threads,
+            "--csv",
+            csv.to_str().unwrap(),
+        ])
+    };
+    let o = run(&csv1, "1");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let table = stdout(&o);
+    assert!(table.contains("LOAD ERROR") && table.contains("reference greedy: rating"), "{table}");
+    let o2 = run(&csv2, "2");
+    assert!(o2.status.success(), "{}", stderr(&o2));
+    let text = std::fs::read_to_string(&csv1).unwrap();
+    assert_eq!(text, std::fs::read_to_string(&csv2).unwrap(), "CSV bytes differ between 1 and 2 threads");
+
+    let lines: Vec<&str> = text.lines().collect();
+    let header: Vec<&str> = lines[0].split(',').collect();
+    assert_eq!(&header[..4], &["file", "hash", "status", "matches"]);
+    for col in ["rating", "rating_low", "rating_high", "faults_crash", "fuel_mean", "fuel_p99", "fuel_max"] {
+        assert!(header.contains(&col), "no column {col}");
+    }
+    assert_eq!(lines.len(), 1 + 5, "a row per bot file, none for notes.txt:\n{text}");
+    let files: Vec<&str> = lines[1..].iter().map(|l| l.split(',').next().unwrap()).collect();
+    assert_eq!(files, ["alice.lua", "bob.lua", "carol.wat", "dave.lua", "\"erin"]);
+    let col = |line: &str, name: &str| -> String {
+        let i = header.iter().position(|h| *h == name).unwrap();
+        line.split(',').nth(i).unwrap().to_string()
+    };
+    assert_eq!(col(lines[1], "status"), "ok");
+    assert_eq!(col(lines[1], "matches"), "20"); // 2 references × 5 deals × 2 seats
+    assert_eq!(col(lines[1], "faults_crash"), "0");
+    assert!(col(lines[4], "faults_crash").parse::<u64>().unwrap() > 0, "{}", lines[4]);
+    // the load error: quoted file name and message, the reason, empty numbers
+    assert!(lines[5].starts_with("\"erin, the \"\"late\"\" one.lua\","), "{}", lines[5]);
+    assert!(lines[5].contains(",\"load error: "), "{}", lines[5]);
+    assert!(lines[5].contains("']' expected near 'end'"), "{}", lines[5]);
+    assert!(lines[5].ends_with(",,,"), "{}", lines[5]);
+    // the better bot is rated higher
+    let alice: f64 = col(lines[1], "rating").parse().unwrap();
+    let bob: f64 = col(lines[2], "rating").parse().unwrap();
+    assert!(alice > bob, "{alice} vs {bob}");
+
+    // the same command on another machine (another folder) gives the same CSV
+    let elsewhere = class_folder("grade-b");
+    let csv3 = elsewhere.join("grades.csv");
+    let o3 = arena(&[
+        "grade",
+        "--game",
+        "ecard",
+        "--bots",
+        elsewhere.to_str().unwrap(),
+        "--deals",
+        "5",
+        "--seed",
+        "11",
+        "--csv",
+        csv3.to_str().unwrap(),
+    ]);
+    assert!(o3.status.success(), "{}", stderr(&o3));
+    assert_eq!(std::fs::read_to_string(&csv3).unwrap(), text);
+}
+
+#[test]
+fn grade_explains_a_missing_or_empty_folder() {
+    let o = arena(&["grade", "--game", "blade", "--bots", "/nonexistent/class"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("cannot read the folder of bots"), "{}", stderr(&o));
+    let empty = scratch("grade-empty");
+    let o = arena(&["grade", "--game", "blade", "--bots", empty.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no bot files"), "{}", stderr(&o));
+}
+
+// ---- new -----------------------------------------------------------------------------------
+
+#[test]
+fn new_lua_project_plays_and_has_editor_annotations() {
+    let dir = scratch("new-lua");
+    let project = dir.join("mybot");
+    let o = arena(&["new", project.to_str().unwrap(), "--game", "lost-cities", "--lang", "lua"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let bot = project.join("bot.lua");
+    let text = std::fs::read_to_string(&bot).unwrap();
+    assert!(text.contains("---@param obs LostCitiesObservation"), "{text}");
+    assert!(text.contains("--   obs.hand"), "{text}");
+    let types = std::fs::read_to_string(project.join("types/lost-cities.lua")).unwrap();
+    assert_eq!(types, cardarena::schema::lua_annotations("lost-cities").unwrap());
+    assert!(types.contains("---@class LostCitiesObservation"));
+    let rc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(project.join(".luarc.json")).unwrap()).unwrap();
+    assert_eq!(rc["workspace.library"][0], "types");
+    let readme = std::fs::read_to_string(project.join("README.md")).unwrap();
+    assert!(readme.contains("arena check bot.lua --game lost-cities"), "{readme}");
+
+    let o =
+        arena(&["play", "--game", "lost-cities", "--bots", &format!("{},random", bot.display()), "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!(v["seats"][0]["faults"].as_array().unwrap().is_empty(), "{v}");
+
+    // never overwrites
+    let o = arena(&["new", project.to_str().unwrap(), "--game", "blade"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("already exists"), "{}", stderr(&o));
+}
+
+#[test]
+fn new_wat_project_plays() {
+    let dir = scratch("new-wat");
+    let project = dir.join("handmade");
+    let o = arena(&["new", project.to_str().unwrap(), "--game", "intensity", "--lang", "wat"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let bot = project.join("bot.wat");
+    let bots = format!("{},random,random,random", bot.display());
+    let o = arena(&["play", "--game", "intensity", "--bots", &bots, "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!(v["seats"][0]["faults"].as_array().unwrap().is_empty(), "{v}");
+}
+
+fn has_wasm32_target() -> bool {
+    let sysroot = Command::new("rustc").args(["--print", "sysroot"]).output();
+    match sysroot {
+        Ok(o) if o.status.success() => {
+            let root = String::from_utf8_lossy(&o.stdout).trim().to_string();
+            Path::new(&root).join("lib/rustlib/wasm32-unknown-unknown").is_dir()
+        }
+        _ => false,
+    }
+}
+
+fn has_tool(name: &str) -> bool {
+    Command::new(name).arg("--version").stdout(Stdio::null()).stderr(Stdio::null()).status().is_ok()
+}
+
+#[test]
+fn new_rust_project_builds_offline_and_plays() {
+    if !has_wasm32_target() {
+        eprintln!(
+            "skipped: the wasm32-unknown-unknown target is not installed (scripts/test.sh installs it)"
+        );
+        return;
+    }
+    let dir = scratch("new-rust");
+    let project = dir.join("Rusty Bot");
+    let o = arena(&["new", project.to_str().unwrap(), "--game", "blade", "--lang", "rust"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let build = Command::new("cargo")
+        .args(["build", "--release", "--offline", "--target", "wasm32-unknown-unknown"])
+        .current_dir(&project)
+        .env_remove("CARGO_TARGET_DIR")
+        .env_remove("RUSTFLAGS")
+        .output()
+        .unwrap();
+    assert!(build.status.success(), "{}", String::from_utf8_lossy(&build.stderr));
+    let wasm = project.join("target/wasm32-unknown-unknown/release/rusty-bot.wasm");
+    let wasm = if wasm.exists() {
+        wasm
+    } else {
+        project.join("target/wasm32-unknown-unknown/release/rusty_bot.wasm")
+    };
+    let o = arena(&["play", "--game", "blade", "--bots", &format!("{},greedy", wasm.display()), "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!(v["seats"][0]["faults"].as_array().unwrap().is_empty(), "{v}");
+}
+
+#[test]
+fn new_c_project_builds_and_plays() {
+    if !has_tool("clang") || !has_tool("wasm-ld") {
+        eprintln!("skipped: clang or wasm-ld is missing (scripts/test.sh installs them)");
+        return;
+    }
+    let dir = scratch("new-c");
+    let project = dir.join("cbot");
+    let o = arena(&["new", project.to_str().unwrap(), "--game", "ecard", "--lang", "c"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let build = Command::new("sh").arg(project.join("build.sh")).output().unwrap();
+    assert!(build.status.success(), "{}", String::from_utf8_lossy(&build.stderr));
+    let o = arena(&[
+        "play",
+        "--game",
+        "ecard",
+        "--bots",
+        &format!("{},greedy", project.join("bot.wasm").display()),
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!(v["seats"][0]["faults"].as_array().unwrap().is_empty(), "{v}");
+}
+
+// ---- human ---------------------------------------------------------------------------------
+
+#[test]
+fn a_person_plays_a_whole_ecard_match_against_greedy() {
+    // Always the first legal move; E-card has at most 12 × 5 decisions per seat.
+    let o = arena_with_input(
+        &["play", "--game", "ecard", "--bots", "human,greedy", "--seed", "4"],
+        &"1\n".repeat(80),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("you are seat 0"), "{out}");
+    assert!(out.contains("legal moves:\n   1) E\n"), "{out}");
+    assert!(out.contains("== the match is over =="), "{out}");
+    assert!(out.contains("Result: you "), "{out}");
+    assert!(!out.contains("end of input"), "the match ended before the input: {out}");
+    // E-card plays are simultaneous (CONTRACT.md §1 ecard): the opponent's card of a play is
+    // shown only after the person has chosen theirs.
+    let first_choice = out.find("you play ").unwrap();
+    let first_seen = out.find("seat 1 (greedy): ").unwrap();
+    assert!(first_choice < first_seen, "{out}");
+}
+
+#[test]
+fn a_person_plays_a_whole_blade_match_with_typos() {
+    // Bad input first (text, out of range, empty): each asks again; then moves by text and number.
+    let input = format!("hello\n0\n\n{}", "1\n".repeat(40));
+    let o = arena_with_input(&["play", "--game", "blade", "--bots", "greedy,human", "--seed", "2"], &input);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("\"hello\" is not a legal move now"), "{out}");
+    assert!(out.contains("0 is not a number from 1 to"), "{out}");
+    assert!(out.contains("type a number from 1 to"), "{out}");
+    assert!(out.contains("Result: you "), "{out}");
+    assert!(!out.contains("end of input"), "{out}");
+}
+
+#[test]
+fn end_of_input_leaves_the_match_cleanly() {
+    let o = arena_with_input(&["play", "--game", "blade", "--bots", "human,greedy", "--seed", "1"], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("end of input: you leave the match"), "{out}");
+    assert!(out.contains("Result: you lose"), "{out}");
+    // Intensity keeps a faulty seat playing (+5 and a random move); the person is asked no more.
+    let o = arena_with_input(&["play", "--game", "intensity", "--bots", "greedy,human,random,random"], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(out.matches("end of input").count(), 1, "{out}");
+    // seed-games.md §4(b): passed cards are seen only by the receiver; others' passes are hidden.
+    assert!(out.contains("seat 0 (greedy): passes three cards to its left"), "{out}");
+    assert!(!out.lines().any(|l| l.starts_with("seat") && l.contains(": pass ")), "{out}");
+}
+
+#[test]
+fn a_person_plays_in_a_terminal_through_tmux() {
+    if !has_tool("tmux") {
+        eprintln!("skipped: tmux is not installed");
+        return;
+    }
+    let session = format!("cardarena-test-{}", std::process::id());
+    let command =
+        format!("{} play --game ecard --bots human,greedy --seed 9; sleep 30", env!("CARGO_BIN_EXE_arena"));
+    let started = Command::new("tmux")
+        .args(["new-session", "-d", "-s", &session, "-x", "120", "-y", "50", &command])
+        .status()
+        .unwrap();
+    assert!(started.success());
+    let capture = || {
+        let o =
+            Command::new("tmux").args(["capture-pane", "-p", "-t", &session, "-S", "-200"]).output().unwrap();
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let mut screen = String::new();
+    // Type like a person: wait for the prompt, answer, repeat until the result is shown.
+    for _ in 0..400 {
+        screen = capture();
+        if screen.contains("Result: ") {
+            break;
+        }
+        if screen.trim_end().ends_with("or the move]:") {
+            Command::new("tmux").args(["send-keys", "-t", &session, "1", "Enter"]).status().unwrap();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let _ = Command::new("tmux").args(["kill-session", "-t", &session]).status();
+    assert!(screen.contains("Result: "), "{screen}");
+}
