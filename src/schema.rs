@@ -391,6 +391,148 @@ fn lua_literal(v: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::{blade::Blade, ecard::Ecard, intensity::Intensity, lost_cities::LostCities, Game};
+    use crate::rng::{Rng, Stream};
+
+    /// Checks `value` against the subset of JSON Schema that schemars writes; the path names
+    /// the first mismatch.
+    fn validate(root: &Value, schema: &Value, value: &Value, path: &str) -> Result<(), String> {
+        if let Some(r) = schema.get("$ref").and_then(Value::as_str) {
+            let name = r.rsplit('/').next().unwrap();
+            return validate(root, &root["$defs"][name], value, path);
+        }
+        if let Some(c) = schema.get("const") {
+            if c != value {
+                return Err(format!("{path}: {value} is not {c}"));
+            }
+        }
+        if let Some(e) = schema.get("enum").and_then(Value::as_array) {
+            if !e.contains(value) {
+                return Err(format!("{path}: {value} not in {e:?}"));
+            }
+        }
+        for key in ["oneOf", "anyOf"] {
+            if let Some(alts) = schema.get(key).and_then(Value::as_array) {
+                let ok = alts.iter().filter(|a| validate(root, a, value, path).is_ok()).count();
+                if ok == 0 || (key == "oneOf" && ok > 1) {
+                    return Err(format!("{path}: {value} matches {ok} of the {key}"));
+                }
+            }
+        }
+        if let Some(t) = schema.get("type") {
+            let types: Vec<&str> = match t {
+                Value::Array(ts) => ts.iter().filter_map(Value::as_str).collect(),
+                other => vec![other.as_str().unwrap()],
+            };
+            let ok = types.iter().any(|t| match *t {
+                "null" => value.is_null(),
+                "boolean" => value.is_boolean(),
+                "integer" => value.is_i64() || value.is_u64(),
+                "number" => value.is_number(),
+                "string" => value.is_string(),
+                "array" => value.is_array(),
+                "object" => value.is_object(),
+                _ => false,
+            });
+            if !ok {
+                return Err(format!("{path}: {value} is not {types:?}"));
+            }
+        }
+        if let (Some(min), Some(v)) = (schema.get("minimum").and_then(Value::as_f64), value.as_f64()) {
+            if v < min {
+                return Err(format!("{path}: {v} < {min}"));
+            }
+        }
+        if let (Some(p), Some(v)) = (schema.get("pattern").and_then(Value::as_str), value.as_str()) {
+            // the only pattern is the Lost Cities card
+            assert_eq!(p, "^(I|[2-9]|10)[DOMJVP]$");
+            if v.parse::<lost_cities::Card>().is_err() {
+                return Err(format!("{path}: {v} is not a card"));
+            }
+        }
+        if let Some(items) = value.as_array() {
+            let n = items.len() as u64;
+            if schema.get("minItems").and_then(Value::as_u64).is_some_and(|m| n < m)
+                || schema.get("maxItems").and_then(Value::as_u64).is_some_and(|m| n > m)
+            {
+                return Err(format!("{path}: {n} items"));
+            }
+            if let Some(item) = schema.get("items") {
+                for (i, v) in items.iter().enumerate() {
+                    validate(root, item, v, &format!("{path}[{i}]"))?;
+                }
+            }
+        }
+        if let Some(map) = value.as_object() {
+            let props = schema.get("properties").and_then(Value::as_object);
+            for req in schema.get("required").and_then(Value::as_array).into_iter().flatten() {
+                if !map.contains_key(req.as_str().unwrap()) {
+                    return Err(format!("{path}: no field {req}"));
+                }
+            }
+            for (k, v) in map {
+                let sub = props.and_then(|p| p.get(k)).or_else(|| schema.get("additionalProperties"));
+                match sub {
+                    Some(Value::Bool(false)) | None if props.is_some() => {
+                        return Err(format!("{path}: field {k} is not in the schema"));
+                    }
+                    Some(sub @ Value::Object(_)) => validate(root, sub, v, &format!("{path}.{k}"))?,
+                    _ => {}
+                }
+                if let Some(names) = schema.get("propertyNames") {
+                    validate(root, names, &Value::String(k.clone()), &format!("{path} key"))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Every observation of every seat, through a few random matches of every variant, is valid
+    /// against the game's schema (CONTRACT.md §2: the observation is the contract).
+    fn observations_follow_the_schema<G: Game>() {
+        let schema = observation_schema(G::NAME).unwrap();
+        for &variant in G::variants() {
+            for seed in 0..2 {
+                let mut state = G::new(variant, seed);
+                let mut rng = Rng::new(seed, Stream::Arena);
+                for step in 0.. {
+                    // every few steps (an observation holds the whole history) and at the end
+                    for seat in (0..G::PLAYERS).filter(|_| step % 5 == 0 || state.is_over()) {
+                        let obs = serde_json::to_value(state.observe(seat)).unwrap();
+                        if let Err(e) = validate(&schema, &schema, &obs, "obs") {
+                            panic!("{} {variant} seed {seed}: {e}", G::NAME);
+                        }
+                    }
+                    if state.is_over() {
+                        break;
+                    }
+                    let seat = state.to_act()[0];
+                    let legal = state.legal_strings(seat);
+                    let action = rng.choose(&legal).unwrap().clone();
+                    state.play(seat, &action).unwrap();
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn observations_of_every_game_follow_their_schema() {
+        observations_follow_the_schema::<Blade>();
+        observations_follow_the_schema::<Ecard>();
+        observations_follow_the_schema::<LostCities>();
+        observations_follow_the_schema::<Intensity>();
+    }
+
+    #[test]
+    fn the_validator_catches_a_wrong_observation() {
+        let schema = observation_schema("blade").unwrap();
+        let mut obs = serde_json::to_value(Blade::new(Blade::variants()[0], 1).observe(0)).unwrap();
+        assert!(validate(&schema, &schema, &obs, "obs").is_ok());
+        obs["hand"][0] = Value::String("9".into());
+        assert!(validate(&schema, &schema, &obs, "obs").is_err());
+        obs["hand"] = Value::Null;
+        assert!(validate(&schema, &schema, &obs, "obs").is_err());
+    }
 
     #[test]
     fn every_game_has_a_schema_and_annotations() {
