@@ -177,14 +177,14 @@ fn project_files(
             .replace("{{WASM}}", &wasm)
     };
     let mut files: Vec<(String, String)> = Vec::new();
-    let build = match lang {
+    let build: Vec<(String, &str)> = match lang {
         Lang::Lua => {
             files.push(("bot.lua".into(), fill(LUA_BOT).replace("{{FIELDS}}", &field_comments(game))));
             files.push((".luarc.json".into(), LUA_RC.to_string()));
             let types = crate::schema::lua_annotations(game).expect("a known game");
             files.push((format!("types/{game}.lua"), types));
             files.push(("types/cardarena.lua".into(), LUA_CARDARENA.to_string()));
-            String::new()
+            Vec::new()
         }
         Lang::Rust => {
             files.push(("Cargo.toml".into(), fill(RUST_CARGO)));
@@ -194,18 +194,23 @@ fn project_files(
             for (file, text) in SDK_FILES {
                 files.push((format!("cardarena-bot/src/{file}"), text.to_string()));
             }
-            "rustup target add wasm32-unknown-unknown                 # once\ncargo build --release --target wasm32-unknown-unknown   # add --offline without a network\n".to_string()
+            vec![
+                ("rustup target add wasm32-unknown-unknown".into(), "once"),
+                (
+                    "cargo build --release --target wasm32-unknown-unknown".into(),
+                    "add --offline without a network",
+                ),
+            ]
         }
         Lang::C => {
             files.push(("bot.c".into(), fill(C_BOT)));
             files.push(("cardarena.h".into(), C_HEADER.to_string()));
             files.push(("build.sh".into(), C_BUILD.to_string()));
-            "sh build.sh                                     # needs clang and wasm-ld (apt-get install clang lld)\n"
-                .to_string()
+            vec![("sh build.sh".into(), "needs clang and wasm-ld (apt-get install clang lld)")]
         }
         Lang::Wat => {
             files.push(("bot.wat".into(), WAT_BOT.replace("example_bots/wat/first_legal.wat", "bot.wat")));
-            String::new()
+            Vec::new()
         }
     };
     let edit = match lang {
@@ -214,16 +219,31 @@ fn project_files(
         Lang::C => "bot.c (`act`; cardarena.h has the JSON helpers)",
         Lang::Wat => "bot.wat (`act`; the ABI is described at its top)",
     };
+    let mut commands: Vec<(String, &str)> = vec![(format!("cd {name}"), "")];
+    commands.extend(build);
+    commands.push((
+        format!("arena play --game {game} --bots {bot_file}{opponents}"),
+        "one match, with the game log",
+    ));
+    commands.push((
+        format!("arena play --game {game} --bots {}", fill("{{HUMAN_BOTS}}")),
+        "play against it yourself",
+    ));
+    commands.push((
+        format!("arena check {bot_file} --game {game}"),
+        "hundreds of matches: faults, fuel, memory, win rate",
+    ));
+    let width = commands.iter().map(|(c, _)| c.len()).max().unwrap_or(0);
+    let block: String = commands
+        .iter()
+        .map(|(c, why)| if why.is_empty() { format!("{c}\n") } else { format!("{c:<width$}  # {why}\n") })
+        .collect();
     let readme = format!(
-        "# {name}\n\nA {game} bot for [cardarena](https://github.com/), in {lang}. Write your strategy in {edit}.\n\n\
+        "# {name}\n\nA cardarena bot for {game}, in {lang}. Write your strategy in {edit}.\n\n\
          The rules, the action notation and every observation field: `docs/games/{game}.md`; the bot\n\
          interface, limits and verdicts: `docs/bot-api.md` (both in the cardarena repository).\n\n\
-         ```sh\n{cd}{build}arena play --game {game} --bots {bot_file}{opponents}            # one match with the game log\n\
-         arena play --game {game} --bots {human_bots}    # play against it yourself\n\
-         arena check {bot_file} --game {game}                 # hundreds of matches: faults, fuel, memory, win rate\n```\n",
+         ```sh\n{block}```\n",
         lang = lang_name(lang),
-        cd = format!("cd {name}\n"),
-        human_bots = fill("{{HUMAN_BOTS}}"),
     );
     files.insert(0, ("README.md".into(), readme));
     Ok(files)
