@@ -487,10 +487,11 @@ fn check_game<G: Greedy>(args: &CheckArgs) -> anyhow::Result<()> {
             let at = f.decision.map(|d| format!("decision #{d}")).unwrap_or_else(|| "start (init)".into());
             out.push_str(&format!("  first: {} at {at}, seat {}: {}\n", f.verdict, f.seat, f.message));
             out.push_str(&format!(
-                "  replay it: arena play --game {} --variant {variant} --seed {} --bots {}\n",
+                "  replay it: arena play --game {} --variant {variant} --seed {} --bots {}{}\n",
                 G::NAME,
                 f.seed,
-                f.seat_names.join(",")
+                shell_word(&f.seat_names.join(",")),
+                limit_flags(&args.limits)
             ));
         }
     }
@@ -514,6 +515,30 @@ fn check_game<G: Greedy>(args: &CheckArgs) -> anyhow::Result<()> {
         None => out.push_str("memory peak: not measured (the bot never started)\n"),
     }
     print_out(&out)
+}
+
+/// `word` quoted for a POSIX shell when it needs it.
+fn shell_word(word: &str) -> String {
+    if word.chars().all(|c| c.is_ascii_alphanumeric() || "-_./,:=+@%".contains(c)) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
+/// The limit flags that were given, as command-line text (for the replay command).
+fn limit_flags(limits: &LimitArgs) -> String {
+    let mut out = String::new();
+    for (flag, value) in [
+        ("--fuel-per-decision", limits.fuel_per_decision),
+        ("--fuel-per-match", limits.fuel_per_match),
+        ("--memory-mb", limits.memory_mb),
+    ] {
+        if let Some(v) = value {
+            out.push_str(&format!(" {flag} {v}"));
+        }
+    }
+    out
 }
 
 fn program_size(path: &str) -> u64 {
@@ -752,6 +777,12 @@ mod tests {
         }
         assert_eq!(p[0].seats, vec![0, 1, 1, 1]);
         assert_ne!(p[0].seed, p[8].seed);
+    }
+
+    #[test]
+    fn replay_commands_quote_what_the_shell_would_split() {
+        assert_eq!(shell_word("bots/a.lua,random"), "bots/a.lua,random");
+        assert_eq!(shell_word("my bots/it's.lua,random"), "'my bots/it'\\''s.lua,random'");
     }
 
     #[test]

@@ -222,7 +222,8 @@ pub fn parse(text: &str, path: &Path) -> anyhow::Result<Config> {
         let bot_paths = bots
             .iter()
             .map(|b| {
-                if crate::bot::is_builtin_name(b) || Path::new(b).is_absolute() {
+                if crate::bot::is_builtin_name(b) || b == crate::registry::HUMAN || Path::new(b).is_absolute()
+                {
                     b.clone()
                 } else {
                     base.join(b).to_string_lossy().into_owned()
