@@ -47,7 +47,6 @@ const SDK_LOCK: &str = include_str!("../../example_bots/rust/Cargo.lock");
 const SDK_FILES: &[(&str, &str)] = &[
     ("lib.rs", include_str!("../../example_bots/rust/cardarena-bot/src/lib.rs")),
     ("rng.rs", include_str!("../../example_bots/rust/cardarena-bot/src/rng.rs")),
-    ("tests.rs", include_str!("../../example_bots/rust/cardarena-bot/src/tests.rs")),
     ("blade.rs", include_str!("../../example_bots/rust/cardarena-bot/src/blade.rs")),
     ("ecard.rs", include_str!("../../example_bots/rust/cardarena-bot/src/ecard.rs")),
     ("lost_cities.rs", include_str!("../../example_bots/rust/cardarena-bot/src/lost_cities.rs")),
@@ -192,7 +191,9 @@ fn project_files(
             files.push(("src/lib.rs".into(), fill(RUST_LIB)));
             files.push(("cardarena-bot/Cargo.toml".into(), SDK_CARGO.to_string()));
             for (file, text) in SDK_FILES {
-                files.push((format!("cardarena-bot/src/{file}"), text.to_string()));
+                // The SDK's own tests read the arena's docs: they stay in the arena's checkout.
+                let text = text.replace("\n#[cfg(test)]\nmod tests;\n", "\n");
+                files.push((format!("cardarena-bot/src/{file}"), text));
             }
             vec![
                 ("rustup target add wasm32-unknown-unknown".into(), "once"),
@@ -252,6 +253,14 @@ fn project_files(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_sdk_copy_leaves_out_its_tests() {
+        let files = project_files("b", "blade", 2, Lang::Rust).unwrap();
+        let lib = &files.iter().find(|(p, _)| p == "cardarena-bot/src/lib.rs").unwrap().1;
+        assert!(lib.contains("pub trait Bot") && !lib.contains("mod tests;"));
+        assert!(files.iter().all(|(p, _)| p != "cardarena-bot/src/tests.rs"));
+    }
 
     #[test]
     fn crate_names_are_valid_package_names() {
