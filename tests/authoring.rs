@@ -77,7 +77,19 @@ fn committed_schemas_and_annotations_match_the_rust_types() {
 #[test]
 fn check_reports_a_working_lua_bot() {
     let bot = repo("example_bots/lua/ecard_greedy.lua");
-    let o = arena(&["check", &bot, "--game", "ecard", "--deals", "8", "--threads", "2"]);
+    // (without --against: every built-in of the game, which grows as built-ins are added)
+    let o = arena(&[
+        "check",
+        &bot,
+        "--game",
+        "ecard",
+        "--deals",
+        "8",
+        "--against",
+        "random,greedy",
+        "--threads",
+        "2",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     for want in [
@@ -94,7 +106,18 @@ fn check_reports_a_working_lua_bot() {
         assert!(out.contains(want), "missing {want:?} in\n{out}");
     }
     // the same arguments give the same report, at any thread count
-    let again = arena(&["check", &bot, "--game", "ecard", "--deals", "8", "--threads", "1"]);
+    let again = arena(&[
+        "check",
+        &bot,
+        "--game",
+        "ecard",
+        "--deals",
+        "8",
+        "--against",
+        "random,greedy",
+        "--threads",
+        "1",
+    ]);
     assert_eq!(stdout(&again), out);
 }
 

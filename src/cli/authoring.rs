@@ -786,6 +786,15 @@ mod tests {
     }
 
     #[test]
+    fn by_default_check_plays_every_built_in_the_game_has() {
+        use crate::games::blade::Blade;
+        let all = opponents::<Blade>(&[]).unwrap();
+        assert_eq!(&all[..2], &["random", "greedy"]);
+        assert!(all.iter().all(|n| crate::bot::builtin::<Blade>(n, 0, 0).is_ok()));
+        assert_eq!(opponents::<Blade>(&["greedy".into()]).unwrap(), vec!["greedy"]);
+    }
+
+    #[test]
     fn match_score_halves_ties() {
         assert_eq!(match_score(&[1, 2], 0), 1.0);
         assert_eq!(match_score(&[1, 1], 1), 0.5);
