@@ -27,6 +27,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{Game, Observation, Outcome, ParseActionError, Seat, SetupError, UnknownVariant};
@@ -43,9 +44,7 @@ pub const HAND_SIZE: usize = 10;
 
 /// One Blade card. The derived order (`1` < … < `7` < `B` < `M`) is the order of hands and of
 /// `legal`.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, schemars::JsonSchema,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
 pub enum Card {
     /// `1`: revives the own bolted top card, else lies on the field worth 1.
     #[serde(rename = "1")]
@@ -154,7 +153,7 @@ impl FromStr for Card {
 pub struct Action(pub Card);
 
 /// The rule set.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Variant {
     /// The newer seed README: 1×2, 2×3, 3×4, 4×4, 5×4, 6×3, 7×2, B×6, M×4; set-up with empty deck
@@ -258,7 +257,7 @@ impl Setup {
 // ---------------------------------------------------------------------------------------------
 
 /// A card lying on a field.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct FieldCard {
     /// The card.
     pub card: Card,
@@ -278,7 +277,7 @@ impl FieldCard {
 }
 
 /// Where a set-up card came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Source {
     /// The top of the seat's deck (automatic).
@@ -288,7 +287,7 @@ pub enum Source {
 }
 
 /// One public event of the match, in the observation's `history`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Event {
     /// A card placed on a field at set-up.
@@ -317,7 +316,7 @@ pub enum Event {
 }
 
 /// Why the match ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum EndReason {
     /// The mover's field stayed lower than the opponent's after its play.
@@ -333,7 +332,7 @@ pub enum EndReason {
 }
 
 /// How the match ended: the winner (`None` for a draw) and why.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Ending {
     /// The winning seat, `null` for a draw.
     pub winner: Option<Seat>,
@@ -583,7 +582,7 @@ impl Blade {
 }
 
 /// The phase named in observations.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Phase {
     /// A set-up pick from hand is open (the deck of the seat to act is empty).
@@ -595,7 +594,7 @@ pub enum Phase {
 }
 
 /// What one seat sees (CONTRACT.md §2). Field order is the JSON order; see `docs/games/blade.md`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct BladeObservation {
     /// Always `"blade"`.
     pub game: &'static str,

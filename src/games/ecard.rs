@@ -27,6 +27,7 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::str::FromStr;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{
@@ -49,9 +50,7 @@ pub const SLAVE_WIN_POINTS: i64 = 5;
 // ---------------------------------------------------------------------------------------------
 
 /// A card. Its notation (and the action of placing it) is `"E"`, `"C"` or `"S"`.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, schemars::JsonSchema,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
 pub enum Card {
     /// The Emperor: beats the Citizen, loses to the Slave.
     #[serde(rename = "E")]
@@ -94,9 +93,7 @@ impl Card {
 }
 
 /// Which hand a seat holds in a round.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, schemars::JsonSchema,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Side {
     /// E + 4 C; a round won by this side scores 1.
@@ -146,7 +143,7 @@ impl fmt::Display for Side {
 }
 
 /// The rule set (CONTRACT.md §1 ecard).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Variant {
     /// The seed README: at most 3 plays per round, a third Citizen draw ends the round drawn.
@@ -195,7 +192,7 @@ impl FromStr for Variant {
 }
 
 /// How a round ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub enum RoundResult {
     /// The Emperor side won (E beat C, or C beat S): 1 point to its winner.
     #[serde(rename = "emperor")]
@@ -209,7 +206,7 @@ pub enum RoundResult {
 }
 
 /// One finished round, as every seat sees it (all played cards are revealed).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct RoundRecord {
     /// The round's number, 1..=12.
     pub round: usize,
@@ -307,7 +304,7 @@ impl Hand {
 }
 
 /// What the game is waiting for, as named in observations.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Phase {
     /// A play is open: the seats to act place a card.
@@ -446,7 +443,7 @@ impl Ecard {
 /// What one seat sees: everything is public except a card the opponent has chosen in the open
 /// play, which appears nowhere (not even whether it has chosen yet). Field by field in
 /// `docs/games/ecard.md`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct EcardObservation {
     /// Always `"ecard"`.
     pub game: &'static str,

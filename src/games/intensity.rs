@@ -25,6 +25,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{FaultPolicy, Game, Observation, Outcome, ParseActionError, Seat, SetupError, UnknownVariant};
@@ -42,9 +43,7 @@ pub const TOTAL_PENALTY: i64 = 17;
 // ---- vocabulary ----------------------------------------------------------------------------
 
 /// One card, 10..49. Written as its number (`"33"`); in JSON it is the number itself.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, schemars::JsonSchema,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(try_from = "u8", into = "u8")]
 pub struct Card(u8);
 
@@ -147,7 +146,7 @@ pub enum Action {
 }
 
 /// The variants of Intensity: only the COMP1511 18s1 rules.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Variant {
     /// The UNSW COMP1511 18s1 specification (CONTRACT.md §1 intensity).
@@ -185,7 +184,7 @@ impl FromStr for Variant {
 }
 
 /// The stage of the game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Phase {
     /// All four seats choose the cards they pass.
@@ -208,7 +207,7 @@ impl Phase {
 }
 
 /// A finished trick, as the observation shows it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Trick {
     /// The seat that led; `cards[i]` was played by seat `(leader + i) % 4`.
     pub leader: Seat,
@@ -221,7 +220,7 @@ pub struct Trick {
 }
 
 /// The trick being played.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct CurrentTrick {
     /// The seat that leads (or led) it; `cards[i]` was played by seat `(leader + i) % 4`.
     pub leader: Seat,
@@ -607,7 +606,7 @@ impl Game for Intensity {
 
 /// What one seat sees: the JSON a bot receives. Every field is documented in
 /// docs/games/intensity.md; cards are numbers.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct IntensityObservation {
     /// Always `"intensity"`.
     pub game: &'static str,

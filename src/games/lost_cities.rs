@@ -19,6 +19,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use schemars::JsonSchema;
 use serde::de::Error as _;
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -372,7 +373,7 @@ impl Setup {
 // ---------------------------------------------------------------------------------------------
 
 /// The phase of the turn in progress.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// The seat to move plays or discards a card.
@@ -384,7 +385,7 @@ pub enum Phase {
 }
 
 /// One public event of the match.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Event {
     /// Who acted.
     pub seat: Seat,
@@ -521,7 +522,7 @@ fn remove_one(cards: &mut Vec<Card>, card: Card) -> bool {
 
 /// What one seat sees (docs/games/lost-cities.md lists every field). Cards are strings in the
 /// notation; per-seat arrays are indexed by seat; per-suit objects are keyed by suit letter.
-#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct LostCitiesObservation {
     /// Always `"lost-cities"`.
     pub game: &'static str,
