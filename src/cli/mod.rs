@@ -17,6 +17,9 @@ use crate::runner::{run_match, DecisionRecord, FaultRecord, MatchObserver, Match
 use crate::tournament::config::LimitsConfig;
 use crate::with_game;
 
+mod replay;
+pub use replay::Mismatch;
+
 /// cardarena: a bot arena for hidden-information card games.
 #[derive(Debug, Parser)]
 #[command(name = "arena", version, about, long_about = None)]
@@ -35,6 +38,12 @@ enum Command {
     Tournament(TournamentArgs),
     /// Sequential probability ratio test: is NEW stronger than OLD? Plays duplicate pairs until decided.
     Sprt(SprtArgs),
+    /// Show a recorded match turn by turn with a board per decision (or as one seat saw it), or
+    /// check it by playing it again (--verify); from a replay file or a tournament database.
+    Replay(replay::ReplayArgs),
+    /// Run a bot again on the observations of a crash capsule: the same failure, or what a fixed
+    /// bot (--bot) does now.
+    Repro(replay::ReproArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -141,6 +150,10 @@ struct PlayArgs {
     /// Also write the full replay (JSON) to this file.
     #[arg(long, value_name = "FILE")]
     replay: Option<PathBuf>,
+    /// Where a Lua/WASM bot's faults write their crash capsules (default: `capsules/` beside
+    /// the --replay file, else in the current folder); see `arena repro`.
+    #[arg(long, value_name = "DIR")]
+    capsules: Option<PathBuf>,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -155,6 +168,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Play(args) => play_cmd(args),
         Command::Tournament(args) => tournament_cmd(args),
         Command::Sprt(args) => sprt_cmd(args),
+        Command::Replay(args) => replay::replay_cmd(args),
+        Command::Repro(args) => replay::repro_cmd(args),
     }
 }
 
@@ -209,6 +224,8 @@ struct SeatFault<'a> {
     verdict: &'a str,
     decision: Option<usize>,
     message: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    capsule: Option<String>,
 }
 
 fn play_game<G: Greedy>(args: &PlayArgs) -> anyhow::Result<()> {
@@ -228,10 +245,20 @@ fn play_game<G: Greedy>(args: &PlayArgs) -> anyhow::Result<()> {
         MatchSpec::<G> { variant, seed: args.seed, entries: sources.iter().map(BotSource::entry).collect() };
     let mut bots: Vec<_> =
         sources.iter().enumerate().map(|(seat, s)| s.instantiate::<G>(args.seed, seat, &limits)).collect();
+    let capsule_dir =
+        args.capsules.clone().unwrap_or_else(|| match args.replay.as_deref().and_then(|p| p.parent()) {
+            Some(dir) => dir.join("capsules"),
+            None => PathBuf::from("capsules"),
+        });
+    let recorded_limits = BotSource::recorded_limits(&sources.iter().collect::<Vec<_>>(), &limits);
+    let capsules;
     let replay = if args.json {
-        run_match(&spec, &mut bots, &mut Quiet)
+        let mut replay = run_match(&spec, &mut bots, &mut Quiet);
+        replay.limits = recorded_limits;
+        capsules = write_capsules::<G>(&replay, &capsule_dir);
+        replay
     } else {
-        let mut log = TextLog { names: args.bots.clone(), out: String::new() };
+        let mut log = TextLog { names: args.bots.clone(), out: String::new(), fault_ends: Vec::new() };
         log.out.push_str(&format!(
             "{} ({}), seed {}: {}\n",
             G::NAME,
@@ -239,7 +266,16 @@ fn play_game<G: Greedy>(args: &PlayArgs) -> anyhow::Result<()> {
             args.seed,
             args.bots.iter().enumerate().map(|(s, b)| format!("seat {s} {b}")).collect::<Vec<_>>().join(", ")
         ));
-        let replay = run_match(&spec, &mut bots, &mut log);
+        let mut replay = run_match(&spec, &mut bots, &mut log);
+        replay.limits = recorded_limits;
+        capsules = write_capsules::<G>(&replay, &capsule_dir);
+        // Each fault line is followed by its capsule's path.
+        for (at, seat, decision) in log.fault_ends.iter().rev() {
+            if let Some((_, _, path)) = capsules.iter().find(|(s, d, _)| s == seat && d == decision) {
+                log.out
+                    .insert_str(*at, &format!("      capsule: {} (arena repro to rerun)\n", path.display()));
+            }
+        }
         print_out(&log.out)?;
         replay
     };
@@ -249,12 +285,32 @@ fn play_game<G: Greedy>(args: &PlayArgs) -> anyhow::Result<()> {
             .with_context(|| format!("cannot write replay {}", path.display()))?;
     }
     if args.json {
-        print_out(&(serde_json::to_string(&play_result(&replay))? + "\n"))?;
+        print_out(&(serde_json::to_string(&play_result(&replay, &capsules))? + "\n"))?;
     }
     Ok(())
 }
 
-fn play_result(replay: &Replay) -> PlayResult<'_> {
+/// Writes the crash capsules of a match's file-bot faults; returns `(seat, decision, path)` per
+/// capsule written. A capsule that cannot be written is a warning, not an error: the match stands.
+fn write_capsules<G: Game>(replay: &Replay, dir: &std::path::Path) -> Vec<(Seat, Option<usize>, PathBuf)> {
+    let built = match crate::capsule::build::<G>(replay, None) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("warning: no crash capsule: {e:#}");
+            return Vec::new();
+        }
+    };
+    let mut out = Vec::new();
+    for c in built {
+        match crate::capsule::write(&c, dir) {
+            Ok(path) => out.push((c.seat, c.fault.decision, path)),
+            Err(e) => eprintln!("warning: {e:#}"),
+        }
+    }
+    out
+}
+
+fn play_result<'a>(replay: &'a Replay, capsules: &[(Seat, Option<usize>, PathBuf)]) -> PlayResult<'a> {
     PlayResult {
         game: &replay.game,
         variant: &replay.variant,
@@ -273,6 +329,10 @@ fn play_result(replay: &Replay) -> PlayResult<'_> {
                         verdict: f.verdict.name(),
                         decision: f.decision,
                         message: &f.message,
+                        capsule: capsules
+                            .iter()
+                            .find(|(s, d, _)| *s == seat && *d == f.decision)
+                            .map(|(_, _, p)| p.display().to_string()),
                     })
                     .collect(),
             })
@@ -284,6 +344,9 @@ fn play_result(replay: &Replay) -> PlayResult<'_> {
 struct TextLog {
     names: Vec<String>,
     out: String,
+    /// Where each fault's lines end in `out`, with its seat and decision: the capsule's path is
+    /// inserted there after the match.
+    fault_ends: Vec<(usize, Seat, Option<usize>)>,
 }
 
 impl<G: Game> MatchObserver<G> for TextLog {
@@ -338,6 +401,7 @@ impl TextLog {
         if let Some(trace) = &fault.trace {
             self.out.push_str(&indent(trace));
         }
+        self.fault_ends.push((self.out.len(), seat, fault.decision));
     }
 }
 
