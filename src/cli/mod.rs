@@ -457,6 +457,7 @@ fn tournament_cmd(args: TournamentArgs) -> anyhow::Result<()> {
         threads,
         if result.interrupted { "; stopped early: run again to resume" } else { "" }
     );
+    eprint!("{}", fault_summary(&result.faults, store.path()));
     if let Some(out) = &args.json {
         let json = serde_json::to_string_pretty(&result)? + "\n";
         write_out(out, &json)?;
@@ -465,6 +466,40 @@ fn tournament_cmd(args: TournamentArgs) -> anyhow::Result<()> {
         write_out(out, &standings_csv(&result))?;
     }
     Ok(())
+}
+
+/// The faults of the matches played now, each with its match id and crash capsule (at most 20
+/// listed).
+fn fault_summary(faults: &[crate::tournament::FaultNote], db: &std::path::Path) -> String {
+    const SHOWN: usize = 20;
+    if faults.is_empty() {
+        return String::new();
+    }
+    let mut out = format!(
+        "{} fault(s) in the matches played now; crash capsules in {} (rerun one with `arena repro CAPSULE`):\n",
+        faults.len(),
+        crate::tournament::capsule_dir(db).display()
+    );
+    for f in faults.iter().take(SHOWN) {
+        let id = f.match_id.map(|id| format!("match {id}")).unwrap_or_else(|| "match ?".into());
+        let at = f.decision.map(|d| format!("decision {d}")).unwrap_or_else(|| "start".into());
+        out.push_str(&format!(
+            "  {} {id}, seat {} {}: {} at {at}: {}\n",
+            f.event, f.seat, f.bot, f.verdict, f.message
+        ));
+        if let Some(c) = &f.capsule {
+            out.push_str(&format!("      capsule: {}\n", c.display()));
+        }
+    }
+    if faults.len() > SHOWN {
+        out.push_str(&format!("  … and {} more\n", faults.len() - SHOWN));
+    }
+    out.push_str(&format!(
+        "  (see a match with `arena replay --db {} ID`; list them with `arena replay --db {} --list`)\n",
+        db.display(),
+        db.display()
+    ));
+    out
 }
 
 fn write_out(path: &std::path::Path, text: &str) -> anyhow::Result<()> {
