@@ -388,3 +388,91 @@ fn reproduce_game<G: Game>(capsule: &Capsule, program: &Program) -> anyhow::Resu
     }
     Ok(Reproduction { report, same_failure })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bot::{builtin, Bot, Verdict};
+    use crate::games::intensity::Intensity;
+    use crate::games::lost_cities::LostCities;
+    use crate::games::Observation;
+    use crate::runner::{run_match, MatchSpec, Quiet};
+
+    /// Records every observation text it receives (as a sandboxed bot would get it) and
+    /// crashes at its decisions numbered in `crash_at` (1-based), else plays the first legal.
+    struct Recorder {
+        seen: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+        crash_at: Vec<usize>,
+    }
+    impl<G: Game> Bot<G> for Recorder {
+        fn act(&mut self, obs: &G::Observation) -> Result<String, Fault> {
+            let mut seen = self.seen.lock().unwrap();
+            seen.push(serde_json::to_string(obs).unwrap());
+            if self.crash_at.contains(&seen.len()) {
+                return Err(Fault::new(Verdict::Crash, format!("boom {}", seen.len())));
+            }
+            Ok(obs.legal()[0].clone())
+        }
+    }
+
+    fn entries(names: &[&str]) -> Vec<BotEntry> {
+        names.iter().map(|n| BotEntry { name: n.to_string(), hash: "ab".repeat(32) }).collect()
+    }
+
+    #[test]
+    fn every_fault_gets_a_capsule_with_the_exact_observations_the_bot_received() {
+        // Intensity keeps a faulty bot playing (+5 and a random move, CONTRACT.md §3): two faults
+        // of one seat give two capsules, the second holding every decision up to it.
+        let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let spec = MatchSpec::<Intensity> {
+            variant: Intensity::variants()[0],
+            seed: 4,
+            entries: entries(&["greedy", "bots/rec.lua", "random", "greedy"]),
+        };
+        let mut bots: Vec<Box<dyn Bot<Intensity>>> = vec![
+            builtin::<Intensity>("greedy", 4, 0).unwrap(),
+            Box::new(Recorder { seen: seen.clone(), crash_at: vec![2, 5] }),
+            builtin::<Intensity>("random", 4, 2).unwrap(),
+            builtin::<Intensity>("greedy", 4, 3).unwrap(),
+        ];
+        let replay = run_match(&spec, &mut bots, &mut Quiet);
+        assert_eq!(replay.faults[1].len(), 2);
+        let capsules = build::<Intensity>(&replay, Some("ev")).unwrap();
+        assert_eq!(capsules.len(), 2, "one per fault of the file bot, none for built-ins");
+        let seen = seen.lock().unwrap();
+        for (c, n) in capsules.iter().zip([2, 5]) {
+            assert_eq!(c.seat, 1);
+            assert_eq!(c.event.as_deref(), Some("ev"));
+            assert_eq!(c.decisions.len(), n);
+            for (d, text) in c.decisions.iter().zip(seen.iter()) {
+                assert_eq!(d.observation.get(), text, "byte for byte what the bot got");
+            }
+            assert_eq!(c.fault.message, format!("boom {n}"));
+            assert_eq!(c.decisions.last().unwrap().decision, c.fault.decision.unwrap());
+            assert_eq!(
+                c.init.get(),
+                r#"{"game":"intensity","variant":"standard","seat":1,"players":4,"seed":4}"#
+            );
+        }
+        // names never collide, and the same capsule always gets the same name
+        let (a, b) = (encode(&capsules[0]).1, encode(&capsules[1]).1);
+        assert_ne!(a, b);
+        assert_eq!(a, encode(&capsules[0]).1);
+        assert!(a.starts_with("intensity-4-seat1-abababab-"), "{a}");
+    }
+
+    #[test]
+    fn a_match_without_file_bot_faults_has_no_capsule() {
+        let spec = MatchSpec::<LostCities> {
+            variant: LostCities::variants()[0],
+            seed: 1,
+            entries: entries(&["greedy", "random"]),
+        };
+        let mut bots: Vec<Box<dyn Bot<LostCities>>> = vec![
+            builtin::<LostCities>("greedy", 1, 0).unwrap(),
+            builtin::<LostCities>("random", 1, 1).unwrap(),
+        ];
+        let replay = run_match(&spec, &mut bots, &mut Quiet);
+        assert!(build::<LostCities>(&replay, None).unwrap().is_empty());
+    }
+}

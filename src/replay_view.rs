@@ -10,7 +10,7 @@ use std::path::Path;
 
 use anyhow::{bail, Context};
 
-use crate::games::{Game, Seat};
+use crate::games::{FaultPolicy, Game, Seat};
 use crate::runner::{DecisionRecord, FaultRecord, Replay, REPLAY_FORMAT};
 use crate::tournament::store::Store;
 use crate::view::View;
@@ -101,6 +101,20 @@ pub fn walk<G: Game>(replay: &Replay, source: &str) -> anyhow::Result<Walk<G>> {
     if start.variant().to_string() != replay.variant {
         bail!("{source}: `variant` is {:?} but the deal is of variant {}", replay.variant, start.variant());
     }
+    // The fault policy as the runner applies it: in a penalty game, a fault at start or at a
+    // decision adds the penalty before the decision point's actions are applied.
+    let penalty = match G::FAULT_POLICY {
+        FaultPolicy::PenaltyAndRandomMove(points) => Some(points),
+        FaultPolicy::Forfeit => None,
+    };
+    let mut start = start;
+    if let Some(points) = penalty {
+        for (seat, faults) in replay.faults.iter().enumerate() {
+            for _ in faults.iter().filter(|f| f.decision.is_none()) {
+                start.add_penalty(seat, points);
+            }
+        }
+    }
     let mut state = start.clone();
     let mut points = Vec::new();
     let decisions = &replay.decisions;
@@ -120,6 +134,13 @@ pub fn walk<G: Game>(replay: &Replay, source: &str) -> anyhow::Result<Walk<G>> {
         let before = state.clone();
         let group = &decisions[i..i + seats.len()];
         ended_by_fault = group.iter().any(|d| d.played.is_none());
+        if let Some(points) = penalty {
+            for d in group.iter().filter(|d| d.fault.is_some()) {
+                if d.seat < n {
+                    state.add_penalty(d.seat, points);
+                }
+            }
+        }
         for (k, (d, &seat)) in group.iter().zip(&seats).enumerate() {
             let index = i + k;
             if d.seat != seat {
@@ -152,11 +173,13 @@ pub fn walk<G: Game>(replay: &Replay, source: &str) -> anyhow::Result<Walk<G>> {
         bail!("{source}: the replay stops after {} decisions but the match is not over", decisions.len());
     }
     if let Some(outcome) = state.outcome() {
-        if outcome.points != replay.outcome.points && replay.faults.iter().all(Vec::is_empty) {
+        if outcome != replay.outcome {
             bail!(
-                "{source}: the recorded outcome {:?} is not the rules' {:?}",
+                "{source}: the recorded outcome (points {:?}, ranks {:?}) is not the rules' (points {:?}, ranks {:?})",
                 replay.outcome.points,
-                outcome.points
+                replay.outcome.ranks,
+                outcome.points,
+                outcome.ranks
             );
         }
     }
@@ -300,4 +323,87 @@ pub fn fault_lines(f: &FaultRecord) -> String {
 /// Indents every line by six spaces.
 pub fn indent(text: &str) -> String {
     text.lines().map(|l| format!("      {l}\n")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bot::{builtin, Bot};
+    use crate::bots::Greedy;
+    use crate::games::blade::Blade;
+    use crate::games::ecard::Ecard;
+    use crate::games::intensity::Intensity;
+    use crate::games::lost_cities::LostCities;
+    use crate::runner::{run_match, BotEntry, MatchSpec, Quiet};
+
+    fn played<G: Greedy>(seed: u64) -> Replay {
+        let names = ["greedy", "random", "random", "greedy"];
+        let spec = MatchSpec::<G> {
+            variant: G::variants()[0],
+            seed,
+            entries: names[..G::PLAYERS]
+                .iter()
+                .map(|n| BotEntry { name: n.to_string(), hash: "h".into() })
+                .collect(),
+        };
+        let mut bots: Vec<Box<dyn Bot<G>>> =
+            (0..G::PLAYERS).map(|s| builtin::<G>(names[s], seed, s).unwrap()).collect();
+        run_match(&spec, &mut bots, &mut Quiet)
+    }
+
+    fn walks_to_the_recorded_outcome<G: Greedy + View>() {
+        for seed in 0..3 {
+            let replay = played::<G>(seed);
+            let w = walk::<G>(&replay, "test").unwrap();
+            assert_eq!(w.end.outcome().unwrap(), replay.outcome);
+            let covered: usize = w.points.iter().map(|p| p.seats.len()).sum();
+            assert_eq!(covered, replay.decisions.len());
+            // every seat's view and the spectator's board render at every point
+            for p in &w.points {
+                assert!(!p.before.render_state().is_empty());
+                for s in &p.seats {
+                    let text = G::render_observation(&p.before.observe(*s));
+                    assert!(text.contains("<- you") || G::NAME == "ecard", "{text}");
+                    assert!(!text.contains("legal"), "the view leaves the legal list out: {text}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_game_walks_its_replays_to_the_recorded_outcome() {
+        walks_to_the_recorded_outcome::<Blade>();
+        walks_to_the_recorded_outcome::<Ecard>();
+        walks_to_the_recorded_outcome::<LostCities>();
+        walks_to_the_recorded_outcome::<Intensity>();
+    }
+
+    #[test]
+    fn a_move_that_is_not_legal_names_the_decision() {
+        let mut replay = played::<Blade>(1);
+        replay.decisions[2].played = Some("M".repeat(3));
+        let err = format!("{:#}", walk::<Blade>(&replay, "r.json").unwrap_err());
+        assert!(err.starts_with("r.json: decision #2 (seat"), "{err}");
+        let mut replay = played::<Blade>(1);
+        replay.decisions[1].seat = 1 - replay.decisions[1].seat;
+        let err = format!("{:#}", walk::<Blade>(&replay, "r.json").unwrap_err());
+        assert!(err.contains("decision #1 is by seat"), "{err}");
+    }
+
+    #[test]
+    fn the_spectator_board_shows_every_hand_and_a_seat_view_only_its_own() {
+        // Lost Cities hands are hidden (seed-games.md §3(b)).
+        let state = LostCities::new(LostCities::variants()[0], 7);
+        let board = state.render_state();
+        for s in 0..2 {
+            for c in state.hand(s) {
+                assert!(board.contains(&c.to_string()), "{c} missing in\n{board}");
+            }
+        }
+        let mine = LostCities::render_observation(&state.observe(0));
+        let hand1: Vec<String> = state.hand(1).iter().map(|c| c.to_string()).collect();
+        let words: Vec<&str> = mine.split_whitespace().collect();
+        assert!(hand1.iter().all(|c| !words.contains(&c.as_str())), "{mine}");
+        assert!(mine.contains("seat 1 hand: 8 cards"), "{mine}");
+    }
 }
