@@ -15,7 +15,7 @@ use cardarena_sandbox::{Limits, Program};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
-use crate::bot::{content_hash, is_builtin_name, Fault, InitInfo};
+use crate::bot::{content_hash, is_builtin_name, Fault, InitInfo, Verdict};
 use crate::games::{Game, Seat};
 use crate::registry::{convert, sandbox_seed};
 use crate::replay_view::walk;
@@ -282,9 +282,17 @@ fn reproduce_game<G: Game>(capsule: &Capsule, program: &Program) -> anyhow::Resu
             if let Some(t) = &now.trace {
                 report.push_str(&crate::replay_view::indent(t));
             }
-            let same = capsule.fault.decision.is_none() && now.verdict == recorded_fault.verdict;
+            // A bot whose start failed faults `load` at every later decision (Intensity keeps
+            // asking it): those capsules reproduce as a failed start too.
+            let never_started = capsule.fault.decision.is_some()
+                && capsule
+                    .decisions
+                    .iter()
+                    .all(|d| d.fault.as_ref().is_some_and(|f| f.verdict == Verdict::Load));
+            let same =
+                (capsule.fault.decision.is_none() && now.verdict == recorded_fault.verdict) || never_started;
             report.push_str(if same {
-                "same failure reproduced (at start)\n"
+                "same failure reproduced: the bot does not start\n"
             } else {
                 "a different failure: the recorded fault came later; the bot now fails at start\n"
             });
@@ -392,7 +400,7 @@ fn reproduce_game<G: Game>(capsule: &Capsule, program: &Program) -> anyhow::Resu
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bot::{builtin, Bot, Verdict};
+    use crate::bot::{builtin, Bot};
     use crate::games::intensity::Intensity;
     use crate::games::lost_cities::LostCities;
     use crate::games::Observation;

@@ -320,3 +320,29 @@ fn tournament_faults_print_match_ids_and_capsules_and_replays_read_from_the_data
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("no match with id 999"), "{}", stderr(&o));
 }
+
+#[test]
+fn a_bot_that_cannot_start_plays_on_in_intensity_and_every_capsule_reproduces() {
+    // Intensity keeps a faulty seat playing (+5 and a random move, CONTRACT.md §3): the failed
+    // start and each later decision of the bot are faults, each with a capsule.
+    let dir = scratch("no-start");
+    let bot = dir.join("nostart.lua");
+    std::fs::write(&bot, "error('broken at load')\nfunction act(obs) return obs.legal[1] end\n").unwrap();
+    let (replay, log) = play(&dir, "intensity", &format!("greedy,{},random,greedy", s(&bot)), "1");
+    let faults = read_json(&replay)["faults"][1].as_array().unwrap().len();
+    assert_eq!(log.matches("      capsule: ").count(), faults, "{log}");
+    let caps: Vec<PathBuf> =
+        std::fs::read_dir(dir.join("capsules")).unwrap().map(|e| e.unwrap().path()).collect();
+    assert_eq!(caps.len(), faults);
+    for c in &caps {
+        let o = arena(&["repro", s(c)]);
+        assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+        assert!(stdout(&o).contains("same failure reproduced"), "{}", stdout(&o));
+    }
+    // the viewer and verify follow the penalties
+    let o = arena(&["replay", s(&replay)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("failed to start"), "{}", stdout(&o));
+    let o = arena(&["replay", s(&replay), "--verify"]);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+}
