@@ -155,7 +155,7 @@ pub fn encode(capsule: &Capsule) -> (String, String) {
         capsule.game,
         capsule.seed,
         capsule.seat,
-        &capsule.bot.hash[..capsule.bot.hash.len().min(8)],
+        crate::replay_view::prefix(&capsule.bot.hash, 8),
         &content_hash(text.as_bytes())[..8]
     );
     (text, name)
@@ -364,7 +364,9 @@ fn reproduce_game<G: Game>(capsule: &Capsule, program: &Program) -> anyhow::Resu
         last_now = Some(now);
     }
     let at = capsule.fault.decision.map(|d| format!("decision #{d}")).unwrap_or_else(|| "start".into());
-    let now = last_now.expect("a fault at a decision has that decision in the capsule");
+    let Some(now) = last_now else {
+        bail!("damaged capsule: the fault is at {at} but the capsule holds no decision");
+    };
     let same_failure = now.fault.as_ref().map(|f| f.verdict) == Some(recorded_fault.verdict);
     match (&now.fault, same_failure) {
         (Some(f), true) => {

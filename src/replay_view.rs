@@ -215,7 +215,7 @@ pub fn render<G: View>(replay: &Replay, source: &str, opts: &RenderOptions) -> a
     let name = |s: Seat| replay.bots[s].name.as_str();
     let mut out = format!("{} ({}), seed {}\n", replay.game, replay.variant, replay.seed);
     for (s, bot) in replay.bots.iter().enumerate() {
-        out.push_str(&format!("  seat {s}: {} ({})\n", bot.name, &bot.hash[..bot.hash.len().min(12)]));
+        out.push_str(&format!("  seat {s}: {} ({})\n", bot.name, prefix(&bot.hash, 12)));
     }
     for (s, faults) in replay.faults.iter().enumerate() {
         for f in faults.iter().filter(|f| f.decision.is_none()) {
@@ -318,6 +318,11 @@ pub fn fault_lines(f: &FaultRecord) -> String {
         out.push_str(&indent(&indent(trace)));
     }
     out
+}
+
+/// The first `n` characters of `s` (a hash read from a file may be anything).
+pub fn prefix(s: &str, n: usize) -> &str {
+    s.char_indices().nth(n).map_or(s, |(i, _)| &s[..i])
 }
 
 /// Indents every line by six spaces.

@@ -138,7 +138,7 @@ pub fn verify<G: Greedy>(
 }
 
 fn short(hash: &str) -> &str {
-    &hash[..hash.len().min(12)]
+    crate::replay_view::prefix(hash, 12)
 }
 
 fn init_text(faults: &[&FaultRecord]) -> String {

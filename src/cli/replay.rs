@@ -192,7 +192,7 @@ pub(super) fn repro_cmd(args: ReproArgs) -> anyhow::Result<()> {
         out.push_str(&format!(
             "warning: {path} ({what}) is not the bot of the capsule (hash {}, capsule {}): showing what it does now\n",
             &program.hash()[..12],
-            &cap.bot.hash[..cap.bot.hash.len().min(12)]
+            replay_view::prefix(&cap.bot.hash, 12)
         ));
     }
     let r = capsule::reproduce(&cap, program)?;
