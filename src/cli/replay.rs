@@ -34,7 +34,7 @@ pub(super) struct ReplayArgs {
     /// A replay file (written by `arena play --replay`), or with --db a match id.
     #[arg(value_name = "FILE|ID")]
     target: Option<String>,
-    /// Read the match from this tournament database (TARGET is then the match id).
+    /// Read the match from this tournament database (the argument is then the match id).
     #[arg(long, value_name = "DB")]
     db: Option<PathBuf>,
     /// With --db: list the stored matches (id, event, bots, points, faults) instead.
