@@ -310,6 +310,8 @@ fn tournament_faults_print_match_ids_and_capsules_and_replays_read_from_the_data
     let o = arena(&["replay", "--db", s(&db), &id]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("FAULT crash"), "{}", stdout(&o));
+    let short = arena(&["replay", &format!("{}#{id}", s(&db))]);
+    assert_eq!(short.stdout, o.stdout, "DB#ID is --db DB ID");
     // the bot path in the database is relative to arena.toml, found from anywhere
     let o = arena(&["replay", "--db", s(&db), &id, "--verify"]);
     assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));

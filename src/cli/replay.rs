@@ -27,7 +27,7 @@ pub struct Mismatch(pub String);
   arena replay m.json --as-seat 1         only what seat 1 saw
   arena replay m.json --verify            run the bots again: exit 0 identical, 1 differs
   arena replay --db arena.db --list       the matches a tournament stored, with their ids
-  arena replay --db arena.db 17           match 17 of the tournament
+  arena replay --db arena.db 17           match 17 of the tournament (or: arena replay arena.db#17)
 
 Replay files are described in docs/replay.md.")]
 pub(super) struct ReplayArgs {
@@ -81,7 +81,19 @@ pub(super) fn replay_cmd(args: ReplayArgs) -> anyhow::Result<()> {
     let Some(target) = &args.target else {
         bail!("name a replay file, or --db DB and a match id (`arena replay --db DB --list` lists them)");
     };
-    let (replay, source, base) = match &args.db {
+    // `arena.db#17` is short for `--db arena.db 17`.
+    let hashed = match (&args.db, target.rsplit_once('#')) {
+        (None, Some((db, id))) if Path::new(db).is_file() && !Path::new(target).is_file() => {
+            Some((PathBuf::from(db), id.to_string()))
+        }
+        _ => None,
+    };
+    let (db, target) = match hashed {
+        Some((db, id)) => (Some(db), id),
+        None => (args.db.clone(), target.clone()),
+    };
+    let target = &target;
+    let (replay, source, base) = match &db {
         Some(db) => {
             let id: i64 = target.parse().map_err(|_| {
                 anyhow::anyhow!("with --db, {target:?} should be a match id (a number); see --list")
