@@ -4,14 +4,17 @@
 
 pub mod bot;
 pub mod bots;
+pub mod capsule;
 pub mod cli;
 pub mod games;
 pub mod human;
 pub mod ratings;
 pub mod registry;
+pub mod replay_view;
 pub mod rng;
 pub mod runner;
 pub mod schema;
 pub mod sprt;
 pub mod tournament;
+pub mod verify;
 pub mod view;

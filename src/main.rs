@@ -10,7 +10,8 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
-            ExitCode::from(2)
+            // A check that ran and found a difference is 1 (as in `cmp`); anything else is 2.
+            ExitCode::from(if e.is::<cardarena::cli::Mismatch>() { 1 } else { 2 })
         }
     }
 }

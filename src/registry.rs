@@ -13,7 +13,7 @@ use crate::bot::{builtin, builtin_hash, is_builtin_name, Bot, Fault, InitInfo, V
 use crate::bots::Greedy;
 use crate::games::{Game, Seat};
 use crate::rng::derive_seed;
-use crate::runner::BotEntry;
+use crate::runner::{BotEntry, SeatLimits};
 use crate::tournament::config::LimitsConfig;
 
 /// Runs `$body` with `$G` bound to the game type named by `$name` (a `&str`), or evaluates to an
@@ -141,14 +141,64 @@ impl BotSource {
     /// A fresh bot for one match, with the sandbox limits of `limits` (unset fields keep the
     /// sandbox's defaults for the bot's kind).
     pub fn instantiate<G: Greedy>(&self, seed: u64, seat: Seat, limits: &LimitsConfig) -> Box<dyn Bot<G>> {
+        self.instantiate_exact(seed, seat, self.limits(limits).as_ref())
+    }
+
+    /// A fresh bot for one match under exactly these sandbox limits (`None`: the defaults of the
+    /// bot's kind; ignored for built-ins).
+    pub fn instantiate_exact<G: Greedy>(
+        &self,
+        seed: u64,
+        seat: Seat,
+        limits: Option<&Limits>,
+    ) -> Box<dyn Bot<G>> {
         match self {
             BotSource::Builtin(name) => builtin::<G>(name, seed, seat).expect("checked by resolve"),
             BotSource::File { program, .. } => Box::new(SandboxBot {
                 program: program.clone(),
-                limits: limits.apply(program.kind()),
+                limits: limits.cloned().unwrap_or_else(|| Limits::default_for(program.kind())),
                 instance: None,
                 fuel_last: None,
             }),
+        }
+    }
+
+    /// The sandbox limits this bot runs under with `limits` (`None` for a built-in).
+    pub fn limits(&self, limits: &LimitsConfig) -> Option<Limits> {
+        match self {
+            BotSource::Builtin(_) => None,
+            BotSource::File { program, .. } => Some(limits.apply(program.kind())),
+        }
+    }
+
+    /// The limits to record in a replay, one per seat (see [`crate::runner::Replay::limits`]).
+    pub fn recorded_limits(sources: &[&BotSource], limits: &LimitsConfig) -> Vec<Option<SeatLimits>> {
+        sources.iter().map(|s| s.limits(limits).as_ref().map(SeatLimits::from)).collect()
+    }
+}
+
+impl From<&Limits> for SeatLimits {
+    fn from(l: &Limits) -> SeatLimits {
+        SeatLimits {
+            fuel_per_decision: l.fuel_per_decision,
+            fuel_per_match: l.fuel_per_match,
+            fuel_init: l.fuel_init,
+            memory_bytes: l.memory_bytes,
+            wall_ms_per_decision: u64::try_from(l.wall_per_decision.as_millis()).unwrap_or(u64::MAX),
+            log_bytes_per_match: l.log_bytes_per_match as u64,
+        }
+    }
+}
+
+impl From<&SeatLimits> for Limits {
+    fn from(l: &SeatLimits) -> Limits {
+        Limits {
+            fuel_per_decision: l.fuel_per_decision,
+            fuel_per_match: l.fuel_per_match,
+            fuel_init: l.fuel_init,
+            memory_bytes: l.memory_bytes,
+            wall_per_decision: std::time::Duration::from_millis(l.wall_ms_per_decision),
+            log_bytes_per_match: usize::try_from(l.log_bytes_per_match).unwrap_or(usize::MAX),
         }
     }
 }
@@ -176,6 +226,11 @@ impl LimitsConfig {
     }
 }
 
+/// The seed a file bot's sandbox gets (Lua's `math.random`): derived from the match seed, per seat.
+pub fn sandbox_seed(match_seed: u64, seat: Seat) -> u64 {
+    derive_seed(&[match_seed, seat as u64])
+}
+
 /// A Lua or WASM bot in one match.
 struct SandboxBot {
     program: Program,
@@ -184,7 +239,8 @@ struct SandboxBot {
     fuel_last: Option<u64>,
 }
 
-fn convert(f: cardarena_sandbox::Fault) -> Fault {
+/// A sandbox fault as the arena records it.
+pub fn convert(f: cardarena_sandbox::Fault) -> Fault {
     use cardarena_sandbox::Verdict as V;
     let verdict = match f.verdict {
         V::Fuel => Verdict::Fuel,
@@ -207,8 +263,7 @@ fn convert(f: cardarena_sandbox::Fault) -> Fault {
 impl<G: Game> Bot<G> for SandboxBot {
     fn init(&mut self, info: &InitInfo) -> Result<(), Fault> {
         let json = serde_json::to_string(info).expect("init info serializes");
-        // math.random is seeded from the match seed, per seat.
-        let seed = derive_seed(&[info.seed, info.seat as u64]);
+        let seed = sandbox_seed(info.seed, info.seat);
         self.instance = Some(self.program.start(&self.limits, seed, &json).map_err(convert)?);
         Ok(())
     }

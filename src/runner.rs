@@ -112,6 +112,29 @@ pub struct Replay {
     pub faults: Vec<Vec<FaultRecord>>,
     /// The result.
     pub outcome: Outcome,
+    /// The sandbox limits each seat ran under, in seat order (`null` for a built-in bot); empty
+    /// when not recorded (replays written before this field existed). Set by the callers of
+    /// [`run_match`] (`arena play`, the tournament), which know the limits.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub limits: Vec<Option<SeatLimits>>,
+}
+
+/// The sandbox limits one file bot ran under (the fields of `cardarena_sandbox::Limits`), so that
+/// `arena replay --verify` and `arena repro` can run it again under the same budgets.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatLimits {
+    /// Fuel for one decision.
+    pub fuel_per_decision: u64,
+    /// Fuel for all decisions of the match.
+    pub fuel_per_match: u64,
+    /// Fuel for the start (top-level code and `init`).
+    pub fuel_init: u64,
+    /// Memory cap in bytes.
+    pub memory_bytes: u64,
+    /// Wall-clock backstop per decision, in milliseconds.
+    pub wall_ms_per_decision: u64,
+    /// Log bytes per match.
+    pub log_bytes_per_match: u64,
 }
 
 /// The replay format version written by this arena.
@@ -311,22 +334,33 @@ fn finish<G: Game>(
         decisions,
         faults,
         outcome,
+        limits: Vec::new(),
     }
 }
 
 /// Checks a reply against the observation: legal, or `illegal` (a well-formed action that is
 /// not legal now), or `invalid` (not an action of the game's notation).
 fn check_reply<G: Game>(obs: &G::Observation, reply: &str) -> Result<(), Fault> {
-    if obs.legal().iter().any(|l| l == reply) {
+    judge_reply::<G>(obs.legal(), reply)
+}
+
+/// Judges a reply against the legal actions offered, exactly as the runner does: legal, or an
+/// `illegal` fault (a well-formed action that is not legal now), or an `invalid` fault (not an
+/// action of the game's notation). `arena repro` uses it on recorded observations.
+///
+/// # Errors
+/// The fault, as the runner records it.
+pub fn judge_reply<G: Game>(legal: &[String], reply: &str) -> Result<(), Fault> {
+    if legal.iter().any(|l| l == reply) {
         return Ok(());
     }
     let shown = shorten(reply);
     match reply.parse::<G::Action>() {
         Ok(_) => Err(Fault::new(
             Verdict::Illegal,
-            format!("{shown:?} is not legal now; legal: {}", legal_list(obs.legal())),
+            format!("{shown:?} is not legal now; legal: {}", legal_list(legal)),
         )),
-        Err(e) => Err(Fault::new(Verdict::Invalid, format!("{e}; legal: {}", legal_list(obs.legal())))),
+        Err(e) => Err(Fault::new(Verdict::Invalid, format!("{e}; legal: {}", legal_list(legal)))),
     }
 }
 
@@ -339,7 +373,8 @@ fn legal_list(legal: &[String]) -> String {
     s
 }
 
-fn shorten(s: &str) -> String {
+/// A reply as the replay records it: replies over 200 bytes are shortened.
+pub fn shorten(s: &str) -> String {
     if s.len() <= MAX_REPLY_RECORDED {
         return s.to_string();
     }

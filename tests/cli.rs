@@ -227,11 +227,36 @@ fn limit_flags_reach_the_sandbox() {
         "function act(obs)\n  local s = 0\n  for i = 1, 20000 do s = s + i end\n  return obs.legal[1]\nend\n",
     );
     let b = format!("{},random", busy.display());
+    // faults write crash capsules; keep them out of the checkout
+    let caps = busy.with_file_name("capsules");
+    let caps = caps.to_str().unwrap();
     let v = play_json(&["play", "--game", "ecard", "--bots", &b, "--json"]);
     assert!(v["seats"][0]["faults"].as_array().unwrap().is_empty(), "{v}");
-    let v = play_json(&["play", "--game", "ecard", "--bots", &b, "--json", "--fuel-per-decision", "1000"]);
+    let v = play_json(&[
+        "play",
+        "--game",
+        "ecard",
+        "--bots",
+        &b,
+        "--json",
+        "--capsules",
+        caps,
+        "--fuel-per-decision",
+        "1000",
+    ]);
     assert_eq!(v["seats"][0]["faults"][0]["verdict"], "fuel", "{v}");
-    let v = play_json(&["play", "--game", "ecard", "--bots", &b, "--json", "--fuel-per-match", "100000"]);
+    let v = play_json(&[
+        "play",
+        "--game",
+        "ecard",
+        "--bots",
+        &b,
+        "--json",
+        "--capsules",
+        caps,
+        "--fuel-per-match",
+        "100000",
+    ]);
     assert_eq!(v["seats"][0]["faults"][0]["verdict"], "fuel", "{v}");
 }
 

@@ -19,6 +19,8 @@ use crate::with_game;
 
 mod authoring;
 mod new;
+mod replay;
+pub use replay::Mismatch;
 
 /// cardarena: a bot arena for hidden-information card games.
 #[derive(Debug, Parser)]
@@ -46,6 +48,12 @@ enum Command {
     New(authoring::NewArgs),
     /// Print the JSON Schema of a game's observation (or, with --lua, its LuaLS annotations).
     Schema(authoring::SchemaArgs),
+    /// Show a recorded match turn by turn with a board per decision (or as one seat saw it), or
+    /// check it by playing it again (--verify); from a replay file or a tournament database.
+    Replay(replay::ReplayArgs),
+    /// Run a bot again on the observations of a crash capsule: the same failure, or what a fixed
+    /// bot (--bot) does now.
+    Repro(replay::ReproArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -153,6 +161,10 @@ struct PlayArgs {
     /// Also write the full replay (JSON) to this file.
     #[arg(long, value_name = "FILE")]
     replay: Option<PathBuf>,
+    /// Where a Lua/WASM bot's faults write their crash capsules (default: `capsules/` beside
+    /// the --replay file, else in the current folder); see `arena repro`.
+    #[arg(long, value_name = "DIR")]
+    capsules: Option<PathBuf>,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -171,6 +183,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Grade(args) => authoring::grade_cmd(args),
         Command::New(args) => authoring::new_cmd(args),
         Command::Schema(args) => authoring::schema_cmd(args),
+        Command::Replay(args) => replay::replay_cmd(args),
+        Command::Repro(args) => replay::repro_cmd(args),
     }
 }
 
@@ -225,6 +239,8 @@ struct SeatFault<'a> {
     verdict: &'a str,
     decision: Option<usize>,
     message: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    capsule: Option<String>,
 }
 
 fn play_game<G: Greedy + crate::view::View>(args: &PlayArgs) -> anyhow::Result<()> {
@@ -263,6 +279,19 @@ fn play_game<G: Greedy + crate::view::View>(args: &PlayArgs) -> anyhow::Result<(
         })
         .collect();
     let spec = MatchSpec::<G> { variant, seed: args.seed, entries };
+    let capsule_dir =
+        args.capsules.clone().unwrap_or_else(|| match args.replay.as_deref().and_then(|p| p.parent()) {
+            Some(dir) => dir.join("capsules"),
+            None => PathBuf::from("capsules"),
+        });
+    let recorded_limits: Vec<Option<crate::runner::SeatLimits>> = sources
+        .iter()
+        .map(|s| match s {
+            Some(s) => BotSource::recorded_limits(&[s], &limits).pop().flatten(),
+            None => None,
+        })
+        .collect();
+    let capsules;
     let mut bots: Vec<Box<dyn crate::bot::Bot<G>>> = sources
         .iter()
         .enumerate()
@@ -292,11 +321,17 @@ fn play_game<G: Greedy + crate::view::View>(args: &PlayArgs) -> anyhow::Result<(
             names: args.bots.clone(),
             output: Box::new(std::io::stdout()),
         };
-        run_match(&spec, &mut bots, &mut log)
+        let mut replay = run_match(&spec, &mut bots, &mut log);
+        replay.limits = recorded_limits;
+        capsules = write_capsules::<G>(&replay, &capsule_dir);
+        replay
     } else if args.json {
-        run_match(&spec, &mut bots, &mut Quiet)
+        let mut replay = run_match(&spec, &mut bots, &mut Quiet);
+        replay.limits = recorded_limits;
+        capsules = write_capsules::<G>(&replay, &capsule_dir);
+        replay
     } else {
-        let mut log = TextLog { names: args.bots.clone(), out: String::new() };
+        let mut log = TextLog { names: args.bots.clone(), out: String::new(), fault_ends: Vec::new() };
         log.out.push_str(&format!(
             "{} ({}), seed {}: {}\n",
             G::NAME,
@@ -304,7 +339,16 @@ fn play_game<G: Greedy + crate::view::View>(args: &PlayArgs) -> anyhow::Result<(
             args.seed,
             args.bots.iter().enumerate().map(|(s, b)| format!("seat {s} {b}")).collect::<Vec<_>>().join(", ")
         ));
-        let replay = run_match(&spec, &mut bots, &mut log);
+        let mut replay = run_match(&spec, &mut bots, &mut log);
+        replay.limits = recorded_limits;
+        capsules = write_capsules::<G>(&replay, &capsule_dir);
+        // Each fault line is followed by its capsule's path.
+        for (at, seat, decision) in log.fault_ends.iter().rev() {
+            if let Some((_, _, path)) = capsules.iter().find(|(s, d, _)| s == seat && d == decision) {
+                log.out
+                    .insert_str(*at, &format!("      capsule: {} (arena repro to rerun)\n", path.display()));
+            }
+        }
         print_out(&log.out)?;
         replay
     };
@@ -314,12 +358,32 @@ fn play_game<G: Greedy + crate::view::View>(args: &PlayArgs) -> anyhow::Result<(
             .with_context(|| format!("cannot write replay {}", path.display()))?;
     }
     if args.json {
-        print_out(&(serde_json::to_string(&play_result(&replay))? + "\n"))?;
+        print_out(&(serde_json::to_string(&play_result(&replay, &capsules))? + "\n"))?;
     }
     Ok(())
 }
 
-fn play_result(replay: &Replay) -> PlayResult<'_> {
+/// Writes the crash capsules of a match's file-bot faults; returns `(seat, decision, path)` per
+/// capsule written. A capsule that cannot be written is a warning, not an error: the match stands.
+fn write_capsules<G: Game>(replay: &Replay, dir: &std::path::Path) -> Vec<(Seat, Option<usize>, PathBuf)> {
+    let built = match crate::capsule::build::<G>(replay, None) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("warning: no crash capsule: {e:#}");
+            return Vec::new();
+        }
+    };
+    let mut out = Vec::new();
+    for c in built {
+        match crate::capsule::write(&c, dir) {
+            Ok(path) => out.push((c.seat, c.fault.decision, path)),
+            Err(e) => eprintln!("warning: {e:#}"),
+        }
+    }
+    out
+}
+
+fn play_result<'a>(replay: &'a Replay, capsules: &[(Seat, Option<usize>, PathBuf)]) -> PlayResult<'a> {
     PlayResult {
         game: &replay.game,
         variant: &replay.variant,
@@ -338,6 +402,10 @@ fn play_result(replay: &Replay) -> PlayResult<'_> {
                         verdict: f.verdict.name(),
                         decision: f.decision,
                         message: &f.message,
+                        capsule: capsules
+                            .iter()
+                            .find(|(s, d, _)| *s == seat && *d == f.decision)
+                            .map(|(_, _, p)| p.display().to_string()),
                     })
                     .collect(),
             })
@@ -349,6 +417,9 @@ fn play_result(replay: &Replay) -> PlayResult<'_> {
 struct TextLog {
     names: Vec<String>,
     out: String,
+    /// Where each fault's lines end in `out`, with its seat and decision: the capsule's path is
+    /// inserted there after the match.
+    fault_ends: Vec<(usize, Seat, Option<usize>)>,
 }
 
 impl<G: Game> MatchObserver<G> for TextLog {
@@ -403,6 +474,7 @@ impl TextLog {
         if let Some(trace) = &fault.trace {
             self.out.push_str(&indent(trace));
         }
+        self.fault_ends.push((self.out.len(), seat, fault.decision));
     }
 }
 
@@ -458,6 +530,7 @@ fn tournament_cmd(args: TournamentArgs) -> anyhow::Result<()> {
         threads,
         if result.interrupted { "; stopped early: run again to resume" } else { "" }
     );
+    eprint!("{}", fault_summary(&result.faults, store.path()));
     if let Some(out) = &args.json {
         let json = serde_json::to_string_pretty(&result)? + "\n";
         write_out(out, &json)?;
@@ -466,6 +539,40 @@ fn tournament_cmd(args: TournamentArgs) -> anyhow::Result<()> {
         write_out(out, &standings_csv(&result))?;
     }
     Ok(())
+}
+
+/// The faults of the matches played now, each with its match id and crash capsule (at most 20
+/// listed).
+fn fault_summary(faults: &[crate::tournament::FaultNote], db: &std::path::Path) -> String {
+    const SHOWN: usize = 20;
+    if faults.is_empty() {
+        return String::new();
+    }
+    let mut out = format!(
+        "{} fault(s) in the matches played now; crash capsules in {} (rerun one with `arena repro CAPSULE`):\n",
+        faults.len(),
+        crate::tournament::capsule_dir(db).display()
+    );
+    for f in faults.iter().take(SHOWN) {
+        let id = f.match_id.map(|id| format!("match {id}")).unwrap_or_else(|| "match ?".into());
+        let at = f.decision.map(|d| format!("decision {d}")).unwrap_or_else(|| "start".into());
+        out.push_str(&format!(
+            "  {} {id}, seat {} {}: {} at {at}: {}\n",
+            f.event, f.seat, f.bot, f.verdict, f.message
+        ));
+        if let Some(c) = &f.capsule {
+            out.push_str(&format!("      capsule: {}\n", c.display()));
+        }
+    }
+    if faults.len() > SHOWN {
+        out.push_str(&format!("  … and {} more\n", faults.len() - SHOWN));
+    }
+    out.push_str(&format!(
+        "  (see a match with `arena replay --db {} ID`; list them with `arena replay --db {} --list`)\n",
+        db.display(),
+        db.display()
+    ));
+    out
 }
 
 fn write_out(path: &std::path::Path, text: &str) -> anyhow::Result<()> {

@@ -94,6 +94,37 @@ pub struct TournamentResult {
     /// Whether the run was stopped before the end (Ctrl-C).
     #[serde(skip)]
     pub interrupted: bool,
+    /// Every fault of the matches played in this run, in event and plan order.
+    #[serde(skip)]
+    pub faults: Vec<FaultNote>,
+}
+
+/// A fault in a match played by this run, with its crash capsule.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FaultNote {
+    /// The event.
+    pub event: String,
+    /// The match's id in the database (`arena replay --db DB ID`).
+    pub match_id: Option<i64>,
+    /// The faulty seat.
+    pub seat: usize,
+    /// Its bot, as named in the file.
+    pub bot: String,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// The failing decision (`None`: at start).
+    pub decision: Option<usize>,
+    /// The message.
+    pub message: String,
+    /// The crash capsule written for it (file bots only).
+    pub capsule: Option<PathBuf>,
+    /// Event index and plan index, for a listing that does not depend on timing.
+    order: (usize, usize),
+}
+
+/// The folder where a tournament writes crash capsules: `capsules/` beside its database.
+pub fn capsule_dir(db: &Path) -> PathBuf {
+    db.parent().unwrap_or(Path::new("")).join("capsules")
 }
 
 /// The default results database of a tournament file: beside it, `<stem>.db`.
@@ -129,7 +160,13 @@ pub fn run(
         })
         .progress_chars("=> "),
     );
-    let mut result = TournamentResult { events: Vec::new(), played_now: 0, resumed: 0, interrupted: false };
+    let mut result = TournamentResult {
+        events: Vec::new(),
+        played_now: 0,
+        resumed: 0,
+        interrupted: false,
+        faults: Vec::new(),
+    };
     for event in &config.events {
         let game = event.game.clone();
         let standings = with_game!(game.as_str(), G => run_event::<G>(event, &loader, store, &pool, &bar, stop, &mut result))??;
@@ -137,6 +174,7 @@ pub fn run(
     }
     bar.finish_and_clear();
     result.interrupted = stop.load(Ordering::SeqCst);
+    result.faults.sort_by_key(|f| (f.order, f.seat, f.decision));
     Ok(result)
 }
 
@@ -250,8 +288,10 @@ fn play_all<G: Greedy>(
     }
     bar.inc_length(pending.len() as u64);
     let mut failure: Option<anyhow::Error> = None;
+    let event_index = result.events.len();
+    let capsules_in = capsule_dir(store.path());
     std::thread::scope(|scope| {
-        let (tx, rx) = mpsc::channel::<(usize, MatchSummary, store::Packed)>();
+        let (tx, rx) = mpsc::channel::<(usize, MatchSummary, store::Packed, Vec<Faulted>)>();
         let pending = &pending;
         scope.spawn(move || {
             pool.install(|| {
@@ -262,7 +302,13 @@ fn play_all<G: Greedy>(
                     let replay = play_one(ctx, &plans[i]);
                     let summary = MatchSummary::of(&replay);
                     let packed = store::pack(&summary, &replay);
-                    let _ = tx.send((i, summary, packed));
+                    // Only a match with a fault does more work: its capsules.
+                    let faulted = if replay.faults.iter().all(Vec::is_empty) {
+                        Vec::new()
+                    } else {
+                        faulted::<G>(&replay, event)
+                    };
+                    let _ = tx.send((i, summary, packed, faulted));
                 });
             });
         });
@@ -277,13 +323,41 @@ fn play_all<G: Greedy>(
             }
             if failure.is_none() {
                 let rows: Vec<(&str, &str, &store::Packed)> =
-                    batch.iter().map(|(i, _, p)| (keys[*i].as_str(), event.name.as_str(), p)).collect();
+                    batch.iter().map(|(i, _, p, _)| (keys[*i].as_str(), event.name.as_str(), p)).collect();
                 if let Err(e) = store.insert(&rows) {
                     failure = Some(e);
                     stop.store(true, Ordering::SeqCst);
                 }
             }
-            for (i, summary, _) in batch {
+            for (i, _, _, faulted) in &batch {
+                if faulted.is_empty() || failure.is_some() {
+                    continue;
+                }
+                let match_id = store.id_of(&keys[*i]).ok().flatten();
+                for f in faulted {
+                    let capsule = f.capsule.as_ref().and_then(|(name, text)| {
+                        let path = capsules_in.join(name);
+                        let written =
+                            std::fs::create_dir_all(&capsules_in).and_then(|()| std::fs::write(&path, text));
+                        match written {
+                            Ok(()) => Some(path),
+                            Err(e) => {
+                                bar.suspend(|| {
+                                    eprintln!("warning: cannot write capsule {}: {e}", path.display())
+                                });
+                                None
+                            }
+                        }
+                    });
+                    result.faults.push(FaultNote {
+                        match_id,
+                        capsule,
+                        order: (event_index, *i),
+                        ..f.note.clone()
+                    });
+                }
+            }
+            for (i, summary, _, _) in batch {
                 done[i] = Some(summary);
                 result.played_now += 1;
                 bar.inc(1);
@@ -294,6 +368,41 @@ fn play_all<G: Greedy>(
         return Err(e);
     }
     Ok(done.into_iter().map_while(|s| s).collect())
+}
+
+/// One fault of a match, with its capsule's file name and text (file bots only), made on the
+/// worker thread; the writer thread writes the file once the match is stored.
+struct Faulted {
+    note: FaultNote,
+    capsule: Option<(String, String)>,
+}
+
+fn faulted<G: Game>(replay: &Replay, event: &Event) -> Vec<Faulted> {
+    let mut capsules = crate::capsule::build::<G>(replay, Some(&event.name)).unwrap_or_default().into_iter();
+    let mut out = Vec::new();
+    for (seat, faults) in replay.faults.iter().enumerate() {
+        let file_bot = !crate::bot::is_builtin_name(&replay.bots[seat].name);
+        for f in faults {
+            // `build` makes one capsule per fault of a file bot, in this same order.
+            let capsule = if file_bot { capsules.next().map(|c| crate::capsule::encode(&c)) } else { None };
+            let capsule = capsule.map(|(text, name)| (name, text));
+            out.push(Faulted {
+                note: FaultNote {
+                    event: event.name.clone(),
+                    match_id: None,
+                    seat,
+                    bot: replay.bots[seat].name.clone(),
+                    verdict: f.verdict,
+                    decision: f.decision,
+                    message: f.message.clone(),
+                    capsule: None,
+                    order: (0, 0),
+                },
+                capsule,
+            });
+        }
+    }
+    out
 }
 
 fn play_one<G: Greedy>(ctx: &EventCtx<G>, plan: &MatchPlan) -> Replay {
@@ -308,5 +417,8 @@ fn play_one<G: Greedy>(ctx: &EventCtx<G>, plan: &MatchPlan) -> Replay {
         .enumerate()
         .map(|(seat, &e)| ctx.sources[e].instantiate::<G>(plan.seed, seat, &ctx.limits))
         .collect();
-    run_match(&spec, &mut bots, &mut Quiet)
+    let mut replay = run_match(&spec, &mut bots, &mut Quiet);
+    let sources: Vec<&BotSource> = plan.seats.iter().map(|&e| &ctx.sources[e]).collect();
+    replay.limits = BotSource::recorded_limits(&sources, &ctx.limits);
+    replay
 }

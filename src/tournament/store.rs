@@ -117,6 +117,38 @@ impl Store {
         write().with_context(|| format!("cannot write to {}", self.path.display()))
     }
 
+    /// Every stored match, in id order, optionally of one event only: `(id, event, summary)`.
+    ///
+    /// # Errors
+    /// Database errors, or a stored summary that does not parse.
+    pub fn list(&self, event: Option<&str>) -> anyhow::Result<Vec<(i64, String, MatchSummary)>> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT id, event, summary FROM matches WHERE ?1 IS NULL OR event = ?1 ORDER BY id")?;
+        let rows = stmt.query_map(params![event], |r| {
+            Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (id, event, text) = row?;
+            let summary =
+                serde_json::from_str(&text).with_context(|| format!("corrupt summary for match {id}"))?;
+            out.push((id, event, summary));
+        }
+        Ok(out)
+    }
+
+    /// The id of the match stored under `key`, if any.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub fn id_of(&self, key: &str) -> anyhow::Result<Option<i64>> {
+        Ok(self
+            .conn
+            .query_row("SELECT id FROM matches WHERE key = ?1", params![key], |r| r.get(0))
+            .optional()?)
+    }
+
     /// The replay of match `id` (the row id shown by `arena tournament`).
     ///
     /// # Errors
@@ -156,6 +188,7 @@ mod tests {
             decisions: Vec::new(),
             faults: vec![Vec::new(), Vec::new()],
             outcome: Outcome { points: vec![1, 0], ranks: vec![1, 2] },
+            limits: Vec::new(),
         };
         let summary = MatchSummary::of(&replay);
         let packed = pack(&summary, &replay);

@@ -1,0 +1,234 @@
+//! `arena replay` (show, `--as-seat`, `--verify`, `--db`) and `arena repro`.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context};
+
+use super::print_out;
+use crate::capsule;
+use crate::games::Seat;
+use crate::registry::Loader;
+use crate::replay_view::{self, RenderOptions};
+use crate::runner::Replay;
+use crate::tournament::store::Store;
+use crate::verify::{self, VerifyOptions};
+use crate::with_game;
+
+/// A check that ran and found a difference (exit code 1, as `cmp` and `diff` do); errors that
+/// stop a command from running are exit code 2.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Mismatch(pub String);
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  arena play --game blade --bots greedy,example_bots/lua/blade_random.lua --replay m.json
+  arena replay m.json                     every decision, with the board after each
+  arena replay m.json --as-seat 1         only what seat 1 saw
+  arena replay m.json --verify            run the bots again: exit 0 identical, 1 differs
+  arena replay --db arena.db --list       the matches a tournament stored, with their ids
+  arena replay --db arena.db 17           match 17 of the tournament (or: arena replay arena.db#17)
+
+Replay files are described in docs/replay.md.")]
+pub(super) struct ReplayArgs {
+    /// A replay file (written by `arena play --replay`), or with --db a match id.
+    #[arg(value_name = "FILE|ID")]
+    target: Option<String>,
+    /// Read the match from this tournament database (the argument is then the match id).
+    #[arg(long, value_name = "DB")]
+    db: Option<PathBuf>,
+    /// With --db: list the stored matches (id, event, bots, points, faults) instead.
+    #[arg(long, requires = "db")]
+    list: bool,
+    /// With --list: only this event's matches.
+    #[arg(long, requires = "list")]
+    event: Option<String>,
+    /// Show only what seat N saw: its observations, its own moves, nothing hidden from it.
+    #[arg(long, value_name = "N")]
+    as_seat: Option<Seat>,
+    /// Show decisions from index K on.
+    #[arg(long, value_name = "K")]
+    from: Option<usize>,
+    /// Show decisions up to index K (inclusive).
+    #[arg(long, value_name = "K")]
+    to: Option<usize>,
+    /// Play the match again with the same bots (checked by content hash), seed and limits, and
+    /// compare every reply, fuel count, log line and fault; name the first decision that differs.
+    #[arg(long, conflicts_with_all = ["as_seat", "from", "to"])]
+    verify: bool,
+    /// With --verify: use this file for seat N instead of the recorded path (repeatable).
+    #[arg(long = "bot", value_name = "N=PATH", requires = "verify")]
+    bots: Vec<String>,
+}
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Exit code: 0 the same failure was reproduced (or, with --bot, the run finished),
+1 the recorded bot no longer fails as recorded, 2 an error. Capsules: docs/replay.md.")]
+pub(super) struct ReproArgs {
+    /// A crash capsule (written beside the replay or database when a bot faults).
+    capsule: PathBuf,
+    /// Run this bot file instead of the one recorded (e.g. a fixed version): a different content
+    /// hash is only a warning.
+    #[arg(long, value_name = "PATH")]
+    bot: Option<PathBuf>,
+}
+
+pub(super) fn replay_cmd(args: ReplayArgs) -> anyhow::Result<()> {
+    if args.list {
+        let db = args.db.as_deref().expect("clap: --list requires --db");
+        return print_out(&list(db, args.event.as_deref())?);
+    }
+    let Some(target) = &args.target else {
+        bail!("name a replay file, or --db DB and a match id (`arena replay --db DB --list` lists them)");
+    };
+    // `arena.db#17` is short for `--db arena.db 17`.
+    let hashed = match (&args.db, target.rsplit_once('#')) {
+        (None, Some((db, id))) if Path::new(db).is_file() && !Path::new(target).is_file() => {
+            Some((PathBuf::from(db), id.to_string()))
+        }
+        _ => None,
+    };
+    let (db, target) = match hashed {
+        Some((db, id)) => (Some(db), id),
+        None => (args.db.clone(), target.clone()),
+    };
+    let target = &target;
+    let (replay, source, base) = match &db {
+        Some(db) => {
+            let id: i64 = target.parse().map_err(|_| {
+                anyhow::anyhow!("with --db, {target:?} should be a match id (a number); see --list")
+            })?;
+            (replay_view::load_db(db, id)?, format!("{} match {id}", db.display()), parent(db))
+        }
+        None => {
+            let path = Path::new(target);
+            (replay_view::load_file(path)?, path.display().to_string(), parent(path))
+        }
+    };
+    if args.verify {
+        let mut overrides = Vec::new();
+        for b in &args.bots {
+            let (seat, path) = b
+                .split_once('=')
+                .and_then(|(s, p)| Some((s.parse::<Seat>().ok()?, p.to_string())))
+                .with_context(|| format!("--bot {b:?}: write SEAT=PATH, e.g. --bot 1=bots/mine.lua"))?;
+            overrides.push((seat, path));
+        }
+        let opts = VerifyOptions { base, overrides };
+        let game = replay.game.clone();
+        let v = with_game!(game.as_str(), G => verify::verify::<G>(&replay, &source, &opts))
+            .with_context(|| source.clone())??;
+        print_out(&v.report)?;
+        if !v.identical {
+            return Err(Mismatch(format!("{source} does not verify (see above)")).into());
+        }
+        return Ok(());
+    }
+    let opts = RenderOptions { as_seat: args.as_seat, from: args.from, to: args.to };
+    print_out(&render(&replay, &source, &opts)?)
+}
+
+/// Draws a replay (any game).
+fn render(replay: &Replay, source: &str, opts: &RenderOptions) -> anyhow::Result<String> {
+    let game = replay.game.clone();
+    with_game!(game.as_str(), G => replay_view::render::<G>(replay, source, opts))
+        .with_context(|| source.to_string())?
+}
+
+fn parent(path: &Path) -> Option<PathBuf> {
+    path.parent().map(|p| if p.as_os_str().is_empty() { PathBuf::from(".") } else { p.to_path_buf() })
+}
+
+fn list(db: &Path, event: Option<&str>) -> anyhow::Result<String> {
+    if !db.is_file() {
+        bail!("no results database {} (a tournament writes <file>.db beside its arena.toml)", db.display());
+    }
+    let store = Store::open(db)?;
+    let rows = store.list(event)?;
+    let mut out =
+        format!("{:>6}  {:<16} {:<40} {:<14} faults\n", "id", "event", "bots (seat order)", "points");
+    for (id, event, s) in &rows {
+        let bots: Vec<&str> = s.bots.iter().map(|b| b.name.as_str()).collect();
+        let points: Vec<String> = s.points.iter().map(|p| p.to_string()).collect();
+        let faults: Vec<String> = s
+            .faults
+            .iter()
+            .enumerate()
+            .flat_map(|(seat, fs)| fs.iter().map(move |v| format!("seat {seat} {v}")))
+            .collect();
+        out.push_str(&format!(
+            "{id:>6}  {event:<16} {:<40} {:<14} {}\n",
+            bots.join(", "),
+            points.join(" "),
+            if faults.is_empty() { "-".to_string() } else { faults.join(", ") }
+        ));
+    }
+    if rows.is_empty() {
+        out.push_str("(no matches)\n");
+    }
+    Ok(out)
+}
+
+pub(super) fn repro_cmd(args: ReproArgs) -> anyhow::Result<()> {
+    let cap = capsule::load(&args.capsule)?;
+    let loader = Loader::new();
+    let path = match &args.bot {
+        Some(p) => p.display().to_string(),
+        None => find_recorded(&cap.bot.name, &args.capsule).with_context(|| {
+            format!(
+                "the capsule's bot {} is not found (from the current folder or beside the capsule folder); give its path with --bot PATH",
+                cap.bot.name
+            )
+        })?,
+    };
+    let source = {
+        let game = cap.game.clone();
+        with_game!(game.as_str(), G => loader.resolve::<G>(&path))??
+    };
+    let crate::registry::BotSource::File { program, .. } = &source else {
+        bail!("{path} is a built-in bot; repro runs Lua/WASM bot files");
+    };
+    let mut out = format!(
+        "capsule {}: seat {} ({}) in {} ({}), seed {}, fault {} at {}\n",
+        args.capsule.display(),
+        cap.seat,
+        cap.bot.name,
+        cap.game,
+        cap.variant,
+        cap.seed,
+        cap.fault.verdict,
+        cap.fault.decision.map(|d| format!("decision #{d}")).unwrap_or_else(|| "start".into())
+    );
+    if program.hash() != cap.bot.hash {
+        let what = if args.bot.is_some() { "the bot given" } else { "the recorded file" };
+        out.push_str(&format!(
+            "warning: {path} ({what}) is not the bot of the capsule (hash {}, capsule {}): showing what it does now\n",
+            &program.hash()[..12],
+            replay_view::prefix(&cap.bot.hash, 12)
+        ));
+    }
+    let r = capsule::reproduce(&cap, program)?;
+    out.push_str(&r.report);
+    print_out(&out)?;
+    if !r.same_failure && args.bot.is_none() {
+        return Err(
+            Mismatch(format!("{path} does not fail as recorded in {}", args.capsule.display())).into()
+        );
+    }
+    Ok(())
+}
+
+/// The recorded bot path: from the current folder, else from the capsule folder's parent (where
+/// the replay or database was) or the capsule folder itself.
+fn find_recorded(name: &str, capsule: &Path) -> Option<String> {
+    if Path::new(name).is_file() {
+        return Some(name.to_string());
+    }
+    let dir = capsule.parent()?;
+    [dir.parent(), Some(dir)]
+        .into_iter()
+        .flatten()
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+        .map(|p| p.display().to_string())
+}

@@ -1,0 +1,414 @@
+//! Reading a replay back: loading it (from a file or the tournament database), re-simulating it
+//! against the rules decision point by decision point ([`walk`]), and drawing it for
+//! `arena replay` ([`render`]), for a spectator or as one seat saw it.
+//!
+//! A replay is untrusted input: every inconsistency (bad JSON, a deal that is not a deal of the
+//! game, a seat that was not to act, an action that is not legal) is an error naming the source
+//! and the decision, never a panic.
+
+use std::path::Path;
+
+use anyhow::{bail, Context};
+
+use crate::games::{FaultPolicy, Game, Seat};
+use crate::runner::{DecisionRecord, FaultRecord, Replay, REPLAY_FORMAT};
+use crate::tournament::store::Store;
+use crate::view::View;
+
+/// Reads a replay file.
+///
+/// # Errors
+/// The file cannot be read, is not a replay, or was written by a newer arena.
+pub fn load_file(path: &Path) -> anyhow::Result<Replay> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read replay file {}", path.display()))?;
+    let replay: Replay = serde_json::from_str(&text).with_context(|| {
+        format!("{} is not a replay file (see docs/replay.md for the format)", path.display())
+    })?;
+    check_format(&replay, &path.display().to_string())?;
+    Ok(replay)
+}
+
+/// Reads the replay of match `id` from a tournament database.
+///
+/// # Errors
+/// The database does not exist or has no such match.
+pub fn load_db(db: &Path, id: i64) -> anyhow::Result<Replay> {
+    if !db.is_file() {
+        bail!("no results database {} (a tournament writes <file>.db beside its arena.toml)", db.display());
+    }
+    let store = Store::open(db)?;
+    let replay = store
+        .replay(id)
+        .with_context(|| format!("list the matches with `arena replay --db {} --list`", db.display()))?;
+    check_format(&replay, &format!("{} match {id}", db.display()))?;
+    Ok(replay)
+}
+
+fn check_format(replay: &Replay, source: &str) -> anyhow::Result<()> {
+    if replay.format > REPLAY_FORMAT {
+        bail!(
+            "{source}: replay format {} is newer than this arena's ({REPLAY_FORMAT}); update the arena",
+            replay.format
+        );
+    }
+    Ok(())
+}
+
+/// One decision point of a replayed match: the seats asked together and the positions around it.
+#[derive(Clone, Debug)]
+pub struct Point<G: Game> {
+    /// Index into [`Replay::decisions`] of the point's first decision (one per seat in `seats`).
+    pub first: usize,
+    /// The seats asked, in seat order.
+    pub seats: Vec<Seat>,
+    /// The position the observations were built from.
+    pub before: G,
+    /// The position after the point's actions; `None` when a fault ended the match at this point
+    /// (nothing of it was applied).
+    pub after: Option<G>,
+}
+
+/// A replay re-simulated against the rules.
+#[derive(Clone, Debug)]
+pub struct Walk<G: Game> {
+    /// The dealt position.
+    pub start: G,
+    /// Every decision point, in order.
+    pub points: Vec<Point<G>>,
+    /// The last position.
+    pub end: G,
+}
+
+/// Re-simulates `replay` from its deal with its played actions; `source` names it in errors.
+///
+/// # Errors
+/// The replay is not a consistent match of `G` (the message names the source and the decision).
+pub fn walk<G: Game>(replay: &Replay, source: &str) -> anyhow::Result<Walk<G>> {
+    if replay.game != G::NAME {
+        bail!("{source}: a replay of {:?}, not of {}", replay.game, G::NAME);
+    }
+    let n = G::PLAYERS;
+    if replay.bots.len() != n || replay.faults.len() != n || replay.outcome.points.len() != n {
+        bail!(
+            "{source}: {} is a {n}-player game but the replay's bots, faults or outcome are not one per seat",
+            G::NAME
+        );
+    }
+    let setup: G::Setup = serde_json::from_value(replay.deal.clone())
+        .with_context(|| format!("{source}: `deal` is not a {} deal", G::NAME))?;
+    let start = G::from_setup(setup).with_context(|| format!("{source}: `deal`"))?;
+    if start.variant().to_string() != replay.variant {
+        bail!("{source}: `variant` is {:?} but the deal is of variant {}", replay.variant, start.variant());
+    }
+    // The fault policy as the runner applies it: in a penalty game, a fault at start or at a
+    // decision adds the penalty before the decision point's actions are applied.
+    let penalty = match G::FAULT_POLICY {
+        FaultPolicy::PenaltyAndRandomMove(points) => Some(points),
+        FaultPolicy::Forfeit => None,
+    };
+    let mut start = start;
+    if let Some(points) = penalty {
+        for (seat, faults) in replay.faults.iter().enumerate() {
+            for _ in faults.iter().filter(|f| f.decision.is_none()) {
+                start.add_penalty(seat, points);
+            }
+        }
+    }
+    let mut state = start.clone();
+    let mut points = Vec::new();
+    let decisions = &replay.decisions;
+    let mut i = 0;
+    let mut ended_by_fault = false;
+    while i < decisions.len() {
+        if ended_by_fault || state.is_over() {
+            bail!("{source}: decision #{i} comes after the end of the match");
+        }
+        let seats = state.to_act();
+        if i + seats.len() > decisions.len() {
+            bail!(
+                "{source}: decision #{i}: the replay stops in the middle of a decision point (seats {:?} were to act)",
+                seats
+            );
+        }
+        let before = state.clone();
+        let group = &decisions[i..i + seats.len()];
+        ended_by_fault = group.iter().any(|d| d.played.is_none());
+        if let Some(points) = penalty {
+            for d in group.iter().filter(|d| d.fault.is_some()) {
+                if d.seat < n {
+                    state.add_penalty(d.seat, points);
+                }
+            }
+        }
+        for (k, (d, &seat)) in group.iter().zip(&seats).enumerate() {
+            let index = i + k;
+            if d.seat != seat {
+                bail!("{source}: decision #{index} is by seat {} but seat {seat} was to act", d.seat);
+            }
+            if ended_by_fault {
+                if d.played.is_some() {
+                    bail!(
+                        "{source}: decision #{index} has a move although its decision point ended the match"
+                    );
+                }
+                continue;
+            }
+            let action = d.played.as_deref().unwrap_or_default();
+            state.play(seat, action).with_context(|| format!("{source}: decision #{index} (seat {seat})"))?;
+        }
+        if ended_by_fault && replay.faults.iter().flatten().all(|f| f.decision.is_none_or(|d| d < i)) {
+            bail!("{source}: decision #{i}: no move was played but no fault ended the match there");
+        }
+        points.push(Point {
+            first: i,
+            seats: seats.clone(),
+            before,
+            after: (!ended_by_fault).then(|| state.clone()),
+        });
+        i += seats.len();
+    }
+    let fault_at_init = replay.faults.iter().flatten().any(|f| f.decision.is_none());
+    if !ended_by_fault && !state.is_over() && !fault_at_init {
+        bail!("{source}: the replay stops after {} decisions but the match is not over", decisions.len());
+    }
+    if let Some(outcome) = state.outcome() {
+        if outcome != replay.outcome {
+            bail!(
+                "{source}: the recorded outcome (points {:?}, ranks {:?}) is not the rules' (points {:?}, ranks {:?})",
+                replay.outcome.points,
+                replay.outcome.ranks,
+                outcome.points,
+                outcome.ranks
+            );
+        }
+    }
+    Ok(Walk { start, points, end: state })
+}
+
+/// What `arena replay` shows.
+#[derive(Clone, Debug, Default)]
+pub struct RenderOptions {
+    /// Show only what this seat saw.
+    pub as_seat: Option<Seat>,
+    /// Show decisions from this index on.
+    pub from: Option<usize>,
+    /// Show decisions up to this index (inclusive).
+    pub to: Option<usize>,
+}
+
+/// Draws a replayed match: a header, the start, every decision (seat, bot, move, fuel, fault,
+/// log lines) with the board after each decision point, and the result. With
+/// [`RenderOptions::as_seat`], only that seat's observations are drawn (so nothing hidden from it
+/// appears) and only its own moves are listed.
+///
+/// # Errors
+/// As [`walk`]; or the seat does not exist.
+pub fn render<G: View>(replay: &Replay, source: &str, opts: &RenderOptions) -> anyhow::Result<String> {
+    let walk = walk::<G>(replay, source)?;
+    if let Some(seat) = opts.as_seat {
+        if seat >= G::PLAYERS {
+            bail!("--as-seat {seat}: {} has seats 0 to {}", G::NAME, G::PLAYERS - 1);
+        }
+    }
+    let shown = |i: usize| opts.from.is_none_or(|f| i >= f) && opts.to.is_none_or(|t| i <= t);
+    let name = |s: Seat| replay.bots[s].name.as_str();
+    let mut out = format!("{} ({}), seed {}\n", replay.game, replay.variant, replay.seed);
+    for (s, bot) in replay.bots.iter().enumerate() {
+        out.push_str(&format!("  seat {s}: {} ({})\n", bot.name, prefix(&bot.hash, 12)));
+    }
+    for (s, faults) in replay.faults.iter().enumerate() {
+        for f in faults.iter().filter(|f| f.decision.is_none()) {
+            if opts.as_seat.is_none_or(|me| me == s) {
+                out.push_str(&format!("seat {s} ({}) failed to start:\n", name(s)));
+                out.push_str(&fault_lines(f));
+            }
+        }
+    }
+    match opts.as_seat {
+        None => {
+            if opts.from.is_none() {
+                out.push_str("start:\n");
+                out.push_str(&indent(&walk.start.render_state()));
+            }
+            for p in &walk.points {
+                let range = p.first..p.first + p.seats.len();
+                if !range.clone().any(shown) {
+                    continue;
+                }
+                for i in range {
+                    out.push_str(&decision_lines(i, &replay.decisions[i], name(replay.decisions[i].seat)));
+                }
+                match &p.after {
+                    Some(after) => out.push_str(&indent(&after.render_state())),
+                    None => out.push_str("      the match ends here: the fault forfeits it\n"),
+                }
+            }
+        }
+        Some(me) => {
+            out.push_str(&format!(
+                "as seat {me} ({}) saw it: other seats' moves show only on the board\n",
+                name(me)
+            ));
+            for p in &walk.points {
+                let range = p.first..p.first + p.seats.len();
+                if !range.clone().any(shown) {
+                    continue;
+                }
+                let acting = p.seats.contains(&me);
+                let others: Vec<String> =
+                    p.seats.iter().filter(|&&s| s != me).map(|s| s.to_string()).collect();
+                let who = match (acting, others.is_empty()) {
+                    (true, true) => format!("seat {me} (you) to act"),
+                    (true, false) => format!("seat {me} (you) and seat {} to act", others.join(", ")),
+                    (false, _) => format!("seat {} to act", others.join(", ")),
+                };
+                out.push_str(&format!("#{:<4} {who}\n", p.first));
+                out.push_str(&indent(&G::render_observation(&p.before.observe(me))));
+                if acting {
+                    let k = p.seats.iter().position(|&s| s == me).expect("acting");
+                    let i = p.first + k;
+                    out.push_str(&decision_lines(i, &replay.decisions[i], name(me)));
+                }
+            }
+            if opts.to.is_none() {
+                out.push_str("end:\n");
+                out.push_str(&indent(&G::render_observation(&walk.end.observe(me))));
+            }
+        }
+    }
+    if opts.to.is_none() {
+        out.push_str("Result:\n");
+        for s in 0..G::PLAYERS {
+            out.push_str(&format!(
+                "  seat {s} {}: {} points, rank {}\n",
+                name(s),
+                replay.outcome.points[s],
+                replay.outcome.ranks[s]
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// One decision as `arena replay` prints it: index, seat, bot, move, fuel, then fault and log.
+pub fn decision_lines(index: usize, d: &DecisionRecord, bot: &str) -> String {
+    let what = match (&d.reply, &d.played, &d.fault) {
+        (_, Some(p), None) => p.clone(),
+        (Some(r), Some(p), Some(_)) => format!("{r:?} refused; the arena played {p}"),
+        (None, Some(p), Some(_)) => format!("no reply; the arena played {p}"),
+        (Some(r), None, _) => format!("{r:?} (the match ends)"),
+        (None, None, _) => "no reply (the match ends)".to_string(),
+    };
+    let fuel = d.fuel.map(|f| format!("   fuel {f}")).unwrap_or_default();
+    let mut out = format!("#{index:<4} seat {} ({bot}): {what}{fuel}\n", d.seat);
+    for line in &d.log {
+        out.push_str(&format!("      log: {line}\n"));
+    }
+    if let Some(f) = &d.fault {
+        out.push_str(&fault_lines(f));
+    }
+    out
+}
+
+/// A fault as printed under its decision.
+pub fn fault_lines(f: &FaultRecord) -> String {
+    let mut out = format!("      FAULT {}: {}\n", f.verdict, f.message);
+    if let Some(trace) = &f.trace {
+        out.push_str(&indent(&indent(trace)));
+    }
+    out
+}
+
+/// The first `n` characters of `s` (a hash read from a file may be anything).
+pub fn prefix(s: &str, n: usize) -> &str {
+    s.char_indices().nth(n).map_or(s, |(i, _)| &s[..i])
+}
+
+/// Indents every line by six spaces.
+pub fn indent(text: &str) -> String {
+    text.lines().map(|l| format!("      {l}\n")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bot::{builtin, Bot};
+    use crate::bots::Greedy;
+    use crate::games::blade::Blade;
+    use crate::games::ecard::Ecard;
+    use crate::games::intensity::Intensity;
+    use crate::games::lost_cities::LostCities;
+    use crate::runner::{run_match, BotEntry, MatchSpec, Quiet};
+
+    fn played<G: Greedy>(seed: u64) -> Replay {
+        let names = ["greedy", "random", "random", "greedy"];
+        let spec = MatchSpec::<G> {
+            variant: G::variants()[0],
+            seed,
+            entries: names[..G::PLAYERS]
+                .iter()
+                .map(|n| BotEntry { name: n.to_string(), hash: "h".into() })
+                .collect(),
+        };
+        let mut bots: Vec<Box<dyn Bot<G>>> =
+            (0..G::PLAYERS).map(|s| builtin::<G>(names[s], seed, s).unwrap()).collect();
+        run_match(&spec, &mut bots, &mut Quiet)
+    }
+
+    fn walks_to_the_recorded_outcome<G: Greedy + View>() {
+        for seed in 0..3 {
+            let replay = played::<G>(seed);
+            let w = walk::<G>(&replay, "test").unwrap();
+            assert_eq!(w.end.outcome().unwrap(), replay.outcome);
+            let covered: usize = w.points.iter().map(|p| p.seats.len()).sum();
+            assert_eq!(covered, replay.decisions.len());
+            // every seat's view and the spectator's board render at every point
+            for p in &w.points {
+                assert!(!p.before.render_state().is_empty());
+                for s in &p.seats {
+                    let text = G::render_observation(&p.before.observe(*s));
+                    assert!(text.contains("<- you") || G::NAME == "ecard", "{text}");
+                    assert!(!text.contains("legal"), "the view leaves the legal list out: {text}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_game_walks_its_replays_to_the_recorded_outcome() {
+        walks_to_the_recorded_outcome::<Blade>();
+        walks_to_the_recorded_outcome::<Ecard>();
+        walks_to_the_recorded_outcome::<LostCities>();
+        walks_to_the_recorded_outcome::<Intensity>();
+    }
+
+    #[test]
+    fn a_move_that_is_not_legal_names_the_decision() {
+        let mut replay = played::<Blade>(1);
+        replay.decisions[2].played = Some("M".repeat(3));
+        let err = format!("{:#}", walk::<Blade>(&replay, "r.json").unwrap_err());
+        assert!(err.starts_with("r.json: decision #2 (seat"), "{err}");
+        let mut replay = played::<Blade>(1);
+        replay.decisions[1].seat = 1 - replay.decisions[1].seat;
+        let err = format!("{:#}", walk::<Blade>(&replay, "r.json").unwrap_err());
+        assert!(err.contains("decision #1 is by seat"), "{err}");
+    }
+
+    #[test]
+    fn the_spectator_board_shows_every_hand_and_a_seat_view_only_its_own() {
+        // Lost Cities hands are hidden (seed-games.md §3(b)).
+        let state = LostCities::new(LostCities::variants()[0], 7);
+        let board = state.render_state();
+        for s in 0..2 {
+            for c in state.hand(s) {
+                assert!(board.contains(&c.to_string()), "{c} missing in\n{board}");
+            }
+        }
+        let mine = LostCities::render_observation(&state.observe(0));
+        let hand1: Vec<String> = state.hand(1).iter().map(|c| c.to_string()).collect();
+        let words: Vec<&str> = mine.split_whitespace().collect();
+        assert!(hand1.iter().all(|c| !words.contains(&c.as_str())), "{mine}");
+        assert!(mine.contains("seat 1 hand: 8 cards"), "{mine}");
+    }
+}
