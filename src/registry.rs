@@ -142,6 +142,7 @@ impl BotSource {
                 limits: limits.apply(program.kind()),
                 instance: None,
                 fuel_last: None,
+                json: Vec::new(),
             }),
         }
     }
@@ -176,6 +177,8 @@ struct SandboxBot {
     limits: Limits,
     instance: Option<Instance>,
     fuel_last: Option<u64>,
+    /// The observation's JSON, reused from one decision to the next.
+    json: Vec<u8>,
 }
 
 fn convert(f: cardarena_sandbox::Fault) -> Fault {
@@ -212,8 +215,10 @@ impl<G: Game> Bot<G> for SandboxBot {
             .instance
             .as_mut()
             .ok_or_else(|| Fault::new(Verdict::Load, "the bot did not start (its init failed)"))?;
-        let json = serde_json::to_string(obs).expect("observations serialize");
-        let reply = instance.act(&json);
+        self.json.clear();
+        serde_json::to_writer(&mut self.json, obs).expect("observations serialize");
+        let json = std::str::from_utf8(&self.json).expect("serde_json writes UTF-8");
+        let reply = instance.act(json);
         self.fuel_last = Some(instance.fuel_used_last());
         reply.map_err(convert)
     }

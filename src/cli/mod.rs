@@ -35,6 +35,11 @@ enum Command {
     Tournament(TournamentArgs),
     /// Sequential probability ratio test: is NEW stronger than OLD? Plays duplicate pairs until decided.
     Sprt(SprtArgs),
+    /// Measure in-process bots against a process per decision, and the performance targets.
+    Bench(crate::bench::BenchArgs),
+    /// The process-per-decision baseline of `arena bench`: one observation line in, its first legal action out.
+    #[command(hide = true)]
+    BenchChild,
 }
 
 #[derive(Debug, clap::Args)]
@@ -155,6 +160,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Play(args) => play_cmd(args),
         Command::Tournament(args) => tournament_cmd(args),
         Command::Sprt(args) => sprt_cmd(args),
+        Command::Bench(args) => print_out(&crate::bench::run(&args)?),
+        Command::BenchChild => crate::bench::child(),
     }
 }
 
