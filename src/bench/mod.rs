@@ -344,7 +344,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<String> {
     let mut report = Report { rows: Vec::new(), extra: Map::new() };
 
     // Memory first, before the other measures leave freed memory behind to be reused.
-    memory(&clock, args.quick, &p, &mut report);
+    memory(args.quick, &p, &mut report);
     decisions(&clock, &p, &mut report)?;
     starts(&clock, &p, &mut report);
     matches(&clock, args.threads, &p, &mut report);
@@ -668,9 +668,12 @@ fn metering(clock: &Clock, sandbox: &Sandbox, report: &mut Report) -> anyhow::Re
     Ok(())
 }
 
+/// A match held open: its state and both seats' bots.
+type OpenMatch = (Blade, Vec<Box<dyn Bot<Blade>>>);
+
 /// Resident memory per concurrent match: many Blade matches held open at once (both bots
 /// started and one decision made), RSS before and after.
-fn memory(_clock: &Clock, quick: bool, p: &Programs, report: &mut Report) {
+fn memory(quick: bool, p: &Programs, report: &mut Report) {
     let n = if quick { 16 } else { 200 };
     let obs = blade_observation();
     for (key, label, program) in [
@@ -679,7 +682,7 @@ fn memory(_clock: &Clock, quick: bool, p: &Programs, report: &mut Report) {
     ] {
         let source = file_source(program);
         let before = rss_bytes();
-        let held: Vec<(Blade, Vec<Box<dyn Bot<Blade>>>)> = (0..n)
+        let held: Vec<OpenMatch> = (0..n)
             .map(|i| {
                 let state = Blade::new(Blade::variants()[0], i);
                 let mut bots = vec![started(&source, i), started(&source, i + 1)];
