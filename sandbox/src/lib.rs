@@ -23,7 +23,7 @@
 //! ```
 //!
 //! * [`Sandbox`] holds the wasmtime engine (configured once) and its epoch ticker thread.
-//! * [`Program`] is a checked Lua source or a compiled, ABI-checked WASM module, shared by
+//! * [`Program`] is a compiled Lua source or a compiled, ABI-checked WASM module, shared by
 //!   every match of a bot ([`Sandbox::load`]).
 //! * [`Instance`] is one bot in one match: a fresh Lua VM or WASM instance
 //!   ([`Program::start`]), asked for one decision at a time ([`Instance::act`]).
@@ -157,8 +157,8 @@ impl Sandbox {
         Ok(Sandbox { shared: Arc::new(Shared { wasm, watch, lua_prelude }) })
     }
 
-    /// Checks (Lua) or compiles and validates (WASM) a program. `name` is used in messages and
-    /// Lua tracebacks (e.g. the file name).
+    /// Compiles a Lua source (text only), or compiles and validates a WASM module. `name` is
+    /// used in messages and Lua tracebacks (e.g. the file name).
     ///
     /// # Errors
     ///
@@ -214,7 +214,7 @@ enum ProgramInner {
     Wasm(Arc<wasm::WasmProgram>),
 }
 
-/// A loaded bot program: checked Lua source, or a compiled WASM module with its imports
+/// A loaded bot program: compiled Lua source, or a compiled WASM module with its imports
 /// resolved. Cheap to clone and shareable across threads.
 #[derive(Clone)]
 pub struct Program {
