@@ -2,6 +2,7 @@
 //! Intensity). Rules are pure types in [`games`]; bots sit behind one trait, [`bot::Bot`]; the
 //! [`runner`] plays a match and records a replay.
 
+pub mod bench;
 pub mod bot;
 pub mod bots;
 pub mod capsule;

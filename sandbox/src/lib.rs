@@ -23,7 +23,7 @@
 //! ```
 //!
 //! * [`Sandbox`] holds the wasmtime engine (configured once) and its epoch ticker thread.
-//! * [`Program`] is a checked Lua source or a compiled, ABI-checked WASM module, shared by
+//! * [`Program`] is a compiled Lua source or a compiled, ABI-checked WASM module, shared by
 //!   every match of a bot ([`Sandbox::load`]).
 //! * [`Instance`] is one bot in one match: a fresh Lua VM or WASM instance
 //!   ([`Program::start`]), asked for one decision at a time ([`Instance::act`]).
@@ -42,6 +42,8 @@
 #![deny(missing_docs)]
 #![warn(unsafe_op_in_unsafe_fn)]
 
+#[doc(hidden)]
+pub mod baseline;
 mod fault;
 mod limits;
 mod log;
@@ -120,6 +122,8 @@ impl std::error::Error for SandboxError {}
 pub(crate) struct Shared {
     wasm: wasm::WasmEngine,
     watch: Arc<watchdog::Watchlist>,
+    /// The Lua prelude, compiled once by this process (host-made bytecode).
+    lua_prelude: Arc<[u8]>,
 }
 
 /// The sandbox: create one per process, clone it freely (clones share the engine).
@@ -147,13 +151,14 @@ impl Sandbox {
     /// without `.cargo/config.toml` (see the message).
     pub fn new() -> Result<Sandbox, SandboxError> {
         lua::self_check().map_err(SandboxError)?;
+        let lua_prelude = lua::compile_prelude().map_err(SandboxError)?.into();
         let watch = Arc::new(watchdog::Watchlist::default());
         let wasm = wasm::WasmEngine::new(watch.clone()).map_err(SandboxError)?;
-        Ok(Sandbox { shared: Arc::new(Shared { wasm, watch }) })
+        Ok(Sandbox { shared: Arc::new(Shared { wasm, watch, lua_prelude }) })
     }
 
-    /// Checks (Lua) or compiles and validates (WASM) a program. `name` is used in messages and
-    /// Lua tracebacks (e.g. the file name).
+    /// Compiles a Lua source (text only), or compiles and validates a WASM module. `name` is
+    /// used in messages and Lua tracebacks (e.g. the file name).
     ///
     /// # Errors
     ///
@@ -162,9 +167,12 @@ impl Sandbox {
     pub fn load(&self, name: &str, kind: Kind, bytes: &[u8]) -> Result<Program, Fault> {
         let hash = hex_sha256(bytes);
         let inner = match kind {
-            Kind::Lua => {
-                ProgramInner::Lua(Arc::new(lua::LuaProgram::load(name, bytes, self.shared.watch.clone())?))
-            }
+            Kind::Lua => ProgramInner::Lua(Arc::new(lua::LuaProgram::load(
+                name,
+                bytes,
+                self.shared.watch.clone(),
+                self.shared.lua_prelude.clone(),
+            )?)),
             Kind::Wasm => ProgramInner::Wasm(Arc::new(wasm::WasmProgram::load(&self.shared, bytes)?)),
         };
         Ok(Program { name: name.into(), kind, hash, inner })
@@ -206,7 +214,7 @@ enum ProgramInner {
     Wasm(Arc<wasm::WasmProgram>),
 }
 
-/// A loaded bot program: checked Lua source, or a compiled WASM module with its imports
+/// A loaded bot program: compiled Lua source, or a compiled WASM module with its imports
 /// resolved. Cheap to clone and shareable across threads.
 #[derive(Clone)]
 pub struct Program {

@@ -42,7 +42,7 @@ pub(crate) struct WasmEngine {
 }
 
 /// The engine configuration: every knob that matters for safety or determinism.
-fn config() -> Config {
+pub(crate) fn config() -> Config {
     let mut c = Config::new();
     c.strategy(Strategy::Cranelift) // never Winch (CVE-2026-34987 was a Winch escape)
         .cranelift_opt_level(OptLevel::Speed)

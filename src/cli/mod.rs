@@ -54,6 +54,11 @@ enum Command {
     /// Run a bot again on the observations of a crash capsule: the same failure, or what a fixed
     /// bot (--bot) does now.
     Repro(replay::ReproArgs),
+    /// Measure in-process bots against a process per decision, and the performance targets.
+    Bench(crate::bench::BenchArgs),
+    /// The process-per-decision baseline of `arena bench`: one observation line in, its first legal action out.
+    #[command(hide = true)]
+    BenchChild,
 }
 
 #[derive(Debug, clap::Args)]
@@ -185,6 +190,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Schema(args) => authoring::schema_cmd(args),
         Command::Replay(args) => replay::replay_cmd(args),
         Command::Repro(args) => replay::repro_cmd(args),
+        Command::Bench(args) => print_out(&crate::bench::run(&args)?),
+        Command::BenchChild => crate::bench::child(),
     }
 }
 

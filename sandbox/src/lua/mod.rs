@@ -24,6 +24,7 @@ use std::time::Duration;
 use mlua::chunk::ChunkMode;
 use mlua::{Function, Lua, LuaOptions, LuaString, MultiValue, StdLib, Value};
 
+pub(crate) use self::json::parse_to_lua;
 pub(crate) use self::meter::Meter;
 use self::meter::{metered_alloc, Trip};
 use crate::log::LogBook;
@@ -38,15 +39,36 @@ pub(crate) const HOST_CALL_FUEL: u64 = 10;
 const EMIT_FUEL: u64 = 50;
 
 /// A checked Lua source, shared by every match of that bot.
+///
+/// The source is compiled once, here, and every match loads the compiled function (the
+/// bytecode that *our* compiler made from the text: a bot's own bytecode is never loaded).
 pub(crate) struct LuaProgram {
     chunk_name: String,
-    source: Vec<u8>,
+    bytecode: Vec<u8>,
+    prelude: Arc<[u8]>,
     watch: Arc<Watchlist>,
 }
 
+/// Compiles the prelude once per sandbox.
+pub(crate) fn compile_prelude() -> Result<Vec<u8>, String> {
+    let lua = Lua::new_with(StdLib::NONE, LuaOptions::default()).map_err(|e| format!("Lua: {e}"))?;
+    let f = lua
+        .load(PRELUDE)
+        .set_name("=sandbox")
+        .set_mode(ChunkMode::Text)
+        .into_function()
+        .map_err(|e| format!("the sandbox's Lua prelude does not compile: {e}"))?;
+    Ok(f.dump(false))
+}
+
 impl LuaProgram {
-    /// Checks that `bytes` is Lua source text that parses.
-    pub(crate) fn load(name: &str, bytes: &[u8], watch: Arc<Watchlist>) -> Result<LuaProgram, Fault> {
+    /// Checks that `bytes` is Lua source text that parses, and compiles it.
+    pub(crate) fn load(
+        name: &str,
+        bytes: &[u8],
+        watch: Arc<Watchlist>,
+        prelude: Arc<[u8]>,
+    ) -> Result<LuaProgram, Fault> {
         if bytes.len() > MAX_LUA_SOURCE {
             return Err(Fault::load(format!(
                 "Lua source is {} bytes; the limit is {MAX_LUA_SOURCE}",
@@ -56,21 +78,24 @@ impl LuaProgram {
         if bytes.starts_with(b"\x1bLua") {
             return Err(Fault::load("precompiled Lua bytecode is not accepted; submit the source text"));
         }
-        let program = LuaProgram { chunk_name: format!("@{name}"), source: bytes.to_vec(), watch };
-        // Parse in a bare VM (no libraries, nothing runs) to report syntax errors at load.
+        let chunk_name = format!("@{name}");
+        // Compile in a bare VM (no libraries, nothing runs): syntax errors are reported at load.
         let lua = Lua::new_with(StdLib::NONE, LuaOptions::default())
             .map_err(|e| Fault::load(format!("cannot create a Lua state: {e}")))?;
-        lua.load(&program.source[..])
-            .set_name(&program.chunk_name)
+        let function = lua
+            .load(bytes)
+            .set_name(&chunk_name)
             .set_mode(ChunkMode::Text)
             .into_function()
             .map_err(|e| Fault::load(syntax_message(&e)))?;
-        Ok(program)
+        // Not stripped: tracebacks keep the file name and line numbers.
+        let bytecode = function.dump(false);
+        Ok(LuaProgram { chunk_name, bytecode, prelude, watch })
     }
 
     /// A fresh VM with the bot's chunk run and `init(info)` called, under `limits.fuel_init`.
     pub(crate) fn start(&self, limits: &Limits, seed: u64, info_json: &str) -> Result<LuaInstance, Fault> {
-        let mut inst = LuaInstance::new(limits, seed, self.watch.clone())?;
+        let mut inst = LuaInstance::new(limits, seed, self.watch.clone(), &self.prelude)?;
         crate::stack::on_guest_stack(|| inst.run_init(self, info_json))?;
         Ok(inst)
     }
@@ -92,6 +117,8 @@ pub(crate) struct LuaInstance {
     meter: Arc<Meter>,
     watch: Arc<Watchlist>,
     log: Arc<Mutex<LogBook>>,
+    /// The parsed observation (or init info), reused from one decision to the next.
+    tape: json::Tape,
     limits: Limits,
     fuel_used_last: u64,
     fuel_total: u64,
@@ -99,7 +126,7 @@ pub(crate) struct LuaInstance {
 }
 
 impl LuaInstance {
-    fn new(limits: &Limits, seed: u64, watch: Arc<Watchlist>) -> Result<LuaInstance, Fault> {
+    fn new(limits: &Limits, seed: u64, watch: Arc<Watchlist>, prelude: &[u8]) -> Result<LuaInstance, Fault> {
         let host_err = |e: mlua::Error| Fault::new(Verdict::Crash, format!("sandbox: {e}"));
         let lua = Lua::new_with(
             StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::UTF8,
@@ -146,17 +173,18 @@ impl LuaInstance {
             meter,
             watch,
             log,
+            tape: json::Tape::default(),
             limits: limits.clone(),
             fuel_used_last: 0,
             fuel_total: 0,
             fuel_init: 0,
         };
-        inst.install_prelude(seed).map_err(host_err)?;
+        inst.install_prelude(seed, prelude).map_err(host_err)?;
         Ok(inst)
     }
 
     /// Runs the prelude: library curation, charged wrappers, seeded RNG, log capture.
-    fn install_prelude(&mut self, seed: u64) -> mlua::Result<()> {
+    fn install_prelude(&mut self, seed: u64, prelude: &[u8]) -> mlua::Result<()> {
         let lua = &self.lua;
         let host = lua.create_table()?;
 
@@ -228,7 +256,9 @@ impl LuaInstance {
         let randomseed: Function = lua.globals().get::<mlua::Table>("math")?.get("randomseed")?;
         randomseed.call::<()>(seed as i64)?;
 
-        lua.load(PRELUDE).set_name("=sandbox").set_mode(ChunkMode::Text).call::<()>(host)
+        // Host-made bytecode (`compile_prelude`), not the text: parsing it every match cost more
+        // than everything else in starting a VM.
+        lua.load(prelude).set_name("=sandbox").set_mode(ChunkMode::Binary).call::<()>(host)
     }
 
     /// Re-arms the instruction hook for a new phase (also resets the hook's count, so a
@@ -241,19 +271,18 @@ impl LuaInstance {
     fn run_init(&mut self, program: &LuaProgram, info_json: &str) -> Result<(), Fault> {
         let meter = self.meter.clone();
         meter.begin(self.limits.fuel_init, self.limits.wall_per_decision);
-        let info = match serde_json::from_str::<serde_json::Value>(info_json) {
-            Ok(v) => v,
-            Err(e) => return Err(self.host_fault(format!("init info is not valid JSON: {e}"))),
-        };
+        if let Err(e) = self.tape.parse(info_json) {
+            return Err(self.host_fault(format!("init info is not valid JSON: {e}")));
+        }
         let watching = self.watch.watch(&meter);
         let result = (|| -> mlua::Result<Option<Function>> {
             self.arm_hook()?;
             meter.set_charging(true);
             let chunk = self
                 .lua
-                .load(&program.source[..])
+                .load(&program.bytecode[..])
                 .set_name(&program.chunk_name)
-                .set_mode(ChunkMode::Text)
+                .set_mode(ChunkMode::Binary) // compiled by `LuaProgram::load` from the text
                 .into_function()?;
             chunk.call::<()>(())?;
             let globals = self.lua.globals();
@@ -263,7 +292,7 @@ impl LuaInstance {
             };
             if let Value::Function(init) = globals.raw_get::<Value>("init")? {
                 meter.set_charging(false);
-                let info = json::to_lua(&self.lua, &info)?;
+                let info = json::to_lua(&self.lua, &self.tape)?;
                 meter.set_charging(true);
                 init.call::<()>(info)?;
             }
@@ -312,13 +341,12 @@ impl LuaInstance {
         let Some(act) = self.act.clone() else {
             return Err(self.fault(Verdict::Crash, "the bot has no `act`".into(), None));
         };
-        let obs = match serde_json::from_str::<serde_json::Value>(observation_json) {
-            Ok(v) => v,
-            Err(e) => return Err(self.host_fault(format!("observation is not valid JSON: {e}"))),
-        };
+        if let Err(e) = self.tape.parse(observation_json) {
+            return Err(self.host_fault(format!("observation is not valid JSON: {e}")));
+        }
         let watching = self.watch.watch(&meter);
         let result = (|| -> mlua::Result<Value> {
-            let obs = json::to_lua(&self.lua, &obs)?;
+            let obs = json::to_lua(&self.lua, &self.tape)?;
             self.arm_hook()?;
             meter.set_charging(true);
             act.call::<Value>(obs)
@@ -546,7 +574,8 @@ mod tests {
     /// the original C library, and returns both results.
     fn both(code: &str) -> (String, String) {
         let limits = Limits::LUA;
-        let inst = LuaInstance::new(&limits, 1, Arc::default()).unwrap();
+        let prelude = compile_prelude().unwrap();
+        let inst = LuaInstance::new(&limits, 1, Arc::default(), &prelude).unwrap();
         inst.meter.begin(u64::MAX / 2, Duration::from_secs(60));
         inst.meter.set_charging(true);
         let sandboxed = inst

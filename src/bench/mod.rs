@@ -1,0 +1,762 @@
+//! `arena bench`: the in-process promise, measured. One run measures every figure next to its
+//! baseline (the same run, the same machine load), prints a table with the targets of issue 6
+//! flagged met / not met, or one JSON object with `--json` (keys documented in BENCHMARKS.md).
+//!
+//! Every timing is the median of several batches; throughputs are the median of several
+//! windows. Nothing here reads a clock inside a match: the clock only surrounds whole calls.
+//!
+//! The bots are embedded in the binary (no files, no compilers, no network at run time):
+//! `trivial.lua`, `random.lua`, `random.wat` here, `first_legal.wat` from example_bots, and the
+//! compute-heavy calibration bots of the sandbox's tests. The process-per-decision baseline
+//! spawns this very binary as `arena bench-child`, which reads one observation line on stdin
+//! and writes its first legal action on stdout (like the Blade controller's bots).
+
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context};
+use cardarena_sandbox::baseline::{PlainLua, PlainWasm};
+use cardarena_sandbox::{Kind, Limits, Program, Sandbox};
+use serde_json::{json, Map, Value};
+
+use crate::bot::{Bot, Fault, InitInfo};
+use crate::bots::Greedy;
+use crate::games::blade::Blade;
+use crate::games::{Game, Observation};
+use crate::registry::BotSource;
+use crate::runner::{run_match, MatchSpec, Quiet};
+use crate::tournament::config::LimitsConfig;
+
+const TRIVIAL_LUA: &str = include_str!("trivial.lua");
+const RANDOM_LUA: &str = include_str!("random.lua");
+const RANDOM_WAT: &str = include_str!("random.wat");
+const TRIVIAL_WAT: &str = include_str!("../../example_bots/wat/first_legal.wat");
+const CALIB_LUA: &str = include_str!("../../sandbox/tests/bots/calib.lua");
+const CALIB_WAT: &str = include_str!("../../sandbox/tests/bots/calib.wat");
+
+/// Version of the JSON output's set of keys.
+pub const BENCH_FORMAT: u32 = 1;
+
+/// Arguments of `arena bench`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct BenchArgs {
+    /// Print one JSON object (keys documented in BENCHMARKS.md) instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    /// A few seconds instead of about a minute: every measure, with few samples (a smoke test;
+    /// the numbers are rough).
+    #[arg(long)]
+    pub quick: bool,
+    /// Threads for the throughput measures (default 2, the targets' thread count).
+    #[arg(long, default_value_t = 2)]
+    pub threads: usize,
+}
+
+/// How long to measure.
+#[derive(Clone, Copy)]
+struct Clock {
+    /// Length of one timed batch.
+    batch: Duration,
+    /// Batches per timing (the median is kept).
+    samples: usize,
+    /// Length of one throughput window.
+    window: Duration,
+    /// Windows per throughput (the median is kept).
+    windows: usize,
+}
+
+impl Clock {
+    fn new(quick: bool) -> Clock {
+        if quick {
+            Clock {
+                batch: Duration::from_millis(2),
+                samples: 3,
+                window: Duration::from_millis(40),
+                windows: 1,
+            }
+        } else {
+            Clock {
+                batch: Duration::from_millis(25),
+                samples: 9,
+                window: Duration::from_millis(400),
+                windows: 3,
+            }
+        }
+    }
+
+    /// Median nanoseconds of this thread's CPU time per call of `f`, over `samples` batches of
+    /// at least `batch` each.
+    fn ns_per_call(&self, f: impl FnMut()) -> f64 {
+        self.ns_per_call_by(thread_cpu, f)
+    }
+
+    /// As [`Clock::ns_per_call`], with CPU time counted by `now` (a monotonic CPU clock).
+    fn ns_per_call_by(&self, now: fn() -> Duration, mut f: impl FnMut()) -> f64 {
+        f(); // warm up
+        let mut n: u64 = 1;
+        loop {
+            let t = now();
+            for _ in 0..n {
+                f();
+            }
+            let e = now().saturating_sub(t);
+            if e >= self.batch || n >= 1 << 26 {
+                break;
+            }
+            let grow = if e.is_zero() { 16.0 } else { self.batch.as_secs_f64() / e.as_secs_f64() * 1.2 };
+            n = ((n as f64 * grow.clamp(1.5, 16.0)) as u64).max(n + 1);
+        }
+        let mut per: Vec<f64> = (0..self.samples)
+            .map(|_| {
+                let t = now();
+                for _ in 0..n {
+                    f();
+                }
+                now().saturating_sub(t).as_nanos() as f64 / n as f64
+            })
+            .collect();
+        median(&mut per)
+    }
+
+    /// Median calls per second of `f(i)` (i = 0, 1, 2, … shared by all threads) on `threads`
+    /// threads, over `windows` windows of `window` each.
+    fn per_second(&self, threads: usize, f: &(dyn Fn(u64) + Sync)) -> f64 {
+        let counter = AtomicU64::new(0);
+        let mut rates: Vec<f64> = (0..self.windows)
+            .map(|_| {
+                let stop = AtomicBool::new(false);
+                let done = AtomicU64::new(0);
+                let start = Instant::now();
+                std::thread::scope(|s| {
+                    for _ in 0..threads {
+                        std::thread::Builder::new()
+                            .stack_size(8 << 20) // as the tournament's workers
+                            .spawn_scoped(s, || {
+                                while !stop.load(Ordering::Relaxed) {
+                                    f(counter.fetch_add(1, Ordering::Relaxed));
+                                    done.fetch_add(1, Ordering::Relaxed);
+                                    if start.elapsed() >= self.window {
+                                        stop.store(true, Ordering::Relaxed);
+                                    }
+                                }
+                            })
+                            .expect("spawn a bench thread");
+                    }
+                });
+                done.load(Ordering::Relaxed) as f64 / start.elapsed().as_secs_f64()
+            })
+            .collect();
+        median(&mut rates)
+    }
+}
+
+/// CPU time of the calling thread: what a call costs, whatever else the machine runs (wall
+/// time on a shared machine counts the other processes' turns too).
+fn thread_cpu() -> Duration {
+    #[cfg(unix)]
+    {
+        let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+        // SAFETY: clock_gettime writes one timespec, which lives on this stack.
+        if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } == 0 {
+            return Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32);
+        }
+    }
+    wall()
+}
+
+/// The calling thread's CPU time plus that of every child process waited for (user and
+/// system): the CPU cost of spawning a process and talking to it.
+fn thread_and_children_cpu() -> Duration {
+    #[cfg(unix)]
+    {
+        // SAFETY: getrusage fills one rusage struct, zero-initialised here.
+        let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: as above; the struct lives on this stack.
+        if unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut ru) } == 0 {
+            let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+            return thread_cpu() + tv(ru.ru_utime) + tv(ru.ru_stime);
+        }
+    }
+    wall()
+}
+
+/// Wall time (the fallback where CPU clocks are not available).
+fn wall() -> Duration {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default()
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// The native trivial bot: the first legal action, on the typed observation.
+struct FirstLegal;
+
+impl<G: Game> Bot<G> for FirstLegal {
+    fn act(&mut self, obs: &G::Observation) -> Result<String, Fault> {
+        Ok(obs.legal()[0].clone())
+    }
+}
+
+/// A Blade observation from the middle of a match (seed 7, native random bots), the one every
+/// per-decision figure uses.
+fn blade_observation() -> <Blade as Game>::Observation {
+    let variant = Blade::variants()[0];
+    let mut state = Blade::new(variant, 7);
+    let mut bots: Vec<Box<dyn Bot<Blade>>> =
+        (0..2).map(|seat| crate::bot::builtin::<Blade>("random", 7, seat).expect("random")).collect();
+    let mut last = None;
+    for _ in 0..8 {
+        let Some(&seat) = state.to_act().first() else { break };
+        let obs = state.observe(seat);
+        let action = bots[seat].act(&obs).expect("random acts");
+        last = Some(obs);
+        state.play(seat, &action).expect("legal");
+    }
+    last.expect("a blade match has decisions")
+}
+
+/// The bots of the benchmark, loaded once.
+struct Programs {
+    trivial_lua: Program,
+    trivial_wasm: Program,
+    random_lua: Program,
+    random_wasm: Program,
+}
+
+fn load(sandbox: &Sandbox, name: &str, kind: Kind, text: &str) -> anyhow::Result<Program> {
+    sandbox.load(name, kind, text.as_bytes()).map_err(|f| anyhow::anyhow!("bench bot {name}: {}", f.message))
+}
+
+fn file_source(program: &Program) -> BotSource {
+    BotSource::File { name: program.name().to_string(), program: program.clone() }
+}
+
+fn info_for<G: Game>(seat: usize, seed: u64) -> InitInfo {
+    InitInfo { game: G::NAME, variant: G::variants()[0].to_string(), seat, players: G::PLAYERS, seed }
+}
+
+/// A started bot of `source` for seat 0 of a Blade match.
+fn started(source: &BotSource, seed: u64) -> Box<dyn Bot<Blade>> {
+    let mut bot = source.instantiate::<Blade>(seed, 0, &LimitsConfig::default());
+    bot.init(&info_for::<Blade>(0, seed)).expect("bench bot starts");
+    bot
+}
+
+/// One row of the table (and one key of the JSON).
+struct Row {
+    key: &'static str,
+    label: String,
+    value: f64,
+    unit: &'static str,
+    /// What it is compared with, and the ratio `value / baseline` or `baseline / value`.
+    versus: Option<String>,
+    target: Option<Target>,
+}
+
+#[derive(Clone, Copy)]
+enum Target {
+    AtMost(f64),
+    AtLeast(f64),
+}
+
+impl Target {
+    fn met(self, v: f64) -> bool {
+        match self {
+            Target::AtMost(t) => v <= t,
+            Target::AtLeast(t) => v >= t,
+        }
+    }
+}
+
+struct Report {
+    rows: Vec<Row>,
+    extra: Map<String, Value>,
+}
+
+impl Report {
+    fn add(
+        &mut self,
+        key: &'static str,
+        label: impl Into<String>,
+        value: f64,
+        unit: &'static str,
+    ) -> &mut Row {
+        self.rows.push(Row { key, label: label.into(), value, unit, versus: None, target: None });
+        self.rows.last_mut().expect("just pushed")
+    }
+}
+
+impl Row {
+    fn versus(&mut self, text: String) -> &mut Row {
+        self.versus = Some(text);
+        self
+    }
+    fn target(&mut self, t: Target) -> &mut Row {
+        self.target = Some(t);
+        self
+    }
+}
+
+fn fmt_value(v: f64, unit: &str) -> String {
+    match unit {
+        "ns" if v >= 1e6 => format!("{:.2} ms", v / 1e6),
+        "ns" if v >= 1e3 => format!("{:.2} µs", v / 1e3),
+        "ns" => format!("{v:.0} ns"),
+        "bytes" if v >= 1048576.0 => format!("{:.2} MiB", v / 1048576.0),
+        "bytes" if v >= 1024.0 => format!("{:.1} KiB", v / 1024.0),
+        "bytes" => format!("{v:.0} B"),
+        "/s" => format!("{v:.0} /s"),
+        "%" => format!("{v:.1} %"),
+        "x" => format!("{v:.2}x"),
+        _ => format!("{v:.2} {unit}"),
+    }
+}
+
+fn fmt_target(t: Target, unit: &str) -> String {
+    match t {
+        Target::AtMost(v) => format!("<= {}", fmt_value(v, unit)),
+        Target::AtLeast(v) => format!(">= {}", fmt_value(v, unit)),
+    }
+}
+
+/// Runs `arena bench`.
+///
+/// # Errors
+/// The sandbox cannot start, the temporary folder cannot be written, or a bench bot fails
+/// (a bug: the message says which).
+pub fn run(args: &BenchArgs) -> anyhow::Result<String> {
+    if args.threads == 0 {
+        bail!("--threads must be at least 1");
+    }
+    let clock = Clock::new(args.quick);
+    let started_at = Instant::now();
+    let sandbox = Sandbox::new().map_err(|e| anyhow::anyhow!("cannot start the sandbox: {e}"))?;
+    let p = Programs {
+        trivial_lua: load(&sandbox, "trivial.lua", Kind::Lua, TRIVIAL_LUA)?,
+        trivial_wasm: load(&sandbox, "first_legal.wat", Kind::Wasm, TRIVIAL_WAT)?,
+        random_lua: load(&sandbox, "random.lua", Kind::Lua, RANDOM_LUA)?,
+        random_wasm: load(&sandbox, "random.wat", Kind::Wasm, RANDOM_WAT)?,
+    };
+    let mut report = Report { rows: Vec::new(), extra: Map::new() };
+
+    // Memory first, before the other measures leave freed memory behind to be reused.
+    memory(args.quick, &p, &mut report);
+    decisions(&clock, &p, &mut report)?;
+    starts(&clock, &p, &mut report);
+    matches(&clock, args.threads, &p, &mut report);
+    metering(&clock, &sandbox, &mut report)?;
+    tournaments(args.quick, &mut report)?;
+
+    report.extra.insert("bench_format".into(), json!(BENCH_FORMAT));
+    report.extra.insert("quick".into(), json!(args.quick));
+    report.extra.insert("timing".into(), json!(if cfg!(unix) { "cpu" } else { "wall" }));
+    report.extra.insert("threads".into(), json!(args.threads));
+    report
+        .extra
+        .insert("cpus".into(), json!(std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)));
+    report.extra.insert("seconds".into(), json!(round(started_at.elapsed().as_secs_f64(), 1)));
+    Ok(if args.json { render_json(&report) } else { render_table(&report) })
+}
+
+fn round(v: f64, digits: i32) -> f64 {
+    let m = 10f64.powi(digits);
+    (v * m).round() / m
+}
+
+fn render_json(r: &Report) -> String {
+    let mut out = r.extra.clone();
+    let mut targets = Map::new();
+    for row in &r.rows {
+        out.insert(row.key.to_string(), json!(round(row.value, 3)));
+        if let Some(t) = row.target {
+            let (op, v) = match t {
+                Target::AtMost(v) => ("<=", v),
+                Target::AtLeast(v) => (">=", v),
+            };
+            targets.insert(
+                row.key.to_string(),
+                json!({ "target": format!("{op} {v}"), "met": t.met(row.value) }),
+            );
+        }
+    }
+    out.insert("targets".into(), Value::Object(targets));
+    serde_json::to_string_pretty(&Value::Object(out)).expect("json") + "\n"
+}
+
+fn render_table(r: &Report) -> String {
+    let mut out = String::new();
+    let w = r.rows.iter().map(|row| row.label.chars().count()).max().unwrap_or(10);
+    let vw = 12;
+    out.push_str(&format!(
+        "{:<w$}  {:>vw$}  {:<44}  {}\n",
+        "measure", "value", "versus (same run)", "target"
+    ));
+    out.push_str(&format!("{}\n", "-".repeat(w + vw + 64)));
+    let mut met = 0;
+    let mut total = 0;
+    for row in &r.rows {
+        let target = match row.target {
+            Some(t) => {
+                total += 1;
+                let ok = t.met(row.value);
+                met += usize::from(ok);
+                format!("{} {}", fmt_target(t, row.unit), if ok { "met" } else { "NOT MET" })
+            }
+            None => String::new(),
+        };
+        out.push_str(&format!(
+            "{:<w$}  {:>vw$}  {:<44}  {}\n",
+            row.label,
+            fmt_value(row.value, row.unit),
+            row.versus.as_deref().unwrap_or(""),
+            target
+        ));
+    }
+    out.push_str(&format!(
+        "\n{met} of {total} targets met; {} threads for throughputs, {} cpus, {:.0} s{}\n",
+        r.extra["threads"],
+        r.extra["cpus"],
+        r.extra["seconds"].as_f64().unwrap_or(0.0),
+        if r.extra["quick"] == json!(true) { " (--quick: rough numbers)" } else { "" }
+    ));
+    out.push_str("times per call are CPU time (this thread, plus the child for the process baseline); throughputs are wall time\n");
+    out.push_str(
+        "process baseline: `arena bench-child` spawned per decision (one JSON line in, one line out)\n",
+    );
+    out
+}
+
+/// Per-decision overhead on one Blade observation: encode, call, decode, check.
+fn decisions(clock: &Clock, p: &Programs, report: &mut Report) -> anyhow::Result<()> {
+    let obs = blade_observation();
+    let json_text = serde_json::to_string(&obs)?;
+    let check = |reply: &str| assert!(obs.legal().iter().any(|l| l == reply), "bench bot replied {reply:?}");
+    let encode = clock.ns_per_call(|| {
+        std::hint::black_box(serde_json::to_string(std::hint::black_box(&obs)).expect("json"));
+    });
+    let mut native: Box<dyn Bot<Blade>> = Box::new(FirstLegal);
+    let native_ns = clock.ns_per_call(|| check(&native.act(&obs).expect("acts")));
+    let mut lua = started(&file_source(&p.trivial_lua), 1);
+    let lua_ns = clock.ns_per_call(|| check(&lua.act(&obs).expect("acts")));
+    let mut wasm = started(&file_source(&p.trivial_wasm), 1);
+    let wasm_ns = clock.ns_per_call(|| check(&wasm.act(&obs).expect("acts")));
+    let process_clock = Clock { batch: clock.batch * 4, ..*clock };
+    let process_ns = process_clock
+        .ns_per_call_by(thread_and_children_cpu, || check(&spawn_child(&json_text).expect("bench-child")));
+
+    report.add("observation_json_bytes", "blade observation (JSON)", json_text.len() as f64, "bytes");
+    report.add("observation_encode_ns", "encode the observation (serde_json)", encode, "ns");
+    report.add("decision_native_ns", "decision: native (first legal)", native_ns, "ns");
+    for (key, label, v, target) in [
+        ("decision_lua_ns", "decision: Lua (first legal)", lua_ns, 3000.0),
+        ("decision_wasm_ns", "decision: WASM (first_legal.wat)", wasm_ns, 1000.0),
+    ] {
+        report
+            .add(key, label, v, "ns")
+            .versus(format!("{:.0}x faster than process, {:.1}x native", process_ns / v, v / native_ns))
+            .target(Target::AtMost(target));
+    }
+    report.add("decision_process_ns", "decision: process per decision", process_ns, "ns");
+    for (key, label, v) in [
+        ("process_over_lua", "process / Lua decision", process_ns / lua_ns),
+        ("process_over_wasm", "process / WASM decision", process_ns / wasm_ns),
+    ] {
+        report.add(key, label, v, "x").target(Target::AtLeast(1000.0));
+    }
+    Ok(())
+}
+
+/// Spawns `arena bench-child`, hands it one observation line and reads its reply line.
+fn spawn_child(observation: &str) -> anyhow::Result<String> {
+    let exe = std::env::current_exe().context("cannot find the arena binary")?;
+    let mut child = std::process::Command::new(exe)
+        .arg("bench-child")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .context("cannot spawn arena bench-child")?;
+    {
+        let mut stdin = child.stdin.take().context("no stdin")?;
+        stdin.write_all(observation.as_bytes())?;
+        stdin.write_all(b"\n")?;
+    }
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().context("no stdout")?).read_line(&mut line)?;
+    child.wait()?;
+    Ok(line.trim_end().to_string())
+}
+
+/// The hidden `arena bench-child`: one observation line in, its first legal action out.
+///
+/// # Errors
+/// The line is not an observation with a non-empty `legal` array.
+pub fn child() -> anyhow::Result<()> {
+    let mut line = String::new();
+    std::io::stdin().lock().read_line(&mut line)?;
+    let obs: Value = serde_json::from_str(&line).context("bench-child: the line is not JSON")?;
+    let first = obs["legal"][0].as_str().context("bench-child: no legal action")?;
+    println!("{first}");
+    Ok(())
+}
+
+/// Starting a bot for one match (new VM or instance, chunk or start function, `init`), and
+/// dropping it at the end; the baseline is the process a process-per-match arena would spawn.
+fn starts(clock: &Clock, p: &Programs, report: &mut Report) {
+    let obs = blade_observation();
+    let json_text = serde_json::to_string(&obs).expect("json");
+    let mut seed = 0u64;
+    let mut start = |program: &Program| {
+        let source = file_source(program);
+        clock.ns_per_call(|| {
+            seed += 1;
+            drop(std::hint::black_box(started(&source, seed)));
+        })
+    };
+    let lua = start(&p.random_lua);
+    let wasm = start(&p.random_wasm);
+    let process_clock = Clock { batch: clock.batch * 2, samples: clock.samples.min(5), ..*clock };
+    let process = process_clock.ns_per_call_by(thread_and_children_cpu, || {
+        std::hint::black_box(spawn_child(&json_text).expect("bench-child"));
+    });
+    for (key, label, v, target) in [
+        ("start_lua_ns", "start a bot: Lua", lua, 50_000.0),
+        ("start_wasm_ns", "start a bot: WASM", wasm, 10_000.0),
+    ] {
+        report
+            .add(key, label, v, "ns")
+            .versus(format!("{:.0}x faster than spawning a process", process / v))
+            .target(Target::AtMost(target));
+    }
+}
+
+/// Plays one match of `G` with the given sources (one per seat).
+fn play<G: Greedy>(sources: &[BotSource], seed: u64) {
+    let spec = MatchSpec::<G> {
+        variant: G::variants()[0],
+        seed,
+        entries: sources.iter().map(BotSource::entry).collect(),
+    };
+    let limits = LimitsConfig::default();
+    let mut bots: Vec<_> =
+        sources.iter().enumerate().map(|(seat, s)| s.instantiate::<G>(seed, seat, &limits)).collect();
+    let replay = run_match(&spec, &mut bots, &mut Quiet);
+    debug_assert!(replay.faults.iter().all(Vec::is_empty), "{:?}", replay.faults);
+    std::hint::black_box(replay);
+}
+
+/// Full matches per second, every game, random bots of every kind.
+fn matches(clock: &Clock, threads: usize, p: &Programs, report: &mut Report) {
+    fn game<G: Greedy>(
+        clock: &Clock,
+        threads: usize,
+        p: &Programs,
+        report: &mut Report,
+        keys: [&'static str; 3],
+    ) {
+        let native = vec![BotSource::Builtin("random".into()); G::PLAYERS];
+        let lua = vec![file_source(&p.random_lua); G::PLAYERS];
+        let wasm = vec![file_source(&p.random_wasm); G::PLAYERS];
+        let rate = |sources: &Vec<BotSource>| clock.per_second(threads, &|i| play::<G>(sources, i));
+        let n = rate(&native);
+        report.add(keys[0], format!("{} matches: native random", G::NAME), n, "/s");
+        let is_blade = G::NAME == "blade";
+        for (key, kind, sources, target) in
+            [(keys[1], "Lua", &lua, 10_000.0), (keys[2], "WASM", &wasm, 20_000.0)]
+        {
+            let v = rate(sources);
+            let row = report
+                .add(key, format!("{} matches: {kind} random", G::NAME), v, "/s")
+                .versus(format!("{:.2}x native", v / n));
+            if is_blade {
+                row.target(Target::AtLeast(target));
+            }
+        }
+    }
+    game::<Blade>(
+        clock,
+        threads,
+        p,
+        report,
+        ["matches_blade_native", "matches_blade_lua", "matches_blade_wasm"],
+    );
+    game::<crate::games::ecard::Ecard>(
+        clock,
+        threads,
+        p,
+        report,
+        ["matches_ecard_native", "matches_ecard_lua", "matches_ecard_wasm"],
+    );
+    game::<crate::games::lost_cities::LostCities>(
+        clock,
+        threads,
+        p,
+        report,
+        ["matches_lost_cities_native", "matches_lost_cities_lua", "matches_lost_cities_wasm"],
+    );
+    game::<crate::games::intensity::Intensity>(
+        clock,
+        threads,
+        p,
+        report,
+        ["matches_intensity_native", "matches_intensity_lua", "matches_intensity_wasm"],
+    );
+    // Scaling of the runner alone (no storage): Blade with WASM random bots on 1 and 2 threads.
+    let wasm = vec![file_source(&p.random_wasm); 2];
+    let one = clock.per_second(1, &|i| play::<Blade>(&wasm, i));
+    let two = clock.per_second(2, &|i| play::<Blade>(&wasm, i));
+    report.add("runner_1_thread", "blade WASM matches, 1 thread", one, "/s");
+    report
+        .add("runner_2_threads", "blade WASM matches, 2 threads", two, "/s")
+        .versus(format!("{:.2}x 1 thread", two / one));
+    report
+        .add("runner_scaling", "runner scaling 1 -> 2 threads", two / one, "x")
+        .target(Target::AtLeast(1.8));
+}
+
+/// Fuel metering overhead on the compute-heavy calibration bots (insertion sort and trick
+/// playouts): the sandbox against an unmetered VM / engine running the same code.
+fn metering(clock: &Clock, sandbox: &Sandbox, report: &mut Report) -> anyhow::Result<()> {
+    let obs = r#"{"legal":["1"]}"#;
+    let big = |kind| Limits {
+        fuel_per_decision: u64::MAX / 8,
+        fuel_per_match: u64::MAX / 4,
+        ..Limits::default_for(kind)
+    };
+    let mut rows = Vec::new();
+    for (kind, text) in [(Kind::Lua, CALIB_LUA), (Kind::Wasm, CALIB_WAT)] {
+        let program = load(sandbox, "calib", kind, text)?;
+        let mut metered = program.start(&big(kind), 1, "{}").map_err(|f| anyhow::anyhow!("calib: {f}"))?;
+        let reference = metered.act(obs).map_err(|f| anyhow::anyhow!("calib: {f}"))?;
+        let m = clock.ns_per_call(|| {
+            metered.act(obs).expect("calib acts");
+        });
+        let u = match kind {
+            Kind::Lua => {
+                let mut plain = PlainLua::new(text).map_err(anyhow::Error::msg)?;
+                assert_eq!(plain.act(obs).map_err(anyhow::Error::msg)?, reference);
+                clock.ns_per_call(|| {
+                    plain.act(obs).expect("calib acts");
+                })
+            }
+            Kind::Wasm => {
+                let mut plain = PlainWasm::new(text.as_bytes()).map_err(anyhow::Error::msg)?;
+                assert_eq!(plain.act(obs).map_err(anyhow::Error::msg)?, reference);
+                clock.ns_per_call(|| {
+                    plain.act(obs).expect("calib acts");
+                })
+            }
+        };
+        rows.push((kind, m, u));
+    }
+    for (kind, m, u) in rows {
+        let (key_m, key_u, key_o, target) = match kind {
+            Kind::Lua => ("metered_lua_ns", "unmetered_lua_ns", "metering_overhead_lua_pct", 60.0),
+            Kind::Wasm => ("metered_wasm_ns", "unmetered_wasm_ns", "metering_overhead_wasm_pct", 15.0),
+        };
+        let name = if kind == Kind::Lua { "Lua" } else { "WASM" };
+        report.add(key_u, format!("compute-heavy bot, {name}, unmetered"), u, "ns");
+        report.add(key_m, format!("compute-heavy bot, {name}, metered"), m, "ns");
+        report
+            .add(key_o, format!("fuel metering overhead, {name}"), (m / u - 1.0) * 100.0, "%")
+            .versus("metered vs unmetered, same run".into())
+            .target(Target::AtMost(target));
+    }
+    Ok(())
+}
+
+/// A match held open: its state and both seats' bots.
+type OpenMatch = (Blade, Vec<Box<dyn Bot<Blade>>>);
+
+/// Resident memory per concurrent match: many Blade matches held open at once (both bots
+/// started and one decision made), RSS before and after.
+fn memory(quick: bool, p: &Programs, report: &mut Report) {
+    let n = if quick { 16 } else { 200 };
+    let obs = blade_observation();
+    for (key, label, program) in [
+        ("rss_per_match_lua_bytes", "resident memory per match: Lua", &p.random_lua),
+        ("rss_per_match_wasm_bytes", "resident memory per match: WASM", &p.random_wasm),
+    ] {
+        let source = file_source(program);
+        let before = rss_bytes();
+        let held: Vec<OpenMatch> = (0..n)
+            .map(|i| {
+                let state = Blade::new(Blade::variants()[0], i);
+                let mut bots = vec![started(&source, i), started(&source, i + 1)];
+                for bot in &mut bots {
+                    bot.act(&obs).expect("acts");
+                }
+                (state, bots)
+            })
+            .collect();
+        let after = rss_bytes();
+        drop(std::hint::black_box(held));
+        if let (Some(b), Some(a)) = (before, after) {
+            report
+                .add(key, label, a.saturating_sub(b) as f64 / n as f64, "bytes")
+                .target(Target::AtMost(4.0 * 1048576.0));
+        }
+    }
+}
+
+/// This process's resident set size (Linux: /proc/self/status), if known.
+fn rss_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// Tournament throughput with storage (SQLite), 1 and 2 threads: a Blade round robin of the
+/// built-in random and greedy bots and the Lua and WASM random bots, in a temporary folder.
+fn tournaments(quick: bool, report: &mut Report) -> anyhow::Result<()> {
+    let dir = TempDir::new()?;
+    std::fs::write(dir.0.join("random.lua"), RANDOM_LUA)?;
+    std::fs::write(dir.0.join("random.wat"), RANDOM_WAT)?;
+    let deals = if quick { 5 } else { 250 };
+    let toml = format!(
+        "[[event]]\ngame = \"blade\"\nbots = [\"random\", \"greedy\", \"random.lua\", \"random.wat\"]\ndeals = {deals}\nduplicate = true\n"
+    );
+    let file = dir.0.join("bench.toml");
+    std::fs::write(&file, &toml)?;
+    let config = crate::tournament::config::load(&file)?;
+    let mut rates = Vec::new();
+    for threads in [1, 2] {
+        let db = dir.0.join(format!("bench-{threads}.db"));
+        let store = crate::tournament::store::Store::open(&db)?;
+        let opts = crate::tournament::RunOptions { threads, progress: false };
+        let t = Instant::now();
+        let result = crate::tournament::run(&config, &store, &opts, &AtomicBool::new(false))?;
+        rates.push(result.played_now as f64 / t.elapsed().as_secs_f64());
+    }
+    report.add("tournament_1_thread", "tournament with storage, 1 thread", rates[0], "/s");
+    report
+        .add("tournament_2_threads", "tournament with storage, 2 threads", rates[1], "/s")
+        .versus(format!("{:.2}x 1 thread", rates[1] / rates[0]));
+    report
+        .add("tournament_scaling", "tournament scaling 1 -> 2 threads", rates[1] / rates[0], "x")
+        .target(Target::AtLeast(1.8));
+    Ok(())
+}
+
+/// A temporary folder, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new() -> anyhow::Result<TempDir> {
+        let nanos =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+        let path = std::env::temp_dir().join(format!("cardarena-bench-{}-{nanos}", std::process::id()));
+        std::fs::create_dir_all(&path).with_context(|| format!("cannot create {}", path.display()))?;
+        Ok(TempDir(path))
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}

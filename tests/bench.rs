@@ -1,0 +1,88 @@
+//! `arena bench --quick --json` runs and prints every documented key (BENCHMARKS.md). No
+//! timing is asserted: speed is what the command reports, not what the tests check.
+
+use std::process::Command;
+
+/// The measures documented in BENCHMARKS.md, "JSON keys".
+const KEYS: &[&str] = &[
+    "observation_json_bytes",
+    "observation_encode_ns",
+    "decision_native_ns",
+    "decision_lua_ns",
+    "decision_wasm_ns",
+    "decision_process_ns",
+    "process_over_lua",
+    "process_over_wasm",
+    "start_lua_ns",
+    "start_wasm_ns",
+    "matches_blade_native",
+    "matches_blade_lua",
+    "matches_blade_wasm",
+    "matches_ecard_native",
+    "matches_ecard_lua",
+    "matches_ecard_wasm",
+    "matches_lost_cities_native",
+    "matches_lost_cities_lua",
+    "matches_lost_cities_wasm",
+    "matches_intensity_native",
+    "matches_intensity_lua",
+    "matches_intensity_wasm",
+    "runner_1_thread",
+    "runner_2_threads",
+    "runner_scaling",
+    "unmetered_lua_ns",
+    "metered_lua_ns",
+    "metering_overhead_lua_pct",
+    "unmetered_wasm_ns",
+    "metered_wasm_ns",
+    "metering_overhead_wasm_pct",
+    "tournament_1_thread",
+    "tournament_2_threads",
+    "tournament_scaling",
+    "rss_per_match_lua_bytes",
+    "rss_per_match_wasm_bytes",
+];
+
+#[test]
+fn quick_json_has_every_documented_key() {
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_arena")).args(["bench", "--quick", "--json"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    let obj = v.as_object().expect("an object");
+    for key in KEYS {
+        let n = obj.get(*key).and_then(|x| x.as_f64()).unwrap_or_else(|| panic!("missing number {key}"));
+        assert!(n.is_finite() && n >= 0.0 || key.ends_with("_pct"), "{key} = {n}");
+    }
+    for meta in ["bench_format", "quick", "timing", "threads", "cpus", "seconds"] {
+        assert!(obj.contains_key(meta), "missing {meta}");
+    }
+    assert_eq!(obj["quick"], serde_json::json!(true));
+    let targets = obj["targets"].as_object().expect("targets");
+    assert_eq!(targets.len(), 14, "{targets:?}");
+    for (key, t) in targets {
+        assert!(obj.contains_key(key), "target for an unknown key {key}");
+        assert!(t["met"].is_boolean() && t["target"].is_string(), "{key}: {t}");
+    }
+    let documented: std::collections::BTreeSet<&str> = KEYS.iter().copied().collect();
+    for key in obj.keys() {
+        let meta = ["bench_format", "quick", "timing", "threads", "cpus", "seconds", "targets"]
+            .contains(&key.as_str());
+        assert!(meta || documented.contains(key.as_str()), "undocumented key {key}");
+    }
+}
+
+#[test]
+fn bench_child_answers_the_first_legal_action() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .arg("bench-child")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"{\"legal\":[\"B\",\"1\"]}\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "B\n");
+}
