@@ -51,7 +51,8 @@ pub fn duel<G: Greedy>(variant: G::Variant, a: &str, b: &str, seed: u64, deals: 
         let mut diff = 0.0;
         for a_seat in 0..2 {
             let names = if a_seat == 0 { [a, b] } else { [b, a] };
-            let entries = names.iter().map(|n| BotEntry { name: n.to_string(), hash: builtin_hash(n) }).collect();
+            let entries =
+                names.iter().map(|n| BotEntry { name: n.to_string(), hash: builtin_hash(n) }).collect();
             let spec = MatchSpec::<G> { variant, seed: deal_seed, entries };
             let mut bots: Vec<_> = names
                 .iter()

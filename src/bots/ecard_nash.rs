@@ -643,8 +643,8 @@ mod tests {
         }
     }
 
-    /// Release-build measurement for the docs (`cargo test --release --lib ecard_nash::tests::measure
-    /// -- --ignored --nocapture`).
+    /// The measurement for the docs: `cargo test --lib ecard_nash::tests::measure -- --ignored
+    /// --nocapture` (`DEALS` overrides the 2000 deals).
     #[test]
     #[ignore]
     fn measure() {
