@@ -55,10 +55,11 @@ impl Params {
         let get = |name: &str, default: u32| {
             std::env::var(name).ok().and_then(|s| s.parse().ok()).unwrap_or(default)
         };
+        let d = Params::DEFAULT;
         Params {
-            exact_cards: get("EXACT_CARDS", EXACT_CARDS as u32) as usize,
-            node_limit: get("NODE_LIMIT", NODE_LIMIT),
-            rollouts: get("ROLLOUTS", ROLLOUTS),
+            exact_cards: get("EXACT_CARDS", d.exact_cards as u32) as usize,
+            node_limit: get("NODE_LIMIT", d.node_limit),
+            rollouts: get("ROLLOUTS", d.rollouts),
         }
     }
 }
@@ -698,15 +699,16 @@ mod tests {
         }
     }
 
-    /// Issue 7 item 3: a guard that strong still beats greedy, on fixed duplicate deals, at a
-    /// smaller budget than the default (a debug build). Over 2000 deals (docs/games/blade.md) the
-    /// margin is about +0.12 points per match with a 95% interval clear of zero; 150 deals are
-    /// too few for that interval, so this asserts the point estimate and more wins than losses.
+    /// Issue 7 item 3: a guard that strong still beats greedy, on fixed duplicate deals (the
+    /// first 300 deals of the measurement's seed 2026), at half the default budget (a debug
+    /// build): the 95% interval of the mean per-deal points difference must lie above zero.
+    /// Measured: 320 W / 3 D / 277 L, +0.143 (95% CI +0.038 .. +0.249); over 2000 deals at the
+    /// default budget the margin is about +0.12 (docs/games/blade.md).
     #[test]
     fn strong_beats_greedy_on_fixed_deals() {
-        let d = duel::<Blade>(Variant::Readme, "strong:8", "greedy", 7, 150);
+        let d = duel::<Blade>(Variant::Readme, "strong:8", "greedy", 2026, 300);
         println!("readme: strong:8 vs greedy: {d}");
-        assert!(d.mean > 0.0 && d.wdl[0] > d.wdl[2], "{d}");
+        assert!(d.low() > 0.0 && d.wdl[0] > d.wdl[2], "{d}");
     }
 
     /// The measurement for the docs: `cargo test --lib blade_strong::tests::measure -- --ignored

@@ -513,7 +513,7 @@ mod tests {
             }
             // Value with n cards each: Emperor (n-6)/n, Slave (6-n)/n.
             let sign = if side == Side::Emperor { 1 } else { -1 };
-            assert_eq!(eq[0].value, q(sign * -1, 5));
+            assert_eq!(eq[0].value, q(-sign, 5));
         }
     }
 
