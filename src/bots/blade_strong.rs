@@ -122,8 +122,10 @@ impl Field {
         self.pop_bolted();
         if self.len > 0 {
             let top = &mut self.cards[usize::from(self.len) - 1];
-            self.score -= value(*top);
-            *top |= BOLTED;
+            if *top & BOLTED == 0 {
+                self.score -= value(*top);
+                *top |= BOLTED;
+            }
         }
     }
 
