@@ -24,7 +24,9 @@
 //! `rng` only breaks exact ties between equally rated moves.
 
 use super::Greedy;
+use crate::bot::Bot;
 use crate::games::blade::{Action, Blade, BladeObservation, Card, FieldCard, Phase};
+use crate::games::Seat;
 use crate::rng::Rng;
 
 /// The heuristic's weights, in card-value units.
@@ -56,6 +58,11 @@ const WEIGHTS: Weights = Weights {
 impl Greedy for Blade {
     fn greedy_action(obs: &BladeObservation, rng: &mut Rng) -> Action {
         choose(obs, rng, &WEIGHTS)
+    }
+
+    /// Determinized search, exact in small endgames (`src/bots/blade_strong.rs`).
+    fn strong_bot(seed: u64, seat: Seat, budget: Option<u32>) -> Option<Box<dyn Bot<Blade>>> {
+        Some(Box::new(super::blade_strong::StrongBot::new(seed, seat, budget)))
     }
 }
 

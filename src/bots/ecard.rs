@@ -30,8 +30,10 @@
 use std::cmp::Ordering;
 use std::sync::OnceLock;
 
+use crate::bot::Bot;
 use crate::bots::Greedy;
 use crate::games::ecard::{Card, Ecard, EcardObservation, Side, Variant, CITIZENS, GROUP, ROUNDS};
+use crate::games::Seat;
 use crate::rng::Rng;
 
 /// Values closer than this are treated as equal (they differ only by rounding).
@@ -230,6 +232,17 @@ impl Greedy for Ecard {
             // Nothing legal (not this seat's turn): any card; the runner never asks then.
             None => obs.hand.first().copied().unwrap_or(Card::Citizen),
         }
+    }
+
+    /// The match equilibrium with opponent modelling (`src/bots/ecard_nash.rs`). E-card's
+    /// strong bot is exact, so it has no search budget: `strong:N` plays the same for every N.
+    fn strong_bot(seed: u64, seat: Seat, _budget: Option<u32>) -> Option<Box<dyn Bot<Ecard>>> {
+        Some(super::ecard_nash::strong_bot(seed, seat))
+    }
+
+    /// The exact equilibrium of the round points game (`src/bots/ecard_nash.rs`).
+    fn nash_bot(seed: u64, seat: Seat) -> Option<Box<dyn Bot<Ecard>>> {
+        Some(super::ecard_nash::nash_bot(seed, seat))
     }
 }
 

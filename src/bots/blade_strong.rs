@@ -1,0 +1,735 @@
+//! Blade's `strong` bot: determinized search over the hidden cards (perfect-information Monte
+//! Carlo), exact where the position is small enough.
+//!
+//! The hidden cards are the opponent's hand and both decks (the own deck's order is hidden from
+//! its owner too). Their multiset is the observation's `unseen`; everything else (both fields
+//! with their bolted cards, the own hand, the counts) is public or known. One **determinization**
+//! deals `unseen`, shuffled by the bot's rng, into the opponent's hand and the two decks (in
+//! drawing order); the result is a full position that agrees with the observation by
+//! construction ([`Pos::from_observation`]). For every determinization and every legal card the
+//! bot plays the card in a compact copy of the rules ([`Pos`], checked against the engine move
+//! for move by the tests) and values the result from its own seat (+1 win, 0 draw, −1 loss):
+//!
+//! - **exactly**, by alpha–beta over the perfect-information game to its end, when both hands
+//!   together hold at most [`EXACT_CARDS`] cards and the search finishes within [`NODE_LIMIT`]
+//!   nodes (Blade endgames are small: a move that does not go ahead loses at once, so few moves
+//!   count);
+//! - otherwise by [`ROLLOUTS`] playouts of a quick policy for both seats (go ahead with the
+//!   cheapest card, spend B/M before they are the last cards, keep 1s against Bolts, see
+//!   [`rollout_choice`]).
+//!
+//! The card with the highest total over the determinizations is played; ties go to the cheaper
+//! card. The budget (`strong:N`) is the number of determinizations per decision (default
+//! [`DEFAULT_BUDGET`]); the same determinizations are used for every card (common random
+//! numbers). Nothing is carried between decisions. What the opponent's choices reveal about its
+//! hand is not used (no inference): determinizations are uniform over the unseen cards.
+
+use crate::bot::{Bot, Fault, Verdict};
+use crate::bots::Greedy;
+use crate::games::blade::{Blade, BladeObservation, Card, Phase, Variant};
+use crate::games::Seat;
+use crate::rng::{Rng, Stream};
+
+/// Determinizations per decision when no budget is given.
+pub const DEFAULT_BUDGET: u32 = 16;
+/// Exact search is tried when both hands together hold at most this many cards.
+pub const EXACT_CARDS: usize = 12;
+/// The most nodes one exact search may visit before it gives up for playouts.
+pub const NODE_LIMIT: u32 = 4000;
+/// Playouts per (determinization, card) when the position is not solved exactly.
+pub const ROLLOUTS: u32 = 2;
+
+/// The search's knobs (the constants above, overridable in the measurement test).
+#[derive(Clone, Copy, Debug)]
+struct Params {
+    exact_cards: usize,
+    node_limit: u32,
+    rollouts: u32,
+}
+
+impl Params {
+    const DEFAULT: Params = Params { exact_cards: EXACT_CARDS, node_limit: NODE_LIMIT, rollouts: ROLLOUTS };
+
+    #[cfg(test)]
+    fn from_env() -> Params {
+        let get = |name: &str, default: u32| {
+            std::env::var(name).ok().and_then(|s| s.parse().ok()).unwrap_or(default)
+        };
+        let d = Params::DEFAULT;
+        Params {
+            exact_cards: get("EXACT_CARDS", d.exact_cards as u32) as usize,
+            node_limit: get("NODE_LIMIT", d.node_limit),
+            rollouts: get("ROLLOUTS", d.rollouts),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// A compact copy of the rules (CONTRACT.md §1 blade, seed-games.md §1(b))
+// ---------------------------------------------------------------------------------------------
+
+const ONE: u8 = 0;
+const BOLT: u8 = 7;
+const MIRROR: u8 = 8;
+/// Flag on a field card: bolted (worth 0).
+const BOLTED: u8 = 0x10;
+/// Room on one field; the most cards a field can hold is 2 set-up cards + 20 plays.
+const FIELD_CAP: usize = 32;
+
+fn value(card: u8) -> u16 {
+    match card & !BOLTED {
+        c @ 1..=6 => u16::from(c) + 1,
+        _ => 1, // 1, B and M
+    }
+}
+
+fn is_effect(card: u8) -> bool {
+    card == BOLT || card == MIRROR
+}
+
+/// A field: cards bottom first, with the score kept up to date.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Field {
+    cards: [u8; FIELD_CAP],
+    len: u8,
+    score: u16,
+}
+
+impl Field {
+    const EMPTY: Field = Field { cards: [0; FIELD_CAP], len: 0, score: 0 };
+
+    fn top_bolted(&self) -> bool {
+        self.len > 0 && self.cards[usize::from(self.len) - 1] & BOLTED != 0
+    }
+
+    fn push(&mut self, card: u8) {
+        if usize::from(self.len) < FIELD_CAP {
+            self.cards[usize::from(self.len)] = card;
+            self.len += 1;
+            self.score += value(card);
+        }
+    }
+
+    /// Removes a bolted top card (worth 0, so the score stays).
+    fn pop_bolted(&mut self) {
+        if self.top_bolted() {
+            self.len -= 1;
+        }
+    }
+
+    /// A Bolt lands: a bolted top card goes, then the new top card is bolted.
+    fn bolt(&mut self) {
+        self.pop_bolted();
+        if self.len > 0 {
+            let top = &mut self.cards[usize::from(self.len) - 1];
+            if *top & BOLTED == 0 {
+                self.score -= value(*top);
+                *top |= BOLTED;
+            }
+        }
+    }
+
+    /// A `1` in a turn: revives a bolted top card, else lies on the field.
+    fn one(&mut self) {
+        if self.top_bolted() {
+            let top = &mut self.cards[usize::from(self.len) - 1];
+            *top &= !BOLTED;
+            self.score += value(*top);
+        } else {
+            self.push(ONE);
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    Pick(u8),
+    Turn(u8),
+    /// Over; the winner, `None` for a draw.
+    Over(Option<u8>),
+}
+
+/// A full Blade position (every card known), cheap to copy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Pos {
+    controller: bool,
+    /// Hand counts per card index.
+    hands: [[u8; 9]; 2],
+    hand_len: [u8; 2],
+    /// Draw piles; index `deck_len - 1` is drawn next.
+    decks: [[u8; 16]; 2],
+    deck_len: [u8; 2],
+    fields: [Field; 2],
+    stage: Stage,
+}
+
+impl Pos {
+    fn score(&self, seat: usize) -> u16 {
+        self.fields[seat].score
+    }
+
+    fn mover(&self) -> Option<usize> {
+        match self.stage {
+            Stage::Pick(s) | Stage::Turn(s) => Some(usize::from(s)),
+            Stage::Over(_) => None,
+        }
+    }
+
+    fn take(&mut self, seat: usize, card: u8) {
+        self.hands[seat][usize::from(card)] -= 1;
+        self.hand_len[seat] -= 1;
+    }
+
+    fn end(&mut self, winner: Option<usize>) {
+        self.stage = Stage::Over(winner.map(|s| s as u8));
+    }
+
+    /// The set-up from `seat` on, repeated while the fields tie (as `Blade::run_setup`).
+    fn run_setup(&mut self, mut seat: usize) {
+        loop {
+            while seat < 2 {
+                if self.deck_len[seat] > 0 {
+                    self.deck_len[seat] -= 1;
+                    let card = self.decks[seat][usize::from(self.deck_len[seat])];
+                    self.fields[seat].push(card);
+                } else if self.hand_len[seat] == 0 {
+                    let other = 1 - seat;
+                    let out = self.deck_len[other] == 0 && self.hand_len[other] == 0;
+                    self.end(if !self.controller || out { None } else { Some(other) });
+                    return;
+                } else {
+                    self.stage = Stage::Pick(seat as u8);
+                    return;
+                }
+                seat += 1;
+            }
+            if self.score(0) == self.score(1) {
+                self.fields = [Field::EMPTY; 2];
+                seat = 0;
+            } else {
+                self.begin_turn(if self.score(0) < self.score(1) { 0 } else { 1 });
+                return;
+            }
+        }
+    }
+
+    fn begin_turn(&mut self, seat: usize) {
+        let other = 1 - seat;
+        if self.hand_len[seat] > 0 {
+            self.stage = Stage::Turn(seat as u8);
+        } else if self.hand_len[other] == 0 {
+            let winner = match self.score(seat).cmp(&self.score(other)) {
+                std::cmp::Ordering::Greater => Some(seat),
+                std::cmp::Ordering::Less => Some(other),
+                std::cmp::Ordering::Equal => None,
+            };
+            self.end(winner);
+        } else {
+            self.end(Some(other));
+        }
+    }
+
+    /// Plays `card` (which must be in the mover's hand) for the mover.
+    fn play(&mut self, card: u8) {
+        match self.stage {
+            Stage::Pick(s) => {
+                let seat = usize::from(s);
+                self.take(seat, card);
+                self.fields[seat].push(card);
+                self.run_setup(seat + 1);
+            }
+            Stage::Turn(s) => self.play_turn(usize::from(s), card),
+            Stage::Over(_) => {}
+        }
+    }
+
+    fn play_turn(&mut self, seat: usize, card: u8) {
+        let other = 1 - seat;
+        let last = self.hand_len[seat] == 1;
+        self.take(seat, card);
+        if last && is_effect(card) {
+            self.end(Some(other));
+            return;
+        }
+        match card {
+            ONE => self.fields[seat].one(),
+            BOLT => self.fields[other].bolt(),
+            MIRROR => self.fields.swap(0, 1),
+            _ => {
+                self.fields[seat].pop_bolted();
+                self.fields[seat].push(card);
+            }
+        }
+        match self.score(seat).cmp(&self.score(other)) {
+            std::cmp::Ordering::Less => self.end(Some(other)),
+            std::cmp::Ordering::Equal => {
+                self.fields = [Field::EMPTY; 2];
+                self.run_setup(0);
+            }
+            std::cmp::Ordering::Greater => self.begin_turn(other),
+        }
+    }
+
+    /// The distinct cards in the mover's hand, in card order.
+    fn moves(&self) -> ([u8; 9], usize) {
+        let mut out = [0u8; 9];
+        let mut n = 0;
+        if let Some(seat) = self.mover() {
+            for card in 0..9u8 {
+                if self.hands[seat][usize::from(card)] > 0 {
+                    out[n] = card;
+                    n += 1;
+                }
+            }
+        }
+        (out, n)
+    }
+
+    /// The result for seat 0 once over: +1 win, 0 draw, −1 loss.
+    fn result(&self) -> Option<i8> {
+        match self.stage {
+            Stage::Over(Some(0)) => Some(1),
+            Stage::Over(Some(_)) => Some(-1),
+            Stage::Over(None) => Some(0),
+            _ => None,
+        }
+    }
+
+    /// The position of the observation with the hidden cards dealt from `hidden` (the
+    /// opponent's hand first, then the own deck, then the opponent's deck, each in drawing
+    /// order). `None` if the observation does not describe a decision of its seat or `hidden`
+    /// does not fit its counts.
+    fn from_observation(obs: &BladeObservation, hidden: &[Card]) -> Option<Pos> {
+        let me = obs.seat;
+        let them = 1 - me;
+        let stage = match (obs.phase, obs.to_act) {
+            (Phase::Setup, Some(s)) if s == me => Stage::Pick(s as u8),
+            (Phase::Turn, Some(s)) if s == me => Stage::Turn(s as u8),
+            _ => return None,
+        };
+        let (opp, decks) = (obs.hand_counts[them], obs.deck_counts);
+        if opp + decks[0] + decks[1] != hidden.len() || obs.hand.len() != obs.hand_counts[me] {
+            return None;
+        }
+        if obs.hand.len() > 10 || opp > 10 || decks.iter().any(|&d| d > 16) {
+            return None;
+        }
+        let mut pos = Pos {
+            controller: obs.variant == Variant::Controller,
+            hands: [[0; 9]; 2],
+            hand_len: [obs.hand.len() as u8, opp as u8],
+            decks: [[0; 16]; 2],
+            deck_len: [decks[0] as u8, decks[1] as u8],
+            fields: [Field::EMPTY; 2],
+            stage,
+        };
+        pos.hand_len.swap(0, me); // [me, them] -> by seat
+        for &card in &obs.hand {
+            pos.hands[me][card.index()] += 1;
+        }
+        let (opp_hand, rest) = hidden.split_at(opp);
+        for &card in opp_hand {
+            pos.hands[them][card.index()] += 1;
+        }
+        let (mine, theirs) = rest.split_at(decks[me]);
+        for (seat, pile) in [(me, mine), (them, theirs)] {
+            // `pile` is in drawing order; the last slot is drawn first.
+            for (i, &card) in pile.iter().rev().enumerate() {
+                pos.decks[seat][i] = card.index() as u8;
+            }
+        }
+        for (seat, field) in obs.fields.iter().enumerate() {
+            if field.len() > FIELD_CAP {
+                return None;
+            }
+            for fc in field {
+                let card = fc.card.index() as u8;
+                pos.fields[seat].push(card);
+                if !fc.valid {
+                    let f = &mut pos.fields[seat];
+                    let top = &mut f.cards[usize::from(f.len) - 1];
+                    f.score -= value(card);
+                    *top |= BOLTED;
+                }
+            }
+        }
+        Some(pos)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Exact search and playouts
+// ---------------------------------------------------------------------------------------------
+
+/// Alpha–beta over the perfect-information game, values for seat 0 in −1..=1. `None` once more
+/// than `limit` nodes have been visited.
+fn solve(pos: &Pos, mut alpha: i8, mut beta: i8, nodes: &mut u32, limit: u32) -> Option<i8> {
+    if let Some(r) = pos.result() {
+        return Some(r);
+    }
+    *nodes += 1;
+    if *nodes > limit {
+        return None;
+    }
+    let maximizing = pos.mover() == Some(0);
+    let (moves, n) = pos.moves();
+    // Children that end the match are settled first: a win for the mover cuts at once.
+    let mut children = [*pos; 9];
+    let mut open = [false; 9];
+    let mut best: i8 = if maximizing { -2 } else { 2 };
+    for i in 0..n {
+        children[i].play(moves[i]);
+        match children[i].result() {
+            Some(r) => {
+                best = if maximizing { best.max(r) } else { best.min(r) };
+            }
+            None => open[i] = true,
+        }
+    }
+    for i in 0..n {
+        if maximizing {
+            alpha = alpha.max(best);
+        } else {
+            beta = beta.min(best);
+        }
+        if alpha >= beta {
+            return Some(best);
+        }
+        if !open[i] {
+            continue;
+        }
+        let v = solve(&children[i], alpha, beta, nodes, limit)?;
+        best = if maximizing { best.max(v) } else { best.min(v) };
+    }
+    Some(best)
+}
+
+/// What the playout policy and the final tie-break charge for spending `card` in `pos`.
+fn cost(pos: &Pos, seat: usize, card: u8) -> f64 {
+    match card {
+        BOLT | MIRROR => 6.0,
+        ONE if pos.fields[seat].top_bolted() => 0.5,
+        ONE => 3.5,
+        c => f64::from(value(c)),
+    }
+}
+
+/// The playout policy's card for the mover of `pos`: among the cards that go strictly ahead,
+/// the cheapest (plus a little noise), preferring a card the opponent's (determinized) hand has
+/// no answer to, and a B/M first when the rest of the hand would be only B/M;
+/// failing that a card that ties (a re-init), failing that anything. A set-up pick places the
+/// cheapest card, avoiding a tie with the opponent's field.
+fn rollout_choice(pos: &Pos, rng: &mut Rng) -> u8 {
+    let seat = pos.mover().unwrap_or(0);
+    let other = 1 - seat;
+    let (moves, n) = pos.moves();
+    let mut best = (f64::INFINITY, moves[0]);
+    let effects_in_hand =
+        u32::from(pos.hands[seat][usize::from(BOLT)] + pos.hands[seat][usize::from(MIRROR)]);
+    for &card in &moves[..n] {
+        let noise = f64::from(rng.next_u32() >> 22) / 1024.0; // [0, 1)
+        let rate = if let Stage::Pick(_) = pos.stage {
+            let tie = pos.fields[other].score == pos.score(seat) + value(card);
+            let base = if is_effect(card) { 0.0 } else { f64::from(value(card)) };
+            base + if tie { 10.0 } else { 0.0 }
+        } else {
+            let mut child = *pos;
+            child.play(card);
+            let ahead = match child.stage {
+                Stage::Over(w) => {
+                    if w == Some(seat as u8) {
+                        -100.0
+                    } else {
+                        1000.0
+                    }
+                }
+                Stage::Turn(s) if usize::from(s) == other => {
+                    if has_answer(&child) {
+                        0.0
+                    } else {
+                        -NO_ANSWER
+                    }
+                }
+                _ => 100.0, // a re-init
+            };
+            let left = u32::from(pos.hand_len[seat]) - 1;
+            let effects_left = effects_in_hand - u32::from(is_effect(card));
+            let only_effects = left > 0 && effects_left == left;
+            ahead + cost(pos, seat, card) + if only_effects { 60.0 } else { 0.0 }
+        };
+        let rate = rate + noise;
+        if rate < best.0 {
+            best = (rate, card);
+        }
+    }
+    best.1
+}
+
+/// What the playout policy gains for a move after which the opponent has no card that goes
+/// strictly ahead (it sees the determinized hand).
+const NO_ANSWER: f64 = 8.0;
+
+/// Whether the mover of `pos` (a turn) has a card that puts it strictly ahead.
+fn has_answer(pos: &Pos) -> bool {
+    let (moves, n) = pos.moves();
+    let seat = pos.mover().unwrap_or(0);
+    moves[..n].iter().any(|&card| {
+        let mut child = *pos;
+        child.play(card);
+        match child.stage {
+            Stage::Over(w) => w == Some(seat as u8),
+            Stage::Turn(s) => usize::from(s) != seat,
+            Stage::Pick(_) => false,
+        }
+    })
+}
+
+/// One playout to the end with [`rollout_choice`] for both seats; the result for seat 0.
+fn rollout(pos: &Pos, rng: &mut Rng) -> i8 {
+    let mut p = *pos;
+    loop {
+        if let Some(r) = p.result() {
+            return r;
+        }
+        let card = rollout_choice(&p, rng);
+        p.play(card);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The bot
+// ---------------------------------------------------------------------------------------------
+
+/// The totals of one decision: per legal card (in `legal` order) the summed value over the
+/// determinizations, for the deciding seat.
+fn evaluate(obs: &BladeObservation, budget: u32, params: Params, rng: &mut Rng) -> Option<Vec<(Card, f64)>> {
+    let cards: Vec<Card> = obs.legal.iter().filter_map(|s| s.parse().ok()).collect();
+    let sign = if obs.seat == 0 { 1.0 } else { -1.0 };
+    let mut totals: Vec<(Card, f64)> = cards.iter().map(|&c| (c, 0.0)).collect();
+    let mut hidden = obs.unseen.clone();
+    for _ in 0..budget {
+        rng.shuffle(&mut hidden);
+        let pos = Pos::from_observation(obs, &hidden)?;
+        let small = usize::from(pos.hand_len[0]) + usize::from(pos.hand_len[1]) <= params.exact_cards;
+        for (card, total) in &mut totals {
+            let mut child = pos;
+            child.play(card.index() as u8);
+            let mut nodes = 0;
+            let exact = if small { solve(&child, -1, 1, &mut nodes, params.node_limit) } else { None };
+            let v = match exact {
+                Some(v) => f64::from(v),
+                None => {
+                    let n = params.rollouts.max(1);
+                    (0..n).map(|_| f64::from(rollout(&child, rng))).sum::<f64>() / f64::from(n)
+                }
+            };
+            *total += sign * v;
+        }
+    }
+    Some(totals)
+}
+
+/// The strong bot's card for `obs`, with `budget` determinizations: the best total, ties going
+/// to the greedy bot's card, then to the cheaper card.
+fn choose(obs: &BladeObservation, budget: u32, params: Params, rng: &mut Rng) -> Card {
+    let greedy = Blade::greedy_action(obs, rng).0;
+    let totals = match evaluate(obs, budget, params, rng) {
+        Some(t) if !t.is_empty() => t,
+        // Not a decision of this seat, or counts that do not add up: the greedy choice.
+        _ => return greedy,
+    };
+    let own_bolted = obs.fields[obs.seat].last().is_some_and(|c| !c.valid);
+    let tie_cost = |card: Card| match card {
+        _ if card == greedy => -1.0,
+        Card::Bolt | Card::Mirror => 6.0,
+        Card::One if own_bolted => 0.5,
+        Card::One => 3.5,
+        c => f64::from(c.value()),
+    };
+    let mut best = totals[0];
+    for &(card, total) in &totals[1..] {
+        let better = total > best.1 + 1e-9 || (total > best.1 - 1e-9 && tie_cost(card) < tie_cost(best.0));
+        if better {
+            best = (card, total);
+        }
+    }
+    best.0
+}
+
+/// The `strong` Blade bot.
+pub struct StrongBot {
+    rng: Rng,
+    budget: u32,
+    params: Params,
+}
+
+impl StrongBot {
+    /// The strong bot for `seat` of the match with `seed`, `budget` determinizations per
+    /// decision (`None`: [`DEFAULT_BUDGET`]).
+    pub fn new(seed: u64, seat: Seat, budget: Option<u32>) -> StrongBot {
+        let budget = budget.unwrap_or(DEFAULT_BUDGET).max(1);
+        #[cfg(not(test))]
+        let params = Params::DEFAULT;
+        #[cfg(test)]
+        let params = Params::from_env();
+        StrongBot { rng: Rng::new(seed, Stream::Bot(seat)), budget, params }
+    }
+}
+
+impl Bot<Blade> for StrongBot {
+    fn act(&mut self, obs: &BladeObservation) -> Result<String, Fault> {
+        if obs.legal.is_empty() {
+            return Err(Fault::new(Verdict::Crash, "blade strong bot asked to act with no legal action"));
+        }
+        Ok(choose(obs, self.budget, self.params, &mut self.rng).to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bots::duel::duel;
+    use crate::games::Game;
+
+    /// The position of `state` for its mover, with the true hidden cards.
+    fn true_pos(state: &Blade) -> Option<Pos> {
+        let seat = *state.to_act().first()?;
+        let them = 1 - seat;
+        let obs = state.observe(seat);
+        let mut hidden: Vec<Card> = state.hand(them).to_vec();
+        hidden.extend(state.deck(seat).iter().rev());
+        hidden.extend(state.deck(them).iter().rev());
+        Pos::from_observation(&obs, &hidden)
+    }
+
+    fn same(pos: &Pos, state: &Blade) -> bool {
+        let stage_ok = match (pos.stage, state.ending()) {
+            (Stage::Over(w), Some(e)) => w.map(usize::from) == e.winner,
+            (Stage::Over(_), None) | (_, Some(_)) => false,
+            (_, None) => pos.mover() == state.to_act().first().copied(),
+        };
+        stage_ok
+            && (0..2).all(|s| {
+                let mut counts = [0u8; 9];
+                for c in state.hand(s) {
+                    counts[c.index()] += 1;
+                }
+                pos.score(s) == state.score(s) as u16
+                    && pos.hands[s] == counts
+                    && usize::from(pos.deck_len[s]) == state.deck(s).len()
+                    && usize::from(pos.fields[s].len) == state.field(s).len()
+            })
+    }
+
+    /// The compact rules agree with the engine (CONTRACT.md §1 blade) move for move: random
+    /// matches in both variants, the position rebuilt from each observation with the true hidden
+    /// cards, then every legal card played in both.
+    #[test]
+    fn compact_rules_match_the_engine() {
+        for variant in Variant::ALL {
+            for seed in 0..150 {
+                let mut state = Blade::new(variant, seed);
+                let mut rng = Rng::new(seed, Stream::Bot(0));
+                while !state.is_over() {
+                    let seat = state.to_act()[0];
+                    let pos = true_pos(&state).expect("a position");
+                    assert!(same(&pos, &state), "{variant} seed {seed}: rebuilt position differs");
+                    for action in state.legal_actions(seat) {
+                        let (mut p, mut s) = (pos, state.clone());
+                        p.play(action.0.index() as u8);
+                        s.play_unchecked(seat, &action);
+                        assert!(same(&p, &s), "{variant} seed {seed}: {} differs\n{}", action.0, s.summary());
+                    }
+                    let legal = state.legal_actions(seat);
+                    let action = legal[rng.below(legal.len())];
+                    state.play_unchecked(seat, &action);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn exact_search_finds_the_forced_win() {
+        // Seat 0 to move, hand 7 B; fields 3 (seat 0) against 2 6 (8). Playing B (bolting the
+        // 6: 3 vs 2) keeps the 7 for the opponent's answer; playing 7 first leaves B as the
+        // last card, which loses. Seat 1 holds only a 2 and a 5 (decks empty).
+        let mut pos = Pos {
+            controller: false,
+            hands: [[0; 9]; 2],
+            hand_len: [2, 2],
+            decks: [[0; 16]; 2],
+            deck_len: [0, 0],
+            fields: [Field::EMPTY; 2],
+            stage: Stage::Turn(0),
+        };
+        pos.hands[0][6] = 1;
+        pos.hands[0][usize::from(BOLT)] = 1;
+        pos.hands[1][1] = 1;
+        pos.hands[1][4] = 1;
+        pos.fields[0].push(2);
+        pos.fields[1].push(1);
+        pos.fields[1].push(5);
+        let value_of = |card: u8| {
+            let mut child = pos;
+            child.play(card);
+            solve(&child, -1, 1, &mut 0, NODE_LIMIT).expect("small")
+        };
+        // B: 3 vs 2; seat 1 answers 5 (7) or 2 (4), seat 0 plays 7 (10) and seat 1's last card
+        // stays below 10. 7 first: 10 vs 8; seat 1 plays 5 (13); seat 0 holds only B: loses.
+        assert_eq!(value_of(BOLT), 1);
+        assert_eq!(value_of(6), -1);
+    }
+
+    fn actions(seed: u64, budget: u32) -> Vec<String> {
+        let mut state = Blade::new(Variant::Readme, seed);
+        let mut bots = [StrongBot::new(seed, 0, Some(budget)), StrongBot::new(seed, 1, Some(budget))];
+        let mut out = Vec::new();
+        while let Some(&seat) = state.to_act().first() {
+            let obs = state.observe(seat);
+            let action = bots[seat].act(&obs).expect("an action");
+            assert!(obs.legal.contains(&action), "{action} not in {:?}", obs.legal);
+            state.play(seat, &action).expect("legal");
+            out.push(action);
+        }
+        out
+    }
+
+    #[test]
+    fn strong_is_deterministic_and_legal() {
+        for seed in 0..20 {
+            assert_eq!(actions(seed, 4), actions(seed, 4), "seed {seed}");
+        }
+    }
+
+    /// Issue 7 item 3: a guard that strong still beats greedy, on fixed duplicate deals (the
+    /// first 300 deals of the measurement's seed 2026), at half the default budget (a debug
+    /// build): the 95% interval of the mean per-deal points difference must lie above zero.
+    /// Measured: 320 W / 3 D / 277 L, +0.143 (95% CI +0.038 .. +0.249); over 2000 deals at the
+    /// default budget the margin is about +0.12 (docs/games/blade.md).
+    #[test]
+    fn strong_beats_greedy_on_fixed_deals() {
+        let d = duel::<Blade>(Variant::Readme, "strong:8", "greedy", 2026, 300);
+        println!("readme: strong:8 vs greedy: {d}");
+        assert!(d.low() > 0.0 && d.wdl[0] > d.wdl[2], "{d}");
+    }
+
+    /// The measurement for the docs: `cargo test --lib blade_strong::tests::measure -- --ignored
+    /// --nocapture` (best with `CARGO_PROFILE_DEV_OPT_LEVEL=2`); `DEALS`, `BOTS` (e.g.
+    /// `strong:8,strong`) and the [`Params`] variables override the defaults.
+    #[test]
+    #[ignore]
+    fn measure() {
+        let deals = std::env::var("DEALS").ok().and_then(|s| s.parse().ok()).unwrap_or(2000);
+        let bots = std::env::var("BOTS").unwrap_or_else(|_| "strong".into());
+        for variant in Variant::ALL {
+            for a in bots.split(',') {
+                for b in ["greedy", "random"] {
+                    let t = std::time::Instant::now();
+                    let d = duel::<Blade>(variant, a, b, 2026, deals);
+                    let ms = t.elapsed().as_secs_f64() * 1000.0 / (2 * deals) as f64;
+                    println!("blade {variant}: {a} vs {b}: {d}; {ms:.3} ms per match");
+                }
+            }
+        }
+    }
+}
