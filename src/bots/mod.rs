@@ -11,9 +11,12 @@ mod blade;
 mod ecard;
 // --
 mod intensity;
+mod intensity_strong;
 // --
 mod lost_cities;
+mod lost_cities_strong;
 // --
+pub mod search;
 
 /// A game's `greedy` bot: a sensible one-ply heuristic that decides from the observation alone.
 pub trait Greedy: crate::view::View {
