@@ -303,7 +303,7 @@ mod measure {
     fn measure_strong() {
         let env = |k: &str, d: &str| std::env::var(k).unwrap_or_else(|_| d.to_string());
         let deals: u64 = env("DEALS", "200").parse().expect("DEALS");
-        let budget: u32 = env("BUDGET", "200").parse().expect("BUDGET");
+        let budget: u32 = env("BUDGET", "20").parse().expect("BUDGET");
         let opp = env("OPP", "greedy");
         // Intensity is the one game with a strong bot built on this search so far.
         run::<crate::games::intensity::Intensity>(
