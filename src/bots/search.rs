@@ -82,6 +82,11 @@ pub fn search<G: Determinize>(obs: &G::Observation, config: SearchConfig, rng: &
             candidates.push(b.clone());
         }
     }
+    if candidates.is_empty() {
+        // A game that offers no candidate and no baseline: any legal action.
+        let legal: Vec<G::Action> = obs.legal().iter().filter_map(|s| s.parse().ok()).collect();
+        return legal[rng.below(legal.len())].clone();
+    }
     if candidates.len() == 1 {
         return candidates.remove(0);
     }
@@ -214,8 +219,9 @@ pub(crate) mod testkit {
 
 #[cfg(test)]
 mod measure {
-    //! Strength and cost measurements, run by hand in release:
-    //! `cargo test --release --lib measure_strong -- --ignored --nocapture`
+    //! Strength and cost measurements, run by hand in an optimized build (a `--release` test build
+    //! rebuilds the sandbox's dependencies; this reuses them):
+    //! `CARGO_PROFILE_DEV_OPT_LEVEL=2 cargo test --lib measure_strong -- --ignored --nocapture`
     //! (environment: `DEALS`, `BUDGET`, `OPP` = greedy | random).
 
     use std::time::Instant;
@@ -299,7 +305,7 @@ mod measure {
     }
 
     #[test]
-    #[ignore = "a measurement, run by hand in release"]
+    #[ignore = "a measurement, run by hand in an optimized build"]
     fn measure_strong() {
         let env = |k: &str, d: &str| std::env::var(k).unwrap_or_else(|_| d.to_string());
         let deals: u64 = env("DEALS", "200").parse().expect("DEALS");
