@@ -17,6 +17,7 @@
 
 use super::Greedy;
 use crate::games::intensity::{Action, Card, Intensity, IntensityObservation, Phase};
+use crate::games::Seat;
 use crate::rng::Rng;
 
 impl Greedy for Intensity {
@@ -45,10 +46,14 @@ impl Greedy for Intensity {
             legal[rng.below(legal.len())]
         }
     }
+
+    fn strong_bot(seed: u64, seat: Seat, budget: Option<u32>) -> Option<Box<dyn crate::bot::Bot<Self>>> {
+        Some(super::intensity_strong::bot(seed, seat, budget))
+    }
 }
 
 /// How much we want to be rid of a card before the tricks start.
-fn pass_danger(card: Card) -> u32 {
+pub(super) fn pass_danger(card: Card) -> u32 {
     match card.number() {
         47 => 100,
         49 => 91,
@@ -59,7 +64,7 @@ fn pass_danger(card: Card) -> u32 {
 
 /// The three most dangerous cards, ascending (ties: random).
 /// A bonus for passing a card of a short suit (at most 3 cards, not calves): voids let us dump.
-fn short(hand: &[Card], c: Card) -> u32 {
+pub(super) fn short(hand: &[Card], c: Card) -> u32 {
     let n = hand.iter().filter(|h| h.suit() == c.suit()).count();
     if n <= 3 && !c.is_calf() {
         4
@@ -68,7 +73,7 @@ fn short(hand: &[Card], c: Card) -> u32 {
     }
 }
 
-fn choose_pass(hand: &[Card], rng: &mut Rng) -> [Card; 3] {
+pub(super) fn choose_pass(hand: &[Card], rng: &mut Rng) -> [Card; 3] {
     let mut ranked: Vec<(u32, u32, Card)> =
         hand.iter().map(|&c| (pass_danger(c) + short(hand, c), rng.next_u32(), c)).collect();
     ranked.sort_by(|a, b| b.cmp(a));

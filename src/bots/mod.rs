@@ -15,9 +15,12 @@ mod ecard;
 mod ecard_nash;
 // --
 mod intensity;
+mod intensity_strong;
 // --
 mod lost_cities;
+mod lost_cities_strong;
 // --
+pub mod search;
 
 /// A game's `greedy` bot: a sensible one-ply heuristic that decides from the observation alone.
 pub trait Greedy: crate::view::View {
