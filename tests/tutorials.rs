@@ -2,5 +2,7 @@
 //! each game beats the built-in `greedy` on fixed duplicate deals. One module per game, in
 //! tests/tutorials/ (a test crate's root looks for its modules beside it, hence `#[path]`).
 
+#[path = "tutorials/blade.rs"]
+mod blade;
 #[path = "tutorials/ecard.rs"]
 mod ecard;
