@@ -121,3 +121,21 @@ fn montecarlo_beats_greedy_within_the_default_fuel() {
     let max = fuel.iter().max().copied().unwrap_or(0);
     assert!(max <= 2_500_000, "a decision used {max} fuel, more than the bot's own cap");
 }
+
+/// The tutorial's measuring command, `arena tournament docs/tutorial/blade/vs-greedy.toml`,
+/// works from a checkout: the file parses, every bot in it loads, and its deals are the ones
+/// these tests play (event seed 1).
+#[test]
+fn tournament_file_loads_every_step() {
+    let file = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/tutorial/blade/vs-greedy.toml");
+    let config = cardarena::tournament::config::load(&file).unwrap_or_else(|e| panic!("{e:#}"));
+    let loader = Loader::new();
+    for event in &config.events {
+        assert_eq!(event.game, "blade");
+        assert_eq!(event.seed, 1, "the tests measure the deals of event seed 1");
+        for bot in &event.bot_paths {
+            loader.resolve::<Blade>(bot).unwrap_or_else(|e| panic!("{bot}: {e:#}"));
+        }
+    }
+    assert!(config.events.iter().any(|e| e.deals >= 1000), "the tutorial reports 1000 deals");
+}

@@ -114,3 +114,21 @@ fn last_step_beats_greedy_and_random() {
     let (mean, low) = duplicate(STEPS[3], "random", 200);
     assert!(mean > 0.65 && low > 0.5, "step 4 vs random: {mean:.3} (low {low:.3})");
 }
+
+/// The tutorial's measuring command, `arena tournament docs/tutorial/ecard/vs-greedy.toml`,
+/// works from a checkout: the file parses, every bot in it loads, and its deals are the ones
+/// these tests play (event seed 1).
+#[test]
+fn tournament_file_loads_every_step() {
+    let file = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/tutorial/ecard/vs-greedy.toml");
+    let config = cardarena::tournament::config::load(&file).unwrap_or_else(|e| panic!("{e:#}"));
+    let loader = Loader::new();
+    for event in &config.events {
+        assert_eq!(event.game, "ecard");
+        assert_eq!(event.seed, 1, "the tests measure the deals of event seed 1");
+        for bot in &event.bot_paths {
+            loader.resolve::<Ecard>(bot).unwrap_or_else(|e| panic!("{bot}: {e:#}"));
+        }
+    }
+    assert!(config.events.iter().any(|e| e.deals >= 1000), "the tutorial reports 1000 deals");
+}
