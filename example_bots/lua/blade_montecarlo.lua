@@ -345,7 +345,7 @@ function act(obs)
     invent_deal(obs, me, pool)
     for i, c in ipairs(candidates) do total[i] = total[i] + simulate(obs, me, c) end
     deals = deals + 1
-    -- Fuel per deal so far, to stop before the next deal would overrun the limit.
+    -- Stop before the next deal (about used / deals more fuel) would overrun the limit.
     local used = start - budget_left()
   until deals >= MAX_DEALS or used + used / deals > limit
 
