@@ -103,7 +103,8 @@ fn no_faults(bots: &[String], seeds: &[u64]) {
 #[test]
 fn lua_bots_play_without_faults() {
     let bots = files("example_bots/lua", ".lua");
-    assert_eq!(bots.len(), 8, "a random and a greedy bot per game: {bots:?}");
+    // A random and a greedy bot per game, and blade_montecarlo.lua.
+    assert_eq!(bots.len(), 9, "{bots:?}");
     no_faults(&bots, &[0, 1, 2, 3, 4]);
 }
 

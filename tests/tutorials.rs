@@ -1,0 +1,8 @@
+//! The tutorials (docs/tutorial/): every step file plays without faults, and the last step of
+//! each game beats the built-in `greedy` on fixed duplicate deals. One module per game, in
+//! tests/tutorials/ (a test crate's root looks for its modules beside it, hence `#[path]`).
+
+#[path = "tutorials/blade.rs"]
+mod blade;
+#[path = "tutorials/ecard.rs"]
+mod ecard;
