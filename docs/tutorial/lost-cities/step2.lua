@@ -3,9 +3,9 @@
 --
 --   cargo run --release -- play --game lost-cities --bots docs/tutorial/lost-cities/step2.lua,greedy
 --
--- An expedition costs 20 points before its cards count: step 1 started five of them with a
--- card or two each and lost about a hundred points a game. This bot never plays a card:
--- it discards, and draws from the deck. Its score is always 0.
+-- An expedition costs 20 points before its cards count: step 1 starts expeditions with a
+-- card or two each and ends about 30 points below zero. This bot never plays a card: it
+-- discards, and draws from the deck. Its score is always 0.
 
 function act(obs)
   if obs.phase == "draw" then return "draw deck" end   -- "draw deck" is always legal
