@@ -6,3 +6,7 @@
 mod blade;
 #[path = "tutorials/ecard.rs"]
 mod ecard;
+#[path = "tutorials/intensity.rs"]
+mod intensity;
+#[path = "tutorials/lost_cities.rs"]
+mod lost_cities;
