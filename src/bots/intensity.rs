@@ -88,19 +88,34 @@ fn buffalo_out(obs: &IntensityObservation) -> bool {
     !seen.into_iter().any(|c| c.is_buffalo())
 }
 
-/// The card with the least key; ties broken at random.
-fn least_by_key<K: Ord>(cards: &[Card], rng: &mut Rng, key: impl Fn(Card) -> K) -> Card {
-    let best = cards.iter().map(|&c| key(c)).min().expect("at least one card");
-    let ties: Vec<Card> = cards.iter().copied().filter(|&c| key(c) == best).collect();
-    ties[rng.below(ties.len())]
+/// How a trick rule chooses among the cards with the least key. Both ways draw from the bot's
+/// own stream; they differ only in how, so each bot keeps its own (seeded, reproducible) play.
+pub(super) trait TieBreak {
+    /// The card of `cards` with the least `key`, ties broken with `rng`.
+    fn least<K: Ord>(cards: &[Card], rng: &mut Rng, key: impl Fn(Card) -> K) -> Card;
+}
+
+/// `greedy`'s tie-break: uniform over the tied cards.
+pub(super) struct UniformTies;
+
+impl TieBreak for UniformTies {
+    fn least<K: Ord>(cards: &[Card], rng: &mut Rng, key: impl Fn(Card) -> K) -> Card {
+        let best = cards.iter().map(|&c| key(c)).min().expect("at least one card");
+        let ties: Vec<Card> = cards.iter().copied().filter(|&c| key(c) == best).collect();
+        ties[rng.below(ties.len())]
+    }
 }
 
 fn choose_play(obs: &IntensityObservation, cards: &[Card], rng: &mut Rng) -> Card {
-    let out = buffalo_out(obs);
-    let trick = &obs.trick.cards;
+    trick_rule::<UniformTies>(&obs.trick.cards, buffalo_out(obs), cards, rng)
+}
+
+/// The trick rules of thumb (module docs: lead, follow, void) for the trick so far, given whether
+/// the buffalo is still in another hand; shared by `greedy` and the `strong` bot's rollouts.
+pub(super) fn trick_rule<T: TieBreak>(trick: &[Card], out: bool, cards: &[Card], rng: &mut Rng) -> Card {
     let Some(led) = trick.first() else {
         // Lead low and safe.
-        return least_by_key(cards, rng, |c| {
+        return T::least(cards, rng, |c| {
             let mut score = u32::from(c.rank());
             if c.is_calf() {
                 score += 10;
@@ -117,7 +132,7 @@ fn choose_play(obs: &IntensityObservation, cards: &[Card], rng: &mut Rng) -> Car
     let follows = cards.iter().all(|c| c.suit() == led.suit());
     if !follows {
         // Void: dump the worst card.
-        return least_by_key(cards, rng, |c| {
+        return T::least(cards, rng, |c| {
             let dump = if c.is_buffalo() {
                 300
             } else if out && c.number() >= 48 {
@@ -136,9 +151,9 @@ fn choose_play(obs: &IntensityObservation, cards: &[Card], rng: &mut Rng) -> Car
     if cards.contains(&Card::BUFFALO) && Card::BUFFALO < winning {
         return Card::BUFFALO;
     }
-    let safe: Vec<Card> = cards.iter().copied().filter(|c| !c.is_buffalo()).collect();
-    let safe = if safe.is_empty() { cards.to_vec() } else { safe };
-    let highest = *safe.iter().max().expect("a card");
+    // Never the buffalo if avoidable (a hand of only the buffalo has nothing else).
+    let highest_safe = cards.iter().copied().filter(|c| !c.is_buffalo()).max();
+    let highest = highest_safe.unwrap_or_else(|| *cards.iter().max().expect("a card"));
     if last && clean {
         return highest;
     }
@@ -148,7 +163,7 @@ fn choose_play(obs: &IntensityObservation, cards: &[Card], rng: &mut Rng) -> Car
     if last {
         highest
     } else {
-        *safe.iter().min().expect("a card")
+        cards.iter().copied().filter(|c| !c.is_buffalo()).min().unwrap_or(cards[0])
     }
 }
 

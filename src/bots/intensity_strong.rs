@@ -14,7 +14,7 @@
 //! - **Rollouts** play greedy's rules on the full state.
 //! - **Reward** for a seat: `1 - penalty / 17`.
 
-use super::intensity::{choose_pass, pass_danger, short};
+use super::intensity::{choose_pass, pass_danger, short, trick_rule, TieBreak};
 use super::search::{Determinize, SearchBot, SearchConfig};
 use crate::bot::Bot;
 use crate::games::intensity::{
@@ -205,16 +205,20 @@ impl Determinize for Intensity {
     }
 }
 
-/// The card with the least key; ties broken at random.
-fn least_by_key<K: Ord>(cards: &[Card], rng: &mut Rng, key: impl Fn(Card) -> K) -> Card {
-    let mut best: Option<(K, u32, Card)> = None;
-    for &c in cards {
-        let k = (key(c), rng.next_u32());
-        if best.as_ref().is_none_or(|(bk, br, _)| (&k.0, k.1) < (bk, *br)) {
-            best = Some((k.0, k.1, c));
+/// The rollouts' tie-break: one draw per card, the least (key, draw) wins; no allocation.
+struct DrawPerCard;
+
+impl TieBreak for DrawPerCard {
+    fn least<K: Ord>(cards: &[Card], rng: &mut Rng, key: impl Fn(Card) -> K) -> Card {
+        let mut best: Option<(K, u32, Card)> = None;
+        for &c in cards {
+            let k = (key(c), rng.next_u32());
+            if best.as_ref().is_none_or(|(bk, br, _)| (&k.0, k.1) < (bk, *br)) {
+                best = Some((k.0, k.1, c));
+            }
         }
+        best.expect("at least one card").2
     }
-    best.expect("at least one card").2
 }
 
 /// Greedy's trick rules (src/bots/intensity.rs) on a full state, for rollouts.
@@ -223,54 +227,7 @@ fn rollout_play(g: &Intensity, seat: Seat, cards: &[Card], rng: &mut Rng) -> Car
     let out = !g.hand(seat).contains(&Card::BUFFALO)
         && !trick.contains(&Card::BUFFALO)
         && !g.tricks().iter().any(|t| t.cards.contains(&Card::BUFFALO));
-    let Some(led) = trick.first() else {
-        return least_by_key(cards, rng, |c| {
-            let mut score = u32::from(c.rank());
-            if c.is_calf() {
-                score += 10;
-            }
-            if c.is_buffalo() {
-                score += 30;
-            }
-            if out && c.number() >= 48 {
-                score += 20;
-            }
-            score
-        });
-    };
-    if !cards.iter().all(|c| c.suit() == led.suit()) {
-        return least_by_key(cards, rng, |c| {
-            let dump = if c.is_buffalo() {
-                300
-            } else if out && c.number() >= 48 {
-                200
-            } else if c.is_calf() {
-                100 + u32::from(c.rank())
-            } else {
-                u32::from(c.rank())
-            };
-            std::cmp::Reverse((dump, c.number()))
-        });
-    }
-    let winning = trick.iter().filter(|c| c.suit() == led.suit()).max().copied().unwrap_or(*led);
-    let last = trick.len() == 3;
-    let clean = trick.iter().all(|c| c.penalty() == 0);
-    if cards.contains(&Card::BUFFALO) && Card::BUFFALO < winning {
-        return Card::BUFFALO;
-    }
-    let highest_safe = cards.iter().copied().filter(|c| !c.is_buffalo()).max();
-    let highest = highest_safe.unwrap_or_else(|| *cards.iter().max().expect("a card"));
-    if last && clean {
-        return highest;
-    }
-    if let Some(duck) = cards.iter().copied().filter(|&c| c < winning).max() {
-        return duck;
-    }
-    if last {
-        highest
-    } else {
-        cards.iter().copied().filter(|c| !c.is_buffalo()).min().unwrap_or(cards[0])
-    }
+    trick_rule::<DrawPerCard>(&trick, out, cards, rng)
 }
 
 const _: () = assert!(HAND_SIZE == 10);
