@@ -135,8 +135,8 @@ pub fn lua_annotations(game: &str) -> Option<String> {
     Some(out)
 }
 
-/// `lost-cities` → `LostCities`.
-fn pascal(game: &str) -> String {
+/// `lost-cities` → `LostCities` (the type names in schemas, LuaLS classes and `arena new`).
+pub(crate) fn pascal(game: &str) -> String {
     game.split('-')
         .map(|w| {
             let mut c = w.chars();

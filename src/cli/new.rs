@@ -105,16 +105,6 @@ fn lang_name(lang: Lang) -> &'static str {
     }
 }
 
-/// `lost-cities` → `LostCities`.
-fn pascal(game: &str) -> String {
-    game.split('-')
-        .map(|w| {
-            let mut c = w.chars();
-            c.next().map(|f| f.to_uppercase().chain(c).collect::<String>()).unwrap_or_default()
-        })
-        .collect()
-}
-
 /// A cargo package name from a folder name: lower case letters, digits, `-` and `_`.
 fn crate_name(name: &str) -> String {
     let mut s: String = name
@@ -163,7 +153,7 @@ fn project_files(
         Lang::C => "bot.wasm".to_string(),
         Lang::Wat => "bot.wat".to_string(),
     };
-    let class = format!("{}Observation", pascal(game));
+    let class = format!("{}Observation", crate::schema::pascal(game));
     let fill = |t: &str| {
         t.replace("{{NAME}}", name)
             .replace("{{GAME}}", game)
@@ -266,7 +256,7 @@ mod tests {
     fn crate_names_are_valid_package_names() {
         assert_eq!(crate_name("My Bot"), "my-bot");
         assert_eq!(crate_name("7up"), "bot-7up");
-        assert_eq!(pascal("lost-cities"), "LostCities");
+        assert_eq!(crate::schema::pascal("lost-cities"), "LostCities");
     }
 
     #[test]

@@ -331,6 +331,19 @@ pub enum EndReason {
     SetupOutOfCards,
 }
 
+impl EndReason {
+    /// A few words for people (game logs and boards).
+    pub fn describe(self) -> &'static str {
+        match self {
+            EndReason::FellBehind => "the mover stayed behind",
+            EndReason::LastCardEffect => "B or M played as the last card",
+            EndReason::OutOfCards => "a hand ran out while the other still had cards",
+            EndReason::FinalScores => "both hands empty, fields compared",
+            EndReason::SetupOutOfCards => "set-up with empty deck and hand",
+        }
+    }
+}
+
 /// How the match ended: the winner (`None` for a draw) and why.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Ending {
@@ -795,9 +808,9 @@ impl Game for Blade {
             Stage::Pick(s) => format!("set-up: seat {s} picks a card from hand"),
             Stage::Turn(s) => format!("turn: seat {s} to play"),
             Stage::Over(Ending { winner: Some(w), reason }) => {
-                format!("over: seat {w} wins ({})", reason_text(reason))
+                format!("over: seat {w} wins ({})", reason.describe())
             }
-            Stage::Over(Ending { winner: None, reason }) => format!("over: draw ({})", reason_text(reason)),
+            Stage::Over(Ending { winner: None, reason }) => format!("over: draw ({})", reason.describe()),
         };
         let seat_line = |s: Seat| {
             let field: Vec<String> = self.fields[s]
@@ -814,16 +827,6 @@ impl Game for Blade {
             )
         };
         format!("{status} | {} | {}", seat_line(0), seat_line(1))
-    }
-}
-
-fn reason_text(reason: EndReason) -> &'static str {
-    match reason {
-        EndReason::FellBehind => "the mover stayed behind",
-        EndReason::LastCardEffect => "B or M played as the last card",
-        EndReason::OutOfCards => "a hand ran out while the other still had cards",
-        EndReason::FinalScores => "both hands empty, fields compared",
-        EndReason::SetupOutOfCards => "set-up with empty deck and hand",
     }
 }
 

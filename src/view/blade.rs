@@ -10,7 +10,7 @@
 //! ```
 
 use super::View;
-use crate::games::blade::{Blade, BladeObservation, Card, EndReason, Event, FieldCard, Phase, Source};
+use crate::games::blade::{Blade, BladeObservation, Card, Event, FieldCard, Phase, Source};
 use crate::games::{Game, Seat};
 
 impl View for Blade {
@@ -48,22 +48,12 @@ fn field(field: &[FieldCard]) -> String {
     }
 }
 
-fn reason(reason: EndReason) -> &'static str {
-    match reason {
-        EndReason::FellBehind => "the mover stayed behind",
-        EndReason::LastCardEffect => "B or M played as the last card",
-        EndReason::OutOfCards => "a hand ran out while the other still had cards",
-        EndReason::FinalScores => "both hands empty, fields compared",
-        EndReason::SetupOutOfCards => "set-up with empty deck and hand",
-    }
-}
-
 /// The board common to both views; `hands[s]` is what to show for seat `s`'s hand.
 fn board(obs: &BladeObservation, hands: &[String; 2], you: Option<Seat>) -> String {
     let status = match (obs.phase, obs.to_act, obs.result) {
         (Phase::Over, _, Some(end)) => match end.winner {
-            Some(w) => format!("over, seat {w} wins ({})", reason(end.reason)),
-            None => format!("over, a draw ({})", reason(end.reason)),
+            Some(w) => format!("over, seat {w} wins ({})", end.reason.describe()),
+            None => format!("over, a draw ({})", end.reason.describe()),
         },
         (Phase::Setup, Some(s), _) => format!("set-up, seat {s} picks a card from hand"),
         (_, Some(s), _) => format!("turn, seat {s} to play"),
