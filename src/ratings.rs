@@ -209,6 +209,19 @@ fn invert(a: &[Vec<f64>]) -> Vec<Vec<f64>> {
     (0..n).map(|i| (0..n).map(|j| cols[j][i]).collect()).collect()
 }
 
+/// The mean of `xs` and the half-width of its 95% interval (normal approximation: 1.96 standard
+/// errors, with the sample variance). `None` for fewer than two values. Used wherever a per-deal
+/// difference or score is reported with its interval (`arena check`/`grade`, bot measurements).
+pub fn mean_ci95(xs: &[f64]) -> Option<(f64, f64)> {
+    if xs.len() < 2 {
+        return None;
+    }
+    let n = xs.len() as f64;
+    let mean = xs.iter().sum::<f64>() / n;
+    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    Some((mean, 1.96 * (var / n).sqrt()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

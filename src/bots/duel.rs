@@ -70,8 +70,8 @@ pub fn duel<G: Greedy>(variant: G::Variant, a: &str, b: &str, seed: u64, deals: 
         }
         diffs.push(diff);
     }
-    let n = diffs.len().max(1) as f64;
-    let mean = diffs.iter().sum::<f64>() / n;
-    let var = diffs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
-    Duel { deals, wdl, mean, half_width: 1.96 * (var / n).sqrt() }
+    // A single deal has no spread to measure: its interval has width 0.
+    let (mean, half_width) =
+        crate::ratings::mean_ci95(&diffs).unwrap_or((diffs.first().copied().unwrap_or(0.0), 0.0));
+    Duel { deals, wdl, mean, half_width }
 }

@@ -210,10 +210,7 @@ pub(crate) mod testkit {
 
     /// Mean and half-width of the 95% normal interval of `xs`.
     pub fn mean_ci(xs: &[f64]) -> (f64, f64) {
-        let n = xs.len() as f64;
-        let mean = xs.iter().sum::<f64>() / n;
-        let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
-        (mean, 1.96 * (var / n).sqrt())
+        crate::ratings::mean_ci95(xs).expect("at least two values")
     }
 }
 

@@ -273,17 +273,10 @@ impl Stats {
     /// not independent; deals are).
     fn score(&self) -> (f64, f64, f64) {
         let xs: Vec<f64> = self.deal_scores.values().map(|(s, n)| s / f64::from(*n)).collect();
-        let n = xs.len() as f64;
-        if xs.is_empty() {
-            return (0.0, 0.0, 1.0);
+        match crate::ratings::mean_ci95(&xs) {
+            Some((mean, half)) => (mean, (mean - half).max(0.0), (mean + half).min(1.0)),
+            None => (xs.first().copied().unwrap_or(0.0), 0.0, 1.0),
         }
-        let mean = xs.iter().sum::<f64>() / n;
-        if xs.len() < 2 {
-            return (mean, 0.0, 1.0);
-        }
-        let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
-        let half = 1.96 * (var / n).sqrt();
-        (mean, (mean - half).max(0.0), (mean + half).min(1.0))
     }
 
     fn fault_total(&self) -> u64 {

@@ -110,10 +110,9 @@ fn montecarlo_vs_greedy(deals: u32) -> (Vec<f64>, Vec<u64>) {
 #[test]
 fn montecarlo_beats_greedy_within_the_default_fuel() {
     let (scores, fuel) = montecarlo_vs_greedy(150);
-    let n = scores.len() as f64;
-    let mean = scores.iter().sum::<f64>() / n;
-    let var = scores.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (n - 1.0);
-    let low = mean - 1.96 * (var / n).sqrt();
+    let n = scores.len();
+    let (mean, half) = cardarena::ratings::mean_ci95(&scores).expect("many deals");
+    let low = mean - half;
     eprintln!("blade_montecarlo vs greedy: {mean:.3} over {n} deals, 95% lower bound {low:.3}");
     assert!(mean > 0.53, "mean score {mean:.3} (95% lower bound {low:.3})");
     assert!(low > 0.5, "the 95% interval of the mean score {mean:.3} reaches 0.5: {low:.3}");

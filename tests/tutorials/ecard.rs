@@ -62,10 +62,8 @@ fn duplicate(bot: &str, opponent: &str, deals: u32) -> (f64, f64) {
             (score(&first, 0) + score(&second, 1)) / 2.0
         })
         .collect();
-    let n = scores.len() as f64;
-    let mean = scores.iter().sum::<f64>() / n;
-    let var = scores.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (n - 1.0);
-    (mean, mean - 1.96 * (var / n).sqrt())
+    let (mean, half) = cardarena::ratings::mean_ci95(&scores).expect("many deals");
+    (mean, mean - half)
 }
 
 #[test]

@@ -71,10 +71,7 @@ impl Measure {
 
     /// The 95% interval of the mean difference per deal (normal approximation).
     fn interval(&self) -> (f64, f64) {
-        let n = self.diffs.len() as f64;
-        let m = self.mean();
-        let var = self.diffs.iter().map(|d| (d - m) * (d - m)).sum::<f64>() / (n - 1.0);
-        let half = 1.96 * (var / n).sqrt();
+        let (m, half) = cardarena::ratings::mean_ci95(&self.diffs).expect("many deals");
         (m - half, m + half)
     }
 
