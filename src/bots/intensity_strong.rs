@@ -59,6 +59,11 @@ fn augment(
     false
 }
 
+/// Every trick of the match so far, the current one last: its leader and its cards in order.
+fn tricks_so_far(obs: &IntensityObservation) -> impl Iterator<Item = (Seat, &[Card])> {
+    obs.tricks.iter().map(|t| (t.leader, &t.cards[..])).chain([(obs.trick.leader, &obs.trick.cards[..])])
+}
+
 impl Determinize for Intensity {
     fn determinize(obs: &IntensityObservation, rng: &mut Rng) -> Intensity {
         let me = obs.seat;
@@ -66,12 +71,7 @@ impl Determinize for Intensity {
             Card::all().filter(|c| !obs.hand.contains(c) && !obs.passed.contains(c)).collect();
         let mut played: [Vec<Card>; PLAYERS] = Default::default();
         let mut void = [[false; 5]; PLAYERS];
-        let tricks = obs
-            .tricks
-            .iter()
-            .map(|t| (t.leader, &t.cards[..]))
-            .chain([(obs.trick.leader, &obs.trick.cards[..])]);
-        for (leader, cards) in tricks {
+        for (leader, cards) in tricks_so_far(obs) {
             let Some(led) = cards.first() else { continue };
             for (i, &card) in cards.iter().enumerate() {
                 let seat = (leader + i) % PLAYERS;
@@ -137,12 +137,7 @@ impl Determinize for Intensity {
             for (s, pass) in passes.iter().enumerate() {
                 state.play_unchecked(s, &Action::Pass([pass[0], pass[1], pass[2]]));
             }
-            let tricks = obs
-                .tricks
-                .iter()
-                .map(|t| (t.leader, &t.cards[..]))
-                .chain([(obs.trick.leader, &obs.trick.cards[..])]);
-            for (leader, cards) in tricks {
+            for (leader, cards) in tricks_so_far(obs) {
                 for (i, &card) in cards.iter().enumerate() {
                     state.play_unchecked((leader + i) % PLAYERS, &Action::Play(card));
                 }
