@@ -125,7 +125,8 @@ fn check_reports_a_working_lua_bot() {
 fn check_reports_a_bot_that_crashes_sometimes_and_how_to_replay_it() {
     let bot = repo("tests/data/bots/crashes_sometimes.lua");
     let o = arena(&["check", &bot, "--game", "blade", "--deals", "6", "--against", "greedy"]);
-    assert!(o.status.success(), "a faulty bot is reported, not an error: {}", stderr(&o));
+    assert_eq!(o.status.code(), Some(1), "a faulty bot is reported, then exit code 1: {}", stderr(&o));
+    assert!(stderr(&o).contains("faulted in"), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(out.contains("verdicts: FAULTS crash:"), "{out}");
     assert!(out.contains("deliberate crash at decision 7"), "{out}");

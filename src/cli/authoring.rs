@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 use rayon::prelude::*;
 
-use super::{csv_field, default_threads, print_out, write_out, LimitArgs};
+use super::{csv_field, default_threads, print_out, write_out, LimitArgs, Mismatch};
 use crate::bot::{content_hash, is_builtin_name, Verdict, BUILTIN_BOTS};
 use crate::bots::Greedy;
 use crate::registry::{self, BotSource, Loader};
@@ -507,7 +507,17 @@ fn check_game<G: Greedy>(args: &CheckArgs) -> anyhow::Result<()> {
         )),
         None => out.push_str("memory peak: not measured (the bot never started)\n"),
     }
-    print_out(&out)
+    print_out(&out)?;
+    if all.faults.is_empty() {
+        Ok(())
+    } else {
+        // The report is printed; the exit code (1) lets a script or a grader's CI gate on it.
+        Err(Mismatch(format!(
+            "{} faulted in {} of {} matches (the first fault and a command that replays it are above)",
+            args.bot, all.faulted_matches, all.matches
+        ))
+        .into())
+    }
 }
 
 /// `word` quoted for a POSIX shell when it needs it.
