@@ -124,15 +124,6 @@ impl<G: View> Bot<G> for HumanBot {
     }
 }
 
-/// What the person at seat `seat` may learn of another seat's move `action` in game `game`.
-pub fn public_action(game: &str, action: &str) -> String {
-    if game == "intensity" && action.starts_with("pass ") {
-        "passes three cards to its left".to_string()
-    } else {
-        action.to_string()
-    }
-}
-
 /// The `arena play` log when a person plays: the others' moves as the person may see them.
 pub struct HumanLog {
     /// The game's name.
@@ -164,10 +155,10 @@ impl<G: View> MatchObserver<G> for HumanLog {
         } else {
             let who = format!("seat {} ({})", record.seat, self.names[record.seat]);
             match (&record.played, &record.fault) {
-                (Some(p), None) => format!("{who}: {}\n", public_action(self.game, p)),
+                (Some(p), None) => format!("{who}: {}\n", G::public_action(p)),
                 // a fault's message may tell what the bot knows: only the verdict is shown
                 (Some(p), Some(f)) => {
-                    format!("{who} faults ({}); the arena plays {}\n", f.verdict, public_action(self.game, p))
+                    format!("{who} faults ({}); the arena plays {}\n", f.verdict, G::public_action(p))
                 }
                 (None, Some(f)) => format!("{who} faults ({})\n", f.verdict),
                 (None, None) => String::new(),
@@ -238,8 +229,9 @@ mod tests {
     #[test]
     fn an_intensity_pass_of_another_seat_hides_its_cards() {
         // seed-games.md §4(b): the passed cards are seen only by the seat that receives them.
-        assert_eq!(public_action("intensity", "pass 12 33 47"), "passes three cards to its left");
-        assert_eq!(public_action("intensity", "play 33"), "play 33");
-        assert_eq!(public_action("ecard", "S"), "S");
+        use crate::games::{ecard::Ecard, intensity::Intensity};
+        assert_eq!(Intensity::public_action("pass 12 33 47"), "passes three cards to its left");
+        assert_eq!(Intensity::public_action("play 33"), "play 33");
+        assert_eq!(Ecard::public_action("S"), "S");
     }
 }

@@ -17,6 +17,15 @@ use crate::games::intensity::{Card, Intensity, IntensityObservation, Phase, PLAY
 use crate::games::{Game, Seat};
 
 impl View for Intensity {
+    /// seed-games.md §4(b): the passed cards are seen only by the seat that receives them.
+    fn public_action(action: &str) -> String {
+        if action.starts_with("pass ") {
+            "passes three cards to its left".to_string()
+        } else {
+            action.to_string()
+        }
+    }
+
     fn render_state(&self) -> String {
         let obs = self.observe(0);
         let hands: Vec<String> = (0..PLAYERS).map(|s| cards(self.hand(s))).collect();

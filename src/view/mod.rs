@@ -24,6 +24,11 @@ pub trait View: Game {
     fn render_observation(obs: &Self::Observation) -> String {
         plain_observation(obs)
     }
+
+    /// What the other seats may learn of `action`, once it is played (most games: all of it).
+    fn public_action(action: &str) -> String {
+        action.to_string()
+    }
 }
 
 /// A game-independent rendering of an observation: one `key: value` line per JSON field, with
