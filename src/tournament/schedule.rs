@@ -67,7 +67,9 @@ pub fn tables(event: &Event, players: usize) -> Vec<Vec<usize>> {
         _ => {
             let all: Vec<usize> = (0..n).collect();
             let mut combos = combinations(&all, players);
-            if combos.len() > event.max_tables as usize {
+            // `max_tables` bounds the tables of 4 (their number grows as n^4); every pair of a
+            // two-player round robin always plays.
+            if players > 2 && combos.len() > event.max_tables as usize {
                 // A seeded sample, kept in lexicographic order.
                 let mut rng = Rng::new(event.seed, Stream::Arena);
                 rng.shuffle(&mut combos);
@@ -217,6 +219,16 @@ mod tests {
         let t = tables(&e, 4);
         assert_eq!(t.len(), 10);
         assert_eq!(t, tables(&e, 4));
+    }
+
+    #[test]
+    fn a_two_player_round_robin_plays_every_pair_however_many_bots() {
+        // docs/tournament.md: `max_tables` is for tables of 4; 12 bots make 66 pairs > 35.
+        let bots: Vec<String> = (0..12).map(|i| format!("\"b{i}.lua\"")).collect();
+        let e = event(&format!("[[event]]\ngame = \"blade\"\nbots = [{}]\n", bots.join(",")));
+        let t = tables(&e, 2);
+        assert_eq!(t.len(), 66);
+        assert_eq!(t, combinations(&(0..12).collect::<Vec<_>>(), 2));
     }
 
     #[test]

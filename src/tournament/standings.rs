@@ -30,7 +30,7 @@ pub struct Standing {
     pub matches: u64,
     /// Points by the game's own scoring (see the module docs).
     pub points: f64,
-    /// Place in the table (1 = best; by points, then rating).
+    /// Place in the table (1 = best; by points per match, then rating).
     pub rank: u32,
     /// Plackett–Luce / Bradley–Terry rating fitted to all matches (Elo scale, field mean 1500).
     pub rating: f64,
@@ -197,10 +197,12 @@ pub fn compute(
         row.trueskill = trues[e].rating - 3.0 * trues[e].uncertainty;
     }
     let mut order: Vec<usize> = (0..n).collect();
+    // Points per match, so that a bot with fewer tables (a sampled Intensity round robin, a
+    // Swiss bye) is neither helped nor hurt; in a full round robin it is the points' order.
+    let per_match = |r: &Standing| if r.matches == 0 { 0.0 } else { r.points / r.matches as f64 };
     order.sort_by(|&a, &b| {
-        rows[b]
-            .points
-            .total_cmp(&rows[a].points)
+        per_match(&rows[b])
+            .total_cmp(&per_match(&rows[a]))
             .then(rows[b].rating.total_cmp(&rows[a].rating))
             .then(a.cmp(&b))
     });
