@@ -248,3 +248,24 @@ fn ctrl_c_stops_cleanly_and_keeps_every_finished_match() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("== blade"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn the_repositorys_tournament_files_load_and_every_bot_resolves() {
+    // README's first command runs arena.toml; docs/zoo.md is measured with docs/zoo.toml.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let loader = cardarena::registry::Loader::new();
+    for file in ["arena.toml", "docs/zoo.toml"] {
+        let config =
+            cardarena::tournament::config::load(&root.join(file)).unwrap_or_else(|e| panic!("{e:#}"));
+        assert!(!config.events.is_empty(), "{file}");
+        for event in &config.events {
+            for bot in &event.bot_paths {
+                let resolved: anyhow::Result<()> = cardarena::with_game!(event.game.as_str(), G => {
+                    loader.resolve::<G>(bot).map(|_| ())
+                })
+                .and_then(|r| r);
+                resolved.unwrap_or_else(|e| panic!("{file}, event {}: {bot}: {e:#}", event.name));
+            }
+        }
+    }
+}
