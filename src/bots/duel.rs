@@ -44,6 +44,20 @@ impl std::fmt::Display for Duel {
 /// Plays `a` against `b` on deals `derive_seed(&[seed, d])` for `d` in `0..deals`, both seat
 /// orders.
 pub fn duel<G: Greedy>(variant: G::Variant, a: &str, b: &str, seed: u64, deals: usize) -> Duel {
+    duel_with::<G>(variant, a, b, seed, deals, |n, deal_seed, seat| {
+        builtin::<G>(n, deal_seed, seat).expect("a built-in bot")
+    })
+}
+
+/// [`duel`] with bots made by `make(name, deal seed, seat)` (a bot that is not a built-in).
+pub fn duel_with<G: Greedy>(
+    variant: G::Variant,
+    a: &str,
+    b: &str,
+    seed: u64,
+    deals: usize,
+    make: impl Fn(&str, u64, usize) -> Box<dyn crate::bot::Bot<G>>,
+) -> Duel {
     let mut wdl = [0u32; 3];
     let mut diffs = Vec::with_capacity(deals);
     for d in 0..deals {
@@ -54,11 +68,8 @@ pub fn duel<G: Greedy>(variant: G::Variant, a: &str, b: &str, seed: u64, deals: 
             let entries =
                 names.iter().map(|n| BotEntry { name: n.to_string(), hash: builtin_hash(n) }).collect();
             let spec = MatchSpec::<G> { variant, seed: deal_seed, entries };
-            let mut bots: Vec<_> = names
-                .iter()
-                .enumerate()
-                .map(|(seat, n)| builtin::<G>(n, deal_seed, seat).expect("a built-in bot"))
-                .collect();
+            let mut bots: Vec<_> =
+                names.iter().enumerate().map(|(seat, n)| make(n, deal_seed, seat)).collect();
             let outcome = run_match(&spec, &mut bots, &mut Quiet).outcome;
             let b_seat = 1 - a_seat;
             match outcome.ranks[a_seat].cmp(&outcome.ranks[b_seat]) {

@@ -22,16 +22,39 @@ use crate::games::lost_cities::{can_extend, Action, Card, LostCities, LostCities
 use crate::games::Seat;
 use crate::rng::Rng;
 
+/// The knobs that tell `greedy` from the stronger heuristic of the `strong` bot
+/// (docs/tutorial/lost-cities/step5.lua explains and measures each).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Policy {
+    /// Lead a new expedition with an investment (and add another) while the deck holds at least
+    /// this many cards.
+    pub invest_deck: usize,
+    /// With at most this many own plays left and more playable cards than plays, play the most
+    /// valuable ones (0: off).
+    pub last_plays: usize,
+    /// With at most this many deck cards and more playable cards than turns, draw from a pile to
+    /// make the game last longer (0: off).
+    pub stall_deck: usize,
+}
+
+impl Policy {
+    /// The built-in `greedy`.
+    pub const GREEDY: Policy = Policy { invest_deck: 24, last_plays: 0, stall_deck: 0 };
+    /// Tutorial step 5's rules: bolder investments, best last plays, stalling.
+    pub const STEP5: Policy = Policy { invest_deck: 12, last_plays: 4, stall_deck: 10 };
+}
+
 /// What the bot knows about the position, as read from the observation.
 struct View<'a> {
     obs: &'a LostCitiesObservation,
     me: Seat,
     opp: Seat,
+    policy: Policy,
 }
 
 impl<'a> View<'a> {
-    fn new(obs: &'a LostCitiesObservation) -> View<'a> {
-        View { obs, me: obs.seat, opp: 1 - obs.seat }
+    fn new(obs: &'a LostCitiesObservation, policy: Policy) -> View<'a> {
+        View { obs, me: obs.seat, opp: 1 - obs.seat, policy }
     }
 
     fn expedition(&self, seat: Seat, suit: Suit) -> &[Card] {
@@ -111,7 +134,7 @@ impl<'a> View<'a> {
         }
         match card.number_value() {
             // Another investment on investments only: worth it while there is time to build.
-            None => Some(if self.obs.deck_size >= 24 { 0 } else { 6 }),
+            None => Some(if self.obs.deck_size >= self.policy.invest_deck { 0 } else { 6 }),
             Some(n) => Some(self.gap(card.suit, floor, n)),
         }
     }
@@ -130,6 +153,40 @@ impl<'a> View<'a> {
         let expected = later * share / 120; // up to a third of the unseen higher cards
         let enough = numbers.len() >= 3 || sum >= 14;
         enough.then_some(sum + expected - 20)
+    }
+
+    /// Hand cards that fit one of our started expeditions.
+    fn playable(&self) -> impl Iterator<Item = Card> + '_ {
+        self.obs
+            .hand
+            .iter()
+            .copied()
+            .filter(|c| self.started(self.me, c.suit) && can_extend(self.expedition(self.me, c.suit), *c))
+    }
+
+    /// The last plays (`Policy::last_plays`): with few plays left and more playable number cards
+    /// than plays, the most valuable ones (number × the expedition's multiplier), lowest of its
+    /// suit first (any set of cards of a suit can be played in ascending order).
+    fn last_play(&self) -> Option<Card> {
+        let plays = self.my_turns_left();
+        if plays > self.policy.last_plays {
+            return None;
+        }
+        let mut candidates: Vec<(i64, Card)> = self
+            .playable()
+            .filter_map(|c| {
+                let n = i64::from(c.number_value()?);
+                let multiplier =
+                    1 + self.expedition(self.me, c.suit).iter().filter(|e| e.is_investment()).count() as i64;
+                Some((n * multiplier, c))
+            })
+            .collect();
+        if candidates.is_empty() || candidates.len() < plays {
+            return None;
+        }
+        candidates.sort_by_key(|&(value, _)| std::cmp::Reverse(value)); // stable: hand order on ties
+        let chosen: Vec<Card> = candidates.iter().take(plays).map(|&(_, c)| c).collect();
+        self.obs.hand.iter().copied().find(|c| chosen.contains(c))
     }
 
     /// What losing `card` by discarding it costs us, plus what it would give the opponent.
@@ -175,6 +232,10 @@ fn best_by<K: Ord>(actions: &[Action], rng: &mut Rng, key: impl Fn(&Action) -> O
 }
 
 fn choose_play(view: &View, legal: &[Action], rng: &mut Rng) -> Option<Action> {
+    // 0. (Policy::last_plays) The most valuable last plays.
+    if let Some(card) = view.last_play() {
+        return Some(Action::Play(card));
+    }
     // 1. Extend a started expedition with its lowest playable card, smallest gap first.
     let extension = best_by(legal, rng, |a| match *a {
         Action::Play(card) => {
@@ -203,7 +264,7 @@ fn choose_play(view: &View, legal: &[Action], rng: &mut Rng) -> Option<Action> {
             if potential < 2 {
                 return None;
             }
-            let invest = potential >= 2 && view.obs.deck_size >= 24;
+            let invest = potential >= 2 && view.obs.deck_size >= view.policy.invest_deck;
             let first = if invest {
                 view.hand_of(card.suit).next()
             } else {
@@ -254,19 +315,53 @@ fn choose_draw(view: &View, legal: &[Action], rng: &mut Rng) -> Option<Action> {
         }
         _ => None,
     });
-    pickup.or(Some(Action::Draw(Source::Deck)))
+    if pickup.is_some() {
+        return pickup;
+    }
+    // (Policy::stall_deck) More to play than turns left: take a pile card, the deck does not
+    // shrink; our suit's card first, one the opponent wants taken away from it.
+    if view.obs.deck_size <= view.policy.stall_deck
+        && !piles.is_empty()
+        && view.playable().count() > view.my_turns_left()
+    {
+        return best_by(&piles, rng, |a| match *a {
+            Action::Draw(Source::Pile(suit)) => {
+                let top = *view.pile(suit).last()?;
+                let mut key = 50i64;
+                if view.started(view.me, suit) && can_extend(view.expedition(view.me, suit), top) {
+                    key = 0;
+                }
+                if view.started(view.opp, suit) && can_extend(view.expedition(view.opp, suit), top) {
+                    key -= 10 + top.number_value().map_or(0, i64::from);
+                }
+                Some(key)
+            }
+            _ => None,
+        });
+    }
+    Some(Action::Draw(Source::Deck))
 }
 
 impl Greedy for LostCities {
     fn greedy_action(obs: &LostCitiesObservation, rng: &mut Rng) -> Action {
-        let legal: Vec<Action> = obs.legal.iter().filter_map(|s| s.parse().ok()).collect();
-        let view = View::new(obs);
-        let drawing = legal.iter().any(|a| matches!(a, Action::Draw(_)));
-        let choice = if drawing { choose_draw(&view, &legal, rng) } else { choose_play(&view, &legal, rng) };
-        match choice.filter(|a| legal.contains(a)) {
-            Some(action) => action,
-            None => *rng.choose(&legal).expect("greedy_action is only asked when there is a legal action"),
-        }
+        policy_action(obs, Policy::GREEDY, rng)
+    }
+
+    fn strong_bot(seed: u64, seat: Seat, budget: Option<u32>) -> Option<Box<dyn crate::bot::Bot<Self>>> {
+        let iterations = budget.unwrap_or(super::lost_cities_strong::DEFAULT_ITERATIONS);
+        Some(Box::new(super::lost_cities_strong::StrongBot::new(seed, seat, iterations)))
+    }
+}
+
+/// The rule list of this module with `policy`'s knobs (`Policy::GREEDY` is the `greedy` bot).
+pub(crate) fn policy_action(obs: &LostCitiesObservation, policy: Policy, rng: &mut Rng) -> Action {
+    let legal: Vec<Action> = obs.legal.iter().filter_map(|s| s.parse().ok()).collect();
+    let view = View::new(obs, policy);
+    let drawing = legal.iter().any(|a| matches!(a, Action::Draw(_)));
+    let choice = if drawing { choose_draw(&view, &legal, rng) } else { choose_play(&view, &legal, rng) };
+    match choice.filter(|a| legal.contains(a)) {
+        Some(action) => action,
+        None => *rng.choose(&legal).expect("a policy is only asked when there is a legal action"),
     }
 }
 
