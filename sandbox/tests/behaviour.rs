@@ -296,3 +296,19 @@ fn lua_fuel_counts_every_instruction() {
         assert_eq!(fuel(n) - base, n as u64, "n = {n}");
     }
 }
+
+/// docs/sandbox.md: WASM instances come from a pool of 1000 slots per sandbox. The 1001st bot
+/// running at once fails to start with a fault that names the limit (never a panic); a freed
+/// slot serves the next start.
+#[test]
+fn wasm_pool_exhaustion_is_a_fault_and_slots_are_reused() {
+    let sb = sandbox();
+    let program = load(&sb, "normal.wat").unwrap();
+    let mut live: Vec<_> = (0..1000).map(|_| program.start(&Limits::WASM, SEED, INFO).unwrap()).collect();
+    let fault = program.start(&Limits::WASM, SEED, INFO).err().expect("the pool is full");
+    assert_eq!(fault.verdict, Verdict::Crash);
+    assert!(fault.message.contains("1000"), "{}", fault.message);
+    live.pop();
+    let mut again = program.start(&Limits::WASM, SEED, INFO).expect("a freed slot is reused");
+    assert_eq!(again.act(OBS).unwrap(), live[0].act(OBS).unwrap());
+}

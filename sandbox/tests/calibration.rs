@@ -4,7 +4,7 @@
 //! cargo test --release -p cardarena-sandbox --test calibration -- --ignored --nocapture --test-threads=1
 //! ```
 //!
-//! (add `--features pooling-bench` for the pooling allocator comparison).
+//! (`pooling_versus_on_demand` compares the two instance allocators).
 
 mod common;
 
@@ -146,9 +146,8 @@ fn time_per_fuel_of_charged_work() {
     }
 }
 
-/// Pooling versus on-demand instance allocation, measured directly on wasmtime. Needs
-/// `--features pooling-bench`.
-#[cfg(feature = "pooling-bench")]
+/// Pooling (what the sandbox uses) versus on-demand instance allocation, measured directly on
+/// wasmtime: `cargo test --release -p cardarena-sandbox --test calibration pooling -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn pooling_versus_on_demand() {
