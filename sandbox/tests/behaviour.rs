@@ -305,7 +305,7 @@ fn wasm_pool_exhaustion_is_a_fault_and_slots_are_reused() {
     let sb = sandbox();
     let program = load(&sb, "normal.wat").unwrap();
     let mut live: Vec<_> = (0..1000).map(|_| program.start(&Limits::WASM, SEED, INFO).unwrap()).collect();
-    let fault = program.start(&Limits::WASM, SEED, INFO).err().expect("the pool is full");
+    let Err(fault) = program.start(&Limits::WASM, SEED, INFO) else { panic!("the pool is full") };
     assert_eq!(fault.verdict, Verdict::Crash);
     assert!(fault.message.contains("1000"), "{}", fault.message);
     live.pop();
