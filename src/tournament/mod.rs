@@ -295,21 +295,24 @@ fn play_all<G: Greedy>(
         let pending = &pending;
         scope.spawn(move || {
             pool.install(|| {
-                pending.par_iter().for_each_with(tx, |tx, &i| {
-                    if stop.load(Ordering::SeqCst) {
-                        return;
-                    }
-                    let replay = play_one(ctx, &plans[i]);
-                    let summary = MatchSummary::of(&replay);
-                    let packed = store::pack(&summary, &replay);
-                    // Only a match with a fault does more work: its capsules.
-                    let faulted = if replay.faults.iter().all(Vec::is_empty) {
-                        Vec::new()
-                    } else {
-                        faulted::<G>(&replay, event)
-                    };
-                    let _ = tx.send((i, summary, packed, faulted));
-                });
+                pending.par_iter().for_each_init(
+                    || (tx.clone(), store::Packer::new()),
+                    |(tx, packer), &i| {
+                        if stop.load(Ordering::SeqCst) {
+                            return;
+                        }
+                        let replay = play_one(ctx, &plans[i]);
+                        let summary = MatchSummary::of(&replay);
+                        let packed = packer.pack(&summary, &replay);
+                        // Only a match with a fault does more work: its capsules.
+                        let faulted = if replay.faults.iter().all(Vec::is_empty) {
+                            Vec::new()
+                        } else {
+                            faulted::<G>(&replay, event)
+                        };
+                        let _ = tx.send((i, summary, packed, faulted));
+                    },
+                );
             });
         });
         // Group commit: each commit holds every match that finished since the last one.
