@@ -1,4 +1,5 @@
-//! Profiling aid (not a test): starts the benchmark's WASM random bot N times.
+//! Profiling aid (not a test): starts the benchmark's trivial bots N times (or, with
+//! `ACT_OBS=FILE`, makes N decisions on the observation in FILE).
 //! `cargo run --release -p cardarena-sandbox --example start_profile -- wasm 200000`
 use cardarena_sandbox::{Kind, Limits, Sandbox};
 
@@ -8,12 +9,27 @@ fn main() {
     let n: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(100_000);
     let sandbox = Sandbox::new().expect("sandbox");
     let (name, kind, src): (&str, Kind, &[u8]) = if kind == "wasm" {
-        ("random.wat", Kind::Wasm, include_bytes!("../../src/bench/random.wat"))
+        ("first_legal.wat", Kind::Wasm, include_bytes!("../../example_bots/wat/first_legal.wat"))
     } else {
-        ("random.lua", Kind::Lua, include_bytes!("../../src/bench/random.lua"))
+        ("trivial.lua", Kind::Lua, include_bytes!("../../src/bench/trivial.lua"))
     };
     let program = sandbox.load(name, kind, src).expect("load");
-    let limits = Limits::default_for(kind);
+    let limits = Limits { fuel_per_match: u64::MAX, ..Limits::default_for(kind) };
+    if let Ok(path) = std::env::var("ACT_OBS") {
+        // decisions instead of starts: `ACT_OBS=obs.json start_profile wasm N`
+        let obs = std::fs::read_to_string(path).expect("observation file");
+        let mut inst = program.start(&limits, 1, "{\"seat\":0,\"seed\":1}").expect("start");
+        let t = std::time::Instant::now();
+        for _ in 0..n {
+            std::hint::black_box(inst.act(obs.trim()).expect("act"));
+        }
+        println!(
+            "{:.3} µs per decision ({} fuel)",
+            t.elapsed().as_secs_f64() * 1e6 / n as f64,
+            inst.fuel_used_last()
+        );
+        return;
+    }
     let t = std::time::Instant::now();
     for seed in 0..n {
         let inst = program.start(&limits, seed, "{\"seat\":0,\"seed\":1}").expect("start");

@@ -45,9 +45,11 @@ impl PlainLua {
 }
 
 /// A WASM module's `act` on the sandbox's engine configuration without fuel metering (the
-/// epoch check stays). Only modules without imports.
+/// epoch check stays). The sandbox's imports are stubs: `log` drops its line, `budget_left`
+/// answers a large number.
 pub struct PlainWasm {
     store: Store<()>,
+    instance: wasmtime::Instance,
     memory: Memory,
     alloc: TypedFunc<i32, i32>,
     act: TypedFunc<(i32, i32), i64>,
@@ -57,7 +59,7 @@ impl PlainWasm {
     /// Compiles and instantiates `bytes` (binary or text).
     ///
     /// # Errors
-    /// The module does not compile, has imports, or lacks the ABI's exports.
+    /// The module does not compile, has other imports, or lacks the ABI's exports.
     pub fn new(bytes: &[u8]) -> Result<PlainWasm, String> {
         let mut config = crate::wasm::config();
         config.consume_fuel(false);
@@ -65,11 +67,30 @@ impl PlainWasm {
         let module = Module::new(&engine, bytes).map_err(|e| format!("{e:#}"))?;
         let mut store = Store::new(&engine, ());
         store.set_epoch_deadline(u64::MAX / 2);
-        let instance = Linker::new(&engine).instantiate(&mut store, &module).map_err(|e| format!("{e:#}"))?;
+        let mut linker = Linker::new(&engine);
+        linker
+            .func_wrap("env", "log", |_: i32, _: i32| {})
+            .and_then(|l| l.func_wrap("env", "budget_left", || i64::MAX / 2))
+            .map_err(|e| format!("{e:#}"))?;
+        let instance = linker.instantiate(&mut store, &module).map_err(|e| format!("{e:#}"))?;
         let memory = instance.get_memory(&mut store, "memory").ok_or("no memory export")?;
         let alloc = instance.get_typed_func(&mut store, "alloc").map_err(|e| format!("{e:#}"))?;
         let act = instance.get_typed_func(&mut store, "act").map_err(|e| format!("{e:#}"))?;
-        Ok(PlainWasm { store, memory, alloc, act })
+        Ok(PlainWasm { store, instance, memory, alloc, act })
+    }
+
+    /// Calls the module's `init` export, if it has one, with `info` (the init info JSON).
+    ///
+    /// # Errors
+    /// A trap.
+    pub fn init(&mut self, info: &str) -> Result<(), String> {
+        let Ok(init) = self.instance.get_typed_func::<(i32, i32), ()>(&mut self.store, "init") else {
+            return Ok(());
+        };
+        let input = info.as_bytes();
+        let ptr = self.alloc.call(&mut self.store, input.len() as i32).map_err(|e| format!("{e:#}"))?;
+        self.memory.write(&mut self.store, ptr as u32 as usize, input).map_err(|e| e.to_string())?;
+        init.call(&mut self.store, (ptr, input.len() as i32)).map_err(|e| format!("{e:#}"))
     }
 
     /// One call of `act` with the observation's bytes, as the sandbox makes it.

@@ -35,6 +35,9 @@ const RANDOM_WAT: &str = include_str!("random.wat");
 const TRIVIAL_WAT: &str = include_str!("../../example_bots/wat/first_legal.wat");
 const CALIB_LUA: &str = include_str!("../../sandbox/tests/bots/calib.lua");
 const CALIB_WAT: &str = include_str!("../../sandbox/tests/bots/calib.wat");
+/// A compiled Rust bot (the Blade example, serde JSON parsing and greedy rules): fuel's cost on
+/// ordinary compiled code, next to the hand-written tight loops of `calib.wat`.
+const RUST_WASM: &[u8] = include_bytes!("../../example_bots/wasm/blade_rust.wasm");
 
 /// Version of the JSON output's set of keys.
 pub const BENCH_FORMAT: u32 = 1;
@@ -651,6 +654,37 @@ fn metering(clock: &Clock, sandbox: &Sandbox, report: &mut Report) -> anyhow::Re
             }
         };
         rows.push((kind, m, u));
+    }
+    // The same comparison on a compiled Rust bot's decisions (no target: the calibration loops
+    // above are the worst case the target is set on).
+    {
+        let program = sandbox
+            .load("blade_rust.wasm", Kind::Wasm, RUST_WASM)
+            .map_err(|f| anyhow::anyhow!("blade_rust.wasm: {f}"))?;
+        let obs = serde_json::to_string(&blade_observation())?;
+        let info = serde_json::to_string(&info_for::<Blade>(0, 7))?;
+        let mut metered =
+            program.start(&big(Kind::Wasm), 1, &info).map_err(|f| anyhow::anyhow!("blade_rust.wasm: {f}"))?;
+        let reference = metered.act(&obs).map_err(|f| anyhow::anyhow!("blade_rust.wasm: {f}"))?;
+        let m = clock.ns_per_call(|| {
+            metered.act(&obs).expect("blade_rust acts");
+        });
+        let mut plain = PlainWasm::new(RUST_WASM).map_err(anyhow::Error::msg)?;
+        plain.init(&info).map_err(anyhow::Error::msg)?;
+        assert_eq!(plain.act(&obs).map_err(anyhow::Error::msg)?, reference);
+        let u = clock.ns_per_call(|| {
+            plain.act(&obs).expect("blade_rust acts");
+        });
+        report.add("unmetered_rust_wasm_ns", "Rust example bot decision, WASM, unmetered", u, "ns");
+        report.add("metered_rust_wasm_ns", "Rust example bot decision, WASM, metered", m, "ns");
+        report
+            .add(
+                "metering_overhead_rust_wasm_pct",
+                "fuel metering overhead, WASM, Rust bot",
+                (m / u - 1.0) * 100.0,
+                "%",
+            )
+            .versus("metered vs unmetered, same run".into());
     }
     for (kind, m, u) in rows {
         let (key_m, key_u, key_o, target) = match kind {
