@@ -15,7 +15,10 @@ fn main() {
             let libs = StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::UTF8;
             std::hint::black_box(Lua::new_with(libs, LuaOptions::default()).expect("lua"));
         }
-        println!("{:.2} µs per bare Lua VM (4 libraries), created and dropped", t.elapsed().as_secs_f64() * 1e6 / n as f64);
+        println!(
+            "{:.2} µs per bare Lua VM (4 libraries), created and dropped",
+            t.elapsed().as_secs_f64() * 1e6 / n as f64
+        );
         return;
     }
     let sandbox = Sandbox::new().expect("sandbox");

@@ -58,7 +58,7 @@ pub(crate) fn compile_prelude() -> Result<Vec<u8>, String> {
         .set_mode(ChunkMode::Text)
         .into_function()
         .map_err(|e| format!("the sandbox's Lua prelude does not compile: {e}"))?;
-    Ok(f.dump(false))
+    Ok(f.dump(true))
 }
 
 impl LuaProgram {
