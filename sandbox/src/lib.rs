@@ -61,6 +61,10 @@ use sha2::{Digest, Sha256};
 pub use fault::{Fault, Verdict};
 pub use limits::Limits;
 
+/// How many WASM bots one [`Sandbox`] runs at once (its instance pool); one more fails to start
+/// with a [`Verdict::Crash`] naming the limit.
+pub const WASM_POOL_SLOTS: u32 = wasm::POOL_SLOTS;
+
 /// The Lua instruction hook fires every this many VM instructions: fuel for plain Lua code
 /// is counted in steps of this size, and the wall clock is checked this often.
 pub const LUA_HOOK_STEP: u32 = 1000;
@@ -155,6 +159,12 @@ impl Sandbox {
         let watch = Arc::new(watchdog::Watchlist::default());
         let wasm = wasm::WasmEngine::new(watch.clone()).map_err(SandboxError)?;
         Ok(Sandbox { shared: Arc::new(Shared { wasm, watch, lua_prelude }) })
+    }
+
+    /// Whether WASM instances come from the sandbox's pool of [`WASM_POOL_SLOTS`] (the normal
+    /// case), or are allocated on demand because the pool's address space was refused.
+    pub fn wasm_pooled(&self) -> bool {
+        self.shared.wasm.pooled
     }
 
     /// Compiles a Lua source (text only), or compiles and validates a WASM module. `name` is

@@ -40,11 +40,13 @@ pub(crate) struct WasmEngine {
     engine: Engine,
     linker: Linker<Host>,
     ticker: Option<Ticker>,
+    /// Whether instances come from the pool (else: on demand, see `WasmEngine::new`).
+    pub(crate) pooled: bool,
 }
 
 /// How many WASM instances (bots in running matches) one sandbox holds at once. A tournament
 /// needs 2-4 per worker thread; `arena bench` holds 400 to measure memory.
-pub(crate) const POOL_SLOTS: u32 = 1000;
+pub const POOL_SLOTS: u32 = 500;
 
 /// The engine configuration: every knob that matters for safety or determinism.
 pub(crate) fn config() -> Config {
@@ -72,12 +74,17 @@ pub(crate) fn config() -> Config {
         // dependence on the WASMTIME_BACKTRACE_DETAILS environment variable.
         .wasm_backtrace_max_frames(NonZeroUsize::new(32))
         .wasm_backtrace_details(WasmBacktraceDetails::Disable);
-    // Instances come from a pool of slots reserved once per engine, instead of an mmap/munmap
-    // of each instance's memory (4 GiB reservation plus guard pages) per start: a start costs
-    // about 6 µs instead of 16-23 µs, and starts on several threads no longer serialize on the
-    // kernel's address-space lock. Each slot can hold the largest wasm32 memory; the bot's own
-    // cap is the store's ResourceLimiter, as before. Reserving a slot costs address space only
-    // (PROT_NONE), not memory.
+    c
+}
+
+/// [`config`] with instances from a pool of slots reserved once per engine, instead of an
+/// mmap/munmap of each instance's memory (4 GiB reservation plus guard pages) per start: a start
+/// costs about 5 µs instead of 14-23 µs, and starts on several threads no longer serialize on the
+/// kernel's address-space lock. Each slot can hold the largest wasm32 memory; the bot's own cap is
+/// the store's ResourceLimiter, as before. The slots cost address space only (PROT_NONE, about
+/// 4 GiB each), not memory.
+fn pooled_config() -> Config {
+    let mut c = config();
     let mut pool = PoolingAllocationConfig::new();
     pool.total_core_instances(POOL_SLOTS)
         .total_memories(POOL_SLOTS)
@@ -95,14 +102,20 @@ pub(crate) fn config() -> Config {
 impl WasmEngine {
     /// The engine, and the ticker that serves both its epochs and the Lua `watch` list.
     pub(crate) fn new(watch: Arc<Watchlist>) -> Result<WasmEngine, String> {
-        let engine = Engine::new(&config()).map_err(|e| format!("wasmtime engine: {e:#}"))?;
+        // The pool reserves its address space up front (about 2 TiB); where that is refused (a
+        // `ulimit -v`, or very many sandboxes alive in one process) instances are allocated on
+        // demand instead: slower starts, the same behaviour and fuel.
+        let (engine, pooled) = match Engine::new(&pooled_config()) {
+            Ok(engine) => (engine, true),
+            Err(_) => (Engine::new(&config()).map_err(|e| format!("wasmtime engine: {e:#}"))?, false),
+        };
         let mut linker = Linker::<Host>::new(&engine);
         linker
             .func_wrap("env", "log", host_log)
             .and_then(|l| l.func_wrap("env", "budget_left", host_budget_left))
             .map_err(|e| format!("wasmtime linker: {e:#}"))?;
         let ticker = Ticker::start(engine.clone(), watch).map_err(|e| format!("epoch ticker: {e}"))?;
-        Ok(WasmEngine { engine, linker, ticker: Some(ticker) })
+        Ok(WasmEngine { engine, linker, ticker: Some(ticker), pooled })
     }
 }
 
