@@ -31,7 +31,7 @@ use crate::games::Seat;
 use crate::rng::{Rng, Stream};
 
 /// Determinizations per decision when no budget is given.
-pub const DEFAULT_BUDGET: u32 = 16;
+pub const DEFAULT_BUDGET: u32 = 8;
 /// Exact search is tried when both hands together hold at most this many cards.
 pub const EXACT_CARDS: usize = 12;
 /// The most nodes one exact search may visit before it gives up for playouts.

@@ -28,7 +28,7 @@ use crate::rng::Rng;
 pub const MARGIN: f64 = 0.03;
 
 /// The default iterations per decision.
-pub const DEFAULT_ITERATIONS: u32 = 20;
+pub const DEFAULT_ITERATIONS: u32 = 8;
 
 /// Cards of our hand whose triples the search considers at the pass.
 const PASS_CANDIDATES: usize = 6;
