@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the example WASM bots and copies them to example_bots/wasm/:
-#   - the Rust bots (example_bots/rust, their own cargo workspace) -> <game>_rust.wasm
+#   - the Rust bots (example_bots/rust, their own cargo workspace) -> <game>_rust.wasm, and
+#     blade_montecarlo_rust.wasm (the Rust port of example_bots/lua/blade_montecarlo.lua)
 #   - the C bot (example_bots/c, clang + wasm-ld, no libc)          -> ecard_c.wasm
 # (The .wat bot needs no build: the arena reads .wat files as they are.)
 #
@@ -66,6 +67,7 @@ built=example_bots/rust/target/wasm32-unknown-unknown/release
 for game in blade ecard lost-cities intensity; do
   cp "$built/${game//-/_}_bot.wasm" "$out/${game}_rust.wasm"
 done
+cp "$built/blade_montecarlo.wasm" "$out/blade_montecarlo_rust.wasm"   # Monte-Carlo search
 
 # --- C bot --------------------------------------------------------------------------------
 say "building the C bot"

@@ -21,7 +21,8 @@ use serde_json::Value;
 const GAMES: [&str; 4] = ["blade", "ecard", "lost-cities", "intensity"];
 
 /// The WASM modules that scripts/build-example-bots.sh produces.
-const BUILT: [&str; 5] = ["blade_rust", "ecard_rust", "lost-cities_rust", "intensity_rust", "ecard_c"];
+const BUILT: [&str; 6] =
+    ["blade_rust", "blade_montecarlo_rust", "ecard_rust", "lost-cities_rust", "intensity_rust", "ecard_c"];
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -111,7 +112,8 @@ fn lua_bots_play_without_faults() {
 #[test]
 fn rust_bots_play_without_faults() {
     let bots: Vec<String> = wasm_bots().into_iter().filter(|b| b.ends_with("_rust.wasm")).collect();
-    assert_eq!(bots.len(), 4, "{bots:?}");
+    // One per game, and the Monte-Carlo Blade bot.
+    assert_eq!(bots.len(), 5, "{bots:?}");
     no_faults(&bots, &[0, 1]);
 }
 
