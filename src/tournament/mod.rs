@@ -260,6 +260,9 @@ fn key<G: Game>(ctx: &EventCtx<G>, event: &Event, plan: &MatchPlan) -> String {
     format!("{}|{}|{}|{}", event.name, ctx.fingerprint, plan.seed, seats.join(","))
 }
 
+/// How long the writer gathers finished matches into one transaction.
+const GROUP_COMMIT: std::time::Duration = std::time::Duration::from_millis(20);
+
 /// Plays every plan not yet stored; returns the summaries of the longest finished prefix of
 /// `plans` (all of them unless the run was stopped).
 #[allow(clippy::too_many_arguments)]
@@ -315,11 +318,16 @@ fn play_all<G: Greedy>(
                 );
             });
         });
-        // Group commit: each commit holds every match that finished since the last one.
+        // Group commit: each commit holds the matches that finished within GROUP_COMMIT of
+        // the first one (at most 512). A transaction costs the writer far more than a row (file
+        // locks, WAL frames), and the writer shares the cores with the workers; a match that
+        // is not yet committed when the run stops is simply played again on resume.
         while let Ok(first) = rx.recv() {
             let mut batch = vec![first];
+            let until = std::time::Instant::now() + GROUP_COMMIT;
             while batch.len() < 512 {
-                match rx.try_recv() {
+                let left = until.saturating_duration_since(std::time::Instant::now());
+                match rx.recv_timeout(left) {
                     Ok(next) => batch.push(next),
                     Err(_) => break,
                 }
