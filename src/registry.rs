@@ -159,7 +159,6 @@ impl BotSource {
                 limits: limits.cloned().unwrap_or_else(|| Limits::default_for(program.kind())),
                 instance: None,
                 fuel_last: None,
-                json: Vec::new(),
             }),
         }
     }
@@ -238,8 +237,6 @@ struct SandboxBot {
     limits: Limits,
     instance: Option<Instance>,
     fuel_last: Option<u64>,
-    /// The observation's JSON, reused from one decision to the next.
-    json: Vec<u8>,
 }
 
 /// A sandbox fault as the arena records it.
@@ -276,10 +273,9 @@ impl<G: Game> Bot<G> for SandboxBot {
             .instance
             .as_mut()
             .ok_or_else(|| Fault::new(Verdict::Load, "the bot did not start (its init failed)"))?;
-        self.json.clear();
-        serde_json::to_writer(&mut self.json, obs).expect("observations serialize");
-        let json = std::str::from_utf8(&self.json).expect("serde_json writes UTF-8");
-        let reply = instance.act(json);
+        // A Lua bot gets the observation's tables built from the value, a WASM bot its JSON
+        // text: both exactly what `serde_json::to_string(obs)` says.
+        let reply = instance.act_value(obs);
         self.fuel_last = Some(instance.fuel_used_last());
         reply.map_err(convert)
     }

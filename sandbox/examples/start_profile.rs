@@ -33,7 +33,7 @@ fn main() {
         // an unmetered Lua VM (no hook, no prelude): `PLAIN_LUA=bot.lua ACT_OBS=obs.json start_profile lua N`
         let obs = std::fs::read_to_string(path).expect("observation file");
         let src = std::fs::read_to_string(bot).expect("bot file");
-        let mut plain = cardarena_sandbox::baseline::PlainLua::new(&src).expect("plain lua");
+        let mut plain = cardarena_sandbox::baseline::PlainLua::new(&src, 1).expect("plain lua");
         let t = std::time::Instant::now();
         for _ in 0..n {
             std::hint::black_box(plain.act(obs.trim()).expect("act"));

@@ -2,31 +2,61 @@
 //! metering against them). They are **not sandboxes**: no fuel, no memory cap, no wall clock,
 //! no library curation. Never run an untrusted bot with them.
 
-use mlua::chunk::ChunkMode;
-use mlua::{Function, Lua, LuaOptions, StdLib, Value};
+use std::sync::Arc;
+
+use mlua::ffi;
 use wasmtime::{Engine, Linker, Memory, Module, Store, TypedFunc};
 
-/// A Lua program's `act` in a plain VM: the sandbox's libraries and observation conversion,
-/// without the fuel hook, the metering allocator or the prelude.
+use crate::lua::{Meter, Tape, Vm};
+
+/// A Lua program's `act` in a plain VM: the sandbox's libraries, memory and observation
+/// conversion, without the fuel hook, the metering allocator or the prelude. `math.random` is
+/// seeded as the sandbox seeds it; `budget_left()` answers a large number and `print` does
+/// nothing, so anytime bots do the same work as under a huge budget.
 pub struct PlainLua {
-    lua: Lua,
-    act: Function,
+    vm: Vm,
+    tape: Tape,
+}
+
+unsafe extern "C-unwind" fn plain_budget_left(l: *mut ffi::lua_State) -> std::ffi::c_int {
+    // SAFETY: one free slot in a C function.
+    unsafe { ffi::lua_pushinteger(l, i64::MAX / 2) };
+    1
+}
+
+unsafe extern "C-unwind" fn plain_print(_l: *mut ffi::lua_State) -> std::ffi::c_int {
+    0
 }
 
 impl PlainLua {
-    /// Runs the chunk of `source` and keeps its global `act`.
+    /// Runs the chunk of `source` (with `math.random` seeded from `seed`) and keeps its
+    /// global `act`.
     ///
     /// # Errors
     /// The source does not compile or run, or defines no `act`.
-    pub fn new(source: &str) -> Result<PlainLua, String> {
-        let lua = Lua::new_with(
-            StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::UTF8,
-            LuaOptions::default(),
-        )
-        .map_err(|e| e.to_string())?;
-        lua.load(source).set_mode(ChunkMode::Text).exec().map_err(|e| e.to_string())?;
-        let act = lua.globals().get::<Function>("act").map_err(|e| e.to_string())?;
-        Ok(PlainLua { lua, act })
+    pub fn new(source: &str, seed: u64) -> Result<PlainLua, String> {
+        let vm = Vm::new(Arc::new(Meter::new(u64::MAX)), crate::log::LogBook::new(0), false)?;
+        vm.restart_gc();
+        let l = vm.state();
+        // SAFETY: pushes with room on a fresh stack; the calls are protected.
+        unsafe {
+            ffi::lua_pushcfunction(l, plain_budget_left);
+            ffi::lua_setglobal(l, c"budget_left".as_ptr());
+            ffi::lua_pushcfunction(l, plain_print);
+            ffi::lua_setglobal(l, c"print".as_ptr());
+            ffi::lua_getglobal(l, c"math".as_ptr());
+            ffi::lua_getfield(l, -1, c"randomseed".as_ptr());
+            ffi::lua_remove(l, -2);
+            ffi::lua_pushinteger(l, seed as i64);
+            vm.call(1, 0).map_err(|f| f.message)?;
+            vm.load(source.as_bytes(), c"=plain", c"t").map_err(|f| f.message)?;
+            vm.call(0, 0).map_err(|f| f.message)?;
+            vm.push_raw_global(c"act");
+            if ffi::lua_type(l, -1) != ffi::LUA_TFUNCTION {
+                return Err("the chunk defines no function `act`".into());
+            }
+        }
+        Ok(PlainLua { vm, tape: Tape::default() })
     }
 
     /// One call of `act` with the observation converted as the sandbox converts it.
@@ -34,12 +64,23 @@ impl PlainLua {
     /// # Errors
     /// Invalid JSON, a Lua error, or a reply that is not a string.
     pub fn act(&mut self, observation_json: &str) -> Result<String, String> {
-        let obs = crate::lua::parse_to_lua(&self.lua, observation_json)
-            .map_err(|e| e.to_string())?
-            .map_err(|e| e.to_string())?;
-        match self.act.call::<Value>(obs).map_err(|e| e.to_string())? {
-            Value::String(s) => Ok(s.to_string_lossy()),
-            other => Err(format!("act returned a {}", other.type_name())),
+        self.tape.parse(observation_json).map_err(|e| e.to_string())?;
+        let l = self.vm.state();
+        // SAFETY: slot 1 holds `act`; the calls are protected; the stack returns to slot 1.
+        unsafe {
+            ffi::lua_pushvalue(l, 1);
+            let called = crate::lua::push_observation(&self.vm, &self.tape).and_then(|()| self.vm.call(1, 1));
+            let out = match called {
+                Err(f) => Err(f.message),
+                Ok(()) if ffi::lua_type(l, -1) == ffi::LUA_TSTRING => {
+                    let mut len = 0;
+                    let p = ffi::lua_tolstring(l, -1, &mut len);
+                    Ok(String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, len)).into_owned())
+                }
+                Ok(()) => Err("act returned something other than a string".into()),
+            };
+            ffi::lua_settop(l, 1);
+            out
         }
     }
 }

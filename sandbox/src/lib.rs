@@ -323,6 +323,20 @@ impl Instance {
         }
     }
 
+    /// One decision on an observation given as a value: the bot receives exactly what
+    /// [`Instance::act`] would give it for `serde_json::to_string(observation)` (a Lua bot
+    /// the same tables, built without the text; a WASM bot that text).
+    ///
+    /// # Errors
+    /// As [`Instance::act`]; a value with no JSON form (a map with non-string keys) is a
+    /// host error.
+    pub fn act_value<T: serde::Serialize + ?Sized>(&mut self, observation: &T) -> Result<String, Fault> {
+        match &mut self.inner {
+            InstanceInner::Lua(i) => i.act_value(observation),
+            InstanceInner::Wasm(i) => i.act_value(observation),
+        }
+    }
+
     /// Lua or WASM.
     pub fn kind(&self) -> Kind {
         match &self.inner {

@@ -397,6 +397,7 @@ impl WasmProgram {
             fuel_used_last: 0,
             fuel_total: 0,
             fuel_init: 0,
+            json: Vec::new(),
         };
         crate::stack::on_guest_stack(|| inst.instantiate())?;
         Ok(inst)
@@ -435,6 +436,8 @@ pub(crate) struct WasmInstance {
     fuel_used_last: u64,
     fuel_total: u64,
     fuel_init: u64,
+    /// The observation's JSON text, for `act_value` (reused from one decision to the next).
+    json: Vec<u8>,
 }
 
 fn epoch_ticks(wall: Duration) -> u64 {
@@ -512,6 +515,27 @@ impl WasmInstance {
 
     pub(crate) fn act(&mut self, observation_json: &str) -> Result<String, Fault> {
         crate::stack::on_guest_stack(|| self.act_inner(observation_json))
+    }
+
+    /// One decision on a value: its JSON text, written into a buffer reused across decisions.
+    pub(crate) fn act_value<T: serde::Serialize + ?Sized>(
+        &mut self,
+        observation: &T,
+    ) -> Result<String, Fault> {
+        let mut json = std::mem::take(&mut self.json);
+        json.clear();
+        let result = match serde_json::to_writer(&mut json, observation) {
+            Err(e) => {
+                Err(Fault::new(Verdict::Crash, format!("host error: observation has no JSON form: {e}")))
+            }
+            // serde_json writes UTF-8.
+            Ok(()) => match std::str::from_utf8(&json) {
+                Ok(text) => self.act(text),
+                Err(e) => Err(Fault::new(Verdict::Crash, format!("host error: {e}"))),
+            },
+        };
+        self.json = json;
+        result
     }
 
     fn act_inner(&mut self, observation_json: &str) -> Result<String, Fault> {

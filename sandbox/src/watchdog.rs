@@ -14,17 +14,19 @@ use std::sync::{Arc, Mutex};
 
 use crate::lua::Meter;
 
-/// The Lua calls in progress, shared by every Lua instance of a sandbox and its ticker.
+/// Every live Lua VM of a sandbox (its meter), shared with the ticker. A VM registers when it
+/// is created and leaves when it is dropped, not at every call: a meter that is not in a call
+/// has no deadline, so the ticker passes it by.
 #[derive(Default)]
 pub(crate) struct Watchlist {
     active: Mutex<Vec<Arc<Meter>>>,
 }
 
 impl Watchlist {
-    /// Registers a call for the duration of the returned guard.
-    pub(crate) fn watch<'a>(&'a self, meter: &'a Arc<Meter>) -> Watching<'a> {
+    /// Registers a VM's meter until the returned guard is dropped.
+    pub(crate) fn register(self: &Arc<Self>, meter: &Arc<Meter>) -> Registered {
         self.active.lock().unwrap_or_else(|p| p.into_inner()).push(meter.clone());
-        Watching { list: self, meter }
+        Registered { list: self.clone(), meter: meter.clone() }
     }
 
     /// Called by the ticker: makes every overdue call check its clock at its next instruction.
@@ -36,16 +38,16 @@ impl Watchlist {
     }
 }
 
-/// Unregisters a call when dropped.
-pub(crate) struct Watching<'a> {
-    list: &'a Watchlist,
-    meter: &'a Arc<Meter>,
+/// Unregisters a VM when dropped (before the VM itself is: see `LuaInstance`'s field order).
+pub(crate) struct Registered {
+    list: Arc<Watchlist>,
+    meter: Arc<Meter>,
 }
 
-impl Drop for Watching<'_> {
+impl Drop for Registered {
     fn drop(&mut self) {
         let mut active = self.list.active.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(i) = active.iter().position(|m| Arc::ptr_eq(m, self.meter)) {
+        if let Some(i) = active.iter().position(|m| Arc::ptr_eq(m, &self.meter)) {
             active.swap_remove(i);
         }
     }

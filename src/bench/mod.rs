@@ -6,8 +6,10 @@
 //! windows. Nothing here reads a clock inside a match: the clock only surrounds whole calls.
 //!
 //! The bots are embedded in the binary (no files, no compilers, no network at run time):
-//! `trivial.lua`, `random.lua`, `random.wat` here, `first_legal.wat` from example_bots, and the
-//! compute-heavy calibration bots of the sandbox's tests. The process-per-decision baseline
+//! `trivial.lua`, `trivial.wat`, `random.lua`, `random.wat` here; from example_bots the
+//! Monte-Carlo Blade bots in Lua and Rust (the compute-heavy bots of the metering measure),
+//! `first_legal.wat` and the Rust greedy Blade bot; and the calibration loops of the
+//! sandbox's tests. The process-per-decision baseline
 //! spawns this very binary as `arena bench-child`, which reads one observation line on stdin
 //! and writes its first legal action on stdout (like the Blade controller's bots).
 
@@ -32,15 +34,22 @@ use crate::tournament::config::LimitsConfig;
 const TRIVIAL_LUA: &str = include_str!("trivial.lua");
 const RANDOM_LUA: &str = include_str!("random.lua");
 const RANDOM_WAT: &str = include_str!("random.wat");
-const TRIVIAL_WAT: &str = include_str!("../../example_bots/wat/first_legal.wat");
+const TRIVIAL_WAT: &str = include_str!("trivial.wat");
+const FIRST_LEGAL_WAT: &str = include_str!("../../example_bots/wat/first_legal.wat");
 const CALIB_LUA: &str = include_str!("../../sandbox/tests/bots/calib.lua");
 const CALIB_WAT: &str = include_str!("../../sandbox/tests/bots/calib.wat");
 /// A compiled Rust bot (the Blade example, serde JSON parsing and greedy rules): fuel's cost on
-/// ordinary compiled code, next to the hand-written tight loops of `calib.wat`.
+/// ordinary compiled code.
 const RUST_WASM: &[u8] = include_bytes!("../../example_bots/wasm/blade_rust.wasm");
+/// The compute-heavy bots: the same determinized Monte-Carlo search in Lua and in Rust.
+const MC_LUA: &str = include_str!("../../example_bots/lua/blade_montecarlo.lua");
+const MC_WASM: &[u8] = include_bytes!("../../example_bots/wasm/blade_montecarlo_rust.wasm");
+/// The Lua bot's cap on fuel per decision, lifted for the measure so that it always plays its
+/// full 100 deals: the unmetered copy (whose `budget_left()` never goes down) does.
+const MC_LUA_CAP: &str = "local PER_DECISION = 2500000";
 
 /// Version of the JSON output's set of keys.
-pub const BENCH_FORMAT: u32 = 1;
+pub const BENCH_FORMAT: u32 = 2;
 
 /// Arguments of `arena bench`.
 #[derive(Debug, Clone, clap::Args)]
@@ -226,6 +235,7 @@ fn blade_observation() -> <Blade as Game>::Observation {
 struct Programs {
     trivial_lua: Program,
     trivial_wasm: Program,
+    first_legal: Program,
     random_lua: Program,
     random_wasm: Program,
 }
@@ -340,7 +350,8 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<String> {
     let sandbox = Sandbox::new().map_err(|e| anyhow::anyhow!("cannot start the sandbox: {e}"))?;
     let p = Programs {
         trivial_lua: load(&sandbox, "trivial.lua", Kind::Lua, TRIVIAL_LUA)?,
-        trivial_wasm: load(&sandbox, "first_legal.wat", Kind::Wasm, TRIVIAL_WAT)?,
+        trivial_wasm: load(&sandbox, "trivial.wat", Kind::Wasm, TRIVIAL_WAT)?,
+        first_legal: load(&sandbox, "first_legal.wat", Kind::Wasm, FIRST_LEGAL_WAT)?,
         random_lua: load(&sandbox, "random.lua", Kind::Lua, RANDOM_LUA)?,
         random_wasm: load(&sandbox, "random.wat", Kind::Wasm, RANDOM_WAT)?,
     };
@@ -438,8 +449,11 @@ fn decisions(clock: &Clock, p: &Programs, report: &mut Report) -> anyhow::Result
     let obs = blade_observation();
     let json_text = serde_json::to_string(&obs)?;
     let check = |reply: &str| assert!(obs.legal().iter().any(|l| l == reply), "bench bot replied {reply:?}");
+    let mut buf = Vec::with_capacity(4096);
     let encode = clock.ns_per_call(|| {
-        std::hint::black_box(serde_json::to_string(std::hint::black_box(&obs)).expect("json"));
+        buf.clear();
+        serde_json::to_writer(&mut buf, std::hint::black_box(&obs)).expect("json");
+        std::hint::black_box(&buf);
     });
     let mut native: Box<dyn Bot<Blade>> = Box::new(FirstLegal);
     let native_ns = clock.ns_per_call(|| check(&native.act(&obs).expect("acts")));
@@ -447,22 +461,27 @@ fn decisions(clock: &Clock, p: &Programs, report: &mut Report) -> anyhow::Result
     let lua_ns = clock.ns_per_call(|| check(&lua.act(&obs).expect("acts")));
     let mut wasm = started(&file_source(&p.trivial_wasm), 1);
     let wasm_ns = clock.ns_per_call(|| check(&wasm.act(&obs).expect("acts")));
+    let mut first_legal = started(&file_source(&p.first_legal), 1);
+    let first_legal_ns = clock.ns_per_call(|| check(&first_legal.act(&obs).expect("acts")));
     let process_clock = Clock { batch: clock.batch * 4, ..*clock };
     let process_ns = process_clock
         .ns_per_call_by(thread_and_children_cpu, || check(&spawn_child(&json_text).expect("bench-child")));
 
     report.add("observation_json_bytes", "blade observation (JSON)", json_text.len() as f64, "bytes");
-    report.add("observation_encode_ns", "encode the observation (serde_json)", encode, "ns");
+    report.add("observation_encode_ns", "encode the observation (serde_json, reused buffer)", encode, "ns");
     report.add("decision_native_ns", "decision: native (first legal)", native_ns, "ns");
     for (key, label, v, target) in [
-        ("decision_lua_ns", "decision: Lua (first legal)", lua_ns, 3000.0),
-        ("decision_wasm_ns", "decision: WASM (first_legal.wat)", wasm_ns, 1000.0),
+        ("decision_lua_ns", "decision: Lua (trivial.lua)", lua_ns, 3000.0),
+        ("decision_wasm_ns", "decision: WASM (trivial.wat)", wasm_ns, 1000.0),
     ] {
         report
             .add(key, label, v, "ns")
             .versus(format!("{:.0}x faster than process, {:.1}x native", process_ns / v, v / native_ns))
             .target(Target::AtMost(target));
     }
+    report
+        .add("decision_wasm_first_legal_ns", "decision: WASM (first_legal.wat example)", first_legal_ns, "ns")
+        .versus(format!("{:.0}x faster than process", process_ns / first_legal_ns));
     report.add("decision_process_ns", "decision: process per decision", process_ns, "ns");
     for (key, label, v) in [
         ("process_over_lua", "process / Lua decision", process_ns / lua_ns),
@@ -607,98 +626,177 @@ fn matches(clock: &Clock, threads: usize, p: &Programs, report: &mut Report) {
         report,
         ["matches_intensity_native", "matches_intensity_lua", "matches_intensity_wasm"],
     );
-    // Scaling of the runner alone (no storage): Blade with WASM random bots on 1 and 2 threads.
+    // Scaling of the runner alone (no storage): Blade with WASM random bots on 1 and 2 threads,
+    // next to what the machine itself gives two threads of plain arithmetic (no memory, no
+    // shared data): the ceiling of any program's scaling here.
     let wasm = vec![file_source(&p.random_wasm); 2];
     let one = clock.per_second(1, &|i| play::<Blade>(&wasm, i));
     let two = clock.per_second(2, &|i| play::<Blade>(&wasm, i));
+    let spin_one = clock.per_second(1, &spin);
+    let spin_two = clock.per_second(2, &spin);
+    let native = vec![BotSource::Builtin("random".into()); 2];
+    let native_one = clock.per_second(1, &|i| play::<Blade>(&native, i));
+    let native_two = clock.per_second(2, &|i| play::<Blade>(&native, i));
     report.add("runner_1_thread", "blade WASM matches, 1 thread", one, "/s");
     report
         .add("runner_2_threads", "blade WASM matches, 2 threads", two, "/s")
         .versus(format!("{:.2}x 1 thread", two / one));
     report
+        .add("machine_scaling", "machine scaling 1 -> 2 threads (arithmetic)", spin_two / spin_one, "x")
+        .versus("plain arithmetic in registers".into());
+    report
+        .add("native_scaling", "native matches scaling 1 -> 2 threads", native_two / native_one, "x")
+        .versus("the runner with built-in bots, no sandbox".into());
+    report
         .add("runner_scaling", "runner scaling 1 -> 2 threads", two / one, "x")
+        .versus(format!("{:.0}% of the machine's", (two / one) / (spin_two / spin_one) * 100.0))
         .target(Target::AtLeast(1.8));
 }
 
-/// Fuel metering overhead on the compute-heavy calibration bots (insertion sort and trick
-/// playouts): the sandbox against an unmetered VM / engine running the same code.
-fn metering(clock: &Clock, sandbox: &Sandbox, report: &mut Report) -> anyhow::Result<()> {
-    let obs = r#"{"legal":["1"]}"#;
-    let big = |kind| Limits {
-        fuel_per_decision: u64::MAX / 8,
-        fuel_per_match: u64::MAX / 4,
-        ..Limits::default_for(kind)
-    };
-    let mut rows = Vec::new();
-    for (kind, text) in [(Kind::Lua, CALIB_LUA), (Kind::Wasm, CALIB_WAT)] {
-        let program = load(sandbox, "calib", kind, text)?;
-        let mut metered = program.start(&big(kind), 1, "{}").map_err(|f| anyhow::anyhow!("calib: {f}"))?;
-        let reference = metered.act(obs).map_err(|f| anyhow::anyhow!("calib: {f}"))?;
-        let m = clock.ns_per_call(|| {
-            metered.act(obs).expect("calib acts");
-        });
-        let u = match kind {
-            Kind::Lua => {
-                let mut plain = PlainLua::new(text).map_err(anyhow::Error::msg)?;
-                assert_eq!(plain.act(obs).map_err(anyhow::Error::msg)?, reference);
-                clock.ns_per_call(|| {
-                    plain.act(obs).expect("calib acts");
-                })
-            }
-            Kind::Wasm => {
-                let mut plain = PlainWasm::new(text.as_bytes()).map_err(anyhow::Error::msg)?;
-                assert_eq!(plain.act(obs).map_err(anyhow::Error::msg)?, reference);
-                clock.ns_per_call(|| {
-                    plain.act(obs).expect("calib acts");
-                })
-            }
-        };
-        rows.push((kind, m, u));
+/// About 50 µs of register-only arithmetic (the machine-scaling probe).
+fn spin(i: u64) {
+    let mut x = i | 1;
+    for _ in 0..50_000 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
     }
-    // The same comparison on a compiled Rust bot's decisions (no target: the calibration loops
-    // above are the worst case the target is set on).
-    {
-        let program = sandbox
-            .load("blade_rust.wasm", Kind::Wasm, RUST_WASM)
-            .map_err(|f| anyhow::anyhow!("blade_rust.wasm: {f}"))?;
-        let obs = serde_json::to_string(&blade_observation())?;
-        let info = serde_json::to_string(&info_for::<Blade>(0, 7))?;
-        let mut metered =
-            program.start(&big(Kind::Wasm), 1, &info).map_err(|f| anyhow::anyhow!("blade_rust.wasm: {f}"))?;
-        let reference = metered.act(&obs).map_err(|f| anyhow::anyhow!("blade_rust.wasm: {f}"))?;
-        let m = clock.ns_per_call(|| {
-            metered.act(&obs).expect("blade_rust acts");
-        });
-        let mut plain = PlainWasm::new(RUST_WASM).map_err(anyhow::Error::msg)?;
-        plain.init(&info).map_err(anyhow::Error::msg)?;
-        assert_eq!(plain.act(&obs).map_err(anyhow::Error::msg)?, reference);
-        let u = clock.ns_per_call(|| {
-            plain.act(&obs).expect("blade_rust acts");
-        });
-        report.add("unmetered_rust_wasm_ns", "Rust example bot decision, WASM, unmetered", u, "ns");
-        report.add("metered_rust_wasm_ns", "Rust example bot decision, WASM, metered", m, "ns");
+    std::hint::black_box(x);
+}
+
+/// Limits that never stop a bench bot (the measures compare the same work, done to its end).
+fn unlimited(kind: Kind) -> Limits {
+    Limits { fuel_per_decision: u64::MAX / 8, fuel_per_match: u64::MAX / 4, ..Limits::default_for(kind) }
+}
+
+/// Median ns per decision of `program` metered (the sandbox) and unmetered (`plain`), after
+/// checking that both give the same reply on `obs`.
+fn metered_vs_plain(
+    clock: &Clock,
+    program: &Program,
+    info: &str,
+    obs: &str,
+    mut plain: impl FnMut(&str) -> Result<String, String>,
+) -> anyhow::Result<(f64, f64, Vec<String>)> {
+    let name = program.name().to_string();
+    let mut metered =
+        program.start(&unlimited(program.kind()), 1, info).map_err(|f| anyhow::anyhow!("{name}: {f}"))?;
+    let reference = metered.act(obs).map_err(|f| anyhow::anyhow!("{name}: {f}"))?;
+    let log = metered.take_log();
+    let unmetered = plain(obs).map_err(|e| anyhow::anyhow!("{name}, unmetered: {e}"))?;
+    anyhow::ensure!(
+        unmetered == reference,
+        "{name}: the unmetered run replied {unmetered:?}, the sandbox {reference:?}"
+    );
+    let m = clock.ns_per_call(|| {
+        metered.act(obs).expect("bench bot acts");
+        metered.take_log();
+    });
+    let u = clock.ns_per_call(|| {
+        plain(obs).expect("bench bot acts");
+    });
+    Ok((m, u, log))
+}
+
+/// Fuel metering overhead: the sandbox against an unmetered VM / engine running the same code.
+/// The targets are on the compute-heavy bots (the Monte-Carlo Blade bot in Lua and in Rust, on
+/// the bench's Blade observation); the calibration loops (the worst case: a handful of
+/// instructions per iteration) and the Rust greedy bot (mostly JSON parsing) are shown too.
+fn metering(clock: &Clock, sandbox: &Sandbox, report: &mut Report) -> anyhow::Result<()> {
+    let obs = serde_json::to_string(&blade_observation())?;
+    let info = serde_json::to_string(&info_for::<Blade>(0, 7))?;
+
+    let mc_lua = MC_LUA.replace(MC_LUA_CAP, "local PER_DECISION = 1e15");
+    anyhow::ensure!(mc_lua != MC_LUA, "blade_montecarlo.lua no longer has the line {MC_LUA_CAP:?}");
+    let program = load(sandbox, "blade_montecarlo.lua", Kind::Lua, &mc_lua)?;
+    let mut plain = PlainLua::new(&mc_lua, 1).map_err(anyhow::Error::msg)?;
+    let (m, u, log) = metered_vs_plain(clock, &program, &info, &obs, |o| plain.act(o))?;
+    anyhow::ensure!(
+        log.iter().any(|l| l.starts_with("100 deals")),
+        "blade_montecarlo.lua did not play its 100 deals: {log:?}"
+    );
+    let lua = (m, u);
+
+    let program = sandbox
+        .load("blade_montecarlo_rust.wasm", Kind::Wasm, MC_WASM)
+        .map_err(|f| anyhow::anyhow!("blade_montecarlo_rust.wasm: {f}"))?;
+    let mut plain = PlainWasm::new(MC_WASM).map_err(anyhow::Error::msg)?;
+    plain.init(&info).map_err(anyhow::Error::msg)?;
+    let (m, u, log) = metered_vs_plain(clock, &program, &info, &obs, |o| plain.act(o))?;
+    anyhow::ensure!(
+        log.iter().any(|l| l.starts_with("200 deals")),
+        "blade_montecarlo_rust.wasm did not play its 200 deals: {log:?}"
+    );
+    let wasm = (m, u);
+
+    for (name, key_u, key_m, key_o, (m, u), target) in [
+        ("Lua", "unmetered_lua_ns", "metered_lua_ns", "metering_overhead_lua_pct", lua, 60.0),
+        ("WASM", "unmetered_wasm_ns", "metered_wasm_ns", "metering_overhead_wasm_pct", wasm, 15.0),
+    ] {
+        report.add(key_u, format!("Monte-Carlo bot decision, {name}, unmetered"), u, "ns");
+        report.add(key_m, format!("Monte-Carlo bot decision, {name}, metered"), m, "ns");
         report
             .add(
-                "metering_overhead_rust_wasm_pct",
-                "fuel metering overhead, WASM, Rust bot",
+                key_o,
+                format!("fuel metering overhead, {name} (Monte-Carlo bot)"),
                 (m / u - 1.0) * 100.0,
                 "%",
             )
-            .versus("metered vs unmetered, same run".into());
-    }
-    for (kind, m, u) in rows {
-        let (key_m, key_u, key_o, target) = match kind {
-            Kind::Lua => ("metered_lua_ns", "unmetered_lua_ns", "metering_overhead_lua_pct", 60.0),
-            Kind::Wasm => ("metered_wasm_ns", "unmetered_wasm_ns", "metering_overhead_wasm_pct", 15.0),
-        };
-        let name = if kind == Kind::Lua { "Lua" } else { "WASM" };
-        report.add(key_u, format!("compute-heavy bot, {name}, unmetered"), u, "ns");
-        report.add(key_m, format!("compute-heavy bot, {name}, metered"), m, "ns");
-        report
-            .add(key_o, format!("fuel metering overhead, {name}"), (m / u - 1.0) * 100.0, "%")
             .versus("metered vs unmetered, same run".into())
             .target(Target::AtMost(target));
     }
+
+    // The worst case: tight loops of a few instructions (no target).
+    let calib_obs = r#"{"legal":["1"]}"#;
+    for (kind, name, text, keys) in [
+        (
+            Kind::Lua,
+            "calib.lua",
+            CALIB_LUA,
+            ["unmetered_calib_lua_ns", "metered_calib_lua_ns", "metering_overhead_calib_lua_pct"],
+        ),
+        (
+            Kind::Wasm,
+            "calib.wat",
+            CALIB_WAT,
+            ["unmetered_calib_wasm_ns", "metered_calib_wasm_ns", "metering_overhead_calib_wasm_pct"],
+        ),
+    ] {
+        let program = load(sandbox, name, kind, text)?;
+        let (m, u, _) = match kind {
+            Kind::Lua => {
+                let mut plain = PlainLua::new(text, 1).map_err(anyhow::Error::msg)?;
+                metered_vs_plain(clock, &program, "{}", calib_obs, |o| plain.act(o))?
+            }
+            Kind::Wasm => {
+                let mut plain = PlainWasm::new(text.as_bytes()).map_err(anyhow::Error::msg)?;
+                metered_vs_plain(clock, &program, "{}", calib_obs, |o| plain.act(o))?
+            }
+        };
+        report.add(keys[0], format!("tight loops ({name}), unmetered"), u, "ns");
+        report.add(keys[1], format!("tight loops ({name}), metered"), m, "ns");
+        report
+            .add(keys[2], format!("fuel metering overhead, tight loops ({name})"), (m / u - 1.0) * 100.0, "%")
+            .versus("the worst case, no target".into());
+    }
+
+    // Ordinary compiled code: the Rust greedy bot (serde JSON parsing and rules; no target).
+    let program = sandbox
+        .load("blade_rust.wasm", Kind::Wasm, RUST_WASM)
+        .map_err(|f| anyhow::anyhow!("blade_rust.wasm: {f}"))?;
+    let mut plain = PlainWasm::new(RUST_WASM).map_err(anyhow::Error::msg)?;
+    plain.init(&info).map_err(anyhow::Error::msg)?;
+    let (m, u, _) = metered_vs_plain(clock, &program, &info, &obs, |o| plain.act(o))?;
+    report.add("unmetered_rust_wasm_ns", "Rust greedy bot decision, WASM, unmetered", u, "ns");
+    report.add("metered_rust_wasm_ns", "Rust greedy bot decision, WASM, metered", m, "ns");
+    report
+        .add(
+            "metering_overhead_rust_wasm_pct",
+            "fuel metering overhead, Rust greedy bot",
+            (m / u - 1.0) * 100.0,
+            "%",
+        )
+        .versus("metered vs unmetered, same run".into());
     Ok(())
 }
 

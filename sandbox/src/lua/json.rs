@@ -15,107 +15,252 @@
 //! previous implementation): same sizes, and keys inserted in sorted order, so `pairs`
 //! visits them in the same order.
 
-use std::ffi::c_int;
+use std::ffi::{c_int, c_void};
 use std::fmt;
 
-use mlua::{ffi, Lua, Value};
+use mlua::ffi;
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 
 /// One token of a parsed JSON document.
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Tok {
+pub(super) enum Tok {
     Null,
     Bool(bool),
     Int(i64),
     Float(f64),
-    /// A string: `len` bytes at `start` in [`Tape::text`].
-    Str {
-        start: usize,
-        len: usize,
-    },
+    /// A string: the tape's `sym`-th distinct string.
+    Str(u32),
     /// An array of `count` values, whose tokens are the next `span`.
     Arr {
-        count: usize,
-        span: usize,
+        count: u32,
+        span: u32,
     },
-    /// An object of `count` (key, value) entries, whose tokens are the next `span`.
+    /// An object of `count` (key, value) entries, whose tokens are the next `span`. In key
+    /// order its entries start at the positions `Tape::order[order..order + count]`, or they
+    /// are already in key order when `order == NATURAL`.
     Obj {
-        count: usize,
-        span: usize,
+        count: u32,
+        span: u32,
+        order: u32,
     },
 }
+
+/// `Tok::Obj::order` of an object whose entries are already in key order (no duplicates).
+pub(super) const NATURAL: u32 = u32::MAX;
+
+/// Distinct strings that `push` interns once per document and then copies from the stack
+/// (Lua interns every string anyway; a document repeats its keys and card names many times).
+const STACKED_STRINGS: usize = 200;
 
 /// A parsed JSON document, reusable.
 #[derive(Default)]
 pub(crate) struct Tape {
-    toks: Vec<Tok>,
+    pub(super) toks: Vec<Tok>,
     text: String,
-    /// Scratch for sorting an object's entries: (first token, token count).
-    entries: Vec<(usize, usize)>,
-    scratch: Vec<Tok>,
+    /// The distinct strings: (start, len) in `text`, in order of first appearance.
+    syms: Vec<(u32, u32)>,
+    /// Open-addressing index of `syms` by content: 0 = empty, else sym + 1.
+    index: Vec<u32>,
+    /// Entry positions of objects that are not in key order (see `Tok::Obj`).
+    order: Vec<u32>,
+    /// Scratch for sorting an object's entries: (key prefix, key symbol, first token).
+    entries: Vec<(u64, u32, u32)>,
 }
 
 impl Tape {
+    /// An empty tape with room for a typical observation (it grows as needed).
+    pub(crate) fn with_capacity() -> Tape {
+        Tape {
+            toks: Vec::with_capacity(512),
+            text: String::with_capacity(1024),
+            syms: Vec::with_capacity(128),
+            index: vec![0; 256],
+            order: Vec::with_capacity(128),
+            entries: Vec::with_capacity(32),
+        }
+    }
+
     /// Parses `json` into the tape (replacing what it held).
     pub(crate) fn parse(&mut self, json: &str) -> Result<(), serde_json::Error> {
-        self.toks.clear();
-        self.text.clear();
+        self.clear();
         let mut de = serde_json::Deserializer::from_str(json);
         Seed(self).deserialize(&mut de)?;
         de.end()
     }
 
-    fn key_of(&self, at: usize) -> &[u8] {
-        match self.toks[at] {
-            Tok::Str { start, len } => &self.text.as_bytes()[start..start + len],
-            _ => &[],
+    pub(super) fn clear(&mut self) {
+        self.toks.clear();
+        self.text.clear();
+        self.syms.clear();
+        self.order.clear();
+        self.index.iter_mut().for_each(|e| *e = 0);
+    }
+
+    /// The bytes of string `sym`.
+    fn sym(&self, sym: u32) -> &[u8] {
+        let (start, len) = self.syms[sym as usize];
+        &self.text.as_bytes()[start as usize..(start + len) as usize]
+    }
+
+    /// Appends a string token, interning its text.
+    pub(super) fn push_str(&mut self, s: &str) {
+        let sym = self.intern(s);
+        self.toks.push(Tok::Str(sym));
+    }
+
+    fn intern(&mut self, s: &str) -> u32 {
+        if (self.syms.len() + 1) * 2 > self.index.len() {
+            self.grow_index();
+        }
+        let mask = self.index.len() - 1;
+        let mut slot = hash(s.as_bytes()) as usize & mask;
+        loop {
+            match self.index[slot] {
+                0 => break,
+                e if self.sym(e - 1) == s.as_bytes() => return e - 1,
+                _ => slot = (slot + 1) & mask,
+            }
+        }
+        let sym = self.syms.len() as u32;
+        self.syms.push((self.text.len() as u32, s.len() as u32));
+        self.text.push_str(s);
+        self.index[slot] = sym + 1;
+        sym
+    }
+
+    fn grow_index(&mut self) {
+        let size = (self.index.len() * 2).max(64);
+        self.index = vec![0; size];
+        for sym in 0..self.syms.len() as u32 {
+            let mut slot = hash(self.sym(sym)) as usize & (size - 1);
+            while self.index[slot] != 0 {
+                slot = (slot + 1) & (size - 1);
+            }
+            self.index[slot] = sym + 1;
         }
     }
 
     /// Tokens taken by the value at `at` (1, or 1 + span for containers).
     fn size(&self, at: usize) -> usize {
         match self.toks[at] {
-            Tok::Arr { span, .. } | Tok::Obj { span, .. } => 1 + span,
+            Tok::Arr { span, .. } | Tok::Obj { span, .. } => 1 + span as usize,
             _ => 1,
         }
     }
 
-    /// Sorts the entries of the object whose header is at `head` by key (stably), keeps the
-    /// last of equal keys, and returns how many remain.
-    fn sort_object(&mut self, head: usize) -> usize {
-        self.entries.clear();
+    /// Completes the header of the array whose elements follow `head`.
+    pub(super) fn close_array(&mut self, head: usize, count: usize) {
+        let span = (self.toks.len() - head - 1) as u32;
+        self.toks[head] = Tok::Arr { count: count as u32, span };
+    }
+
+    /// Completes the header of the object whose (key, value) entries follow `head`: its
+    /// entries in key order (stable), the last of equal keys kept.
+    pub(super) fn close_object(&mut self, head: usize) {
+        let mut entries = std::mem::take(&mut self.entries);
+        entries.clear();
         let end = self.toks.len();
         let mut at = head + 1;
         while at < end {
-            let n = 1 + self.size(at + 1);
-            self.entries.push((at, n));
-            at += n;
+            let sym = match self.toks[at] {
+                Tok::Str(sym) => sym,
+                _ => unreachable!("object keys are strings"),
+            };
+            entries.push((prefix(self.sym(sym)), sym, at as u32));
+            at += 1 + self.size(at + 1);
         }
-        let mut entries = std::mem::take(&mut self.entries);
-        entries.sort_by(|a, b| self.key_of(a.0).cmp(self.key_of(b.0)));
-        // Of equal keys (now adjacent, in document order), the last one wins.
-        entries.dedup_by(|later, earlier| {
-            if self.key_of(later.0) == self.key_of(earlier.0) {
-                *earlier = *later;
-                true
+        // By the keys' bytes: the first 8 (big-endian, zero-padded) decide almost always.
+        let cmp = |t: &Tape, a: &(u64, u32, u32), b: &(u64, u32, u32)| {
+            if a.1 == b.1 {
+                std::cmp::Ordering::Equal
             } else {
-                false
+                a.0.cmp(&b.0).then_with(|| t.sym(a.1).cmp(t.sym(b.1)))
             }
-        });
-        let sorted = entries.windows(2).all(|w| w[0].0 < w[1].0)
-            && at - head - 1 == entries.iter().map(|e| e.1).sum::<usize>();
-        if !sorted {
-            self.scratch.clear();
-            for &(from, n) in &entries {
-                self.scratch.extend_from_slice(&self.toks[from..from + n]);
-            }
-            self.toks.truncate(head + 1);
-            self.toks.append(&mut self.scratch);
-        }
-        let count = entries.len();
+        };
+        let order = if entries.windows(2).all(|w| cmp(self, &w[0], &w[1]).is_lt()) {
+            NATURAL
+        } else {
+            entries.sort_by(|a, b| cmp(self, a, b));
+            // Of equal keys (now adjacent, in document order), the last one wins.
+            entries.dedup_by(|later, earlier| {
+                if later.1 == earlier.1 {
+                    *earlier = *later;
+                    true
+                } else {
+                    false
+                }
+            });
+            let order = self.order.len() as u32;
+            self.order.extend(entries.iter().map(|e| e.2));
+            order
+        };
+        let span = (end - head - 1) as u32;
+        self.toks[head] = Tok::Obj { count: entries.len() as u32, span, order };
         self.entries = entries;
-        count
     }
+
+    /// The document as a nested value with objects in key order (for comparing two tapes).
+    #[cfg(test)]
+    pub(super) fn render(&self) -> String {
+        fn go(t: &Tape, at: usize, out: &mut String) -> usize {
+            match t.toks[at] {
+                Tok::Str(sym) => out.push_str(&format!("{:?}", String::from_utf8_lossy(t.sym(sym)))),
+                Tok::Arr { count, .. } => {
+                    out.push('[');
+                    let mut next = at + 1;
+                    for _ in 0..count {
+                        next = go(t, next, out);
+                        out.push(',');
+                    }
+                    out.push(']');
+                    return next;
+                }
+                Tok::Obj { count, span, order } => {
+                    out.push('{');
+                    let mut next = at + 1;
+                    for k in 0..count as usize {
+                        let e = if order == NATURAL { next } else { t.order[order as usize + k] as usize };
+                        go(t, e, out);
+                        out.push(':');
+                        next = go(t, e + 1, out);
+                        out.push(',');
+                    }
+                    out.push('}');
+                    return at + 1 + span as usize;
+                }
+                other => out.push_str(&format!("{other:?}")),
+            }
+            at + 1
+        }
+        let mut out = String::new();
+        if !self.toks.is_empty() {
+            go(self, 0, &mut out);
+        }
+        out
+    }
+}
+
+/// The first 8 bytes of a key as a big-endian number (zero-padded): comparing two of these
+/// orders keys as comparing their bytes does, unless both are equal.
+fn prefix(key: &[u8]) -> u64 {
+    let n = key.len().min(8);
+    key[..n].iter().fold(0u64, |w, &b| w << 8 | u64::from(b)) << (8 * (8 - n) as u32 % 64)
+}
+
+/// A fast hash of a short string (FxHash's mixing, 8 bytes at a time).
+fn hash(bytes: &[u8]) -> u64 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let mut h = bytes.len() as u64;
+    let mut chunks = bytes.chunks_exact(8);
+    for c in &mut chunks {
+        h = (h.rotate_left(5) ^ u64::from_le_bytes(c.try_into().expect("8 bytes"))).wrapping_mul(K);
+    }
+    // The last bytes shifted in one by one (a copy into a buffer read back as one word would
+    // stall on store forwarding).
+    let last = chunks.remainder().iter().rev().fold(0u64, |w, &b| w << 8 | u64::from(b));
+    let h = (h.rotate_left(5) ^ last).wrapping_mul(K);
+    // The product's low bits depend only on the inputs' low bits: fold the high ones in.
+    h ^ (h >> 32)
 }
 
 struct Seed<'a>(&'a mut Tape);
@@ -174,9 +319,7 @@ impl<'de> Visitor<'de> for Seed<'_> {
     }
 
     fn visit_str<E>(self, s: &str) -> Result<(), E> {
-        let start = self.0.text.len();
-        self.0.text.push_str(s);
-        self.0.toks.push(Tok::Str { start, len: s.len() });
+        self.0.push_str(s);
         Ok(())
     }
 
@@ -188,82 +331,109 @@ impl<'de> Visitor<'de> for Seed<'_> {
         while seq.next_element_seed(Seed(tape))?.is_some() {
             count += 1;
         }
-        let span = tape.toks.len() - head - 1;
-        tape.toks[head] = Tok::Arr { count, span };
+        tape.close_array(head, count);
         Ok(())
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         let tape = self.0;
         let head = tape.toks.len();
-        tape.toks.push(Tok::Obj { count: 0, span: 0 });
+        tape.toks.push(Tok::Obj { count: 0, span: 0, order: NATURAL });
         while map.next_key_seed(Seed(tape))?.is_some() {
             map.next_value_seed(Seed(tape))?;
         }
-        let count = tape.sort_object(head);
-        let span = tape.toks.len() - head - 1;
-        tape.toks[head] = Tok::Obj { count, span };
+        tape.close_object(head);
         Ok(())
     }
 }
 
-/// Converts a parsed document into a Lua value. Nesting is bounded by serde_json's parser (128).
-pub(crate) fn to_lua(lua: &Lua, tape: &Tape) -> mlua::Result<Value> {
+use super::vm::{LuaFailure, Vm};
+
+/// Pushes the parsed document onto the stack of `vm` (`nil` for an empty tape), in a
+/// protected call: building the tables may hit the memory cap. Nesting is bounded by
+/// serde_json's parser (128).
+pub(crate) fn push_tape(vm: &Vm, tape: &Tape) -> Result<(), LuaFailure> {
     if tape.toks.is_empty() {
-        return Ok(Value::Nil);
+        // SAFETY: the host keeps free slots on the stack between calls.
+        unsafe { ffi::lua_pushnil(vm.state()) };
+        return Ok(());
     }
-    // SAFETY: `push` leaves exactly one value on the stack and keeps nothing with a destructor
-    // in its frames (only borrows and integers), so a Lua error (out of memory) that unwinds
-    // through it to `exec_raw`'s protected call leaks nothing.
-    unsafe {
-        lua.exec_raw::<Value>((), |state| {
-            push(state, tape, 0);
-        })
-    }
+    // SAFETY: `build` reads the tape, which outlives the call.
+    unsafe { vm.pcall_c(build, tape as *const Tape as *mut c_void, 1) }
 }
 
-/// Parses `json` and converts it (for the `init` info and tests).
-pub(crate) fn parse_to_lua(lua: &Lua, json: &str) -> Result<mlua::Result<Value>, serde_json::Error> {
-    let mut tape = Tape::default();
-    tape.parse(json)?;
-    Ok(to_lua(lua, &tape))
+/// The protected part of [`push_tape`]: the first [`STACKED_STRINGS`] distinct strings go on
+/// the stack (each interned once), then the tables are built, copying those strings.
+unsafe extern "C-unwind" fn build(l: *mut ffi::lua_State) -> c_int {
+    // SAFETY: the argument is the tape of `push_tape`; `push` leaves exactly one value on the
+    // stack and keeps nothing with a destructor in its frames (only borrows and integers), so
+    // a memory error that unwinds through it leaks nothing.
+    unsafe {
+        let tape = &*(ffi::lua_touserdata(l, 1) as *const Tape);
+        ffi::lua_pop(l, 1);
+        let stacked = tape.syms.len().min(STACKED_STRINGS);
+        ffi::luaL_checkstack(l, stacked as c_int + 1, c"observation strings".as_ptr());
+        let base = ffi::lua_gettop(l) + 1;
+        for sym in 0..stacked as u32 {
+            let b = tape.sym(sym);
+            ffi::lua_pushlstring(l, b.as_ptr().cast(), b.len());
+        }
+        let cx = Build { tape, base, stacked: stacked as u32 };
+        push(l, &cx, 0);
+        ffi::lua_copy(l, -1, base);
+        ffi::lua_settop(l, base);
+    }
+    1
+}
+
+/// What `push` reads: the tape and where its stacked strings are.
+struct Build<'a> {
+    tape: &'a Tape,
+    base: c_int,
+    stacked: u32,
 }
 
 /// Pushes the value whose first token is at `at`; returns the index after it.
 ///
 /// # Safety
-/// `state` is a live Lua state inside a protected call.
-unsafe fn push(state: *mut ffi::lua_State, tape: &Tape, at: usize) -> usize {
-    // SAFETY (all blocks): see the function's contract; every push is preceded by the check
-    // of three free slots (a table, a key and a value).
+/// `state` is a live Lua state inside the protected call of `build`.
+unsafe fn push(state: *mut ffi::lua_State, cx: &Build<'_>, at: usize) -> usize {
+    let tape = cx.tape;
+    // SAFETY (all blocks): see the function's contract. Free slots: the caller has one for
+    // this value; a container checks for three more before it opens (its table, then a key
+    // and a value at a time).
     unsafe {
-        ffi::luaL_checkstack(state, 3, std::ptr::null());
         match tape.toks[at] {
             Tok::Null => ffi::lua_pushnil(state),
             Tok::Bool(b) => ffi::lua_pushboolean(state, c_int::from(b)),
             Tok::Int(i) => ffi::lua_pushinteger(state, i),
             Tok::Float(f) => ffi::lua_pushnumber(state, f),
-            Tok::Str { start, len } => {
-                ffi::lua_pushlstring(state, tape.text.as_ptr().add(start).cast(), len);
+            Tok::Str(sym) if sym < cx.stacked => ffi::lua_pushvalue(state, cx.base + sym as c_int),
+            Tok::Str(sym) => {
+                let b = tape.sym(sym);
+                ffi::lua_pushlstring(state, b.as_ptr().cast(), b.len());
             }
             Tok::Arr { count, .. } => {
-                ffi::lua_createtable(state, clamp(count), 0);
+                ffi::luaL_checkstack(state, 3, std::ptr::null());
+                ffi::lua_createtable(state, clamp(count as usize), 0);
                 let mut next = at + 1;
                 for i in 1..=count {
-                    next = push(state, tape, next);
-                    ffi::lua_rawseti(state, -2, i as ffi::lua_Integer);
+                    next = push(state, cx, next);
+                    ffi::lua_rawseti(state, -2, ffi::lua_Integer::from(i));
                 }
                 return next;
             }
-            Tok::Obj { count, .. } => {
-                ffi::lua_createtable(state, 0, clamp(count));
+            Tok::Obj { count, span, order } => {
+                ffi::luaL_checkstack(state, 3, std::ptr::null());
+                ffi::lua_createtable(state, 0, clamp(count as usize));
                 let mut next = at + 1;
-                for _ in 0..count {
-                    next = push(state, tape, next); // the key
-                    next = push(state, tape, next); // the value
+                for k in 0..count as usize {
+                    let entry = if order == NATURAL { next } else { tape.order[order as usize + k] as usize };
+                    push(state, cx, entry); // the key
+                    next = push(state, cx, entry + 1); // the value
                     ffi::lua_rawset(state, -3);
                 }
-                return next;
+                return at + 1 + span as usize;
             }
         }
         at + 1
@@ -288,11 +458,12 @@ mod tests {
     fn objects_are_sorted_and_keep_the_last_duplicate() {
         let mut t = Tape::default();
         t.parse(r#"{"b":[1,{"z":null,"a":true}],"a":2.5,"b":3.0}"#).unwrap();
-        assert_eq!(t.toks[0], Tok::Obj { count: 2, span: 4 });
-        assert_eq!(t.key_of(1), b"a");
-        assert_eq!(t.toks[2], Tok::Float(2.5));
-        assert_eq!(t.key_of(3), b"b");
-        assert_eq!(t.toks[4], Tok::Int(3));
+        assert_eq!(t.render(), r#"{"a":Float(2.5),"b":Int(3),}"#);
+        assert!(matches!(t.toks[0], Tok::Obj { count: 2, .. }));
+        t.parse(r#"{"a":1,"b":{"c":[],"d":"c"}}"#).unwrap();
+        assert_eq!(t.render(), r#"{"a":Int(1),"b":{"c":[],"d":"c",},}"#);
+        assert_eq!(t.toks[0], Tok::Obj { count: 2, span: 8, order: NATURAL }, "in key order already");
+        assert_eq!(t.syms.len(), 4, "a, b, c, d: each string once");
     }
 
     #[test]
@@ -313,20 +484,22 @@ mod tests {
 
     #[test]
     fn lua_tables_match_the_json() {
-        let lua = Lua::new();
-        let v =
-            parse_to_lua(&lua, r#"{"legal":["1","B"],"n":{"x":[null,2]},"s":"h\u00e9\n"}"#).unwrap().unwrap();
-        lua.globals().set("obs", v).unwrap();
-        let s: String = lua
-            .load(
-                r#"local k = {} for key in pairs(obs) do k[#k+1] = key end table.sort(k)
-                return table.concat(k, ",") .. "|" .. obs.legal[2] .. #obs.legal .. "|" ..
-                tostring(obs.n.x[1]) .. math.type(obs.n.x[2]) .. "|" .. obs.s"#,
-            )
-            .eval()
+        use std::sync::Arc;
+        let vm = Vm::new(Arc::new(super::super::Meter::new(u64::MAX)), crate::log::LogBook::new(0), false)
             .unwrap();
-        assert_eq!(s, "legal,n,s|B2|nilinteger|hé\n");
-        assert!(parse_to_lua(&lua, "{").is_err());
-        assert!(parse_to_lua(&lua, "[1] x").is_err());
+        let code = br#"local obs = ... local k = {} for key in pairs(obs) do k[#k+1] = key end table.sort(k)
+                return table.concat(k, ",") .. "|" .. obs.legal[2] .. #obs.legal .. "|" ..
+                tostring(obs.n.x[1]) .. math.type(obs.n.x[2]) .. "|" .. obs.s"#;
+        vm.load(code, c"=t", c"t").unwrap();
+        let mut t = Tape::default();
+        t.parse(r#"{"legal":["1","B"],"n":{"x":[null,2]},"s":"h\u00e9\n"}"#).unwrap();
+        push_tape(&vm, &t).unwrap();
+        unsafe { vm.call(1, 1) }.unwrap();
+        let mut len = 0;
+        let s = unsafe { ffi::lua_tolstring(vm.state(), -1, &mut len) };
+        let s = unsafe { std::slice::from_raw_parts(s as *const u8, len) };
+        assert_eq!(std::str::from_utf8(s).unwrap(), "legal,n,s|B2|nilinteger|hé\n");
+        assert!(t.parse("{").is_err());
+        assert!(t.parse("[1] x").is_err());
     }
 }

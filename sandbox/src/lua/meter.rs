@@ -1,8 +1,8 @@
-//! The fuel meter and the metered allocator of one Lua VM.
+//! The fuel meter of one Lua VM, and its instruction hook.
 //!
 //! One [`Meter`] belongs to one Lua state. It is shared (behind an `Arc`) by the instruction
-//! hook, the host functions that charge library work, and the allocator installed with
-//! `lua_setallocf`. All of them run on the thread that currently owns the `Instance`, one at a
+//! hook, the host functions that charge library work, and the state's allocator
+//! ([`super::vm::metered_alloc`]), and read by the watchdog's ticker. All of them run on the thread that currently owns the `Instance`, one at a
 //! time, so the atomics are only there to make the type `Sync`: plain loads and stores, no
 //! read-modify-write.
 //!
@@ -15,14 +15,20 @@
 //! call fails, and the hook is re-armed to fire at every instruction and fail again, so nested
 //! `pcall`s unwind in a few steps and nothing the bot does can resume.
 
-use std::ffi::{c_int, c_void, CStr};
+use std::ffi::{c_int, CStr};
 use std::ptr;
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use mlua::ffi;
 
+use super::vm::{metered_alloc, Ctx};
 use crate::LUA_HOOK_STEP;
+
+/// The vendored Lua's count hook that keeps its count in the interpreter loop instead of
+/// putting the VM in trap mode (`vendor/lua-src/lua-5.4.9/lua.h`; the same counts and hook
+/// events as `LUA_MASKCOUNT`, at a fraction of the cost).
+pub(crate) const LUA_MASKFUEL: c_int = 1 << 6;
 
 /// One unit of fuel per this many bytes handed out by the Lua allocator while the bot runs.
 pub(crate) const ALLOC_BYTES_PER_FUEL: u64 = 32;
@@ -38,14 +44,7 @@ pub(crate) enum Trip {
     Wall = 2,
 }
 
-/// The original allocator of the state (mlua's), which the metered one forwards to.
-struct Inner {
-    alloc: ffi::lua_Alloc,
-    ud: *mut c_void,
-}
-
 pub(crate) struct Meter {
-    inner: Inner,
     /// The main `lua_State`, for re-arming the hook from inside the allocator. Only
     /// dereferenced (by `lua_sethook`) while Lua code runs, when the state is alive.
     main: AtomicPtr<ffi::lua_State>,
@@ -69,16 +68,9 @@ pub(crate) struct Meter {
     mem_denied: AtomicBool,
 }
 
-// SAFETY: `inner.ud` is mlua's allocator state. It is only used by `metered_alloc`, which Lua
-// calls from whichever thread runs the state, one call at a time (a `Lua` is used by one
-// thread at a time even when it is `Send`).
-unsafe impl Send for Inner {}
-unsafe impl Sync for Inner {}
-
 impl Meter {
-    pub(crate) fn new(alloc: ffi::lua_Alloc, ud: *mut c_void, mem_limit: u64) -> Meter {
+    pub(crate) fn new(mem_limit: u64) -> Meter {
         Meter {
-            inner: Inner { alloc, ud },
             main: AtomicPtr::new(ptr::null_mut()),
             base: Instant::now(),
             used: AtomicU64::new(0),
@@ -179,8 +171,8 @@ impl Meter {
         unsafe extern "C-unwind" fn nop(_: *mut ffi::lua_State, _: *mut ffi::lua_Debug) {}
         let mut ok = true;
         for count in [LUA_HOOK_STEP as i32, 7777] {
-            unsafe { ffi::lua_sethook(main, Some(nop), ffi::LUA_MASKCOUNT, count) };
-            ok &= read(0) == count && read(4) == count && read(8) == ffi::LUA_MASKCOUNT;
+            unsafe { ffi::lua_sethook(main, Some(nop), LUA_MASKFUEL, count) };
+            ok &= read(0) == count && read(4) == count && read(8) == LUA_MASKFUEL;
         }
         unsafe { ffi::lua_sethook(main, None, 0, 0) };
         ok &= read(8) == 0;
@@ -201,6 +193,11 @@ impl Meter {
         self.deadline_ns.store(u64::try_from(deadline).unwrap_or(u64::MAX), Relaxed);
         self.tripped.store(Trip::None as u8, Relaxed);
         self.mem_denied.store(false, Relaxed);
+    }
+
+    /// Ends a call: no deadline until the next `begin` (the watchdog passes the meter by).
+    pub(crate) fn end_call(&self) {
+        self.deadline_ns.store(u64::MAX, Relaxed);
     }
 
     /// Turns charging of allocations (and refusal once exhausted) on or off. Off while the
@@ -271,7 +268,7 @@ impl Meter {
             // SAFETY: `main` is the live main state (cleared by `unlimit` before teardown);
             // `lua_sethook` is safe to call at any point, even from a signal handler.
             unsafe {
-                ffi::lua_sethook(main, Some(fuel_hook), ffi::LUA_MASKCOUNT, count as c_int);
+                ffi::lua_sethook(main, Some(fuel_hook), LUA_MASKFUEL, count as c_int);
             }
         }
     }
@@ -321,7 +318,7 @@ impl Meter {
     }
 
     /// The allocator's decision for a request to grow by `grow` bytes.
-    fn admit(&self, grow: u64) -> bool {
+    pub(crate) fn admit(&self, grow: u64) -> bool {
         let charging = self.charging.load(Relaxed);
         if charging && self.trip_state() != Trip::None {
             return false;
@@ -350,18 +347,13 @@ impl Meter {
         true
     }
 
-    fn note_size_change(&self, old: usize, new: usize) {
+    pub(crate) fn note_size_change(&self, old: usize, new: usize) {
         let live = self.live.load(Relaxed);
         let live = live.saturating_sub(old as u64).saturating_add(new as u64);
         self.live.store(live, Relaxed);
         if live > self.peak.load(Relaxed) {
             self.peak.store(live, Relaxed);
         }
-    }
-
-    /// The original allocator and its state, to restore before the VM is closed.
-    pub(crate) fn original(&self) -> (ffi::lua_Alloc, *mut c_void) {
-        (self.inner.alloc, self.inner.ud)
     }
 }
 
@@ -386,16 +378,16 @@ const MEMERRMSG: &CStr = c"not enough memory";
 ///
 /// # Safety
 ///
-/// Called by Lua on a state whose allocator is `metered_alloc` with a live `Meter`.
-unsafe extern "C-unwind" fn fuel_hook(state: *mut ffi::lua_State, _ar: *mut ffi::lua_Debug) {
+/// Called by Lua on a state whose allocator is `metered_alloc` with a live `Ctx`.
+pub(crate) unsafe extern "C-unwind" fn fuel_hook(state: *mut ffi::lua_State, _ar: *mut ffi::lua_Debug) {
     let mut ud = ptr::null_mut();
     // SAFETY: `state` is the running state.
     let alloc = unsafe { ffi::lua_getallocf(state, &mut ud) };
     if !ptr::fn_addr_eq(alloc, metered_alloc as ffi::lua_Alloc) || ud.is_null() {
         return;
     }
-    // SAFETY: the allocator's user data is the state's `Meter`, alive while the state runs.
-    let meter = unsafe { &*(ud as *const Meter) };
+    // SAFETY: the allocator's user data is the state's `Ctx`, alive while the state runs.
+    let meter = unsafe { &*(*(ud as *const Ctx)).meter };
     if meter.on_hook().is_ok() {
         return;
     }
@@ -404,35 +396,4 @@ unsafe extern "C-unwind" fn fuel_hook(state: *mut ffi::lua_State, _ar: *mut ffi:
         ffi::lua_pushstring(state, MEMERRMSG.as_ptr());
         ffi::lua_error(state);
     }
-}
-
-/// The allocator installed in every sandboxed Lua state: enforces the memory cap, tracks the
-/// peak, charges allocations as fuel and refuses growth once the fuel is gone. Forwards the
-/// actual work to mlua's allocator.
-///
-/// # Safety
-///
-/// `ud` must point to a live [`Meter`] (the `LuaInstance` keeps it alive until the original
-/// allocator has been restored).
-pub(crate) unsafe extern "C" fn metered_alloc(
-    ud: *mut c_void,
-    ptr: *mut c_void,
-    osize: usize,
-    nsize: usize,
-) -> *mut c_void {
-    // SAFETY: see the function's contract.
-    let meter = unsafe { &*(ud as *const Meter) };
-    // With a null `ptr`, `osize` encodes the kind of object being created, not a size.
-    let old = if ptr.is_null() { 0 } else { osize };
-    if nsize > old && !meter.admit((nsize - old) as u64) {
-        return ptr::null_mut();
-    }
-    // SAFETY: forwarding the exact request to the allocator that owns every block.
-    let result = unsafe { (meter.inner.alloc)(meter.inner.ud, ptr, osize, nsize) };
-    if nsize == 0 {
-        meter.note_size_change(old, 0);
-    } else if !result.is_null() {
-        meter.note_size_change(old, nsize);
-    }
-    result
 }

@@ -6,29 +6,39 @@
 //!   (which would run pending `__close` metamethods with hooks off when they fail), and no
 //!   `coroutine` library (each new coroutine would restart the hook's count).
 //! * Sticky exhaustion ([`meter::Meter::trip`]): otherwise `pcall` swallows the budget error.
-//! * The metering allocator: `..`, `string.rep`, table growth and every other allocation cost
-//!   fuel, so work that the VM does inside one instruction is still paid for.
+//! * The metering allocator ([`vm::metered_alloc`]): `..`, `string.rep`, table growth and every
+//!   other allocation cost fuel, so work that the VM does inside one instruction is still paid
+//!   for.
 //! * The prelude (`prelude.lua`) and the Rust pattern matcher: library functions that loop
 //!   without allocating are charged for their steps, or rewritten in metered Lua.
 //! * Text-only chunks: bytecode can crash the interpreter.
 //! * No `__gc`: finalizers run with hooks off, and at teardown.
+//!
+//! The VM is driven through Lua's C API ([`vm`]), in its own memory ([`heap`]): starting one
+//! is most of the cost of a short match.
 
+mod heap;
+mod host;
 mod json;
 mod meter;
 mod pattern;
+mod tape_ser;
+mod vm;
 
-use std::sync::{Arc, Mutex};
+use std::ffi::{c_int, CStr, CString};
+use std::sync::Arc;
 #[cfg(test)]
 use std::time::Duration;
 
 use mlua::chunk::ChunkMode;
-use mlua::{Function, Lua, LuaOptions, LuaString, MultiValue, StdLib, Value};
+use mlua::{ffi, Lua, LuaOptions, StdLib};
 
-pub(crate) use self::json::parse_to_lua;
+pub(crate) use self::json::{push_tape as push_observation, Tape};
 pub(crate) use self::meter::Meter;
-use self::meter::{metered_alloc, Trip};
+use self::meter::Trip;
+pub(crate) use self::vm::{LuaFailure, Vm};
 use crate::log::LogBook;
-use crate::watchdog::Watchlist;
+use crate::watchdog::{Registered, Watchlist};
 use crate::{Fault, Limits, Verdict, LUA_HOOK_STEP, MAX_LUA_SOURCE, MAX_REPLY_BYTES};
 
 const PRELUDE: &str = include_str!("prelude.lua");
@@ -36,29 +46,27 @@ const PRELUDE: &str = include_str!("prelude.lua");
 /// Fuel charged for each call from Lua into a host function (about the cost of the call).
 pub(crate) const HOST_CALL_FUEL: u64 = 10;
 /// Fuel charged for each `print` line, plus 1 per 8 bytes.
-const EMIT_FUEL: u64 = 50;
+pub(crate) const EMIT_FUEL: u64 = 50;
+
+/// Stack slot of the bot's `act` function in the main thread, between calls.
+const ACT_SLOT: c_int = 1;
 
 /// A checked Lua source, shared by every match of that bot.
 ///
 /// The source is compiled once, here, and every match loads the compiled function (the
 /// bytecode that *our* compiler made from the text: a bot's own bytecode is never loaded).
 pub(crate) struct LuaProgram {
-    chunk_name: String,
+    chunk_name: CString,
     bytecode: Vec<u8>,
     prelude: Arc<[u8]>,
     watch: Arc<Watchlist>,
 }
 
-/// Compiles the prelude once per sandbox.
+/// Compiles the prelude once per sandbox (stripped of debug information: a third less to
+/// load per start).
 pub(crate) fn compile_prelude() -> Result<Vec<u8>, String> {
-    let lua = Lua::new_with(StdLib::NONE, LuaOptions::default()).map_err(|e| format!("Lua: {e}"))?;
-    let f = lua
-        .load(PRELUDE)
-        .set_name("=sandbox")
-        .set_mode(ChunkMode::Text)
-        .into_function()
-        .map_err(|e| format!("the sandbox's Lua prelude does not compile: {e}"))?;
-    Ok(f.dump(true))
+    vm::compile(PRELUDE.as_bytes(), c"=sandbox", true)
+        .map_err(|e| format!("the sandbox's Lua prelude does not compile: {e}"))
 }
 
 impl LuaProgram {
@@ -78,18 +86,10 @@ impl LuaProgram {
         if bytes.starts_with(b"\x1bLua") {
             return Err(Fault::load("precompiled Lua bytecode is not accepted; submit the source text"));
         }
-        let chunk_name = format!("@{name}");
-        // Compile in a bare VM (no libraries, nothing runs): syntax errors are reported at load.
-        let lua = Lua::new_with(StdLib::NONE, LuaOptions::default())
-            .map_err(|e| Fault::load(format!("cannot create a Lua state: {e}")))?;
-        let function = lua
-            .load(bytes)
-            .set_name(&chunk_name)
-            .set_mode(ChunkMode::Text)
-            .into_function()
-            .map_err(|e| Fault::load(syntax_message(&e)))?;
-        // Not stripped: tracebacks keep the file name and line numbers.
-        let bytecode = function.dump(false);
+        let chunk_name = CString::new(format!("@{name}").replace('\0', "?")).expect("no NUL left");
+        // Compiled in a throwaway VM (nothing runs): syntax errors are reported at load. Not
+        // stripped: tracebacks keep the file name and line numbers.
+        let bytecode = vm::compile(bytes, &chunk_name, false).map_err(Fault::load)?;
         Ok(LuaProgram { chunk_name, bytecode, prelude, watch })
     }
 
@@ -101,24 +101,16 @@ impl LuaProgram {
     }
 }
 
-fn syntax_message(e: &mlua::Error) -> String {
-    match e {
-        mlua::Error::SyntaxError { message, .. } => message.clone(),
-        other => other.to_string(),
-    }
-}
-
 /// One Lua bot in one match.
 pub(crate) struct LuaInstance {
-    // `Drop` hands the VM its original allocator back before the fields are dropped (dropping
-    // `lua` closes the VM), so closing it never calls into `meter`.
-    lua: Lua,
-    act: Option<Function>,
+    /// Dropped first: the watchdog must forget the meter before the VM goes.
+    _registered: Registered,
+    vm: Vm,
+    /// Whether the bot's `act` is in [`ACT_SLOT`].
+    has_act: bool,
     meter: Arc<Meter>,
-    watch: Arc<Watchlist>,
-    log: Arc<Mutex<LogBook>>,
     /// The parsed observation (or init info), reused from one decision to the next.
-    tape: json::Tape,
+    tape: Tape,
     limits: Limits,
     fuel_used_last: u64,
     fuel_total: u64,
@@ -127,209 +119,154 @@ pub(crate) struct LuaInstance {
 
 impl LuaInstance {
     fn new(limits: &Limits, seed: u64, watch: Arc<Watchlist>, prelude: &[u8]) -> Result<LuaInstance, Fault> {
-        let host_err = |e: mlua::Error| Fault::new(Verdict::Crash, format!("sandbox: {e}"));
-        let lua = Lua::new_with(
-            StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::UTF8,
-            LuaOptions::default(),
-        )
-        .map_err(host_err)?;
-        // A non-zero limit makes mlua guard its own operations against allocation failure;
-        // the real cap is enforced by the metering allocator.
-        lua.set_memory_limit(usize::MAX / 4).map_err(host_err)?;
-
-        // Install the metering allocator in front of mlua's.
-        let mut original = None;
-        // SAFETY: only reads the current allocator.
-        unsafe {
-            lua.exec_raw::<()>((), |state| {
-                let mut ud = std::ptr::null_mut();
-                let f = mlua::ffi::lua_getallocf(state, &mut ud);
-                original = Some((f, ud, state));
-            })
-        }
-        .map_err(host_err)?;
-        let (f, ud, _) = original.ok_or_else(|| host_err(mlua::Error::StackError))?;
-        let meter = Arc::new(Meter::new(f, ud, limits.memory_bytes));
-        let meter_ptr = Arc::as_ptr(&meter) as *mut std::ffi::c_void;
-        let mut main_state = std::ptr::null_mut();
-        // SAFETY: `metered_alloc` forwards every request to the original allocator, so blocks
-        // allocated before and after the switch are owned by the same allocator; `meter` is
-        // kept alive by the instance until `Drop` has restored the original allocator.
-        unsafe {
-            lua.exec_raw::<()>((), |state| {
-                mlua::ffi::lua_setallocf(state, metered_alloc, meter_ptr);
-                main_state = state;
-            })
-        }
-        .map_err(host_err)?;
-        meter.set_main_state(main_state);
-        // SAFETY: `main_state` is this VM's live main state and no Lua code is running.
+        let host_err = |e: String| Fault::new(Verdict::Crash, format!("sandbox: {e}"));
+        let meter = Arc::new(Meter::new(limits.memory_bytes));
+        let vm = Vm::new(meter.clone(), LogBook::new(limits.log_bytes_per_match), true).map_err(host_err)?;
+        // SAFETY: the VM's live main state, with no Lua code running.
         unsafe { meter.probe_hookcount() };
-
-        let log = Arc::new(Mutex::new(LogBook::new(limits.log_bytes_per_match)));
-        let mut inst = LuaInstance {
-            lua,
-            act: None,
+        let inst = LuaInstance {
+            _registered: watch.register(&meter),
+            vm,
+            has_act: false,
             meter,
-            watch,
-            log,
-            tape: json::Tape::default(),
+            tape: Tape::with_capacity(),
             limits: limits.clone(),
             fuel_used_last: 0,
             fuel_total: 0,
             fuel_init: 0,
         };
-        inst.install_prelude(seed, prelude).map_err(host_err)?;
+        inst.install_prelude(seed, prelude).map_err(|f| host_err(f.message))?;
         Ok(inst)
     }
 
     /// Runs the prelude: library curation, charged wrappers, seeded RNG, log capture.
-    fn install_prelude(&mut self, seed: u64, prelude: &[u8]) -> mlua::Result<()> {
-        let lua = &self.lua;
-        let host = lua.create_table()?;
+    fn install_prelude(&self, seed: u64, prelude: &[u8]) -> Result<(), LuaFailure> {
+        let l = self.vm.state();
+        // SAFETY: the stack is empty; every push has room (LUA_MINSTACK slots); the calls are
+        // protected.
+        unsafe {
+            ffi::lua_createtable(l, 0, 8);
+            let functions: [(&CStr, ffi::lua_CFunction); 7] = [
+                (c"charge", host::charge),
+                (c"emit", host::emit),
+                (c"budget_left", host::budget_left),
+                (c"find", pattern::find),
+                (c"match", pattern::str_match),
+                (c"gsub", pattern::gsub),
+                (c"gmatch", pattern::gmatch),
+            ];
+            for (name, f) in functions {
+                ffi::lua_pushcfunction(l, f);
+                ffi::lua_setfield(l, -2, name.as_ptr());
+            }
 
-        let m = self.meter.clone();
-        host.set(
-            "charge",
-            lua.create_function(move |_, n: f64| {
-                let n = if n.is_nan() || n <= 0.0 { 0 } else { n as u64 };
-                m.charge(HOST_CALL_FUEL.saturating_add(n))
-                    .map_err(|()| mlua::Error::runtime(m.trip_message()))
-            })?,
-        )?;
-        let m = self.meter.clone();
-        host.set(
-            "charge_strings",
-            lua.create_function(move |_, args: MultiValue| {
-                let bytes: usize = args
-                    .iter()
-                    .map(|v| match v {
-                        Value::String(s) => s.as_bytes().len(),
-                        _ => 0,
-                    })
-                    .sum();
-                m.charge(HOST_CALL_FUEL + bytes as u64 / 8)
-                    .map_err(|()| mlua::Error::runtime(m.trip_message()))
-            })?,
-        )?;
-        let m = self.meter.clone();
-        let log = self.log.clone();
-        host.set(
-            "emit",
-            lua.create_function(move |_, line: LuaString| {
-                let bytes = line.as_bytes();
-                m.charge(EMIT_FUEL + bytes.len() as u64 / 8)
-                    .map_err(|()| mlua::Error::runtime(m.trip_message()))?;
-                log.lock().unwrap_or_else(|p| p.into_inner()).push(&bytes);
-                Ok(())
-            })?,
-        )?;
-        let m = self.meter.clone();
-        host.set(
-            "budget_left",
-            lua.create_function(move |_, ()| {
-                m.charge(HOST_CALL_FUEL).map_err(|()| mlua::Error::runtime(m.trip_message()))?;
-                Ok(m.remaining_exact())
-            })?,
-        )?;
-        host.set("seed", seed as i64)?;
-        host.set("memory_limit", self.meter.memory_limit() as f64)?;
+            // Seed math.random before the prelude replaces math.randomseed.
+            ffi::lua_getglobal(l, c"math".as_ptr());
+            ffi::lua_getfield(l, -1, c"randomseed".as_ptr());
+            ffi::lua_remove(l, -2);
+            ffi::lua_pushinteger(l, seed as i64);
+            self.vm.call(1, 0)?;
 
-        let m = self.meter.clone();
-        host.set("find", lua.create_function(move |lua, args| pattern::find_aux(lua, &m, args, true))?)?;
-        let m = self.meter.clone();
-        host.set("match", lua.create_function(move |lua, args| pattern::find_aux(lua, &m, args, false))?)?;
-        let m = self.meter.clone();
-        host.set("gsub", lua.create_function(move |lua, args| pattern::gsub(lua, &m, args))?)?;
-        let m = self.meter.clone();
-        host.set(
-            "gmatch",
-            lua.create_function(move |lua, (s, p, init): (LuaString, LuaString, Option<i64>)| {
-                pattern::charge_call(&m)?;
-                let mut state = pattern::gmatch_start(s, p, init);
-                let m = m.clone();
-                lua.create_function_mut(move |lua, ()| pattern::gmatch_next(lua, &m, &mut state))
-            })?,
-        )?;
-
-        // Seed math.random before the prelude replaces math.randomseed.
-        let randomseed: Function = lua.globals().get::<mlua::Table>("math")?.get("randomseed")?;
-        randomseed.call::<()>(seed as i64)?;
-
-        // Host-made bytecode (`compile_prelude`), not the text: parsing it every match cost more
-        // than everything else in starting a VM.
-        lua.load(prelude).set_name("=sandbox").set_mode(ChunkMode::Binary).call::<()>(host)
+            // Host-made bytecode (`compile_prelude`), not the text: parsing it every match cost
+            // more than everything else in starting a VM.
+            self.vm.load(prelude, c"=sandbox", c"b")?;
+            ffi::lua_insert(l, -2); // the prelude's function, then the host table
+            self.vm.call(1, 0)?;
+            ffi::lua_settop(l, 0);
+            let mut seed = seed as i64;
+            self.vm.pcall_c(install_wrappers, &mut seed as *mut i64 as *mut std::ffi::c_void, 0)?;
+        }
+        Ok(())
     }
 
     /// Re-arms the instruction hook for a new phase (also resets the hook's count, so a
     /// phase's fuel does not depend on the previous one).
-    fn arm_hook(&self) -> mlua::Result<()> {
+    fn arm_hook(&self) {
         self.meter.arm();
-        Ok(())
     }
 
     fn run_init(&mut self, program: &LuaProgram, info_json: &str) -> Result<(), Fault> {
         let meter = self.meter.clone();
         meter.begin(self.limits.fuel_init, self.limits.wall_per_decision);
+        let _call = CallScope(&meter);
         if let Err(e) = self.tape.parse(info_json) {
             return Err(self.host_fault(format!("init info is not valid JSON: {e}")));
         }
-        let watching = self.watch.watch(&meter);
-        let result = (|| -> mlua::Result<Option<Function>> {
-            self.arm_hook()?;
+        let l = self.vm.state();
+        self.vm.restart_gc();
+        let result = (|| -> Result<bool, LuaFailure> {
+            self.arm_hook();
             meter.set_charging(true);
-            let chunk = self
-                .lua
-                .load(&program.bytecode[..])
-                .set_name(&program.chunk_name)
-                .set_mode(ChunkMode::Binary) // compiled by `LuaProgram::load` from the text
-                .into_function()?;
-            chunk.call::<()>(())?;
-            let globals = self.lua.globals();
-            let act = match globals.raw_get::<Value>("act")? {
-                Value::Function(f) => Some(f),
-                _ => None,
-            };
-            if let Value::Function(init) = globals.raw_get::<Value>("init")? {
-                meter.set_charging(false);
-                let info = json::to_lua(&self.lua, &self.tape)?;
-                meter.set_charging(true);
-                init.call::<()>(info)?;
+            // SAFETY: the stack is empty; the chunk is our own compiler's bytecode.
+            unsafe {
+                self.vm.load(&program.bytecode, &program.chunk_name, c"b")?;
+                self.vm.call(0, 0)?;
+                self.vm.push_raw_global(c"act");
+                let has_act = ffi::lua_type(l, -1) == ffi::LUA_TFUNCTION;
+                // ACT_SLOT (1): the bot's `act` (or whatever the global holds), kept for the match.
+                self.vm.push_raw_global(c"init");
+                if ffi::lua_type(l, -1) == ffi::LUA_TFUNCTION {
+                    meter.set_charging(false);
+                    let built = json::push_tape(&self.vm, &self.tape);
+                    meter.set_charging(true);
+                    built?;
+                    self.vm.call(1, 0)?;
+                } else {
+                    ffi::lua_pop(l, 1);
+                }
+                Ok(has_act)
             }
-            Ok(act)
         })();
-        drop(watching);
         meter.set_charging(false);
         meter.end_phase();
+        // SAFETY: whatever the outcome, only ACT_SLOT stays on the stack.
+        unsafe { ffi::lua_settop(l, ACT_SLOT) };
         self.fuel_init = meter.total();
         self.fuel_used_last = self.fuel_init;
         if result.is_ok() && self.fuel_init > self.limits.fuel_init {
             meter.trip(Trip::Fuel);
         }
         match result {
-            Ok(Some(act)) if meter.trip_state() == Trip::None => {
-                self.act = Some(act);
+            Ok(true) if meter.trip_state() == Trip::None => {
+                self.has_act = true;
                 Ok(())
             }
-            Ok(None) if meter.trip_state() == Trip::None => {
+            Ok(false) if meter.trip_state() == Trip::None => {
                 Err(self.fault(Verdict::Load, "the bot does not define a global function `act`".into(), None))
             }
-            Ok(_) => Err(self.classify(mlua::Error::runtime(meter.trip_message()), true)),
-            Err(mlua::Error::SyntaxError { message, .. }) => Err(self.fault(Verdict::Load, message, None)),
+            Ok(_) => Err(self.classify(trip_failure(&meter), true)),
             Err(e) => Err(self.classify(e, true)),
         }
     }
 
-    /// One decision.
+    /// One decision, on an observation given as JSON text.
     pub(crate) fn act(&mut self, observation_json: &str) -> Result<String, Fault> {
-        crate::stack::on_guest_stack(|| self.act_inner(observation_json))
+        crate::stack::on_guest_stack(|| {
+            self.decide(|tape| {
+                tape.parse(observation_json).map_err(|e| format!("observation is not valid JSON: {e}"))
+            })
+        })
     }
 
-    fn act_inner(&mut self, observation_json: &str) -> Result<String, Fault> {
+    /// One decision, on an observation given as a value: the same tables as its JSON text
+    /// would give (`tape_ser`), without the text.
+    pub(crate) fn act_value<T: serde::Serialize + ?Sized>(
+        &mut self,
+        observation: &T,
+    ) -> Result<String, Fault> {
+        crate::stack::on_guest_stack(|| {
+            self.decide(|tape| {
+                tape.serialize(observation).map_err(|e| format!("observation has no JSON form: {e}"))
+            })
+        })
+    }
+
+    fn decide(&mut self, fill: impl FnOnce(&mut Tape) -> Result<(), String>) -> Result<String, Fault> {
         let meter = self.meter.clone();
         let left = self.limits.fuel_per_match.saturating_sub(self.fuel_total);
         let budget = self.limits.fuel_per_decision.min(left);
         meter.begin(budget, self.limits.wall_per_decision);
+        let _call = CallScope(&meter);
         self.fuel_used_last = 0;
         if budget == 0 {
             return Err(self.fault(
@@ -338,44 +275,64 @@ impl LuaInstance {
                 None,
             ));
         }
-        let Some(act) = self.act.clone() else {
+        if !self.has_act {
             return Err(self.fault(Verdict::Crash, "the bot has no `act`".into(), None));
-        };
-        if let Err(e) = self.tape.parse(observation_json) {
-            return Err(self.host_fault(format!("observation is not valid JSON: {e}")));
         }
-        let watching = self.watch.watch(&meter);
-        let result = (|| -> mlua::Result<Value> {
-            let obs = json::to_lua(&self.lua, &self.tape)?;
-            self.arm_hook()?;
-            meter.set_charging(true);
-            act.call::<Value>(obs)
-        })();
-        drop(watching);
+        if let Err(e) = fill(&mut self.tape) {
+            return Err(self.host_fault(e));
+        }
+        let l = self.vm.state();
+        // SAFETY: ACT_SLOT holds `act`; the pushes have room; the calls are protected.
+        let result = unsafe {
+            ffi::lua_pushvalue(l, ACT_SLOT);
+            json::push_tape(&self.vm, &self.tape).and_then(|()| {
+                self.arm_hook();
+                meter.set_charging(true);
+                self.vm.call(1, 1)
+            })
+        };
         meter.set_charging(false);
         meter.end_phase();
         let used = meter.total();
         self.fuel_used_last = used;
         self.fuel_total = self.fuel_total.saturating_add(used);
-        if meter.trip_state() != Trip::None || (result.is_ok() && used > budget) {
+        let outcome = if meter.trip_state() != Trip::None || (result.is_ok() && used > budget) {
             // (A reply that comes back over budget is late: the hook only checks every
             // LUA_HOOK_STEP instructions, and the remainder is booked at the end.)
             meter.trip(Trip::Fuel);
-            return Err(self.classify(mlua::Error::runtime(meter.trip_message()), false));
-        }
-        match result {
-            Ok(Value::String(s)) => self.reply(&s),
-            Ok(other) => Err(self.fault(
-                Verdict::Invalid,
-                format!("act returned {}, not a string", describe(&other)),
-                None,
-            )),
-            Err(e) => Err(self.classify(e, false)),
-        }
+            Err(self.classify(trip_failure(&meter), false))
+        } else {
+            match result {
+                // SAFETY: the reply is on the top of the stack.
+                Ok(()) => unsafe { self.reply() },
+                Err(e) => Err(self.classify(e, false)),
+            }
+        };
+        // SAFETY: back to ACT_SLOT alone.
+        unsafe { ffi::lua_settop(l, ACT_SLOT) };
+        outcome
     }
 
-    fn reply(&self, s: &LuaString) -> Result<String, Fault> {
-        let bytes = s.as_bytes();
+    /// The value `act` returned (on the top of the stack) as the reply.
+    unsafe fn reply(&self) -> Result<String, Fault> {
+        let l = self.vm.state();
+        // SAFETY: reading the top slot; `lua_tolstring` on a string does not allocate.
+        let bytes = unsafe {
+            match ffi::lua_type(l, -1) {
+                ffi::LUA_TSTRING => {
+                    let mut len = 0;
+                    let p = ffi::lua_tolstring(l, -1, &mut len);
+                    std::slice::from_raw_parts(p as *const u8, len)
+                }
+                _ => {
+                    return Err(self.fault(
+                        Verdict::Invalid,
+                        format!("act returned {}, not a string", describe(l, -1)),
+                        None,
+                    ))
+                }
+            }
+        };
         if bytes.len() > MAX_REPLY_BYTES {
             return Err(self.fault(
                 Verdict::Invalid,
@@ -383,14 +340,14 @@ impl LuaInstance {
                 None,
             ));
         }
-        match std::str::from_utf8(&bytes) {
+        match std::str::from_utf8(bytes) {
             Ok(s) => Ok(s.to_owned()),
             Err(e) => Err(self.fault(Verdict::Invalid, format!("the reply is not valid UTF-8: {e}"), None)),
         }
     }
 
     /// Maps a Lua error (after the meter has had its say) to a fault.
-    fn classify(&self, e: mlua::Error, init: bool) -> Fault {
+    fn classify(&self, e: LuaFailure, init: bool) -> Fault {
         let phase = if init { "init" } else { "decision" };
         match self.meter.trip_state() {
             Trip::Fuel => {
@@ -417,21 +374,13 @@ impl LuaInstance {
             }
             Trip::None => {}
         }
-        let (mut message, mut trace, is_memory) = flatten(&e);
-        if is_memory || (self.meter.memory_denied() && message.contains("not enough memory")) {
+        let LuaFailure { message, trace, memory } = e;
+        if memory || (self.meter.memory_denied() && message.contains("not enough memory")) {
             return self.fault(
                 Verdict::Memory,
                 format!("memory cap of {} bytes reached: {message}", self.meter.memory_limit()),
                 trace,
             );
-        }
-        if let Some(at) = message.find("\nstack traceback:") {
-            let t = message[at + 1..].to_owned();
-            message.truncate(at);
-            trace = Some(match trace {
-                Some(outer) => format!("{t}\n{outer}"),
-                None => t,
-            });
         }
         let verdict = if message.contains("stack overflow") { Verdict::Stack } else { Verdict::Crash };
         self.fault(verdict, message, trace)
@@ -471,50 +420,50 @@ impl LuaInstance {
     }
 
     pub(crate) fn take_log(&mut self) -> Vec<String> {
-        self.log.lock().unwrap_or_else(|p| p.into_inner()).take()
+        self.vm.ctx().log.borrow_mut().take()
     }
 }
 
-impl Drop for LuaInstance {
+/// The protected part of installing the charged wrappers (its argument: the match seed).
+unsafe extern "C-unwind" fn install_wrappers(l: *mut ffi::lua_State) -> c_int {
+    // SAFETY: the argument is the seed of `install_prelude`.
+    unsafe {
+        let seed = *(ffi::lua_touserdata(l, 1) as *const i64);
+        ffi::lua_pop(l, 1);
+        host::install_wrappers(l, seed);
+    }
+    0
+}
+
+/// Ends the meter's call (its wall-clock deadline) when dropped, whatever the way out.
+struct CallScope<'a>(&'a Meter);
+
+impl Drop for CallScope<'_> {
     fn drop(&mut self) {
-        // Nothing of the bot can run at teardown (no __gc), but the VM frees its blocks through
-        // the allocator: hand it back to mlua first, so `meter` is not needed any more.
-        self.meter.unlimit();
-        let (f, ud) = self.meter.original();
-        // SAFETY: restores the allocator that owns every block (ours only forwarded to it).
-        let restored = unsafe { self.lua.exec_raw::<()>((), |state| mlua::ffi::lua_setallocf(state, f, ud)) };
-        if restored.is_err() {
-            // The state still points at `meter`: keep it alive for as long as the process.
-            std::mem::forget(self.meter.clone());
-        }
+        self.0.end_call();
     }
 }
 
-/// A short description of a returned value, for `invalid` messages.
-fn describe(v: &Value) -> String {
-    match v {
-        Value::Nil => "nil".into(),
-        Value::Boolean(b) => format!("a boolean ({b})"),
-        Value::Integer(i) => format!("a number ({i})"),
-        Value::Number(n) => format!("a number ({n})"),
-        Value::Table(_) => "a table".into(),
-        Value::Function(_) => "a function".into(),
-        other => format!("a {}", other.type_name()),
-    }
+/// The failure reported for a call the meter stopped.
+fn trip_failure(meter: &Meter) -> LuaFailure {
+    LuaFailure { message: meter.trip_message().into(), trace: None, memory: false }
 }
 
-/// The innermost message of an mlua error, the traceback if any, and whether it is a memory
-/// error.
-fn flatten(e: &mlua::Error) -> (String, Option<String>, bool) {
-    match e {
-        mlua::Error::CallbackError { traceback, cause } => {
-            let (m, t, mem) = flatten(cause);
-            (m, t.or_else(|| Some(traceback.clone())), mem)
+/// A short description of the value at `idx`, for `invalid` messages.
+fn describe(l: *mut ffi::lua_State, idx: c_int) -> String {
+    // SAFETY: reading a slot of a live state; no conversion allocates.
+    unsafe {
+        match ffi::lua_type(l, idx) {
+            ffi::LUA_TNIL | ffi::LUA_TNONE => "nil".into(),
+            ffi::LUA_TBOOLEAN => format!("a boolean ({})", ffi::lua_toboolean(l, idx) != 0),
+            ffi::LUA_TNUMBER if ffi::lua_isinteger(l, idx) != 0 => {
+                format!("a number ({})", ffi::lua_tointeger(l, idx))
+            }
+            ffi::LUA_TNUMBER => format!("a number ({})", ffi::lua_tonumber(l, idx)),
+            ffi::LUA_TTABLE => "a table".into(),
+            ffi::LUA_TFUNCTION => "a function".into(),
+            t => format!("a {}", CStr::from_ptr(ffi::lua_typename(l, t)).to_string_lossy()),
         }
-        mlua::Error::WithContext { cause, .. } => flatten(cause),
-        mlua::Error::MemoryError(m) => (m.clone(), None, true),
-        mlua::Error::RuntimeError(m) => (m.clone(), None, false),
-        other => (other.to_string(), None, false),
     }
 }
 
@@ -522,6 +471,12 @@ fn flatten(e: &mlua::Error) -> (String, Option<String>, bool) {
 /// and sort pivot (`.cargo/config.toml`): the iteration order of `pairs` over a fixed set of
 /// string keys must be the pinned one.
 pub(crate) fn self_check() -> Result<(), String> {
+    if !vm::fuel_hook_works()? {
+        return Err("the Lua library is not the sandbox's patched Lua 5.4.9 (vendor/lua-src): its fuel \
+                    hook does not run, so bots would not be metered; build cardarena-sandbox from the \
+                    cardarena workspace, whose [patch.crates-io] provides it"
+            .into());
+    }
     let order = pairs_probe().map_err(|e| format!("Lua self-check failed: {e}"))?;
     if order != PINNED_PAIRS_ORDER {
         return Err(format!(
@@ -578,19 +533,30 @@ mod tests {
         let inst = LuaInstance::new(&limits, 1, Arc::default(), &prelude).unwrap();
         inst.meter.begin(u64::MAX / 2, Duration::from_secs(60));
         inst.meter.set_charging(true);
-        let sandboxed = inst
-            .lua
-            .load(code)
-            .set_name("=t")
-            .call::<LuaString>(())
-            .map_or_else(|e| format!("ERROR {e}"), |s| s.to_string_lossy());
+        let sandboxed = run_text(&inst.vm, code);
         let plain = Lua::new_with(StdLib::ALL_SAFE, LuaOptions::default()).unwrap();
         let original = plain
             .load(code)
             .set_name("=t")
-            .call::<LuaString>(())
+            .call::<mlua::LuaString>(())
             .map_or_else(|e| format!("ERROR {e}"), |s| s.to_string_lossy());
         (sandboxed, original)
+    }
+
+    /// Runs a chunk that returns one string in `vm`.
+    fn run_text(vm: &Vm, code: &str) -> String {
+        let l = vm.state();
+        match vm.load(code.as_bytes(), c"=t", c"t").and_then(|()| unsafe { vm.call(0, 1) }) {
+            Err(e) => format!("ERROR {}", e.message),
+            Ok(()) => unsafe {
+                let mut len = 0;
+                let p = ffi::lua_tolstring(l, -1, &mut len);
+                let out =
+                    String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, len)).into_owned();
+                ffi::lua_pop(l, 1);
+                out
+            },
+        }
     }
 
     /// The Lua-side helper that turns any list of results into one comparable string.

@@ -9,9 +9,13 @@
 //!
 //! Character classes use the C locale (ASCII), as the vendored Lua does in this process.
 
-use mlua::{Function, Lua, LuaString, MultiValue, Value};
+use std::ffi::{c_char, c_int};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use mlua::ffi;
 
 use super::meter::{Meter, Trip};
+use super::vm::ctx;
 use super::HOST_CALL_FUEL;
 
 const MAXCCALLS: i32 = 200;
@@ -26,28 +30,71 @@ const FUEL_PER_STEP: u64 = 2;
 /// Why a match stopped early.
 pub(crate) enum PatError {
     /// A Lua error with this message (malformed pattern and the like).
-    Lua(String),
+    Lua(&'static str),
+    /// `invalid capture index %N`.
+    CaptureIndex(i32),
     /// Out of fuel or past the wall-clock deadline (the meter has tripped).
     Stopped,
+    /// A bug in the matcher (a Rust panic, caught).
+    Internal,
 }
 
 type Res<T> = Result<T, PatError>;
 
-fn lua_err<T>(msg: impl Into<String>) -> Res<T> {
-    Err(PatError::Lua(msg.into()))
+fn lua_err<T>(msg: &'static str) -> Res<T> {
+    Err(PatError::Lua(msg))
+}
+
+/// Raises `msg` as a Lua error without position (the sandbox's own errors).
+///
+/// # Safety
+/// `l` is a live state inside a C function called by Lua; the calling Rust frames hold no
+/// values with destructors (the error jumps over them).
+pub(crate) unsafe fn raise(l: *mut ffi::lua_State, msg: &str) -> c_int {
+    // SAFETY: see the function's contract.
+    unsafe {
+        ffi::lua_pushlstring(l, msg.as_ptr() as *const c_char, msg.len());
+        ffi::lua_error(l)
+    }
+}
+
+/// Raises a matcher error as `string.find` & co. of the C library do (`luaL_error`: the
+/// caller's position, then the message), or the meter's message once it has tripped.
+///
+/// # Safety
+/// As [`raise`].
+unsafe fn raise_pat(l: *mut ffi::lua_State, meter: &Meter, e: PatError) -> c_int {
+    let mut buf = [0u8; 48];
+    let msg: &str = match e {
+        PatError::Stopped => return unsafe { raise(l, meter.trip_message()) },
+        PatError::Internal => return unsafe { raise(l, "sandbox: internal error in the pattern matcher") },
+        PatError::Lua(m) => m,
+        PatError::CaptureIndex(i) => {
+            use std::io::Write;
+            let mut w = &mut buf[..];
+            let _ = write!(w, "invalid capture index %{i}");
+            let n = 48 - w.len();
+            std::str::from_utf8(&buf[..n]).unwrap_or("invalid capture index")
+        }
+    };
+    // SAFETY: see the function's contract.
+    unsafe {
+        ffi::luaL_where(l, 1);
+        ffi::lua_pushlstring(l, msg.as_ptr() as *const c_char, msg.len());
+        ffi::lua_concat(l, 2);
+        ffi::lua_error(l)
+    }
+}
+
+/// Runs matcher code, turning a panic (a bug) into [`PatError::Internal`]: a panic must not
+/// unwind into Lua's C frames.
+fn guarded<T>(f: impl FnOnce() -> Res<T>) -> Res<T> {
+    catch_unwind(AssertUnwindSafe(f)).unwrap_or(Err(PatError::Internal))
 }
 
 /// Charges the fixed cost of a call into the matcher.
-pub(crate) fn charge_call(meter: &Meter) -> mlua::Result<()> {
-    meter.charge(HOST_CALL_FUEL).map_err(|()| mlua::Error::runtime(meter.trip_message()))
-}
-
-/// Converts a matcher error into the error raised in Lua.
-pub(crate) fn to_lua_error(meter: &Meter, e: PatError) -> mlua::Error {
-    match e {
-        PatError::Lua(m) => mlua::Error::runtime(m),
-        PatError::Stopped => mlua::Error::runtime(meter.trip_message()),
-    }
+fn charge_call(meter: &Meter) -> Res<()> {
+    meter.charge(HOST_CALL_FUEL).map_err(|()| PatError::Stopped)
 }
 
 /// A capture: a slice of the subject or a position.
@@ -130,7 +177,7 @@ impl<'a> MatchState<'a> {
     fn check_capture(&self, l: u8) -> Res<usize> {
         let l = i32::from(l) - i32::from(b'1');
         if l < 0 || l as usize >= self.level || self.capture[l as usize].1 == CAP_UNFINISHED {
-            return lua_err(format!("invalid capture index %{}", l + 1));
+            return Err(PatError::CaptureIndex(l + 1));
         }
         Ok(l as usize)
     }
@@ -403,7 +450,7 @@ impl<'a> MatchState<'a> {
     fn get_onecapture(&self, i: usize, whole: Option<(usize, usize)>) -> Res<Capture> {
         if i >= self.level {
             if i != 0 {
-                return lua_err(format!("invalid capture index %{}", i + 1));
+                return Err(PatError::CaptureIndex(i as i32 + 1));
             }
             let (s, e) = whole.unwrap_or((0, 0));
             return Ok(Capture::Str(s, e - s));
@@ -416,22 +463,38 @@ impl<'a> MatchState<'a> {
         }
     }
 
-    fn capture_value(&self, lua: &Lua, c: Capture) -> mlua::Result<Value> {
-        Ok(match c {
-            Capture::Str(init, len) => Value::String(lua.create_string(&self.src[init..init + len])?),
-            Capture::Pos(pos) => Value::Integer(pos as i64),
-        })
-    }
-
-    /// All captures (or the whole match), as Lua values.
-    fn push_captures(&self, lua: &Lua, whole: Option<(usize, usize)>) -> mlua::Result<MultiValue> {
+    /// Pushes the captures (or the whole match), as `push_captures` of lstrlib.c; returns
+    /// how many.
+    ///
+    /// # Safety
+    /// `l` is the state of the calling C function (errors jump over the caller, see `raise`).
+    unsafe fn push_captures(&self, l: *mut ffi::lua_State, whole: Option<(usize, usize)>) -> c_int {
         let nlevels = if self.level == 0 && whole.is_some() { 1 } else { self.level };
-        let mut out = MultiValue::with_capacity(nlevels);
-        for i in 0..nlevels {
-            let c = self.get_onecapture(i, whole).map_err(|e| to_lua_error(self.meter, e))?;
-            out.push_back(self.capture_value(lua, c)?);
+        // SAFETY: see the function's contract.
+        unsafe {
+            ffi::luaL_checkstack(l, nlevels as c_int, c"too many captures".as_ptr());
+            for i in 0..nlevels {
+                match self.get_onecapture(i, whole) {
+                    Ok(c) => push_capture(l, self.src, c),
+                    Err(e) => return raise_pat(l, self.meter, e),
+                }
+            }
         }
-        Ok(out)
+        nlevels as c_int
+    }
+}
+
+/// # Safety
+/// A free stack slot; `src` holds the capture.
+unsafe fn push_capture(l: *mut ffi::lua_State, src: &[u8], c: Capture) {
+    // SAFETY: see the function's contract.
+    unsafe {
+        match c {
+            Capture::Str(init, len) => {
+                ffi::lua_pushlstring(l, src[init..init + len].as_ptr() as *const c_char, len);
+            }
+            Capture::Pos(pos) => ffi::lua_pushinteger(l, pos as ffi::lua_Integer),
+        }
     }
 }
 
@@ -472,38 +535,67 @@ fn no_specials(p: &[u8]) -> bool {
     !p.iter().any(|b| SPECIALS.contains(b))
 }
 
-fn truthy(v: &Value) -> bool {
-    !matches!(v, Value::Nil | Value::Boolean(false))
+/// A string argument (strings, and numbers converted in place, as `luaL_checklstring`).
+///
+/// # Safety
+/// `l` is the state of a C function called by Lua; the slice is valid while the argument
+/// stays on the stack.
+unsafe fn check_bytes<'a>(l: *mut ffi::lua_State, arg: c_int) -> &'a [u8] {
+    let mut len = 0;
+    // SAFETY: see the function's contract (a bad argument raises the usual error).
+    unsafe {
+        let p = ffi::luaL_checklstring(l, arg, &mut len);
+        std::slice::from_raw_parts(p as *const u8, len)
+    }
 }
 
-/// `string.find` (`find == true`) and `string.match`.
-pub(crate) fn find_aux(
-    lua: &Lua,
-    meter: &Meter,
-    (s, p, init, plain): (LuaString, LuaString, Option<i64>, Value),
-    find: bool,
-) -> mlua::Result<MultiValue> {
-    charge_call(meter)?;
-    let s = s.as_bytes();
-    let p_full = p.as_bytes();
-    let (s, p_full): (&[u8], &[u8]) = (&s, &p_full);
-    let ls = s.len();
-    let init = posrelat_i(init.unwrap_or(1), ls) - 1;
-    let fail = || Ok(MultiValue::from_iter([Value::Nil]));
-    if init > ls {
-        return fail();
+/// `string.find`.
+pub(crate) unsafe extern "C-unwind" fn find(l: *mut ffi::lua_State) -> c_int {
+    // SAFETY: called by Lua.
+    unsafe { find_aux(l, true) }
+}
+
+/// `string.match`.
+pub(crate) unsafe extern "C-unwind" fn str_match(l: *mut ffi::lua_State) -> c_int {
+    // SAFETY: called by Lua.
+    unsafe { find_aux(l, false) }
+}
+
+/// `str_find_aux` of lstrlib.c: `string.find` (`find == true`) and `string.match`.
+///
+/// # Safety
+/// Called by Lua as a C function of a sandboxed state.
+unsafe fn find_aux(l: *mut ffi::lua_State, find: bool) -> c_int {
+    // SAFETY (all blocks): the arguments are checked as the C library checks them; every
+    // Lua call that may raise happens with only references and integers in this frame.
+    let (s, p_full, init_arg, plain) = unsafe {
+        (check_bytes(l, 1), check_bytes(l, 2), ffi::luaL_optinteger(l, 3, 1), ffi::lua_toboolean(l, 4) != 0)
+    };
+    let meter: &Meter = unsafe { &ctx(l).meter };
+    if charge_call(meter).is_err() {
+        return unsafe { raise(l, meter.trip_message()) };
     }
-    if find && (truthy(&plain) || no_specials(p_full)) {
+    let ls = s.len();
+    let init = posrelat_i(init_arg, ls) - 1;
+    if init > ls {
+        unsafe { ffi::lua_pushnil(l) };
+        return 1;
+    }
+    if find && (plain || no_specials(p_full)) {
         let work = (ls - init) as u64 / 8 + p_full.len() as u64 / 8 + 1;
         if meter.charge(work).is_err() {
-            return Err(mlua::Error::runtime(meter.trip_message()));
+            return unsafe { raise(l, meter.trip_message()) };
         }
         return match memchr::memmem::find(&s[init..], p_full) {
-            Some(at) => Ok(MultiValue::from_iter([
-                Value::Integer((init + at + 1) as i64),
-                Value::Integer((init + at + p_full.len()) as i64),
-            ])),
-            None => fail(),
+            Some(at) => unsafe {
+                ffi::lua_pushinteger(l, (init + at + 1) as ffi::lua_Integer);
+                ffi::lua_pushinteger(l, (init + at + p_full.len()) as ffi::lua_Integer);
+                2
+            },
+            None => unsafe {
+                ffi::lua_pushnil(l);
+                1
+            },
         };
     }
     let anchor = p_full.first() == Some(&b'^');
@@ -512,228 +604,274 @@ pub(crate) fn find_aux(
     let mut s1 = init;
     loop {
         ms.reprep();
-        let res = ms.do_match(s1, 0).map_err(|e| to_lua_error(meter, e))?;
-        if let Some(e) = res {
-            ms.settle().map_err(|e| to_lua_error(meter, e))?;
-            return if find {
-                let mut out = ms.push_captures(lua, None)?;
-                out.push_front(Value::Integer(e as i64));
-                out.push_front(Value::Integer((s1 + 1) as i64));
-                Ok(out)
-            } else {
-                ms.push_captures(lua, Some((s1, e)))
-            };
+        match guarded(|| ms.do_match(s1, 0)) {
+            Err(e) => return unsafe { raise_pat(l, meter, e) },
+            Ok(Some(e)) => {
+                if let Err(err) = ms.settle() {
+                    return unsafe { raise_pat(l, meter, err) };
+                }
+                return unsafe {
+                    if find {
+                        ffi::lua_pushinteger(l, (s1 + 1) as ffi::lua_Integer);
+                        ffi::lua_pushinteger(l, e as ffi::lua_Integer);
+                        ms.push_captures(l, None) + 2
+                    } else {
+                        ms.push_captures(l, Some((s1, e)))
+                    }
+                };
+            }
+            Ok(None) => {}
         }
         if s1 >= ls || anchor {
             break;
         }
         s1 += 1;
     }
-    ms.settle().map_err(|e| to_lua_error(meter, e))?;
-    fail()
+    if let Err(err) = ms.settle() {
+        return unsafe { raise_pat(l, meter, err) };
+    }
+    unsafe { ffi::lua_pushnil(l) };
+    1
 }
 
-/// The state of one `string.gmatch` iterator.
-pub(crate) struct GMatch {
-    s: LuaString,
-    p: LuaString,
-    src: usize,
-    lastmatch: Option<usize>,
-}
-
-/// `string.gmatch(s, p [, init])`: the iterator's state.
-pub(crate) fn gmatch_start(s: LuaString, p: LuaString, init: Option<i64>) -> GMatch {
-    let ls = s.as_bytes().len();
-    let mut init = posrelat_i(init.unwrap_or(1), ls) - 1;
+/// `string.gmatch(s, p [, init])`: an iterator closure over (s, p, position, last match + 1
+/// or 0), as `gmatch` of lstrlib.c keeps them in its state.
+pub(crate) unsafe extern "C-unwind" fn gmatch(l: *mut ffi::lua_State) -> c_int {
+    // SAFETY (all blocks): as in `find_aux`.
+    let (s, _) = unsafe { (check_bytes(l, 1), check_bytes(l, 2)) };
+    let init_arg = unsafe { ffi::luaL_optinteger(l, 3, 1) };
+    let meter: &Meter = unsafe { &ctx(l).meter };
+    if charge_call(meter).is_err() {
+        return unsafe { raise(l, meter.trip_message()) };
+    }
+    let ls = s.len();
+    let mut init = posrelat_i(init_arg, ls) - 1;
     if init > ls {
         init = ls + 1;
     }
-    GMatch { s, p, src: init, lastmatch: None }
+    unsafe {
+        ffi::lua_settop(l, 2);
+        ffi::lua_pushinteger(l, init as ffi::lua_Integer);
+        ffi::lua_pushinteger(l, 0);
+        ffi::lua_pushcclosure(l, gmatch_aux, 4);
+    }
+    1
 }
 
 /// One step of a `string.gmatch` iterator.
-pub(crate) fn gmatch_next(lua: &Lua, meter: &Meter, gm: &mut GMatch) -> mlua::Result<MultiValue> {
-    charge_call(meter)?;
-    let (sb, pb) = (gm.s.as_bytes(), gm.p.as_bytes());
-    let mut ms = MatchState::new(&sb, &pb, meter);
-    let mut src = gm.src;
+unsafe extern "C-unwind" fn gmatch_aux(l: *mut ffi::lua_State) -> c_int {
+    // SAFETY (all blocks): the closure's upvalues are the ones `gmatch` set.
+    let meter: &Meter = unsafe { &ctx(l).meter };
+    if charge_call(meter).is_err() {
+        return unsafe { raise(l, meter.trip_message()) };
+    }
+    let (sb, pb, mut src, last) = unsafe {
+        let mut ls = 0;
+        let mut lp = 0;
+        let s = ffi::lua_tolstring(l, ffi::lua_upvalueindex(1), &mut ls);
+        let p = ffi::lua_tolstring(l, ffi::lua_upvalueindex(2), &mut lp);
+        (
+            std::slice::from_raw_parts(s as *const u8, ls),
+            std::slice::from_raw_parts(p as *const u8, lp),
+            ffi::lua_tointeger(l, ffi::lua_upvalueindex(3)) as usize,
+            ffi::lua_tointeger(l, ffi::lua_upvalueindex(4)) as usize,
+        )
+    };
+    let lastmatch = last.checked_sub(1);
+    let mut ms = MatchState::new(sb, pb, meter);
     while src <= sb.len() {
         ms.reprep();
-        let res = ms.do_match(src, 0).map_err(|e| to_lua_error(meter, e))?;
-        if let Some(e) = res.filter(|&e| Some(e) != gm.lastmatch) {
-            ms.settle().map_err(|e| to_lua_error(meter, e))?;
-            gm.src = e;
-            gm.lastmatch = Some(e);
-            return ms.push_captures(lua, Some((src, e)));
+        match guarded(|| ms.do_match(src, 0)) {
+            Err(e) => return unsafe { raise_pat(l, meter, e) },
+            Ok(Some(e)) if Some(e) != lastmatch => {
+                if let Err(err) = ms.settle() {
+                    return unsafe { raise_pat(l, meter, err) };
+                }
+                return unsafe {
+                    ffi::lua_pushinteger(l, e as ffi::lua_Integer);
+                    ffi::lua_replace(l, ffi::lua_upvalueindex(3));
+                    ffi::lua_pushinteger(l, e as ffi::lua_Integer + 1);
+                    ffi::lua_replace(l, ffi::lua_upvalueindex(4));
+                    ms.push_captures(l, Some((src, e)))
+                };
+            }
+            Ok(_) => {}
         }
         src += 1;
     }
-    ms.settle().map_err(|e| to_lua_error(meter, e))?;
-    Ok(MultiValue::new())
+    if let Err(err) = ms.settle() {
+        return unsafe { raise_pat(l, meter, err) };
+    }
+    0
 }
 
-/// The replacement argument of `gsub`.
-enum Repl {
-    Str(LuaString),
-    Table(mlua::Table),
-    Func(Function),
-}
-
-/// `string.gsub(s, p, repl [, n])`.
-pub(crate) fn gsub(
-    lua: &Lua,
-    meter: &Meter,
-    (s_str, p, repl, max_n): (LuaString, LuaString, Value, Option<i64>),
-) -> mlua::Result<(Value, i64)> {
-    charge_call(meter)?;
-    let sb = s_str.as_bytes();
-    let pb = p.as_bytes();
-    let src_all: &[u8] = &sb;
-    let repl = match repl {
-        Value::String(r) => Repl::Str(r),
-        v @ (Value::Integer(_) | Value::Number(_)) => match lua.coerce_string(v)? {
-            Some(r) => Repl::Str(r),
-            None => return Err(mlua::Error::runtime("bad argument #3 to 'gsub'")),
-        },
-        Value::Table(t) => Repl::Table(t),
-        Value::Function(f) => Repl::Func(f),
-        other => {
-            return Err(mlua::Error::runtime(format!(
-                "bad argument #3 to 'gsub' (string/function/table expected, got {})",
-                lua_typename(&other)
-            )))
+/// `string.gsub(s, p, repl [, n])`, as `str_gsub` of lstrlib.c: the result is built in a
+/// `luaL_Buffer` (so its memory is the bot's, counted and capped like any other), and a
+/// function or table replacement is called on the Lua stack (its errors and tracebacks are
+/// the C library's).
+pub(crate) unsafe extern "C-unwind" fn gsub(l: *mut ffi::lua_State) -> c_int {
+    // SAFETY (all blocks): as in `find_aux`; `b` is a buffer on this frame, used as lstrlib.c
+    // uses it (values pushed above it are consumed before the next buffer call).
+    let (src_all, pat_full) = unsafe { (check_bytes(l, 1), check_bytes(l, 2)) };
+    let tr = unsafe { ffi::lua_type(l, 3) };
+    let max_s = unsafe { ffi::luaL_optinteger(l, 4, src_all.len() as ffi::lua_Integer + 1) };
+    if !matches!(tr, ffi::LUA_TNUMBER | ffi::LUA_TSTRING | ffi::LUA_TFUNCTION | ffi::LUA_TTABLE) {
+        // `luaL_argexpected` of the C library.
+        unsafe {
+            let got = ffi::luaL_typename(l, 3);
+            let msg = ffi::lua_pushfstring(l, c"string/function/table expected, got %s".as_ptr(), got);
+            ffi::luaL_argerror(l, 3, msg);
         }
-    };
-    let max_s = max_n.unwrap_or(src_all.len() as i64 + 1);
-    let anchor = pb.first() == Some(&b'^');
-    let pat: &[u8] = if anchor { &pb[1..] } else { &pb };
+    }
+    let meter: &Meter = unsafe { &ctx(l).meter };
+    if charge_call(meter).is_err() {
+        return unsafe { raise(l, meter.trip_message()) };
+    }
+    let anchor = pat_full.first() == Some(&b'^');
+    let pat: &[u8] = if anchor { &pat_full[1..] } else { pat_full };
     let mut ms = MatchState::new(src_all, pat, meter);
-    let mem_limit = meter.memory_limit();
-    let mut out: Vec<u8> = Vec::new();
+    let mut b = std::mem::MaybeUninit::<ffi::luaL_Buffer>::uninit();
+    let b = b.as_mut_ptr();
+    unsafe { ffi::luaL_buffinit(l, b) };
     let mut changed = false;
-    let mut n: i64 = 0;
+    let mut n: ffi::lua_Integer = 0;
     let mut src = 0usize;
     let mut lastmatch: Option<usize> = None;
-    let err = |e| to_lua_error(meter, e);
     while n < max_s {
         ms.reprep();
-        let res = ms.do_match(src, 0).map_err(err)?;
-        if let Some(e) = res.filter(|&e| Some(e) != lastmatch) {
-            n += 1;
-            changed |= add_value(lua, &mut ms, &mut out, src, e, &repl)?;
-            src = e;
-            lastmatch = Some(e);
-        } else if src < src_all.len() {
-            out.push(src_all[src]);
-            src += 1;
-        } else {
-            break;
-        }
-        if out.len() as u64 > mem_limit {
-            return Err(mlua::Error::MemoryError(
-                "not enough memory (gsub result exceeds the memory cap)".into(),
-            ));
+        match guarded(|| ms.do_match(src, 0)) {
+            Err(e) => return unsafe { raise_pat(l, meter, e) },
+            Ok(Some(e)) if Some(e) != lastmatch => {
+                n += 1;
+                changed |= unsafe { add_value(l, &mut ms, b, src, e, tr) };
+                src = e;
+                lastmatch = Some(e);
+            }
+            Ok(_) if src < src_all.len() => {
+                unsafe { ffi::luaL_addchar(b, src_all[src] as c_char) };
+                src += 1;
+            }
+            Ok(_) => break,
         }
         if anchor {
             break;
         }
     }
-    ms.settle().map_err(err)?;
-    if !changed {
-        return Ok((Value::String(s_str.clone()), n));
+    if let Err(err) = ms.settle() {
+        return unsafe { raise_pat(l, meter, err) };
     }
-    out.extend_from_slice(&src_all[src..]);
-    if meter.charge(out.len() as u64 / 16).is_err() {
-        return Err(mlua::Error::runtime(meter.trip_message()));
+    unsafe {
+        if !changed {
+            ffi::lua_pushvalue(l, 1);
+        } else {
+            let rest = &src_all[src..];
+            ffi::luaL_addlstring(b, rest.as_ptr() as *const c_char, rest.len());
+            ffi::luaL_pushresult(b);
+        }
+        ffi::lua_pushinteger(l, n);
     }
-    Ok((Value::String(lua.create_string(&out)?), n))
+    2
 }
 
-fn lua_typename(v: &Value) -> &'static str {
-    match v {
-        Value::Nil => "nil",
-        Value::Boolean(_) => "boolean",
-        Value::Integer(_) | Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Table(_) => "table",
-        Value::Function(_) => "function",
-        Value::Thread(_) => "thread",
-        _ => "userdata",
-    }
-}
-
-/// Appends the replacement of the match `s..e`; returns whether the subject changed.
-fn add_value(
-    lua: &Lua,
+/// Appends the replacement of the match `s..e` (`add_value` of lstrlib.c); returns whether
+/// the subject changed.
+///
+/// # Safety
+/// Called from `gsub` with its buffer; errors jump over both frames.
+unsafe fn add_value(
+    l: *mut ffi::lua_State,
     ms: &mut MatchState<'_>,
-    out: &mut Vec<u8>,
+    b: *mut ffi::luaL_Buffer,
     s: usize,
     e: usize,
-    repl: &Repl,
-) -> mlua::Result<bool> {
+    tr: c_int,
+) -> bool {
     let meter = ms.meter;
-    let err = |e| to_lua_error(meter, e);
-    let value = match repl {
-        Repl::Str(r) => {
-            add_s(ms, out, s, e, &r.as_bytes()).map_err(err)?;
-            return Ok(true);
-        }
-        Repl::Func(f) => {
-            let args = ms.push_captures(lua, Some((s, e)))?;
-            ms.settle().map_err(err)?;
-            let v: Value = f.call(args)?;
-            ms.allowed = meter.remaining() / FUEL_PER_STEP;
-            v
-        }
-        Repl::Table(t) => {
-            let key = ms.get_onecapture(0, Some((s, e))).map_err(err)?;
-            let key = ms.capture_value(lua, key)?;
-            ms.settle().map_err(err)?;
-            let v: Value = t.get(key)?;
-            ms.allowed = meter.remaining() / FUEL_PER_STEP;
-            v
-        }
-    };
-    match value {
-        Value::Nil | Value::Boolean(false) => {
-            out.extend_from_slice(&ms.src[s..e]);
-            Ok(false)
-        }
-        Value::String(v) => {
-            out.extend_from_slice(&v.as_bytes());
-            Ok(true)
-        }
-        v @ (Value::Integer(_) | Value::Number(_)) => {
-            if let Some(v) = lua.coerce_string(v)? {
-                out.extend_from_slice(&v.as_bytes());
+    // SAFETY (all blocks): see the function's contract.
+    match tr {
+        ffi::LUA_TFUNCTION => unsafe {
+            if let Err(err) = ms.settle() {
+                raise_pat(l, meter, err);
             }
-            Ok(true)
+            ffi::lua_pushvalue(l, 3);
+            let n = ms.push_captures(l, Some((s, e)));
+            ffi::lua_call(l, n, 1);
+            ms.allowed = meter.remaining() / FUEL_PER_STEP;
+        },
+        ffi::LUA_TTABLE => unsafe {
+            if let Err(err) = ms.settle() {
+                raise_pat(l, meter, err);
+            }
+            match ms.get_onecapture(0, Some((s, e))) {
+                Ok(c) => push_capture(l, ms.src, c),
+                Err(err) => {
+                    raise_pat(l, meter, err);
+                }
+            }
+            ffi::lua_gettable(l, 3);
+            ms.allowed = meter.remaining() / FUEL_PER_STEP;
+        },
+        _ => {
+            // A string (or a number, as its string): `%0`-`%9` and `%%`.
+            let news = unsafe {
+                let mut len = 0;
+                let p = ffi::lua_tolstring(l, 3, &mut len);
+                std::slice::from_raw_parts(p as *const u8, len)
+            };
+            if let Err(err) = guarded(|| add_s(ms, b, s, e, news)) {
+                unsafe { raise_pat(l, meter, err) };
+            }
+            return true;
         }
-        other => Err(mlua::Error::runtime(format!("invalid replacement value (a {})", lua_typename(&other)))),
+    }
+    // SAFETY: the replacement value is on the top.
+    unsafe {
+        if ffi::lua_toboolean(l, -1) == 0 {
+            ffi::lua_pop(l, 1);
+            let whole = &ms.src[s..e];
+            ffi::luaL_addlstring(b, whole.as_ptr() as *const c_char, whole.len());
+            false
+        } else if ffi::lua_isstring(l, -1) == 0 {
+            let t = ffi::lua_typename(l, ffi::lua_type(l, -1));
+            ffi::luaL_error(l, c"invalid replacement value (a %s)".as_ptr(), t);
+            false
+        } else {
+            ffi::luaL_addvalue(b);
+            true
+        }
     }
 }
 
 /// `add_s` of lstrlib.c: a replacement string with `%0`-`%9` and `%%`.
-fn add_s(ms: &mut MatchState<'_>, out: &mut Vec<u8>, s: usize, e: usize, news: &[u8]) -> Res<()> {
+fn add_s(ms: &mut MatchState<'_>, b: *mut ffi::luaL_Buffer, s: usize, e: usize, news: &[u8]) -> Res<()> {
     ms.tick(news.len() as u64 / 8)?;
+    let add = |bytes: &[u8]| {
+        // SAFETY: `b` is the caller's live buffer; adding may raise a memory error, which
+        // jumps over this frame (references and integers only).
+        unsafe { ffi::luaL_addlstring(b, bytes.as_ptr() as *const c_char, bytes.len()) }
+    };
     let mut i = 0;
     while i < news.len() {
         let c = news[i];
         if c != L_ESC {
-            out.push(c);
-            i += 1;
+            let run = news[i..].iter().position(|&c| c == L_ESC).unwrap_or(news.len() - i);
+            add(&news[i..i + run]);
+            i += run;
             continue;
         }
         i += 1;
         let d = news.get(i).copied().unwrap_or(0);
         if d == L_ESC {
-            out.push(L_ESC);
+            add(b"%");
         } else if d == b'0' {
-            out.extend_from_slice(&ms.src[s..e]);
+            add(&ms.src[s..e]);
         } else if d.is_ascii_digit() {
             match ms.get_onecapture(usize::from(d - b'1'), Some((s, e)))? {
-                Capture::Str(init, len) => out.extend_from_slice(&ms.src[init..init + len]),
-                Capture::Pos(pos) => out.extend_from_slice(pos.to_string().as_bytes()),
+                Capture::Str(init, len) => add(&ms.src[init..init + len]),
+                Capture::Pos(pos) => {
+                    let mut buf = itoa_buf(pos);
+                    add(buf.as_bytes_mut());
+                }
             }
         } else {
             return lua_err("invalid use of '%' in replacement string");
@@ -741,4 +879,28 @@ fn add_s(ms: &mut MatchState<'_>, out: &mut Vec<u8>, s: usize, e: usize, news: &
         i += 1;
     }
     Ok(())
+}
+
+/// A position as decimal digits, without allocating.
+struct Digits {
+    buf: [u8; 20],
+    start: usize,
+}
+
+impl Digits {
+    fn as_bytes_mut(&mut self) -> &[u8] {
+        &self.buf[self.start..]
+    }
+}
+
+fn itoa_buf(mut n: usize) -> Digits {
+    let mut d = Digits { buf: [0; 20], start: 20 };
+    loop {
+        d.start -= 1;
+        d.buf[d.start] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            return d;
+        }
+    }
 }

@@ -4,12 +4,14 @@
 -- the work they do (see docs/sandbox.md, "What is charged").
 --
 -- The host functions arrive as arguments and stay in locals (upvalues): without the `debug`
--- library nothing the bot runs can reach them or the original C functions kept here.
+-- library nothing the bot runs can reach them or the original C functions kept here. Each
+-- section's own locals are in a `do ... end` block: while this chunk runs, every captured local
+-- is an open upvalue that each new closure searches (`luaF_findupval`), so closing them early
+-- makes starting a VM cheaper; the wrappers' code (and so their fuel) is the same.
 
 local host = ...
 -- Every host function costs a fixed 10 units per call on top of what is listed here.
 local charge = host.charge                 -- charge(n): n units of fuel; error once exhausted
-local charge_strings = host.charge_strings -- charge_strings(...): 1 per 8 bytes of string args
 local emit = host.emit                     -- emit(line): one log line; 50 + 1 per 8 bytes
 
 local type, select, error, tostring, rawget = type, select, error, tostring, rawget
@@ -34,103 +36,14 @@ end
 budget_left = host.budget_left
 
 ---------------------------------------------------------------------------------------------
--- math.random is seeded from the match seed (done by the host before this runs).
--- math.randomseed() without arguments would reseed from the clock: reseed from the match
--- seed instead. With arguments it is deterministic and left alone.
-local raw_randomseed = math.randomseed
-local seed = host.seed
-math.randomseed = function(...)
-  if select('#', ...) == 0 then return raw_randomseed(seed) end
-  return raw_randomseed(...)
-end
-
----------------------------------------------------------------------------------------------
--- No finalizers: Lua runs __gc with hooks disabled (and at VM teardown), so a finalizer could
--- loop forever unmetered. An object is marked for finalization only if its metatable has a
--- __gc field when setmetatable is called, so refusing that here is enough.
-local raw_setmetatable = setmetatable
-function setmetatable(t, mt)
-  if type(mt) == "table" and rawget(mt, "__gc") ~= nil then
-    error("__gc metamethods are not available in the sandbox", 2)
-  end
-  return raw_setmetatable(t, mt)
-end
-
----------------------------------------------------------------------------------------------
--- Scanning functions: charged 1 unit per 8 bytes of their string arguments, before running.
-local raw_tonumber = tonumber
-function tonumber(...)
-  local v = ...
-  if type(v) == "string" then charge(#v // 8) end
-  return raw_tonumber(...)
-end
-
--- string.rep loops once per repetition, even when the result is empty (rep("", 1e12) spins
--- for minutes): 1 unit per 2 repetitions (the result's allocation is charged separately). A
--- result larger than the memory cap is left to fail, at once, as a memory error.
-local raw_rep = string.rep
-local memory_limit = host.memory_limit
-local function strlen(v)
-  if type(v) == "string" then return #v end
-  if type(v) == "number" then return #tostring(v) end
-  return 0
-end
-string.rep = function(s, n, sep)
-  local k = tointeger(n)
-  if k and k > 0 then
-    local total = k * 1.0 * strlen(s) + (k - 1.0) * strlen(sep)
-    if total <= memory_limit then charge(k // 2) end
-  end
-  return raw_rep(s, n, sep)
-end
-
-local raw_format = string.format
-string.format = function(...)
-  charge_strings(...)
-  return raw_format(...)
-end
-
--- string.pack/unpack/packsize walk their format (and unpack its data) item by item.
-local raw_pack, raw_unpack_str, raw_packsize = string.pack, string.unpack, string.packsize
-string.pack = function(...)
-  charge_strings(...)
-  return raw_pack(...)
-end
-string.packsize = function(...)
-  charge_strings(...)
-  return raw_packsize(...)
-end
-
-local raw_ulen, raw_uoffset, raw_ucodepoint = utf8.len, utf8.offset, utf8.codepoint
-utf8.len = function(...)
-  local s = ...
-  if type(s) == "string" then charge(#s // 8) end
-  return raw_ulen(...)
-end
-utf8.offset = function(...)
-  local s = ...
-  if type(s) == "string" then charge(#s // 8) end
-  return raw_uoffset(...)
-end
-
--- Functions returning one value per byte/character: charged 1 per value returned.
-local function charged_results(...)
-  charge(select('#', ...))
-  return ...
-end
-string.byte = function(...) return charged_results(string_byte(...)) end
-string.unpack = function(...)
-  charge_strings(...)
-  return charged_results(raw_unpack_str(...))
-end
-utf8.codepoint = function(...)
-  local s = ...
-  if type(s) == "string" then charge(#s // 8) end
-  return charged_results(raw_ucodepoint(...))
-end
+-- Library functions whose C code loops without the hook seeing it (tonumber, string.rep,
+-- format, pack, packsize, unpack, byte, utf8.len, offset, codepoint), setmetatable (no __gc)
+-- and math.randomseed (no reseeding from the clock) are wrapped by the host after this chunk
+-- has run, in C (`src/lua/host.rs`): 10 per call plus the work, see docs/sandbox.md.
 
 -- utf8.codes: the C iterator skips continuation bytes without counting; skip them here, in
 -- metered Lua, and call it only where it has nothing left to skip.
+do
 local raw_codes = utf8.codes
 local iter_strict = raw_codes("")
 local iter_lax = raw_codes("", true)
@@ -154,6 +67,7 @@ utf8.codes = function(s, lax)
   local _, st, ctl = raw_codes(s, lax)
   return (lax and codes_lax or codes_strict), st, ctl
 end
+end
 
 -- Pattern matching: a metered port of the Lua matcher (see src/lua/pattern.rs).
 string.find = host.find
@@ -166,6 +80,7 @@ string.gsub = host.gsub
 -- unpack 1; they get explicit bounds, so `#t` / __len is evaluated once, here) or written in
 -- Lua so the hook meters every step, including metamethods (insert, remove, move, sort).
 
+do
 local function typename(v)
   return type(v)
 end
@@ -347,4 +262,5 @@ table.sort = function(t, cmp)
     end
     auxsort(t, 1, n, 0, cmp)
   end
+end
 end

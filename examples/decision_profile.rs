@@ -1,0 +1,43 @@
+//! Profiling aid (not a test): N decisions of a trivial Lua or WASM bot on a mid-match Blade
+//! observation, through the arena's `Bot` adapter (as `arena bench` measures them).
+//! `cargo run --release --example decision_profile -- lua 300000`
+use cardarena::bot::Bot;
+use cardarena::games::blade::Blade;
+use cardarena::games::Game;
+use cardarena::registry::BotSource;
+use cardarena::tournament::config::LimitsConfig;
+use cardarena_sandbox::{Kind, Sandbox};
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let kind = args.next().unwrap_or_else(|| "lua".into());
+    let n: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(100_000);
+    let mut state = Blade::new(Blade::variants()[0], 7);
+    let mut bots: Vec<Box<dyn Bot<Blade>>> =
+        (0..2).map(|seat| cardarena::bot::builtin::<Blade>("random", 7, seat).expect("random")).collect();
+    let mut obs = None;
+    for _ in 0..8 {
+        let Some(&seat) = state.to_act().first() else { break };
+        let o = state.observe(seat);
+        let action = bots[seat].act(&o).expect("acts");
+        obs = Some(o);
+        state.play(seat, &action).expect("legal");
+    }
+    let obs = obs.expect("an observation");
+    let sandbox = Sandbox::new().expect("sandbox");
+    let (name, kind, src): (&str, Kind, &[u8]) = match kind.as_str() {
+        "wasm" => ("trivial.wat", Kind::Wasm, include_bytes!("../src/bench/trivial.wat")),
+        _ => ("trivial.lua", Kind::Lua, include_bytes!("../src/bench/trivial.lua")),
+    };
+    let program = sandbox.load(name, kind, src).expect("load");
+    let source = BotSource::File { name: name.into(), program };
+    let mut bot = source.instantiate::<Blade>(1, 0, &LimitsConfig::default());
+    let info =
+        cardarena::bot::InitInfo { game: "blade", variant: "readme".into(), seat: 0, players: 2, seed: 1 };
+    bot.init(&info).expect("init");
+    let t = std::time::Instant::now();
+    for _ in 0..n {
+        std::hint::black_box(bot.act(std::hint::black_box(&obs)).expect("act"));
+    }
+    println!("{:.3} µs per decision", t.elapsed().as_secs_f64() * 1e6 / n as f64);
+}

@@ -1,0 +1,41 @@
+//! Profiling aid (not a test): N Blade matches between two Lua (or WASM) random bots on one
+//! thread, as `arena bench` plays them. `cargo run --release --example match_profile -- lua 20000`
+use cardarena::games::blade::Blade;
+use cardarena::games::Game;
+use cardarena::registry::BotSource;
+use cardarena::runner::{run_match, MatchSpec, Quiet};
+use cardarena::tournament::config::LimitsConfig;
+use cardarena_sandbox::{Kind, Sandbox};
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let kind = args.next().unwrap_or_else(|| "lua".into());
+    let n: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(10_000);
+    let sandbox = Sandbox::new().expect("sandbox");
+    let (name, kind, src): (&str, Kind, &[u8]) = match kind.as_str() {
+        "wasm" => ("random.wat", Kind::Wasm, include_bytes!("../src/bench/random.wat")),
+        _ => ("random.lua", Kind::Lua, include_bytes!("../src/bench/random.lua")),
+    };
+    let program = sandbox.load(name, kind, src).expect("load");
+    let sources = vec![BotSource::File { name: name.into(), program }; 2];
+    let limits = LimitsConfig::default();
+    let t = std::time::Instant::now();
+    let mut decisions = 0;
+    for seed in 0..n {
+        let spec = MatchSpec::<Blade> {
+            variant: Blade::variants()[0],
+            seed,
+            entries: sources.iter().map(BotSource::entry).collect(),
+        };
+        let mut bots: Vec<_> =
+            sources.iter().enumerate().map(|(s, b)| b.instantiate::<Blade>(seed, s, &limits)).collect();
+        let replay = run_match(&spec, &mut bots, &mut Quiet);
+        decisions += replay.decisions.len();
+    }
+    let e = t.elapsed().as_secs_f64();
+    println!(
+        "{:.1} µs per match, {:.1} decisions per match",
+        e * 1e6 / n as f64,
+        decisions as f64 / n as f64
+    );
+}

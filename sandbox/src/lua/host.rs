@@ -1,0 +1,307 @@
+//! The host functions the prelude receives (`host.charge`, …): C functions on the raw API.
+//!
+//! Each reaches its state's [`Ctx`](super::vm::Ctx) through the allocator's user data, so
+//! none of them allocates a closure or holds Rust values inside Lua. An exhausted meter makes
+//! them raise the meter's message (a plain string error, as any error of Lua's own library).
+
+use std::ffi::{c_int, CStr};
+
+use mlua::ffi;
+
+use super::pattern::raise;
+use super::vm::ctx;
+use super::{EMIT_FUEL, HOST_CALL_FUEL};
+
+/// `charge(n)`: `n` units of library work (a number; `NaN` and negatives are 0), plus the
+/// call's own cost.
+pub(crate) unsafe extern "C-unwind" fn charge(l: *mut ffi::lua_State) -> c_int {
+    // SAFETY (all blocks): called by Lua with the arguments on its stack; the frame holds
+    // only plain values when `raise` jumps out.
+    let n = unsafe { ffi::lua_tonumberx(l, 1, std::ptr::null_mut()) };
+    let n = if n.is_nan() || n <= 0.0 { 0 } else { n as u64 };
+    let meter = unsafe { &ctx(l).meter };
+    if meter.charge(HOST_CALL_FUEL.saturating_add(n)).is_err() {
+        return unsafe { raise(l, meter.trip_message()) };
+    }
+    0
+}
+
+/// `emit(line)`: one line of the bot's log (`print`), 50 units plus 1 per 8 bytes.
+pub(crate) unsafe extern "C-unwind" fn emit(l: *mut ffi::lua_State) -> c_int {
+    // SAFETY: as in `charge`; the line is a string on the stack while it is copied.
+    let line = unsafe {
+        let mut len = 0;
+        let p = ffi::luaL_checklstring(l, 1, &mut len);
+        std::slice::from_raw_parts(p as *const u8, len)
+    };
+    let ctx = unsafe { ctx(l) };
+    if ctx.meter.charge(EMIT_FUEL + line.len() as u64 / 8).is_err() {
+        return unsafe { raise(l, ctx.meter.trip_message()) };
+    }
+    ctx.log.borrow_mut().push(line);
+    0
+}
+
+/// `budget_left()`: the fuel left in this phase, to the instruction.
+pub(crate) unsafe extern "C-unwind" fn budget_left(l: *mut ffi::lua_State) -> c_int {
+    // SAFETY: as in `charge`.
+    let meter = unsafe { &ctx(l).meter };
+    if meter.charge(HOST_CALL_FUEL).is_err() {
+        return unsafe { raise(l, meter.trip_message()) };
+    }
+    let left = meter.remaining_exact();
+    // SAFETY: one free slot (a C function gets LUA_MINSTACK).
+    unsafe {
+        match i64::try_from(left) {
+            Ok(i) => ffi::lua_pushinteger(l, i),
+            Err(_) => ffi::lua_pushnumber(l, left as f64),
+        }
+    }
+    1
+}
+
+// ------------------------------------------------------------------------------------------
+// Charged library functions: C closures around the library's own C functions. Each charges
+// the call (HOST_CALL_FUEL) plus the work the C function does without the hook seeing it,
+// then runs the original *in its own frame* (a direct call of the `lua_CFunction`), so its
+// argument errors name the function and the bot's line, exactly as the C library's do. The
+// original is the closure's last upvalue (a light C function).
+
+/// The original C function of the running wrapper (its upvalue `up`).
+///
+/// # Safety
+/// Called from a wrapper made by [`wrap`], whose upvalue `up` is a light C function.
+unsafe fn original(l: *mut ffi::lua_State, up: c_int) -> ffi::lua_CFunction {
+    // SAFETY: see the function's contract.
+    unsafe { ffi::lua_tocfunction(l, ffi::lua_upvalueindex(up)).expect("wrapped C function") }
+}
+
+/// Charges `fuel`, or raises the meter's error.
+///
+/// # Safety
+/// Called by a C function of a sandboxed state, whose frame holds only plain values.
+unsafe fn pay(l: *mut ffi::lua_State, fuel: u64) {
+    // SAFETY: see the function's contract.
+    let meter = unsafe { &ctx(l).meter };
+    if meter.charge(fuel).is_err() {
+        // SAFETY: as above.
+        unsafe { raise(l, meter.trip_message()) };
+    }
+}
+
+/// Bytes of the string at `idx` (0 for other types).
+///
+/// # Safety
+/// A valid stack index of a live state.
+unsafe fn string_len(l: *mut ffi::lua_State, idx: c_int) -> u64 {
+    // SAFETY: see the function's contract.
+    unsafe {
+        if ffi::lua_type(l, idx) == ffi::LUA_TSTRING {
+            ffi::lua_rawlen(l, idx) as u64
+        } else {
+            0
+        }
+    }
+}
+
+/// Bytes of every string argument.
+///
+/// # Safety
+/// As [`string_len`].
+unsafe fn string_args_len(l: *mut ffi::lua_State) -> u64 {
+    // SAFETY: see the function's contract.
+    unsafe { (1..=ffi::lua_gettop(l)).map(|i| string_len(l, i)).sum() }
+}
+
+/// `tonumber(v [, base])`: 1 per 8 bytes of a string `v`.
+unsafe extern "C-unwind" fn tonumber(l: *mut ffi::lua_State) -> c_int {
+    // SAFETY (all): a wrapper made by `wrap`.
+    unsafe {
+        pay(l, HOST_CALL_FUEL + string_len(l, 1) / 8);
+        original(l, 1)(l)
+    }
+}
+
+/// `string.format`, `string.pack`, `string.packsize`: 1 per 8 bytes of string arguments.
+unsafe extern "C-unwind" fn scan_strings(l: *mut ffi::lua_State) -> c_int {
+    // SAFETY (all): a wrapper made by `wrap`.
+    unsafe {
+        pay(l, HOST_CALL_FUEL + string_args_len(l) / 8);
+        original(l, 1)(l)
+    }
+}
+
+/// `utf8.len`, `utf8.offset`: 1 per 8 bytes of the string.
+unsafe extern "C-unwind" fn scan_first(l: *mut ffi::lua_State) -> c_int {
+    // SAFETY (all): a wrapper made by `wrap`.
+    unsafe {
+        pay(l, HOST_CALL_FUEL + string_len(l, 1) / 8);
+        original(l, 1)(l)
+    }
+}
+
+/// `string.byte`: 1 per value returned.
+unsafe extern "C-unwind" fn per_result(l: *mut ffi::lua_State) -> c_int {
+    // SAFETY (all): a wrapper made by `wrap`.
+    unsafe {
+        pay(l, HOST_CALL_FUEL);
+        let n = original(l, 1)(l);
+        pay(l, n as u64);
+        n
+    }
+}
+
+/// `string.unpack`: 1 per 8 bytes of string arguments and 1 per value returned.
+unsafe extern "C-unwind" fn scan_strings_per_result(l: *mut ffi::lua_State) -> c_int {
+    // SAFETY (all): a wrapper made by `wrap`.
+    unsafe {
+        pay(l, HOST_CALL_FUEL + string_args_len(l) / 8);
+        let n = original(l, 1)(l);
+        pay(l, n as u64);
+        n
+    }
+}
+
+/// `utf8.codepoint`: 1 per 8 bytes of the string and 1 per value returned.
+unsafe extern "C-unwind" fn scan_first_per_result(l: *mut ffi::lua_State) -> c_int {
+    // SAFETY (all): a wrapper made by `wrap`.
+    unsafe {
+        pay(l, HOST_CALL_FUEL + string_len(l, 1) / 8);
+        let n = original(l, 1)(l);
+        pay(l, n as u64);
+        n
+    }
+}
+
+/// `string.rep(s, n [, sep])`: it loops once per repetition, even for an empty result
+/// (`rep("", 1e12)` spins for minutes): 1 per 2 repetitions, unless the result would exceed
+/// the memory cap (then it fails at once, as a memory error).
+unsafe extern "C-unwind" fn rep(l: *mut ffi::lua_State) -> c_int {
+    // SAFETY (all): a wrapper made by `wrap`; the lengths are read without converting the
+    // arguments in place.
+    unsafe {
+        let mut work = 0;
+        let mut valid = 0;
+        let k = ffi::lua_tointegerx(l, 2, &mut valid);
+        if valid != 0 && k > 0 {
+            let total = k as f64 * text_len(l, 1) as f64 + (k as f64 - 1.0) * text_len(l, 3) as f64;
+            if total <= ctx(l).meter.memory_limit() as f64 {
+                work = (k / 2) as u64;
+            }
+        }
+        pay(l, HOST_CALL_FUEL.saturating_add(work));
+        original(l, 1)(l)
+    }
+}
+
+/// The length of a string, or of a number's text (as `tostring` writes it), else 0.
+///
+/// # Safety
+/// A valid stack index of a live state, with a free slot.
+unsafe fn text_len(l: *mut ffi::lua_State, idx: c_int) -> u64 {
+    // SAFETY: see the function's contract; a number is converted on a copy, popped after.
+    unsafe {
+        match ffi::lua_type(l, idx) {
+            ffi::LUA_TSTRING => ffi::lua_rawlen(l, idx) as u64,
+            ffi::LUA_TNUMBER => {
+                ffi::lua_pushvalue(l, idx);
+                let mut len = 0;
+                ffi::lua_tolstring(l, -1, &mut len);
+                ffi::lua_pop(l, 1);
+                len as u64
+            }
+            _ => 0,
+        }
+    }
+}
+
+/// `setmetatable(t, mt)`: no finalizers. Lua runs `__gc` with hooks disabled (and at VM
+/// teardown), so a finalizer could loop unmetered; an object is marked for finalization only
+/// if its metatable has `__gc` when `setmetatable` is called, so refusing that here is enough.
+unsafe extern "C-unwind" fn setmetatable(l: *mut ffi::lua_State) -> c_int {
+    // SAFETY (all): a wrapper made by `wrap`; the raw read of `__gc` does not run metamethods.
+    unsafe {
+        pay(l, HOST_CALL_FUEL);
+        if ffi::lua_type(l, 2) == ffi::LUA_TTABLE {
+            ffi::lua_pushstring(l, c"__gc".as_ptr());
+            let t = ffi::lua_rawget(l, 2);
+            ffi::lua_pop(l, 1);
+            if t != ffi::LUA_TNIL {
+                ffi::luaL_where(l, 1);
+                ffi::lua_pushstring(l, c"__gc metamethods are not available in the sandbox".as_ptr());
+                ffi::lua_concat(l, 2);
+                ffi::lua_error(l);
+            }
+        }
+        original(l, 1)(l)
+    }
+}
+
+/// `math.randomseed([x [, y]])`: without arguments Lua would reseed from the clock; it reseeds
+/// from the match seed (upvalue 2) instead. Upvalue 1 is the library's random state, which the
+/// original reads as its own upvalue 1.
+unsafe extern "C-unwind" fn randomseed(l: *mut ffi::lua_State) -> c_int {
+    // SAFETY (all): a wrapper made by `wrap` with the random state and the seed before the
+    // original.
+    unsafe {
+        pay(l, HOST_CALL_FUEL);
+        if ffi::lua_gettop(l) == 0 {
+            ffi::lua_pushvalue(l, ffi::lua_upvalueindex(2));
+        }
+        original(l, 3)(l)
+    }
+}
+
+/// Replaces `lib[name]` (a C function) with a wrapper closure: `extra` values on the top of
+/// the stack become its first upvalues (popped), the original its last.
+///
+/// # Safety
+/// `lib` is an absolute index of a table whose field `name` is a C function; `extra` values
+/// are on the top of the stack.
+unsafe fn wrap(l: *mut ffi::lua_State, lib: c_int, name: &CStr, wrapper: ffi::lua_CFunction, extra: c_int) {
+    // SAFETY: see the function's contract.
+    unsafe {
+        ffi::lua_getfield(l, lib, name.as_ptr());
+        let f = ffi::lua_tocfunction(l, -1).expect("a C library function");
+        ffi::lua_pop(l, 1);
+        ffi::lua_pushcfunction(l, f);
+        ffi::lua_pushcclosure(l, wrapper, extra + 1);
+        ffi::lua_setfield(l, lib, name.as_ptr());
+    }
+}
+
+/// Installs the charged wrappers in the libraries (after the prelude, which keeps some of the
+/// originals for itself).
+///
+/// # Safety
+/// A protected call on a sandboxed state with the libraries open; `seed` the match seed.
+pub(crate) unsafe fn install_wrappers(l: *mut ffi::lua_State, seed: i64) {
+    // SAFETY: see the function's contract; every table index is absolute.
+    unsafe {
+        ffi::lua_rawgeti(l, ffi::LUA_REGISTRYINDEX, ffi::LUA_RIDX_GLOBALS);
+        let g = ffi::lua_gettop(l);
+        wrap(l, g, c"tonumber", tonumber, 0);
+        wrap(l, g, c"setmetatable", setmetatable, 0);
+        ffi::lua_getfield(l, g, c"string".as_ptr());
+        let s = ffi::lua_gettop(l);
+        wrap(l, s, c"rep", rep, 0);
+        wrap(l, s, c"format", scan_strings, 0);
+        wrap(l, s, c"pack", scan_strings, 0);
+        wrap(l, s, c"packsize", scan_strings, 0);
+        wrap(l, s, c"unpack", scan_strings_per_result, 0);
+        wrap(l, s, c"byte", per_result, 0);
+        ffi::lua_getfield(l, g, c"utf8".as_ptr());
+        let u = ffi::lua_gettop(l);
+        wrap(l, u, c"len", scan_first, 0);
+        wrap(l, u, c"offset", scan_first, 0);
+        wrap(l, u, c"codepoint", scan_first_per_result, 0);
+        ffi::lua_getfield(l, g, c"math".as_ptr());
+        let m = ffi::lua_gettop(l);
+        ffi::lua_getfield(l, m, c"randomseed".as_ptr());
+        ffi::lua_getupvalue(l, -1, 1); // the random state
+        ffi::lua_remove(l, -2);
+        ffi::lua_pushinteger(l, seed);
+        wrap(l, m, c"randomseed", randomseed, 2);
+        ffi::lua_settop(l, g - 1);
+    }
+}
