@@ -150,3 +150,23 @@ impl PlainWasm {
         Ok(String::from_utf8_lossy(bytes).into_owned())
     }
 }
+
+/// Checks that a Lua bot gets the same observation tables from a value ([`crate::Instance::act_value`])
+/// as from its JSON text ([`crate::Instance::act`]): the tape built from the value and the one
+/// parsed from `serde_json::to_string(value)` must be identical. For tests of the arena's
+/// observation types.
+///
+/// # Errors
+/// What differs (or why the value has no JSON form).
+pub fn lua_observation_agrees<T: serde::Serialize + ?Sized>(value: &T) -> Result<(), String> {
+    let text = serde_json::to_string(value).map_err(|e| e.to_string())?;
+    let mut parsed = Tape::default();
+    parsed.parse(&text).map_err(|e| e.to_string())?;
+    let mut typed = Tape::default();
+    typed.serialize(value).map_err(|e| e.to_string())?;
+    if typed.same_as(&parsed) {
+        Ok(())
+    } else {
+        Err(format!("the tables built from the value differ from those of its JSON {text}"))
+    }
+}

@@ -68,6 +68,12 @@ pub const WASM_POOL_SLOTS: u32 = wasm::POOL_SLOTS;
 /// The Lua instruction hook fires every this many VM instructions: fuel for plain Lua code
 /// is counted in steps of this size, and the wall clock is checked this often.
 pub const LUA_HOOK_STEP: u32 = 1000;
+
+/// Names the sandbox's cost model: what a bot's fuel and memory numbers are for the same code
+/// and observations (the Lua VM, the prelude, the charges, the wasmtime version and
+/// configuration). It changes whenever they may change, so results stored under an older
+/// model (a tournament database) are played again rather than mixed with new ones.
+pub const COST_MODEL: &str = "2: raw Lua 5.4.9 with LUA_MASKFUEL, C wrappers; wasmtime 48";
 /// Longest reply accepted from `act`, in bytes. Longer replies are [`Verdict::Invalid`].
 pub const MAX_REPLY_BYTES: usize = 4096;
 /// Largest Lua source accepted, in bytes.

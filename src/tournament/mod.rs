@@ -207,8 +207,16 @@ fn run_event<G: Greedy>(
     for (entry, name) in entries.iter_mut().zip(&event.bots) {
         entry.name = name.clone(); // as written in the file, not resolved against its folder
     }
+    // The sandbox's cost model is part of it: a file bot's results depend on it.
     let fingerprint = crate::bot::content_hash(
-        format!("{}|{}|{}", G::NAME, variant, serde_json::to_string(&event.limits)?).as_bytes(),
+        format!(
+            "{}|{}|{}|{}",
+            G::NAME,
+            variant,
+            serde_json::to_string(&event.limits)?,
+            cardarena_sandbox::COST_MODEL
+        )
+        .as_bytes(),
     )[..16]
         .to_string();
     let ctx = EventCtx::<G> { variant, sources, entries, fingerprint, limits: event.limits.clone() };

@@ -199,6 +199,14 @@ impl Tape {
         self.entries = entries;
     }
 
+    /// Whether two tapes hold the same document in the same form (tokens, strings, orders).
+    pub(crate) fn same_as(&self, other: &Tape) -> bool {
+        self.toks == other.toks
+            && self.order == other.order
+            && self.syms.len() == other.syms.len()
+            && (0..self.syms.len() as u32).all(|s| self.sym(s) == other.sym(s))
+    }
+
     /// The document as a nested value with objects in key order (for comparing two tapes).
     #[cfg(test)]
     pub(super) fn render(&self) -> String {
