@@ -59,6 +59,8 @@ pub(crate) struct Tape {
     text: String,
     /// The distinct strings: (start, len) in `text`, in order of first appearance.
     syms: Vec<(u32, u32)>,
+    /// Each distinct string's first 8 bytes as a number (see `prefix`), for sorting keys.
+    prefixes: Vec<u64>,
     /// Open-addressing index of `syms` by content: 0 = empty, else sym + 1.
     index: Vec<u32>,
     /// Entry positions of objects that are not in key order (see `Tok::Obj`).
@@ -74,6 +76,7 @@ impl Tape {
             toks: Vec::with_capacity(512),
             text: String::with_capacity(1024),
             syms: Vec::with_capacity(128),
+            prefixes: Vec::with_capacity(128),
             index: vec![0; 256],
             order: Vec::with_capacity(128),
             entries: Vec::with_capacity(32),
@@ -92,6 +95,7 @@ impl Tape {
         self.toks.clear();
         self.text.clear();
         self.syms.clear();
+        self.prefixes.clear();
         self.order.clear();
         self.index.iter_mut().for_each(|e| *e = 0);
     }
@@ -123,6 +127,7 @@ impl Tape {
         }
         let sym = self.syms.len() as u32;
         self.syms.push((self.text.len() as u32, s.len() as u32));
+        self.prefixes.push(prefix(s.as_bytes()));
         self.text.push_str(s);
         self.index[slot] = sym + 1;
         sym
@@ -166,7 +171,7 @@ impl Tape {
                 Tok::Str(sym) => sym,
                 _ => unreachable!("object keys are strings"),
             };
-            entries.push((prefix(self.sym(sym)), sym, at as u32));
+            entries.push((self.prefixes[sym as usize], sym, at as u32));
             at += 1 + self.size(at + 1);
         }
         // By the keys' bytes: the first 8 (big-endian, zero-padded) decide almost always.
