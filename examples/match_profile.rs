@@ -1,5 +1,6 @@
 //! Profiling aid (not a test): N Blade matches between two Lua (or WASM) random bots on one
-//! thread, as `arena bench` plays them. `cargo run --release --example match_profile -- lua 20000`
+//! thread (or on THREADS threads, each playing N), as `arena bench` plays them.
+//! `cargo run --release --example match_profile -- lua 20000 [THREADS]`
 use cardarena::games::blade::Blade;
 use cardarena::games::Game;
 use cardarena::registry::BotSource;
@@ -11,6 +12,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let kind = args.next().unwrap_or_else(|| "lua".into());
     let n: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(10_000);
+    let threads: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(1);
     let sandbox = Sandbox::new().expect("sandbox");
     let (name, kind, src): (&str, Kind, &[u8]) = match kind.as_str() {
         "wasm" => ("random.wat", Kind::Wasm, include_bytes!("../src/bench/random.wat")),
@@ -20,22 +22,31 @@ fn main() {
     let sources = vec![BotSource::File { name: name.into(), program }; 2];
     let limits = LimitsConfig::default();
     let t = std::time::Instant::now();
-    let mut decisions = 0;
-    for seed in 0..n {
-        let spec = MatchSpec::<Blade> {
-            variant: Blade::variants()[0],
-            seed,
-            entries: sources.iter().map(BotSource::entry).collect(),
-        };
-        let mut bots: Vec<_> =
-            sources.iter().enumerate().map(|(s, b)| b.instantiate::<Blade>(seed, s, &limits)).collect();
-        let replay = run_match(&spec, &mut bots, &mut Quiet);
-        decisions += replay.decisions.len();
-    }
+    let play = |first: u64| {
+        let mut decisions = 0;
+        for seed in first..first + n {
+            let spec = MatchSpec::<Blade> {
+                variant: Blade::variants()[0],
+                seed,
+                entries: sources.iter().map(BotSource::entry).collect(),
+            };
+            let mut bots: Vec<_> =
+                sources.iter().enumerate().map(|(s, b)| b.instantiate::<Blade>(seed, s, &limits)).collect();
+            let replay = run_match(&spec, &mut bots, &mut Quiet);
+            decisions += replay.decisions.len();
+        }
+        decisions
+    };
+    let decisions: usize = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads).map(|k| s.spawn(move || play(k * n))).collect();
+        handles.into_iter().map(|h| h.join().expect("thread")).sum()
+    });
     let e = t.elapsed().as_secs_f64();
+    let total = n * threads;
     println!(
-        "{:.1} µs per match, {:.1} decisions per match",
+        "{:.1} µs per match ({:.0} matches/s on {threads} thread(s)), {:.1} decisions per match",
         e * 1e6 / n as f64,
-        decisions as f64 / n as f64
+        total as f64 / e,
+        decisions as f64 / total as f64
     );
 }

@@ -31,6 +31,7 @@ const KEYS: &[&str] = &[
     "runner_1_thread",
     "runner_2_threads",
     "machine_scaling",
+    "machine_memory_scaling",
     "native_scaling",
     "runner_scaling",
     "unmetered_lua_ns",

@@ -4,11 +4,11 @@
 //! observation of every seat at every decision point.
 
 use cardarena::bot::{builtin, Bot};
+use cardarena::bots::Greedy;
 use cardarena::games::blade::Blade;
 use cardarena::games::ecard::Ecard;
 use cardarena::games::intensity::Intensity;
 use cardarena::games::lost_cities::LostCities;
-use cardarena::bots::Greedy;
 use cardarena_sandbox::baseline::lua_observation_agrees;
 
 fn check<G: Greedy>(matches: u64) -> usize {

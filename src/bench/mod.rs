@@ -634,6 +634,8 @@ fn matches(clock: &Clock, threads: usize, p: &Programs, report: &mut Report) {
     let two = clock.per_second(2, &|i| play::<Blade>(&wasm, i));
     let spin_one = clock.per_second(1, &spin);
     let spin_two = clock.per_second(2, &spin);
+    let mem_one = clock.per_second(1, &churn);
+    let mem_two = clock.per_second(2, &churn);
     let native = vec![BotSource::Builtin("random".into()); 2];
     let native_one = clock.per_second(1, &|i| play::<Blade>(&native, i));
     let native_two = clock.per_second(2, &|i| play::<Blade>(&native, i));
@@ -645,12 +647,30 @@ fn matches(clock: &Clock, threads: usize, p: &Programs, report: &mut Report) {
         .add("machine_scaling", "machine scaling 1 -> 2 threads (arithmetic)", spin_two / spin_one, "x")
         .versus("plain arithmetic in registers".into());
     report
+        .add("machine_memory_scaling", "machine scaling 1 -> 2 threads (memory)", mem_two / mem_one, "x")
+        .versus("allocate, fill and read 96 KiB".into());
+    report
         .add("native_scaling", "native matches scaling 1 -> 2 threads", native_two / native_one, "x")
         .versus("the runner with built-in bots, no sandbox".into());
     report
         .add("runner_scaling", "runner scaling 1 -> 2 threads", two / one, "x")
         .versus(format!("{:.0}% of the machine's", (two / one) / (spin_two / spin_one) * 100.0))
         .target(Target::AtLeast(1.8));
+}
+
+/// Memory traffic like a match's (the second machine-scaling probe): allocate 96 KiB (below
+/// the allocator's mmap threshold, as a Lua VM's chunks and a WASM instance's pages), fill it,
+/// read it back, free it.
+fn churn(i: u64) {
+    let mut v = vec![0u64; 12 << 10];
+    let mut x = i | 1;
+    for e in v.iter_mut() {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        *e = x;
+    }
+    std::hint::black_box(v.iter().fold(0u64, |a, &e| a.wrapping_add(e)));
 }
 
 /// About 50 µs of register-only arithmetic (the machine-scaling probe).
@@ -848,7 +868,9 @@ fn tournaments(quick: bool, report: &mut Report) -> anyhow::Result<()> {
     let dir = TempDir::new()?;
     std::fs::write(dir.0.join("random.lua"), RANDOM_LUA)?;
     std::fs::write(dir.0.join("random.wat"), RANDOM_WAT)?;
-    let deals = if quick { 5 } else { 250 };
+    // Enough matches that the run's fixed costs (starting the sandbox, loading the bots, the
+    // standings: about 60 ms) are a few percent of it.
+    let deals = if quick { 5 } else { 1000 };
     let toml = format!(
         "[[event]]\ngame = \"blade\"\nbots = [\"random\", \"greedy\", \"random.lua\", \"random.wat\"]\ndeals = {deals}\nduplicate = true\n"
     );
