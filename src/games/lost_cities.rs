@@ -182,9 +182,36 @@ impl FromStr for Card {
     }
 }
 
+impl Card {
+    /// The card's notation (`ID`, `7O`, `10V`), without formatting: observations hold many
+    /// cards (the whole history), and every observation of a Lua or WASM bot writes them all.
+    pub fn name(self) -> &'static str {
+        const NAMES: [[&str; 10]; 6] = [
+            ["ID", "2D", "3D", "4D", "5D", "6D", "7D", "8D", "9D", "10D"],
+            ["IO", "2O", "3O", "4O", "5O", "6O", "7O", "8O", "9O", "10O"],
+            ["IM", "2M", "3M", "4M", "5M", "6M", "7M", "8M", "9M", "10M"],
+            ["IJ", "2J", "3J", "4J", "5J", "6J", "7J", "8J", "9J", "10J"],
+            ["IV", "2V", "3V", "4V", "5V", "6V", "7V", "8V", "9V", "10V"],
+            ["IP", "2P", "3P", "4P", "5P", "6P", "7P", "8P", "9P", "10P"],
+        ];
+        let suit = match self.suit {
+            Suit::Desert => 0,
+            Suit::Ocean => 1,
+            Suit::Mountain => 2,
+            Suit::Jungle => 3,
+            Suit::Volcano => 4,
+            Suit::Purple => 5,
+        };
+        match self.value {
+            Value::Investment => NAMES[suit][0],
+            Value::Number(n) => NAMES[suit][usize::from(n.clamp(2, 10)) - 1],
+        }
+    }
+}
+
 impl Serialize for Card {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
+        s.serialize_str(self.name())
     }
 }
 
@@ -218,7 +245,20 @@ pub enum Action {
 
 impl Serialize for Action {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
+        // The notation assembled in a stack buffer (at most `discard 10D`, 11 bytes).
+        let (verb, rest): (&str, &str) = match self {
+            Action::Play(card) => ("play ", card.name()),
+            Action::Discard(card) => ("discard ", card.name()),
+            Action::Draw(Source::Deck) => ("draw ", "deck"),
+            Action::Draw(Source::Pile(suit)) => ("draw ", suit.letter()),
+        };
+        let mut buf = [0u8; 16];
+        buf[..verb.len()].copy_from_slice(verb.as_bytes());
+        buf[verb.len()..verb.len() + rest.len()].copy_from_slice(rest.as_bytes());
+        match std::str::from_utf8(&buf[..verb.len() + rest.len()]) {
+            Ok(text) => s.serialize_str(text),
+            Err(_) => s.collect_str(self),
+        }
     }
 }
 

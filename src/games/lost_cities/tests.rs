@@ -805,3 +805,22 @@ proptest! {
         }
     }
 }
+
+/// The notation in observations (`Card::name`, the Serialize of actions) is the Display one,
+/// which the parser reads back (CONTRACT.md §1 lost-cities: `play 7D`, `discard ID`, `draw deck`,
+/// `draw D`).
+#[test]
+fn serialized_cards_and_actions_are_their_notation() {
+    for card in Variant::SixSuits.full_deck() {
+        assert_eq!(card.name(), card.to_string());
+        assert_eq!(serde_json::to_string(&card).unwrap(), format!("\"{card}\""));
+        for action in [Action::Play(card), Action::Discard(card)] {
+            assert_eq!(serde_json::to_string(&action).unwrap(), format!("\"{action}\""));
+        }
+    }
+    for source in std::iter::once(Source::Deck).chain(Suit::ALL.iter().map(|&s| Source::Pile(s))) {
+        let action = Action::Draw(source);
+        assert_eq!(serde_json::to_string(&action).unwrap(), format!("\"{action}\""));
+        assert_eq!(action.to_string().parse::<Action>().unwrap(), action);
+    }
+}
