@@ -1,6 +1,7 @@
 //! Profiling aid (not a test): N Blade matches between two Lua (or WASM) random bots on one
 //! thread (or on THREADS threads, each playing N), as `arena bench` plays them.
-//! `cargo run --release --example match_profile -- lua 20000 [THREADS]`
+//! `cargo run --release --example match_profile -- lua 20000 [THREADS]` (`NATIVE=1`: the
+//! built-in random bots instead, the runner's own cost).
 use cardarena::games::blade::Blade;
 use cardarena::games::Game;
 use cardarena::registry::BotSource;
@@ -19,17 +20,18 @@ fn main() {
         _ => ("random.lua", Kind::Lua, include_bytes!("../src/bench/random.lua")),
     };
     let program = sandbox.load(name, kind, src).expect("load");
-    let sources = vec![BotSource::File { name: name.into(), program }; 2];
+    let sources = if std::env::var_os("NATIVE").is_some() {
+        vec![BotSource::Builtin("random".into()); 2]
+    } else {
+        vec![BotSource::File { name: name.into(), program }; 2]
+    };
     let limits = LimitsConfig::default();
+    let entries: Vec<_> = sources.iter().map(BotSource::entry).collect();
     let t = std::time::Instant::now();
     let play = |first: u64| {
         let mut decisions = 0;
         for seed in first..first + n {
-            let spec = MatchSpec::<Blade> {
-                variant: Blade::variants()[0],
-                seed,
-                entries: sources.iter().map(BotSource::entry).collect(),
-            };
+            let spec = MatchSpec::<Blade> { variant: Blade::variants()[0], seed, entries: entries.clone() };
             let mut bots: Vec<_> =
                 sources.iter().enumerate().map(|(s, b)| b.instantiate::<Blade>(seed, s, &limits)).collect();
             let replay = run_match(&spec, &mut bots, &mut Quiet);

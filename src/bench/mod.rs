@@ -555,16 +555,26 @@ fn starts(clock: &Clock, p: &Programs, report: &mut Report) {
     }
 }
 
-/// Plays one match of `G` with the given sources (one per seat).
-fn play<G: Greedy>(sources: &[BotSource], seed: u64) {
-    let spec = MatchSpec::<G> {
-        variant: G::variants()[0],
-        seed,
-        entries: sources.iter().map(BotSource::entry).collect(),
-    };
+/// The bots of a match, one per seat, with their entries (names and hashes) computed once, as
+/// a tournament does per event (a built-in's hash is a SHA-256).
+struct Seats {
+    sources: Vec<BotSource>,
+    entries: Vec<crate::runner::BotEntry>,
+}
+
+impl Seats {
+    fn new(sources: Vec<BotSource>) -> Seats {
+        let entries = sources.iter().map(BotSource::entry).collect();
+        Seats { sources, entries }
+    }
+}
+
+/// Plays one match of `G` between `seats`.
+fn play<G: Greedy>(seats: &Seats, seed: u64) {
+    let spec = MatchSpec::<G> { variant: G::variants()[0], seed, entries: seats.entries.clone() };
     let limits = LimitsConfig::default();
     let mut bots: Vec<_> =
-        sources.iter().enumerate().map(|(seat, s)| s.instantiate::<G>(seed, seat, &limits)).collect();
+        seats.sources.iter().enumerate().map(|(seat, s)| s.instantiate::<G>(seed, seat, &limits)).collect();
     let replay = run_match(&spec, &mut bots, &mut Quiet);
     debug_assert!(replay.faults.iter().all(Vec::is_empty), "{:?}", replay.faults);
     std::hint::black_box(replay);
@@ -579,10 +589,10 @@ fn matches(clock: &Clock, threads: usize, p: &Programs, report: &mut Report) {
         report: &mut Report,
         keys: [&'static str; 3],
     ) {
-        let native = vec![BotSource::Builtin("random".into()); G::PLAYERS];
-        let lua = vec![file_source(&p.random_lua); G::PLAYERS];
-        let wasm = vec![file_source(&p.random_wasm); G::PLAYERS];
-        let rate = |sources: &Vec<BotSource>| clock.per_second(threads, &|i| play::<G>(sources, i));
+        let native = Seats::new(vec![BotSource::Builtin("random".into()); G::PLAYERS]);
+        let lua = Seats::new(vec![file_source(&p.random_lua); G::PLAYERS]);
+        let wasm = Seats::new(vec![file_source(&p.random_wasm); G::PLAYERS]);
+        let rate = |seats: &Seats| clock.per_second(threads, &|i| play::<G>(seats, i));
         let n = rate(&native);
         report.add(keys[0], format!("{} matches: native random", G::NAME), n, "/s");
         let is_blade = G::NAME == "blade";
@@ -629,14 +639,14 @@ fn matches(clock: &Clock, threads: usize, p: &Programs, report: &mut Report) {
     // Scaling of the runner alone (no storage): Blade with WASM random bots on 1 and 2 threads,
     // next to what the machine itself gives two threads of plain arithmetic (no memory, no
     // shared data): the ceiling of any program's scaling here.
-    let wasm = vec![file_source(&p.random_wasm); 2];
+    let wasm = Seats::new(vec![file_source(&p.random_wasm); 2]);
     let one = clock.per_second(1, &|i| play::<Blade>(&wasm, i));
     let two = clock.per_second(2, &|i| play::<Blade>(&wasm, i));
     let spin_one = clock.per_second(1, &spin);
     let spin_two = clock.per_second(2, &spin);
     let mem_one = clock.per_second(1, &churn);
     let mem_two = clock.per_second(2, &churn);
-    let native = vec![BotSource::Builtin("random".into()); 2];
+    let native = Seats::new(vec![BotSource::Builtin("random".into()); 2]);
     let native_one = clock.per_second(1, &|i| play::<Blade>(&native, i));
     let native_two = clock.per_second(2, &|i| play::<Blade>(&native, i));
     report.add("runner_1_thread", "blade WASM matches, 1 thread", one, "/s");
