@@ -11,7 +11,7 @@ use cardarena_sandbox::{Instance, Kind, Limits, Program, Sandbox};
 
 use crate::bot::{builtin, builtin_hash, is_builtin_name, Bot, Fault, InitInfo, Verdict, BUILTIN_BOTS};
 use crate::bots::Greedy;
-use crate::games::{Game, Seat};
+use crate::games::{Game, Observation, Seat};
 use crate::rng::derive_seed;
 use crate::runner::{BotEntry, SeatLimits};
 use crate::tournament::config::LimitsConfig;
@@ -274,8 +274,8 @@ impl<G: Game> Bot<G> for SandboxBot {
             .as_mut()
             .ok_or_else(|| Fault::new(Verdict::Load, "the bot did not start (its init failed)"))?;
         // A Lua bot gets the observation's tables built from the value, a WASM bot its JSON
-        // text: both exactly what `serde_json::to_string(obs)` says.
-        let reply = instance.act_value(obs);
+        // text (the game's `write_json`): both exactly what `serde_json::to_string(obs)` says.
+        let reply = instance.act_value_with(obs, <G::Observation as Observation>::write_json);
         self.fuel_last = Some(instance.fuel_used_last());
         reply.map_err(convert)
     }

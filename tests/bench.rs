@@ -7,6 +7,7 @@ use std::process::Command;
 const KEYS: &[&str] = &[
     "observation_json_bytes",
     "observation_encode_ns",
+    "observation_write_json_ns",
     "decision_native_ns",
     "decision_lua_ns",
     "decision_wasm_ns",

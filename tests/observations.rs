@@ -1,7 +1,8 @@
 //! Every game's observations reach a Lua bot as the same tables whether the sandbox gets the
 //! value (`Instance::act_value`, what the arena uses) or its JSON text (`Instance::act`, what
-//! `arena repro` replays from a capsule): random matches of every game and variant, every
-//! observation of every seat at every decision point.
+//! `arena repro` replays from a capsule), and a WASM bot gets from the game's `write_json`
+//! exactly the bytes of `serde_json::to_writer`: random matches of every game and variant,
+//! every observation of every seat at every decision point.
 
 use cardarena::bot::{builtin, Bot};
 use cardarena::bots::Greedy;
@@ -9,6 +10,7 @@ use cardarena::games::blade::Blade;
 use cardarena::games::ecard::Ecard;
 use cardarena::games::intensity::Intensity;
 use cardarena::games::lost_cities::LostCities;
+use cardarena::games::Observation;
 use cardarena_sandbox::baseline::lua_observation_agrees;
 
 fn check<G: Greedy>(matches: u64) -> usize {
@@ -24,6 +26,15 @@ fn check<G: Greedy>(matches: u64) -> usize {
                     if let Err(e) = lua_observation_agrees(&obs) {
                         panic!("{} {variant} seed {seed} seat {seat}: {e}", G::NAME);
                     }
+                    let mut written = Vec::new();
+                    obs.write_json(&mut written).expect("observations have a JSON form");
+                    let expected = serde_json::to_string(&obs).expect("observations serialize");
+                    assert_eq!(
+                        String::from_utf8_lossy(&written),
+                        expected,
+                        "{} {variant} seed {seed} seat {seat}: write_json differs from serde_json",
+                        G::NAME
+                    );
                     seen += 1;
                 }
                 let Some(&seat) = state.to_act().first() else { break };

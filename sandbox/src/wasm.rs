@@ -514,31 +514,29 @@ impl WasmInstance {
     }
 
     pub(crate) fn act(&mut self, observation_json: &str) -> Result<String, Fault> {
-        crate::stack::on_guest_stack(|| self.act_inner(observation_json))
+        crate::stack::on_guest_stack(|| self.act_inner(observation_json.as_bytes()))
     }
 
-    /// One decision on a value: its JSON text, written into a buffer reused across decisions.
-    pub(crate) fn act_value<T: serde::Serialize + ?Sized>(
+    /// One decision on a value: its JSON text, written by `write_json` into a buffer reused
+    /// across decisions.
+    pub(crate) fn act_value<T: ?Sized>(
         &mut self,
         observation: &T,
+        write_json: impl FnOnce(&T, &mut Vec<u8>) -> Result<(), String>,
     ) -> Result<String, Fault> {
         let mut json = std::mem::take(&mut self.json);
         json.clear();
-        let result = match serde_json::to_writer(&mut json, observation) {
+        let result = match write_json(observation, &mut json) {
             Err(e) => {
                 Err(Fault::new(Verdict::Crash, format!("host error: observation has no JSON form: {e}")))
             }
-            // serde_json writes UTF-8.
-            Ok(()) => match std::str::from_utf8(&json) {
-                Ok(text) => self.act(text),
-                Err(e) => Err(Fault::new(Verdict::Crash, format!("host error: {e}"))),
-            },
+            Ok(()) => crate::stack::on_guest_stack(|| self.act_inner(&json)),
         };
         self.json = json;
         result
     }
 
-    fn act_inner(&mut self, observation_json: &str) -> Result<String, Fault> {
+    fn act_inner(&mut self, input: &[u8]) -> Result<String, Fault> {
         self.fuel_used_last = 0;
         let left = self.limits.fuel_per_match.saturating_sub(self.fuel_total);
         let budget = self.limits.fuel_per_decision.min(left);
@@ -561,7 +559,6 @@ impl WasmInstance {
         let prepared = store.set_fuel(budget).map(|()| {
             store.set_epoch_deadline(epoch_ticks(self.limits.wall_per_decision));
         });
-        let input = observation_json.as_bytes();
         let result = match prepared {
             Err(e) => Err(CallError::Trap(e)),
             Ok(()) => write_input(store, live, input).and_then(|ptr| {

@@ -30,6 +30,7 @@ use std::str::FromStr;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::json::JsonOut;
 use super::{Game, Observation, Outcome, ParseActionError, Seat, SetupError, UnknownVariant};
 use crate::rng::{Rng, Stream};
 
@@ -646,6 +647,93 @@ impl Observation for BladeObservation {
 
     fn legal(&self) -> &[String] {
         &self.legal
+    }
+
+    /// By hand, in the derived `Serialize`'s field order and spelling: a WASM bot's decision
+    /// is mostly this encoding, and serde's per-field code costs several times the bytes.
+    fn write_json(&self, out: &mut Vec<u8>) -> Result<(), String> {
+        let char = |c: Card| c.as_str().as_bytes()[0];
+        fn pair<T: Copy>(o: &mut JsonOut, v: &[T; 2], f: fn(&mut JsonOut, T)) {
+            o.raw("[");
+            f(o, v[0]);
+            o.raw(",");
+            f(o, v[1]);
+            o.raw("]");
+        }
+        let o = &mut JsonOut(out);
+        o.raw("{\"game\":").str(self.game).raw(",\"variant\":").name(self.variant.name());
+        o.raw(",\"seat\":").usize(self.seat).raw(",\"phase\":").name(match self.phase {
+            Phase::Setup => "setup",
+            Phase::Turn => "turn",
+            Phase::Over => "over",
+        });
+        o.raw(",\"to_act\":").option(self.to_act, |o, s| {
+            o.usize(s);
+        });
+        o.raw(",\"legal\":").array(&self.legal, |o, l| {
+            o.str(l);
+        });
+        o.raw(",\"hand\":").char_names(self.hand.iter().map(|&c| char(c)));
+        o.raw(",\"fields\":").array(&self.fields, |o, field| {
+            o.array(field, |o, f| {
+                o.raw("{\"card\":").char_name(char(f.card)).raw(if f.valid {
+                    ",\"valid\":true}"
+                } else {
+                    ",\"valid\":false}"
+                });
+            });
+        });
+        o.raw(",\"scores\":");
+        pair(o, &self.scores, |o, n| {
+            o.uint(n);
+        });
+        o.raw(",\"deck_counts\":");
+        pair(o, &self.deck_counts, |o, n| {
+            o.usize(n);
+        });
+        o.raw(",\"hand_counts\":");
+        pair(o, &self.hand_counts, |o, n| {
+            o.usize(n);
+        });
+        o.raw(",\"unseen\":").char_names(self.unseen.iter().map(|&c| char(c)));
+        o.raw(",\"history\":").array(&self.history, |o, event| {
+            match *event {
+                Event::Place { seat, card, from } => o
+                    .raw("{\"kind\":\"place\",\"seat\":")
+                    .usize(seat)
+                    .raw(",\"card\":")
+                    .char_name(char(card))
+                    .raw(match from {
+                        Source::Deck => ",\"from\":\"deck\"",
+                        Source::Hand => ",\"from\":\"hand\"",
+                    }),
+                Event::Play { seat, card, scores } => {
+                    o.raw("{\"kind\":\"play\",\"seat\":").usize(seat).raw(",\"card\":").char_name(char(card));
+                    o.raw(",\"scores\":");
+                    pair(o, &scores, |o, n| {
+                        o.uint(n);
+                    });
+                    o
+                }
+                Event::Reinit { score } => o.raw("{\"kind\":\"reinit\",\"score\":").uint(score),
+            }
+            .raw("}");
+        });
+        o.raw(",\"result\":").option(self.result, |o, end| {
+            o.raw("{\"winner\":").option(end.winner, |o, s| {
+                o.usize(s);
+            });
+            o.raw(",\"reason\":").name(match end.reason {
+                EndReason::FellBehind => "fell_behind",
+                EndReason::LastCardEffect => "last_card_effect",
+                EndReason::OutOfCards => "out_of_cards",
+                EndReason::FinalScores => "final_scores",
+                EndReason::SetupOutOfCards => "setup_out_of_cards",
+            });
+            o.raw("}");
+        });
+        o.raw("}");
+        Ok(())
     }
 }
 

@@ -26,6 +26,8 @@ pub mod intensity;
 // --
 pub mod lost_cities;
 // --
+pub mod json;
+// --
 pub mod testkit;
 
 /// A seat at the table, `0..PLAYERS`. Seat 0 is the first player named on the command line.
@@ -122,6 +124,16 @@ pub trait Observation: Serialize + Clone + Debug + Send + Sync + 'static {
     /// Every legal action string for this seat now, in the game's documented order
     /// (empty when the seat has nothing to decide).
     fn legal(&self) -> &[String];
+
+    /// Appends the observation's JSON (what a WASM bot receives) to `out`: exactly the bytes of
+    /// `serde_json::to_writer(out, self)`. A game may write them by hand with [`json::JsonOut`]
+    /// (`tests/observations.rs` holds every game's encoder to serde_json's bytes).
+    ///
+    /// # Errors
+    /// The value has no JSON form (serde_json's message).
+    fn write_json(&self, out: &mut Vec<u8>) -> Result<(), String> {
+        serde_json::to_writer(out, self).map_err(|e| e.to_string())
+    }
 }
 
 /// A game's rules. Implementors write the required methods; the provided ones are final.

@@ -757,3 +757,52 @@ fn docs_example_observation_is_current() {
     assert!(docs.contains(&format!("```\n{}\n```", state.summary())));
     assert!(docs.contains(&format!("```json\n{}\n```", serde_json::to_string(&setup).unwrap())));
 }
+
+// ---- the hand-written JSON encoder -----------------------------------------------------------
+
+/// CONTRACT.md §2: a WASM bot receives the observation's JSON. `write_json` must give the bytes
+/// of the derived `Serialize` for every value a field can take, including the endings, sources
+/// and bolted cards random matches may not reach (tests/observations.rs covers real matches).
+#[test]
+fn write_json_is_serde_json_for_every_field_value() {
+    let reasons = [
+        EndReason::FellBehind,
+        EndReason::LastCardEffect,
+        EndReason::OutOfCards,
+        EndReason::FinalScores,
+        EndReason::SetupOutOfCards,
+    ];
+    let endings = reasons
+        .into_iter()
+        .flat_map(|reason| [None, Some(0), Some(1)].map(|winner| Some(Ending { winner, reason })));
+    for (i, result) in std::iter::once(None).chain(endings).enumerate() {
+        let obs = BladeObservation {
+            game: Blade::NAME,
+            variant: Variant::ALL[i % 2],
+            seat: i % 2,
+            phase: [Phase::Setup, Phase::Turn, Phase::Over][i % 3],
+            to_act: result.is_none().then_some(1),
+            legal: if i % 2 == 0 {
+                vec!["1".into(), "B".into(), "a\"b\\c\n".into(), "漢".into()]
+            } else {
+                vec![]
+            },
+            hand: Card::ALL.to_vec(),
+            fields: [field("7 2 4X 1 B M"), if i % 3 == 0 { vec![] } else { field("3X 5 6") }],
+            scores: [i as u32 * 7, 123_456],
+            deck_counts: [16, i],
+            hand_counts: [0, 10],
+            unseen: if i % 2 == 0 { vec![] } else { Card::ALL.to_vec() },
+            history: vec![
+                Event::Place { seat: 0, card: Card::Bolt, from: Source::Deck },
+                Event::Place { seat: 1, card: Card::Seven, from: Source::Hand },
+                Event::Play { seat: 1, card: Card::Mirror, scores: [17, 0] },
+                Event::Reinit { score: 21 },
+            ],
+            result,
+        };
+        let mut written = Vec::new();
+        obs.write_json(&mut written).unwrap();
+        assert_eq!(String::from_utf8(written).unwrap(), serde_json::to_string(&obs).unwrap(), "case {i}");
+    }
+}

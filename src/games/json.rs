@@ -1,0 +1,228 @@
+//! A small JSON writer for observations: the bytes `serde_json::to_writer` gives for the same
+//! value (compact form, its escaping), written without serde's per-field machinery.
+//!
+//! A game's observation may implement [`Observation::write_json`](super::Observation::write_json)
+//! with it; `tests/observations.rs` checks every such encoder against `serde_json` on every
+//! observation of random matches of every variant, so the two cannot drift apart unnoticed.
+
+/// Appends JSON tokens to a byte buffer. Punctuation is the caller's (`raw`), so an encoder
+/// reads like the document it writes.
+pub struct JsonOut<'a>(pub &'a mut Vec<u8>);
+
+impl JsonOut<'_> {
+    /// Bytes written as they are: punctuation, keys with their quotes and colon.
+    #[inline]
+    pub fn raw(&mut self, bytes: &str) -> &mut Self {
+        self.0.extend_from_slice(bytes.as_bytes());
+        self
+    }
+
+    /// An unsigned integer.
+    #[inline]
+    pub fn uint(&mut self, n: impl Into<u64>) -> &mut Self {
+        let n = n.into();
+        if n < 10 {
+            self.0.push(b'0' + n as u8);
+        } else {
+            let mut buf = itoa::Buffer::new();
+            self.0.extend_from_slice(buf.format(n).as_bytes());
+        }
+        self
+    }
+
+    /// A `usize` (seats, counts; one digit without itoa).
+    #[inline]
+    pub fn usize(&mut self, n: usize) -> &mut Self {
+        if n < 10 {
+            self.0.push(b'0' + n as u8);
+        } else {
+            let mut buf = itoa::Buffer::new();
+            self.0.extend_from_slice(buf.format(n).as_bytes());
+        }
+        self
+    }
+
+    /// A one-character name in quotes (a Blade card), in one write.
+    #[inline]
+    pub fn char_name(&mut self, c: u8) -> &mut Self {
+        debug_assert!(c >= 0x20 && c != b'"' && c != b'\\' && c < 0x80);
+        self.0.extend_from_slice(&[b'"', c, b'"']);
+        self
+    }
+
+    /// An array of one-character names (`["1","B"]`): a write per element.
+    #[inline]
+    pub fn char_names(&mut self, chars: impl IntoIterator<Item = u8>) -> &mut Self {
+        self.0.push(b'[');
+        let before = self.0.len();
+        for c in chars {
+            debug_assert!(c >= 0x20 && c != b'"' && c != b'\\' && c < 0x80);
+            self.0.extend_from_slice(&[b'"', c, b'"', b',']);
+        }
+        if self.0.len() > before {
+            self.0.pop();
+        }
+        self.0.push(b']');
+        self
+    }
+
+    /// A signed integer.
+    #[inline]
+    pub fn int(&mut self, n: i64) -> &mut Self {
+        let mut buf = itoa::Buffer::new();
+        self.0.extend_from_slice(buf.format(n).as_bytes());
+        self
+    }
+
+    /// `true` or `false`.
+    #[inline]
+    pub fn bool(&mut self, b: bool) -> &mut Self {
+        self.raw(if b { "true" } else { "false" })
+    }
+
+    /// A string in quotes, escaped as serde_json escapes it: `"` and `\` with a backslash,
+    /// `\b \f \n \r \t` by name, the other control characters as `\u00XX`, nothing else.
+    #[inline]
+    pub fn str(&mut self, s: &str) -> &mut Self {
+        let bytes = s.as_bytes();
+        if let &[b] = bytes {
+            if b >= 0x20 && b != b'"' && b != b'\\' {
+                // One character (most action strings): one write.
+                self.0.extend_from_slice(&[b'"', b, b'"']);
+                return self;
+            }
+        }
+        self.0.push(b'"');
+        if bytes.iter().all(|&b| b >= 0x20 && b != b'"' && b != b'\\') {
+            self.0.extend_from_slice(bytes);
+        } else {
+            self.escaped(bytes);
+        }
+        self.0.push(b'"');
+        self
+    }
+
+    #[cold]
+    fn escaped(&mut self, bytes: &[u8]) {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let mut start = 0;
+        for (i, &b) in bytes.iter().enumerate() {
+            let named = match b {
+                b'"' => b'"',
+                b'\\' => b'\\',
+                0x08 => b'b',
+                0x0c => b'f',
+                b'\n' => b'n',
+                b'\r' => b'r',
+                b'\t' => b't',
+                0x00..=0x1f => b'u',
+                _ => continue,
+            };
+            self.0.extend_from_slice(&bytes[start..i]);
+            self.0.push(b'\\');
+            self.0.push(named);
+            if named == b'u' {
+                self.0.extend_from_slice(&[b'0', b'0', HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]]);
+            }
+            start = i + 1;
+        }
+        self.0.extend_from_slice(&bytes[start..]);
+    }
+
+    /// A string known to need no escaping (a name from the contract), in quotes.
+    #[inline]
+    pub fn name(&mut self, s: &'static str) -> &mut Self {
+        debug_assert!(s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\'), "{s:?}");
+        self.0.push(b'"');
+        self.0.extend_from_slice(s.as_bytes());
+        self.0.push(b'"');
+        self
+    }
+
+    /// `[a,b,…]`, each element written by `each`.
+    #[inline]
+    pub fn array<T>(
+        &mut self,
+        items: impl IntoIterator<Item = T>,
+        mut each: impl FnMut(&mut Self, T),
+    ) -> &mut Self {
+        self.0.push(b'[');
+        let mut first = true;
+        for item in items {
+            if !first {
+                self.0.push(b',');
+            }
+            first = false;
+            each(self, item);
+        }
+        self.0.push(b']');
+        self
+    }
+
+    /// `null`, or the value written by `some`.
+    #[inline]
+    pub fn option<T>(&mut self, value: Option<T>, some: impl FnOnce(&mut Self, T)) -> &mut Self {
+        match value {
+            None => self.raw("null"),
+            Some(v) => {
+                some(self, v);
+                self
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Strings with every byte class serde_json treats apart come out as serde_json writes them.
+    #[test]
+    fn strings_escape_as_serde_json_does() {
+        let mut cases: Vec<String> = (0u8..0x80).map(|b| format!("a{}z", char::from(b))).collect();
+        cases.extend(
+            ["", "plain", "é ü 漢字 🃏", "\u{7f}", "\"\\/", "tab\there\nline\u{1}"].map(String::from),
+        );
+        for s in cases {
+            let mut out = Vec::new();
+            JsonOut(&mut out).str(&s);
+            assert_eq!(String::from_utf8(out).unwrap(), serde_json::to_string(&s).unwrap(), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn one_character_names_are_json_strings() {
+        let mut out = Vec::new();
+        JsonOut(&mut out).char_names(*b"1B").raw(",").char_names([]).raw(",").char_name(b'M');
+        assert_eq!(String::from_utf8(out).unwrap(), r#"["1","B"],[],"M""#);
+    }
+
+    #[test]
+    fn numbers_arrays_and_options_are_compact_json() {
+        let mut out = Vec::new();
+        JsonOut(&mut out)
+            .raw("{\"a\":")
+            .array([0u32, 7, 10, u32::MAX], |o, n| {
+                o.uint(n);
+            })
+            .raw(",\"b\":")
+            .int(-12)
+            .raw(",\"c\":")
+            .option(None::<u8>, |o, n| {
+                o.uint(n);
+            })
+            .raw(",\"d\":")
+            .array(Vec::<u8>::new(), |o, n| {
+                o.uint(n);
+            })
+            .raw(",\"e\":")
+            .bool(false)
+            .raw(",\"f\":")
+            .array([0usize, 9, 10, 123], |o, n| {
+                o.usize(n);
+            })
+            .raw("}");
+        let expected = serde_json::json!({"a": [0, 7, 10, u32::MAX], "b": -12, "c": null, "d": [], "e": false, "f": [0, 9, 10, 123]});
+        assert_eq!(String::from_utf8(out).unwrap(), serde_json::to_string(&expected).unwrap());
+    }
+}
