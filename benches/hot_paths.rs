@@ -16,7 +16,7 @@ use cardarena::games::blade::Blade;
 use cardarena::games::ecard::Ecard;
 use cardarena::games::intensity::Intensity;
 use cardarena::games::lost_cities::LostCities;
-use cardarena::games::Game;
+use cardarena::games::{Game, Observation};
 use criterion::{criterion_group, criterion_main, Criterion};
 
 /// A position `plies` decisions into the match of seed 7 (fewer if it ends first), and a seat
@@ -64,6 +64,15 @@ fn game<G: Game>(c: &mut Criterion, plies: usize) {
     c.bench_function(&format!("{name}/observe"), |b| b.iter(|| black_box(&state).observe(seat)));
     c.bench_function(&format!("{name}/observation to JSON"), |b| {
         b.iter(|| serde_json::to_string(black_box(&obs)).expect("serializes"))
+    });
+    // What a WASM bot's decision encodes: the game's `write_json`, into a reused buffer.
+    c.bench_function(&format!("{name}/observation write_json"), |b| {
+        let mut buf = Vec::with_capacity(1 << 14);
+        b.iter(|| {
+            buf.clear();
+            black_box(&obs).write_json(&mut buf).expect("encodes");
+            buf.len()
+        })
     });
 }
 

@@ -30,6 +30,7 @@ use std::str::FromStr;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::json::JsonOut;
 use super::{
     variant_list, FaultPolicy, Game, Observation, Outcome, ParseActionError, Seat, SetupError, UnknownVariant,
 };
@@ -487,6 +488,56 @@ impl Observation for EcardObservation {
 
     fn legal(&self) -> &[String] {
         &self.legal
+    }
+
+    /// By hand, in the derived `Serialize`'s field order and spelling (what a WASM bot gets).
+    fn write_json(&self, out: &mut Vec<u8>) -> Result<(), String> {
+        fn side(s: Side) -> &'static str {
+            match s {
+                Side::Emperor => "emperor",
+                Side::Slave => "slave",
+            }
+        }
+        fn plays(o: &mut JsonOut, plays: &[[Card; 2]]) {
+            o.array(plays, |o, [a, b]| {
+                o.raw("[").name(a.letter()).raw(",").name(b.letter()).raw("]");
+            });
+        }
+        let o = &mut JsonOut(out);
+        o.raw("{\"game\":").str(self.game).raw(",\"variant\":").name(self.variant.name());
+        o.raw(",\"seat\":").usize(self.seat).raw(",\"phase\":").name(match self.phase {
+            Phase::Play => "play",
+            Phase::Over => "over",
+        });
+        o.raw(",\"round\":").usize(self.round).raw(",\"rounds\":").usize(self.rounds);
+        o.raw(",\"play\":").usize(self.play).raw(",\"max_plays\":").usize(self.max_plays);
+        o.raw(",\"side\":").name(side(self.side)).raw(",\"hand\":").array(&self.hand, |o, c| {
+            o.name(c.letter());
+        });
+        o.raw(",\"opponent_side\":").name(side(self.opponent_side));
+        o.raw(",\"opponent_hand\":").array(&self.opponent_hand, |o, c| {
+            o.name(c.letter());
+        });
+        o.raw(",\"scores\":[").int(self.scores[0]).raw(",").int(self.scores[1]).raw("],\"plays\":");
+        plays(o, &self.plays);
+        o.raw(",\"history\":").array(&self.history, |o, r| {
+            o.raw("{\"round\":").usize(r.round).raw(",\"emperor\":").usize(r.emperor).raw(",\"plays\":");
+            plays(o, &r.plays);
+            o.raw(",\"result\":").name(match r.result {
+                RoundResult::EmperorSide => "emperor",
+                RoundResult::SlaveSide => "slave",
+                RoundResult::Drawn => "draw",
+            });
+            o.raw(",\"winner\":").option(r.winner, |o, w| {
+                o.usize(w);
+            });
+            o.raw(",\"points\":[").int(r.points[0]).raw(",").int(r.points[1]).raw("]}");
+        });
+        o.raw(",\"legal\":").array(&self.legal, |o, l| {
+            o.str(l);
+        });
+        o.raw("}");
+        Ok(())
     }
 }
 

@@ -28,6 +28,7 @@ use std::str::FromStr;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::json::JsonOut;
 use super::{FaultPolicy, Game, Observation, Outcome, ParseActionError, Seat, SetupError, UnknownVariant};
 use crate::rng::{Rng, Stream};
 
@@ -652,6 +653,62 @@ impl Observation for IntensityObservation {
 
     fn legal(&self) -> &[String] {
         &self.legal
+    }
+
+    /// By hand, in the derived `Serialize`'s field order and spelling (what a WASM bot gets).
+    fn write_json(&self, out: &mut Vec<u8>) -> Result<(), String> {
+        fn cards(o: &mut JsonOut, cards: &[Card]) {
+            o.array(cards, |o, c| {
+                o.uint(c.number());
+            });
+        }
+        fn four<T: Copy>(o: &mut JsonOut, v: &[T; PLAYERS], f: fn(&mut JsonOut, T)) {
+            o.raw("[");
+            for (i, &x) in v.iter().enumerate() {
+                if i > 0 {
+                    o.raw(",");
+                }
+                f(o, x);
+            }
+            o.raw("]");
+        }
+        let o = &mut JsonOut(out);
+        o.raw("{\"game\":").str(self.game).raw(",\"variant\":").name(self.variant.name());
+        o.raw(",\"seat\":").usize(self.seat).raw(",\"phase\":").name(self.phase.name());
+        o.raw(",\"legal\":").array(&self.legal, |o, l| {
+            o.str(l);
+        });
+        o.raw(",\"hand\":");
+        cards(o, &self.hand);
+        o.raw(",\"pass_to\":").usize(self.pass_to).raw(",\"receive_from\":").usize(self.receive_from);
+        o.raw(",\"passed\":");
+        cards(o, &self.passed);
+        o.raw(",\"received\":");
+        cards(o, &self.received);
+        o.raw(",\"turn\":").option(self.turn, |o, s| {
+            o.usize(s);
+        });
+        o.raw(",\"trick\":{\"leader\":").usize(self.trick.leader).raw(",\"cards\":");
+        cards(o, &self.trick.cards);
+        o.raw("},\"tricks\":").array(&self.tricks, |o, t| {
+            o.raw("{\"leader\":").usize(t.leader).raw(",\"cards\":");
+            cards(o, &t.cards);
+            o.raw(",\"winner\":").usize(t.winner).raw(",\"penalty\":").int(t.penalty).raw("}");
+        });
+        o.raw(",\"penalties\":");
+        four(o, &self.penalties, |o, p| {
+            o.int(p);
+        });
+        o.raw(",\"fault_penalties\":");
+        four(o, &self.fault_penalties, |o, p| {
+            o.int(p);
+        });
+        o.raw(",\"calves_broken\":").bool(self.calves_broken).raw(",\"cards_left\":");
+        four(o, &self.cards_left, |o, n| {
+            o.usize(n);
+        });
+        o.raw("}");
+        Ok(())
     }
 }
 

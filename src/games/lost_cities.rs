@@ -24,6 +24,7 @@ use serde::de::Error as _;
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use super::json::JsonOut;
 use super::{
     variant_list, FaultPolicy, Game, Observation, Outcome, ParseActionError, Seat, SetupError, UnknownVariant,
 };
@@ -609,6 +610,78 @@ impl Observation for LostCitiesObservation {
 
     fn legal(&self) -> &[String] {
         &self.legal
+    }
+
+    /// By hand, in the `Serialize` impls' field order and spelling: a mid-match observation
+    /// (its history) is most of a WASM bot's decision through serde.
+    fn write_json(&self, out: &mut Vec<u8>) -> Result<(), String> {
+        fn cards(o: &mut JsonOut, cards: &[Card]) {
+            o.array(cards, |o, c| {
+                o.name(c.name());
+            });
+        }
+        fn by_suit(o: &mut JsonOut, piles: &BySuit<Vec<Card>>) {
+            o.raw("{");
+            for (i, (suit, pile)) in piles.iter().enumerate() {
+                o.raw(if i == 0 { "" } else { "," }).name(suit.letter()).raw(":");
+                cards(o, pile);
+            }
+            o.raw("}");
+        }
+        fn action(o: &mut JsonOut, action: Action) {
+            let (verb, rest) = match action {
+                Action::Play(card) => ("\"play ", card.name()),
+                Action::Discard(card) => ("\"discard ", card.name()),
+                Action::Draw(Source::Deck) => ("\"draw ", "deck"),
+                Action::Draw(Source::Pile(suit)) => ("\"draw ", suit.letter()),
+            };
+            o.raw(verb).raw(rest).raw("\"");
+        }
+        let o = &mut JsonOut(out);
+        o.raw("{\"game\":").str(self.game).raw(",\"variant\":").name(self.variant.name());
+        o.raw(",\"seat\":").usize(self.seat).raw(",\"phase\":").name(match self.phase {
+            Phase::Play => "play",
+            Phase::Draw => "draw",
+            Phase::Over => "over",
+        });
+        o.raw(",\"to_move\":").option(self.to_move, |o, s| {
+            o.usize(s);
+        });
+        o.raw(",\"legal\":").array(&self.legal, |o, l| {
+            o.str(l);
+        });
+        o.raw(",\"suits\":").array(&self.suits, |o, s| {
+            o.name(s.letter());
+        });
+        o.raw(",\"hand\":");
+        cards(o, &self.hand);
+        o.raw(",\"hand_sizes\":[").usize(self.hand_sizes[0]).raw(",").usize(self.hand_sizes[1]);
+        o.raw("],\"known_hands\":[");
+        cards(o, &self.known_hands[0]);
+        o.raw(",");
+        cards(o, &self.known_hands[1]);
+        o.raw("],\"expeditions\":[");
+        by_suit(o, &self.expeditions[0]);
+        o.raw(",");
+        by_suit(o, &self.expeditions[1]);
+        o.raw("],\"discards\":");
+        by_suit(o, &self.discards);
+        o.raw(",\"discarded_this_turn\":").option(self.discarded_this_turn, |o, s| {
+            o.name(s.letter());
+        });
+        o.raw(",\"deck_size\":").usize(self.deck_size);
+        o.raw(",\"scores\":[").int(self.scores[0]).raw(",").int(self.scores[1]);
+        o.raw("],\"turn\":").uint(self.turn).raw(",\"max_turns\":").uint(self.max_turns);
+        o.raw(",\"history\":").array(&self.history, |o, e| {
+            o.raw("{\"seat\":").usize(e.seat).raw(",\"action\":");
+            action(o, e.action);
+            o.raw(",\"card\":").option(e.card, |o, c| {
+                o.name(c.name());
+            });
+            o.raw("}");
+        });
+        o.raw("}");
+        Ok(())
     }
 }
 
