@@ -1,9 +1,7 @@
 //! Profiling aid (not a test): N decisions of a trivial Lua or WASM bot on a mid-match Blade
 //! observation, through the arena's `Bot` adapter (as `arena bench` measures them).
 //! `cargo run --release --example decision_profile -- lua 300000`
-use cardarena::bot::Bot;
 use cardarena::games::blade::Blade;
-use cardarena::games::Game;
 use cardarena::registry::BotSource;
 use cardarena::tournament::config::LimitsConfig;
 use cardarena_sandbox::{Kind, Sandbox};
@@ -12,18 +10,8 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let kind = args.next().unwrap_or_else(|| "lua".into());
     let n: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(100_000);
-    let mut state = Blade::new(Blade::variants()[0], 7);
-    let mut bots: Vec<Box<dyn Bot<Blade>>> =
-        (0..2).map(|seat| cardarena::bot::builtin::<Blade>("random", 7, seat).expect("random")).collect();
-    let mut obs = None;
-    for _ in 0..8 {
-        let Some(&seat) = state.to_act().first() else { break };
-        let o = state.observe(seat);
-        let action = bots[seat].act(&o).expect("acts");
-        obs = Some(o);
-        state.play(seat, &action).expect("legal");
-    }
-    let obs = obs.expect("an observation");
+    // The observation every per-decision figure of `arena bench` uses.
+    let obs = cardarena::bench::blade_observation();
     let sandbox = Sandbox::new().expect("sandbox");
     let (name, kind, src): (&str, Kind, &[u8]) = match kind.as_str() {
         "wasm" => ("trivial.wat", Kind::Wasm, include_bytes!("../src/bench/trivial.wat")),

@@ -1,5 +1,5 @@
 //! Every game's observations reach a Lua bot as the same tables whether the sandbox gets the
-//! value (`Instance::act_value`, what the arena uses) or its JSON text (`Instance::act`, what
+//! value (`Instance::act_value_with`, what the arena uses) or its JSON text (`Instance::act`, what
 //! `arena repro` replays from a capsule), and a WASM bot gets from the game's `write_json`
 //! exactly the bytes of `serde_json::to_writer`: random matches of every game and variant,
 //! every observation of every seat at every decision point.

@@ -215,7 +215,7 @@ impl<G: Game> Bot<G> for FirstLegal {
 
 /// A Blade observation from the middle of a match (seed 7, native random bots), the one every
 /// per-decision figure uses.
-fn blade_observation() -> <Blade as Game>::Observation {
+pub fn blade_observation() -> <Blade as Game>::Observation {
     let variant = Blade::variants()[0];
     let mut state = Blade::new(variant, 7);
     let mut bots: Vec<Box<dyn Bot<Blade>>> =

@@ -653,13 +653,6 @@ impl Observation for BladeObservation {
     /// is mostly this encoding, and serde's per-field code costs several times the bytes.
     fn write_json(&self, out: &mut Vec<u8>) -> Result<(), String> {
         let char = |c: Card| c.as_str().as_bytes()[0];
-        fn pair<T: Copy>(o: &mut JsonOut, v: &[T; 2], f: fn(&mut JsonOut, T)) {
-            o.raw("[");
-            f(o, v[0]);
-            o.raw(",");
-            f(o, v[1]);
-            o.raw("]");
-        }
         let o = &mut JsonOut(out);
         o.raw("{\"game\":").str(self.game).raw(",\"variant\":").name(self.variant.name());
         o.raw(",\"seat\":").usize(self.seat).raw(",\"phase\":").name(match self.phase {
@@ -670,9 +663,7 @@ impl Observation for BladeObservation {
         o.raw(",\"to_act\":").option(self.to_act, |o, s| {
             o.usize(s);
         });
-        o.raw(",\"legal\":").array(&self.legal, |o, l| {
-            o.str(l);
-        });
+        o.raw(",\"legal\":").strs(&self.legal);
         o.raw(",\"hand\":").char_names(self.hand.iter().map(|&c| char(c)));
         o.raw(",\"fields\":").array(&self.fields, |o, field| {
             o.array(field, |o, f| {
@@ -683,18 +674,9 @@ impl Observation for BladeObservation {
                 });
             });
         });
-        o.raw(",\"scores\":");
-        pair(o, &self.scores, |o, n| {
-            o.uint(n);
-        });
-        o.raw(",\"deck_counts\":");
-        pair(o, &self.deck_counts, |o, n| {
-            o.usize(n);
-        });
-        o.raw(",\"hand_counts\":");
-        pair(o, &self.hand_counts, |o, n| {
-            o.usize(n);
-        });
+        o.raw(",\"scores\":").uints(self.scores);
+        o.raw(",\"deck_counts\":").usizes(self.deck_counts);
+        o.raw(",\"hand_counts\":").usizes(self.hand_counts);
         o.raw(",\"unseen\":").char_names(self.unseen.iter().map(|&c| char(c)));
         o.raw(",\"history\":").array(&self.history, |o, event| {
             match *event {
@@ -707,14 +689,13 @@ impl Observation for BladeObservation {
                         Source::Deck => ",\"from\":\"deck\"",
                         Source::Hand => ",\"from\":\"hand\"",
                     }),
-                Event::Play { seat, card, scores } => {
-                    o.raw("{\"kind\":\"play\",\"seat\":").usize(seat).raw(",\"card\":").char_name(char(card));
-                    o.raw(",\"scores\":");
-                    pair(o, &scores, |o, n| {
-                        o.uint(n);
-                    });
-                    o
-                }
+                Event::Play { seat, card, scores } => o
+                    .raw("{\"kind\":\"play\",\"seat\":")
+                    .usize(seat)
+                    .raw(",\"card\":")
+                    .char_name(char(card))
+                    .raw(",\"scores\":")
+                    .uints(scores),
                 Event::Reinit { score } => o.raw("{\"kind\":\"reinit\",\"score\":").uint(score),
             }
             .raw("}");

@@ -518,7 +518,7 @@ impl Observation for EcardObservation {
         o.raw(",\"opponent_hand\":").array(&self.opponent_hand, |o, c| {
             o.name(c.letter());
         });
-        o.raw(",\"scores\":[").int(self.scores[0]).raw(",").int(self.scores[1]).raw("],\"plays\":");
+        o.raw(",\"scores\":").ints(self.scores).raw(",\"plays\":");
         plays(o, &self.plays);
         o.raw(",\"history\":").array(&self.history, |o, r| {
             o.raw("{\"round\":").usize(r.round).raw(",\"emperor\":").usize(r.emperor).raw(",\"plays\":");
@@ -531,11 +531,9 @@ impl Observation for EcardObservation {
             o.raw(",\"winner\":").option(r.winner, |o, w| {
                 o.usize(w);
             });
-            o.raw(",\"points\":[").int(r.points[0]).raw(",").int(r.points[1]).raw("]}");
+            o.raw(",\"points\":").ints(r.points).raw("}");
         });
-        o.raw(",\"legal\":").array(&self.legal, |o, l| {
-            o.str(l);
-        });
+        o.raw(",\"legal\":").strs(&self.legal);
         o.raw("}");
         Ok(())
     }

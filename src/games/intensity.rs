@@ -658,26 +658,12 @@ impl Observation for IntensityObservation {
     /// By hand, in the derived `Serialize`'s field order and spelling (what a WASM bot gets).
     fn write_json(&self, out: &mut Vec<u8>) -> Result<(), String> {
         fn cards(o: &mut JsonOut, cards: &[Card]) {
-            o.array(cards, |o, c| {
-                o.uint(c.number());
-            });
-        }
-        fn four<T: Copy>(o: &mut JsonOut, v: &[T; PLAYERS], f: fn(&mut JsonOut, T)) {
-            o.raw("[");
-            for (i, &x) in v.iter().enumerate() {
-                if i > 0 {
-                    o.raw(",");
-                }
-                f(o, x);
-            }
-            o.raw("]");
+            o.uints(cards.iter().map(|c| c.number()));
         }
         let o = &mut JsonOut(out);
         o.raw("{\"game\":").str(self.game).raw(",\"variant\":").name(self.variant.name());
         o.raw(",\"seat\":").usize(self.seat).raw(",\"phase\":").name(self.phase.name());
-        o.raw(",\"legal\":").array(&self.legal, |o, l| {
-            o.str(l);
-        });
+        o.raw(",\"legal\":").strs(&self.legal);
         o.raw(",\"hand\":");
         cards(o, &self.hand);
         o.raw(",\"pass_to\":").usize(self.pass_to).raw(",\"receive_from\":").usize(self.receive_from);
@@ -695,18 +681,10 @@ impl Observation for IntensityObservation {
             cards(o, &t.cards);
             o.raw(",\"winner\":").usize(t.winner).raw(",\"penalty\":").int(t.penalty).raw("}");
         });
-        o.raw(",\"penalties\":");
-        four(o, &self.penalties, |o, p| {
-            o.int(p);
-        });
-        o.raw(",\"fault_penalties\":");
-        four(o, &self.fault_penalties, |o, p| {
-            o.int(p);
-        });
-        o.raw(",\"calves_broken\":").bool(self.calves_broken).raw(",\"cards_left\":");
-        four(o, &self.cards_left, |o, n| {
-            o.usize(n);
-        });
+        o.raw(",\"penalties\":").ints(self.penalties);
+        o.raw(",\"fault_penalties\":").ints(self.fault_penalties);
+        o.raw(",\"calves_broken\":").bool(self.calves_broken);
+        o.raw(",\"cards_left\":").usizes(self.cards_left);
         o.raw("}");
         Ok(())
     }

@@ -5,6 +5,12 @@
 //! with it; `tests/observations.rs` checks every such encoder against `serde_json` on every
 //! observation of random matches of every variant, so the two cannot drift apart unnoticed.
 
+/// Whether serde_json writes byte `b` of a string as it is (no escape).
+#[inline]
+fn plain(b: u8) -> bool {
+    b >= 0x20 && b != b'"' && b != b'\\'
+}
+
 /// Appends JSON tokens to a byte buffer. Punctuation is the caller's (`raw`), so an encoder
 /// reads like the document it writes.
 pub struct JsonOut<'a>(pub &'a mut Vec<u8>);
@@ -30,22 +36,49 @@ impl JsonOut<'_> {
         self
     }
 
-    /// A `usize` (seats, counts; one digit without itoa).
+    /// A `usize` (seats, counts).
     #[inline]
     pub fn usize(&mut self, n: usize) -> &mut Self {
-        if n < 10 {
-            self.0.push(b'0' + n as u8);
-        } else {
-            let mut buf = itoa::Buffer::new();
-            self.0.extend_from_slice(buf.format(n).as_bytes());
-        }
-        self
+        // Lossless: Rust's targets have at most 64-bit pointers.
+        self.uint(n as u64)
+    }
+
+    /// `[a,b,…]` of unsigned integers.
+    #[inline]
+    pub fn uints<T: Into<u64>>(&mut self, items: impl IntoIterator<Item = T>) -> &mut Self {
+        self.array(items, |o, n| {
+            o.uint(n);
+        })
+    }
+
+    /// `[a,b,…]` of `usize`s.
+    #[inline]
+    pub fn usizes(&mut self, items: impl IntoIterator<Item = usize>) -> &mut Self {
+        self.array(items, |o, n| {
+            o.usize(n);
+        })
+    }
+
+    /// `[a,b,…]` of signed integers.
+    #[inline]
+    pub fn ints(&mut self, items: impl IntoIterator<Item = i64>) -> &mut Self {
+        self.array(items, |o, n| {
+            o.int(n);
+        })
+    }
+
+    /// `[a,b,…]` of strings, each escaped as [`JsonOut::str`] does.
+    #[inline]
+    pub fn strs(&mut self, items: &[String]) -> &mut Self {
+        self.array(items, |o, s| {
+            o.str(s);
+        })
     }
 
     /// A one-character name in quotes (a Blade card), in one write.
     #[inline]
     pub fn char_name(&mut self, c: u8) -> &mut Self {
-        debug_assert!(c >= 0x20 && c != b'"' && c != b'\\' && c < 0x80);
+        debug_assert!(plain(c) && c.is_ascii());
         self.0.extend_from_slice(&[b'"', c, b'"']);
         self
     }
@@ -56,7 +89,7 @@ impl JsonOut<'_> {
         self.0.push(b'[');
         let before = self.0.len();
         for c in chars {
-            debug_assert!(c >= 0x20 && c != b'"' && c != b'\\' && c < 0x80);
+            debug_assert!(plain(c) && c.is_ascii());
             self.0.extend_from_slice(&[b'"', c, b'"', b',']);
         }
         if self.0.len() > before {
@@ -86,14 +119,14 @@ impl JsonOut<'_> {
     pub fn str(&mut self, s: &str) -> &mut Self {
         let bytes = s.as_bytes();
         if let &[b] = bytes {
-            if b >= 0x20 && b != b'"' && b != b'\\' {
+            if plain(b) {
                 // One character (most action strings): one write.
                 self.0.extend_from_slice(&[b'"', b, b'"']);
                 return self;
             }
         }
         self.0.push(b'"');
-        if bytes.iter().all(|&b| b >= 0x20 && b != b'"' && b != b'\\') {
+        if bytes.iter().all(|&b| plain(b)) {
             self.0.extend_from_slice(bytes);
         } else {
             self.escaped(bytes);
@@ -132,7 +165,7 @@ impl JsonOut<'_> {
     /// A string known to need no escaping (a name from the contract), in quotes.
     #[inline]
     pub fn name(&mut self, s: &'static str) -> &mut Self {
-        debug_assert!(s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\'), "{s:?}");
+        debug_assert!(s.bytes().all(plain), "{s:?}");
         self.0.push(b'"');
         self.0.extend_from_slice(s.as_bytes());
         self.0.push(b'"');

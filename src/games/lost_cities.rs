@@ -647,31 +647,23 @@ impl Observation for LostCitiesObservation {
         o.raw(",\"to_move\":").option(self.to_move, |o, s| {
             o.usize(s);
         });
-        o.raw(",\"legal\":").array(&self.legal, |o, l| {
-            o.str(l);
-        });
+        o.raw(",\"legal\":").strs(&self.legal);
         o.raw(",\"suits\":").array(&self.suits, |o, s| {
             o.name(s.letter());
         });
         o.raw(",\"hand\":");
         cards(o, &self.hand);
-        o.raw(",\"hand_sizes\":[").usize(self.hand_sizes[0]).raw(",").usize(self.hand_sizes[1]);
-        o.raw("],\"known_hands\":[");
-        cards(o, &self.known_hands[0]);
-        o.raw(",");
-        cards(o, &self.known_hands[1]);
-        o.raw("],\"expeditions\":[");
-        by_suit(o, &self.expeditions[0]);
-        o.raw(",");
-        by_suit(o, &self.expeditions[1]);
-        o.raw("],\"discards\":");
+        o.raw(",\"hand_sizes\":").usizes(self.hand_sizes);
+        o.raw(",\"known_hands\":").array(&self.known_hands, |o, hand| cards(o, hand));
+        o.raw(",\"expeditions\":").array(&self.expeditions, |o, piles| by_suit(o, piles));
+        o.raw(",\"discards\":");
         by_suit(o, &self.discards);
         o.raw(",\"discarded_this_turn\":").option(self.discarded_this_turn, |o, s| {
             o.name(s.letter());
         });
         o.raw(",\"deck_size\":").usize(self.deck_size);
-        o.raw(",\"scores\":[").int(self.scores[0]).raw(",").int(self.scores[1]);
-        o.raw("],\"turn\":").uint(self.turn).raw(",\"max_turns\":").uint(self.max_turns);
+        o.raw(",\"scores\":").ints(self.scores);
+        o.raw(",\"turn\":").uint(self.turn).raw(",\"max_turns\":").uint(self.max_turns);
         o.raw(",\"history\":").array(&self.history, |o, e| {
             o.raw("{\"seat\":").usize(e.seat).raw(",\"action\":");
             action(o, e.action);
