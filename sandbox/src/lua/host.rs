@@ -113,15 +113,6 @@ unsafe fn string_args_len(l: *mut ffi::lua_State) -> u64 {
     unsafe { (1..=ffi::lua_gettop(l)).map(|i| string_len(l, i)).sum() }
 }
 
-/// `tonumber(v [, base])`: 1 per 8 bytes of a string `v`.
-unsafe extern "C-unwind" fn tonumber(l: *mut ffi::lua_State) -> c_int {
-    // SAFETY (all): a wrapper made by `wrap`.
-    unsafe {
-        pay(l, HOST_CALL_FUEL + string_len(l, 1) / 8);
-        original(l, 1)(l)
-    }
-}
-
 /// `string.format`, `string.pack`, `string.packsize`: 1 per 8 bytes of string arguments.
 unsafe extern "C-unwind" fn scan_strings(l: *mut ffi::lua_State) -> c_int {
     // SAFETY (all): a wrapper made by `wrap`.
@@ -131,7 +122,8 @@ unsafe extern "C-unwind" fn scan_strings(l: *mut ffi::lua_State) -> c_int {
     }
 }
 
-/// `utf8.len`, `utf8.offset`: 1 per 8 bytes of the string.
+/// `tonumber(v [, base])`, `utf8.len`, `utf8.offset`: 1 per 8 bytes of the first argument
+/// when it is a string.
 unsafe extern "C-unwind" fn scan_first(l: *mut ffi::lua_State) -> c_int {
     // SAFETY (all): a wrapper made by `wrap`.
     unsafe {
@@ -280,7 +272,7 @@ pub(crate) unsafe fn install_wrappers(l: *mut ffi::lua_State, seed: i64) {
     unsafe {
         ffi::lua_rawgeti(l, ffi::LUA_REGISTRYINDEX, ffi::LUA_RIDX_GLOBALS);
         let g = ffi::lua_gettop(l);
-        wrap(l, g, c"tonumber", tonumber, 0);
+        wrap(l, g, c"tonumber", scan_first, 0);
         wrap(l, g, c"setmetatable", setmetatable, 0);
         ffi::lua_getfield(l, g, c"string".as_ptr());
         let s = ffi::lua_gettop(l);
