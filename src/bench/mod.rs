@@ -240,8 +240,8 @@ struct Programs {
     random_wasm: Program,
 }
 
-fn load(sandbox: &Sandbox, name: &str, kind: Kind, text: &str) -> anyhow::Result<Program> {
-    sandbox.load(name, kind, text.as_bytes()).map_err(|f| anyhow::anyhow!("bench bot {name}: {}", f.message))
+fn load(sandbox: &Sandbox, name: &str, kind: Kind, source: impl AsRef<[u8]>) -> anyhow::Result<Program> {
+    sandbox.load(name, kind, source.as_ref()).map_err(|f| anyhow::anyhow!("bench bot {name}: {}", f.message))
 }
 
 fn file_source(program: &Program) -> BotSource {
@@ -760,9 +760,7 @@ fn metering(clock: &Clock, sandbox: &Sandbox, report: &mut Report) -> anyhow::Re
     );
     let lua = (m, u);
 
-    let program = sandbox
-        .load("blade_montecarlo_rust.wasm", Kind::Wasm, MC_WASM)
-        .map_err(|f| anyhow::anyhow!("blade_montecarlo_rust.wasm: {f}"))?;
+    let program = load(sandbox, "blade_montecarlo_rust.wasm", Kind::Wasm, MC_WASM)?;
     let mut plain = PlainWasm::new(MC_WASM).map_err(anyhow::Error::msg)?;
     plain.init(&info).map_err(anyhow::Error::msg)?;
     let (m, u, log) = metered_vs_plain(clock, &program, &info, &obs, |o| plain.act(o))?;
@@ -824,9 +822,7 @@ fn metering(clock: &Clock, sandbox: &Sandbox, report: &mut Report) -> anyhow::Re
     }
 
     // Ordinary compiled code: the Rust greedy bot (serde JSON parsing and rules; no target).
-    let program = sandbox
-        .load("blade_rust.wasm", Kind::Wasm, RUST_WASM)
-        .map_err(|f| anyhow::anyhow!("blade_rust.wasm: {f}"))?;
+    let program = load(sandbox, "blade_rust.wasm", Kind::Wasm, RUST_WASM)?;
     let mut plain = PlainWasm::new(RUST_WASM).map_err(anyhow::Error::msg)?;
     plain.init(&info).map_err(anyhow::Error::msg)?;
     let (m, u, _) = metered_vs_plain(clock, &program, &info, &obs, |o| plain.act(o))?;
