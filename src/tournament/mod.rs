@@ -329,16 +329,25 @@ fn play_all<G: Greedy>(
         // Group commit: each commit holds the matches that finished within GROUP_COMMIT of
         // the first one (at most 512). A transaction costs the writer far more than a row (file
         // locks, WAL frames), and the writer shares the cores with the workers; a match that
-        // is not yet committed when the run stops is simply played again on resume.
+        // is not yet committed when the run stops is simply played again on resume. The writer
+        // sleeps through the window instead of waiting on the channel: a waiting receiver is
+        // woken by every send (a futex call on the worker, a context switch on the writer,
+        // thousands a second), a sleeping one by none.
         while let Ok(first) = rx.recv() {
             let mut batch = vec![first];
             let until = std::time::Instant::now() + GROUP_COMMIT;
-            while batch.len() < 512 {
-                let left = until.saturating_duration_since(std::time::Instant::now());
-                match rx.recv_timeout(left) {
-                    Ok(next) => batch.push(next),
-                    Err(_) => break,
+            loop {
+                while batch.len() < 512 {
+                    match rx.try_recv() {
+                        Ok(next) => batch.push(next),
+                        Err(_) => break,
+                    }
                 }
+                let left = until.saturating_duration_since(std::time::Instant::now());
+                if batch.len() >= 512 || left.is_zero() || stop.load(Ordering::SeqCst) {
+                    break;
+                }
+                std::thread::sleep(left.min(std::time::Duration::from_millis(5)));
             }
             if failure.is_none() {
                 let rows: Vec<(&str, &str, &store::Packed)> =
