@@ -52,6 +52,8 @@ const KEYS: &[&str] = &[
     "metering_overhead_rust_wasm_pct",
     "tournament_1_thread",
     "tournament_2_threads",
+    "tournament_cores_1_thread",
+    "tournament_cores_2_threads",
     "tournament_scaling",
     "rss_per_match_lua_bytes",
     "rss_per_match_wasm_bytes",

@@ -194,6 +194,21 @@ fn thread_and_children_cpu() -> Duration {
     wall()
 }
 
+/// CPU time of the whole process (user and system, every thread), where `getrusage` exists.
+fn process_cpu() -> Option<Duration> {
+    #[cfg(unix)]
+    {
+        // SAFETY: getrusage fills one rusage struct, zero-initialised here.
+        let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: as above; the struct lives on this stack.
+        if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut ru) } == 0 {
+            let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+            return Some(tv(ru.ru_utime) + tv(ru.ru_stime));
+        }
+    }
+    None
+}
+
 /// Wall time (the fallback where CPU clocks are not available).
 fn wall() -> Duration {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default()
@@ -897,18 +912,30 @@ fn tournaments(quick: bool, report: &mut Report) -> anyhow::Result<()> {
     std::fs::write(&file, &toml)?;
     let config = crate::tournament::config::load(&file)?;
     let mut rates = Vec::new();
+    // The cores each run kept busy (process CPU time / wall time): the writer thread runs
+    // beside the workers, so "1 thread" is more than one core's work.
+    let mut cores = Vec::new();
     for threads in [1, 2] {
         let db = dir.0.join(format!("bench-{threads}.db"));
         let store = crate::tournament::store::Store::open(&db)?;
         let opts = crate::tournament::RunOptions { threads, progress: false };
+        let cpu = process_cpu();
         let t = Instant::now();
         let result = crate::tournament::run(&config, &store, &opts, &AtomicBool::new(false))?;
-        rates.push(result.played_now as f64 / t.elapsed().as_secs_f64());
+        let elapsed = t.elapsed();
+        rates.push(result.played_now as f64 / elapsed.as_secs_f64());
+        if let (Some(before), Some(after)) = (cpu, process_cpu()) {
+            cores.push(after.saturating_sub(before).as_secs_f64() / elapsed.as_secs_f64());
+        }
     }
     report.add("tournament_1_thread", "tournament with storage, 1 thread", rates[0], "/s");
     report
         .add("tournament_2_threads", "tournament with storage, 2 threads", rates[1], "/s")
         .versus(format!("{:.2}x 1 thread", rates[1] / rates[0]));
+    if let [one, two] = cores[..] {
+        report.add("tournament_cores_1_thread", "tournament, cores busy with 1 thread", one, "cores");
+        report.add("tournament_cores_2_threads", "tournament, cores busy with 2 threads", two, "cores");
+    }
     report
         .add("tournament_scaling", "tournament scaling 1 -> 2 threads", rates[1] / rates[0], "x")
         .target(Target::AtLeast(1.8));
