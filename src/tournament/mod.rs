@@ -259,7 +259,9 @@ fn run_event<G: Greedy>(
         plans = all.into_iter().take(done.len()).collect();
         summaries = done;
     }
-    Ok(standings::compute(event, G::NAME, &ctx.variant.to_string(), &ctx.entries, &plans, &summaries))
+    // In the pool: the standings' rating passes run side by side on its threads.
+    let variant = ctx.variant.to_string();
+    Ok(pool.install(|| standings::compute(event, G::NAME, &variant, &ctx.entries, &plans, &summaries)))
 }
 
 fn key<G: Game>(ctx: &EventCtx<G>, event: &Event, plan: &MatchPlan) -> String {

@@ -102,7 +102,7 @@ pub fn compute(
     summaries: &[MatchSummary],
 ) -> EventStandings {
     let n = entries.len();
-    let mut rows: Vec<Standing> = entries
+    let rows: Vec<Standing> = entries
         .iter()
         .map(|e| Standing {
             bot: e.name.clone(),
@@ -123,70 +123,76 @@ pub fn compute(
             trueskill: 0.0,
         })
         .collect();
-    let mut fuel = vec![(0u64, 0u64); n];
-    let mut matrix = vec![vec![0u64; n]; n];
-    let mut placings = Vec::with_capacity(plans.len());
-    let mut elos = vec![EloRating::new(); n];
-    let mut glickos = vec![Glicko2Rating::new(); n];
-    let mut trues = vec![TrueSkillRating::new(); n];
-    let (ec, gc, tc) = (EloConfig::new(), Glicko2Config::new(), TrueSkillConfig::new());
-    for (plan, s) in plans.iter().zip(summaries) {
-        for (seat, &e) in plan.seats.iter().enumerate() {
-            let row = &mut rows[e];
-            row.matches += 1;
-            row.points += game_points(game, s, seat);
-            let rank = s.ranks[seat];
-            let tied_first = s.ranks.iter().filter(|&&r| r == 1).count() > 1;
-            match (rank, tied_first) {
-                (1, false) => row.wins += 1,
-                (1, true) => row.draws += 1,
-                _ => row.losses += 1,
+    // Three passes over the matches in plan order, each sequential (the ratings are
+    // incremental): the counts with Elo and Glicko-2, then the fitted ratings, beside TrueSkill
+    // (the costliest). Inside the caller's thread pool the two run at once: the same numbers,
+    // a shorter tail after the last match of a long tournament.
+    let counts_and_fit = || {
+        let mut rows = rows;
+        let mut fuel = vec![(0u64, 0u64); n];
+        let mut matrix = vec![vec![0u64; n]; n];
+        let mut placings = Vec::with_capacity(plans.len());
+        let mut elos = vec![EloRating::new(); n];
+        let mut glickos = vec![Glicko2Rating::new(); n];
+        let (ec, gc) = (EloConfig::new(), Glicko2Config::new());
+        for (plan, s) in plans.iter().zip(summaries) {
+            for (seat, &e) in plan.seats.iter().enumerate() {
+                let row = &mut rows[e];
+                row.matches += 1;
+                row.points += game_points(game, s, seat);
+                let rank = s.ranks[seat];
+                let tied_first = s.ranks.iter().filter(|&&r| r == 1).count() > 1;
+                match (rank, tied_first) {
+                    (1, false) => row.wins += 1,
+                    (1, true) => row.draws += 1,
+                    _ => row.losses += 1,
+                }
+                for v in &s.faults[seat] {
+                    *row.faults.entry(v.name().to_string()).or_insert(0) += 1;
+                }
+                fuel[e].0 += s.fuel[seat];
+                fuel[e].1 += s.metered_decisions[seat];
+                for (other_seat, &o) in plan.seats.iter().enumerate() {
+                    if s.ranks[seat] < s.ranks[other_seat] {
+                        matrix[e][o] += 1;
+                    }
+                }
             }
-            for v in &s.faults[seat] {
-                *row.faults.entry(v.name().to_string()).or_insert(0) += 1;
-            }
-            fuel[e].0 += s.fuel[seat];
-            fuel[e].1 += s.metered_decisions[seat];
-            for (other_seat, &o) in plan.seats.iter().enumerate() {
-                if s.ranks[seat] < s.ranks[other_seat] {
-                    matrix[e][o] += 1;
+            placings.push(Placing::from_ranks(&plan.seats, &s.ranks));
+            // incremental ratings: pairwise for Elo and Glicko-2 (TrueSkill: `trueskill_ratings`)
+            let seats = &plan.seats;
+            let (old_elo, old_glicko) = (elos.clone(), glickos.clone());
+            for a in 0..seats.len() {
+                for b in a + 1..seats.len() {
+                    let outcome = match s.ranks[a].cmp(&s.ranks[b]) {
+                        std::cmp::Ordering::Less => Outcomes::WIN,
+                        std::cmp::Ordering::Greater => Outcomes::LOSS,
+                        std::cmp::Ordering::Equal => Outcomes::DRAW,
+                    };
+                    let (ea, eb) = elo(&old_elo[seats[a]], &old_elo[seats[b]], &outcome, &ec);
+                    elos[seats[a]].rating += ea.rating - old_elo[seats[a]].rating;
+                    elos[seats[b]].rating += eb.rating - old_elo[seats[b]].rating;
+                    let (ga, gb) = glicko2(&old_glicko[seats[a]], &old_glicko[seats[b]], &outcome, &gc);
+                    if seats.len() == 2 {
+                        glickos[seats[a]] = ga;
+                        glickos[seats[b]] = gb;
+                    } else {
+                        glickos[seats[a]].rating += (ga.rating - old_glicko[seats[a]].rating) / 3.0;
+                        glickos[seats[b]].rating += (gb.rating - old_glicko[seats[b]].rating) / 3.0;
+                    }
                 }
             }
         }
-        placings.push(Placing::from_ranks(&plan.seats, &s.ranks));
-        // incremental ratings: pairwise for Elo and Glicko-2, one multi-team game for TrueSkill
-        let seats = &plan.seats;
-        let (old_elo, old_glicko) = (elos.clone(), glickos.clone());
-        for a in 0..seats.len() {
-            for b in a + 1..seats.len() {
-                let outcome = match s.ranks[a].cmp(&s.ranks[b]) {
-                    std::cmp::Ordering::Less => Outcomes::WIN,
-                    std::cmp::Ordering::Greater => Outcomes::LOSS,
-                    std::cmp::Ordering::Equal => Outcomes::DRAW,
-                };
-                let (ea, eb) = elo(&old_elo[seats[a]], &old_elo[seats[b]], &outcome, &ec);
-                elos[seats[a]].rating += ea.rating - old_elo[seats[a]].rating;
-                elos[seats[b]].rating += eb.rating - old_elo[seats[b]].rating;
-                let (ga, gb) = glicko2(&old_glicko[seats[a]], &old_glicko[seats[b]], &outcome, &gc);
-                if seats.len() == 2 {
-                    glickos[seats[a]] = ga;
-                    glickos[seats[b]] = gb;
-                } else {
-                    glickos[seats[a]].rating += (ga.rating - old_glicko[seats[a]].rating) / 3.0;
-                    glickos[seats[b]].rating += (gb.rating - old_glicko[seats[b]].rating) / 3.0;
-                }
-            }
-        }
-        let teams: Vec<[TrueSkillRating; 1]> = seats.iter().map(|&e| [trues[e]]).collect();
-        let input: Vec<(&[TrueSkillRating], MultiTeamOutcome)> =
-            teams.iter().zip(&s.ranks).map(|(t, &r)| (&t[..], MultiTeamOutcome::new(r as usize))).collect();
-        if let Ok(new) = trueskill_multi_team(&input, &tc, None) {
-            for (&e, team) in seats.iter().zip(new) {
-                trues[e] = team[0];
-            }
-        }
-    }
-    let fitted = ratings::fit(n, &placings);
+        let fitted = ratings::fit(n, &placings);
+        (rows, fuel, matrix, elos, glickos, fitted)
+    };
+    let trueskill = || trueskill_ratings(n, plans, summaries);
+    let ((mut rows, fuel, matrix, elos, glickos, fitted), trues) = if rayon::current_thread_index().is_some()
+    {
+        rayon::join(counts_and_fit, trueskill)
+    } else {
+        (counts_and_fit(), trueskill())
+    };
     for (e, row) in rows.iter_mut().enumerate() {
         row.rating = fitted[e].rating;
         row.ci_low = fitted[e].low;
@@ -222,6 +228,24 @@ pub fn compute(
         matrix_bots: entries.iter().map(|e| e.name.clone()).collect(),
         matrix,
     }
+}
+
+/// TrueSkill ratings after every match in plan order: one multi-team game per match.
+fn trueskill_ratings(n: usize, plans: &[MatchPlan], summaries: &[MatchSummary]) -> Vec<TrueSkillRating> {
+    let config = TrueSkillConfig::new();
+    let mut trues = vec![TrueSkillRating::new(); n];
+    for (plan, s) in plans.iter().zip(summaries) {
+        let seats = &plan.seats;
+        let teams: Vec<[TrueSkillRating; 1]> = seats.iter().map(|&e| [trues[e]]).collect();
+        let input: Vec<(&[TrueSkillRating], MultiTeamOutcome)> =
+            teams.iter().zip(&s.ranks).map(|(t, &r)| (&t[..], MultiTeamOutcome::new(r as usize))).collect();
+        if let Ok(new) = trueskill_multi_team(&input, &config, None) {
+            for (&e, team) in seats.iter().zip(new) {
+                trues[e] = team[0];
+            }
+        }
+    }
+    trues
 }
 
 /// The standings as a readable table (and the win matrix for up to 10 bots).
