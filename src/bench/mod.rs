@@ -181,31 +181,43 @@ fn thread_cpu() -> Duration {
 /// The calling thread's CPU time plus that of every child process waited for (user and
 /// system): the CPU cost of spawning a process and talking to it.
 fn thread_and_children_cpu() -> Duration {
-    #[cfg(unix)]
-    {
-        // SAFETY: getrusage fills one rusage struct, zero-initialised here.
-        let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
-        // SAFETY: as above; the struct lives on this stack.
-        if unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut ru) } == 0 {
-            let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
-            return thread_cpu() + tv(ru.ru_utime) + tv(ru.ru_stime);
-        }
+    match rusage_cpu(Rusage::Children) {
+        Some(children) => thread_cpu() + children,
+        None => wall(),
     }
-    wall()
 }
 
 /// CPU time of the whole process (user and system, every thread), where `getrusage` exists.
 fn process_cpu() -> Option<Duration> {
+    rusage_cpu(Rusage::Process)
+}
+
+/// Whose CPU time `getrusage` reports.
+enum Rusage {
+    /// This process, every thread.
+    Process,
+    /// The child processes waited for.
+    Children,
+}
+
+/// User plus system CPU time from `getrusage`, where it exists.
+fn rusage_cpu(who: Rusage) -> Option<Duration> {
     #[cfg(unix)]
     {
+        let who = match who {
+            Rusage::Process => libc::RUSAGE_SELF,
+            Rusage::Children => libc::RUSAGE_CHILDREN,
+        };
         // SAFETY: getrusage fills one rusage struct, zero-initialised here.
         let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
         // SAFETY: as above; the struct lives on this stack.
-        if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut ru) } == 0 {
+        if unsafe { libc::getrusage(who, &mut ru) } == 0 {
             let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
             return Some(tv(ru.ru_utime) + tv(ru.ru_stime));
         }
     }
+    #[cfg(not(unix))]
+    let _ = who;
     None
 }
 
