@@ -339,14 +339,19 @@ fn play_all<G: Greedy>(
             let mut batch = vec![first];
             let until = std::time::Instant::now() + GROUP_COMMIT;
             loop {
+                let mut finished = false;
                 while batch.len() < 512 {
                     match rx.try_recv() {
                         Ok(next) => batch.push(next),
-                        Err(_) => break,
+                        Err(e) => {
+                            // Disconnected: every worker is done, nothing more will come.
+                            finished = e == mpsc::TryRecvError::Disconnected;
+                            break;
+                        }
                     }
                 }
                 let left = until.saturating_duration_since(std::time::Instant::now());
-                if batch.len() >= 512 || left.is_zero() || stop.load(Ordering::SeqCst) {
+                if finished || batch.len() >= 512 || left.is_zero() || stop.load(Ordering::SeqCst) {
                     break;
                 }
                 std::thread::sleep(left.min(std::time::Duration::from_millis(5)));
