@@ -91,8 +91,7 @@ fn quick_json_has_every_documented_key() {
 #[test]
 fn bench_child_answers_the_first_legal_action() {
     use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .arg("bench-child")
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arena-bench-child"))
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
@@ -101,4 +100,22 @@ fn bench_child_answers_the_first_legal_action() {
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success());
     assert_eq!(String::from_utf8_lossy(&out.stdout), "B\n");
+}
+
+#[test]
+fn bench_child_refuses_a_line_without_a_legal_action() {
+    use std::io::Write;
+    for line in [&b"not json\n"[..], b"{\"legal\":[]}\n"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_arena-bench-child"))
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(line).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(!out.status.success());
+        assert!(out.stdout.is_empty());
+        assert!(String::from_utf8_lossy(&out.stderr).starts_with("arena-bench-child: "), "{out:?}");
+    }
 }

@@ -10,8 +10,9 @@
 //! Monte-Carlo Blade bots in Lua and Rust (the compute-heavy bots of the metering measure),
 //! `first_legal.wat` and the Rust greedy Blade bot; and the calibration loops of the
 //! sandbox's tests. The process-per-decision baseline
-//! spawns this very binary as `arena bench-child`, which reads one observation line on stdin
-//! and writes its first legal action on stdout (like the Blade controller's bots).
+//! spawns `arena-bench-child` (`src/bin/`, installed beside `arena`), which reads one
+//! observation line on stdin and writes its first legal action on stdout (like the Blade
+//! controller's bots).
 
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -48,8 +49,9 @@ const MC_WASM: &[u8] = include_bytes!("../../example_bots/wasm/blade_montecarlo_
 /// full 100 deals: the unmetered copy (whose `budget_left()` never goes down) does.
 const MC_LUA_CAP: &str = "local PER_DECISION = 2500000";
 
-/// Version of the JSON output's set of keys.
-pub const BENCH_FORMAT: u32 = 2;
+/// Version of the JSON output's keys and of what they measure (3: the process baseline is
+/// the tiny `arena-bench-child`, no longer the arena binary itself).
+pub const BENCH_FORMAT: u32 = 3;
 
 /// Arguments of `arena bench`.
 #[derive(Debug, Clone, clap::Args)]
@@ -387,7 +389,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<String> {
     // Memory first, before the other measures leave freed memory behind to be reused.
     memory(args.quick, &p, &mut report);
     decisions(&clock, &p, &mut report)?;
-    starts(&clock, &p, &mut report);
+    starts(&clock, &p, &mut report)?;
     matches(&clock, args.threads, &p, &mut report);
     metering(&clock, &sandbox, &mut report)?;
     tournaments(args.quick, &mut report)?;
@@ -466,7 +468,7 @@ fn render_table(r: &Report) -> String {
     ));
     out.push_str("times per call are CPU time (this thread, plus the child for the process baseline); throughputs are wall time\n");
     out.push_str(
-        "process baseline: `arena bench-child` spawned per decision (one JSON line in, one line out)\n",
+        "process baseline: `arena-bench-child` spawned per decision (one JSON line in, one line out)\n",
     );
     out
 }
@@ -495,9 +497,12 @@ fn decisions(clock: &Clock, p: &Programs, report: &mut Report) -> anyhow::Result
     let wasm_ns = clock.ns_per_call(|| check(&wasm.act(&obs).expect("acts")));
     let mut first_legal = started(&file_source(&p.first_legal), 1);
     let first_legal_ns = clock.ns_per_call(|| check(&first_legal.act(&obs).expect("acts")));
+    let child = child_exe()?;
+    check(&spawn_child(&child, &json_text)?); // a clear error before timing, not a panic in it
     let process_clock = Clock { batch: clock.batch * 4, ..*clock };
-    let process_ns = process_clock
-        .ns_per_call_by(thread_and_children_cpu, || check(&spawn_child(&json_text).expect("bench-child")));
+    let process_ns = process_clock.ns_per_call_by(thread_and_children_cpu, || {
+        check(&spawn_child(&child, &json_text).expect("arena-bench-child answered before"))
+    });
 
     report.add("observation_json_bytes", "blade observation (JSON)", json_text.len() as f64, "bytes");
     report.add("observation_encode_ns", "encode the observation (serde_json, reused buffer)", encode, "ns");
@@ -532,15 +537,28 @@ fn decisions(clock: &Clock, p: &Programs, report: &mut Report) -> anyhow::Result
     Ok(())
 }
 
-/// Spawns `arena bench-child`, hands it one observation line and reads its reply line.
-fn spawn_child(observation: &str) -> anyhow::Result<String> {
+/// The process baseline's program: `arena-bench-child`, beside this binary (cargo builds and
+/// installs the package's binaries together).
+fn child_exe() -> anyhow::Result<PathBuf> {
     let exe = std::env::current_exe().context("cannot find the arena binary")?;
+    let child = exe.with_file_name(format!("arena-bench-child{}", std::env::consts::EXE_SUFFIX));
+    if !child.is_file() {
+        bail!(
+            "the process baseline needs {}, which is not there: build it with `cargo build --release` \
+             (it is one of this package's binaries)",
+            child.display()
+        );
+    }
+    Ok(child)
+}
+
+/// Spawns `arena-bench-child`, hands it one observation line and reads its reply line.
+fn spawn_child(exe: &std::path::Path, observation: &str) -> anyhow::Result<String> {
     let mut child = std::process::Command::new(exe)
-        .arg("bench-child")
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
-        .context("cannot spawn arena bench-child")?;
+        .with_context(|| format!("cannot spawn {}", exe.display()))?;
     {
         let mut stdin = child.stdin.take().context("no stdin")?;
         stdin.write_all(observation.as_bytes())?;
@@ -548,26 +566,16 @@ fn spawn_child(observation: &str) -> anyhow::Result<String> {
     }
     let mut line = String::new();
     std::io::BufReader::new(child.stdout.take().context("no stdout")?).read_line(&mut line)?;
-    child.wait()?;
+    let status = child.wait()?;
+    if !status.success() {
+        bail!("{} failed ({status})", exe.display());
+    }
     Ok(line.trim_end().to_string())
-}
-
-/// The hidden `arena bench-child`: one observation line in, its first legal action out.
-///
-/// # Errors
-/// The line is not an observation with a non-empty `legal` array.
-pub fn child() -> anyhow::Result<()> {
-    let mut line = String::new();
-    std::io::stdin().lock().read_line(&mut line)?;
-    let obs: Value = serde_json::from_str(&line).context("bench-child: the line is not JSON")?;
-    let first = obs["legal"][0].as_str().context("bench-child: no legal action")?;
-    println!("{first}");
-    Ok(())
 }
 
 /// Starting a bot for one match (new VM or instance, chunk or start function, `init`), and
 /// dropping it at the end; the baseline is the process a process-per-match arena would spawn.
-fn starts(clock: &Clock, p: &Programs, report: &mut Report) {
+fn starts(clock: &Clock, p: &Programs, report: &mut Report) -> anyhow::Result<()> {
     let obs = blade_observation();
     let json_text = serde_json::to_string(&obs).expect("json");
     let mut seed = 0u64;
@@ -581,8 +589,9 @@ fn starts(clock: &Clock, p: &Programs, report: &mut Report) {
     let lua = start(&p.random_lua);
     let wasm = start(&p.random_wasm);
     let process_clock = Clock { batch: clock.batch * 2, samples: clock.samples.min(5), ..*clock };
+    let child = child_exe()?;
     let process = process_clock.ns_per_call_by(thread_and_children_cpu, || {
-        std::hint::black_box(spawn_child(&json_text).expect("bench-child"));
+        std::hint::black_box(spawn_child(&child, &json_text).expect("arena-bench-child answered before"));
     });
     for (key, label, v, target) in [
         ("start_lua_ns", "start a bot: Lua", lua, 50_000.0),
@@ -593,6 +602,7 @@ fn starts(clock: &Clock, p: &Programs, report: &mut Report) {
             .versus(format!("{:.0}x faster than spawning a process", process / v))
             .target(Target::AtMost(target));
     }
+    Ok(())
 }
 
 /// The bots of a match, one per seat, with their entries (names and hashes) computed once, as

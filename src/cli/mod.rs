@@ -56,9 +56,6 @@ enum Command {
     Repro(replay::ReproArgs),
     /// Measure in-process bots against a process per decision, and the performance targets.
     Bench(crate::bench::BenchArgs),
-    /// The process-per-decision baseline of `arena bench`: one observation line in, its first legal action out.
-    #[command(hide = true)]
-    BenchChild,
 }
 
 #[derive(Debug, clap::Args)]
@@ -191,7 +188,6 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Replay(args) => replay::replay_cmd(args),
         Command::Repro(args) => replay::repro_cmd(args),
         Command::Bench(args) => print_out(&crate::bench::run(&args)?),
-        Command::BenchChild => crate::bench::child(),
     }
 }
 
