@@ -4,6 +4,12 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+/// mimalloc instead of glibc's malloc: the sandboxes, the runner and the tournament's writer
+/// allocate small blocks by the million, from several threads (BENCHMARKS.md has the numbers).
+/// Results do not depend on it: a Lua bot's memory limit counts the bytes it asks for.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = cardarena::cli::Cli::parse();
     match cardarena::cli::run(cli) {
