@@ -13,6 +13,7 @@ const KEYS: &[&str] = &[
     "decision_wasm_ns",
     "decision_wasm_first_legal_ns",
     "decision_process_ns",
+    "decision_process_wall_ns",
     "process_over_lua",
     "process_over_wasm",
     "start_lua_ns",
