@@ -170,12 +170,26 @@ impl Clock {
 /// time on a shared machine counts the other processes' turns too).
 fn thread_cpu() -> Duration {
     #[cfg(unix)]
-    {
-        let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-        // SAFETY: clock_gettime writes one timespec, which lives on this stack.
-        if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } == 0 {
-            return Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32);
-        }
+    return clock(libc::CLOCK_THREAD_CPUTIME_ID);
+    #[cfg(not(unix))]
+    wall()
+}
+
+/// Monotonic wall time (for the process baseline's wall-time figure).
+fn monotonic() -> Duration {
+    #[cfg(unix)]
+    return clock(libc::CLOCK_MONOTONIC);
+    #[cfg(not(unix))]
+    wall()
+}
+
+/// The time of clock `id`, or wall time if the clock cannot be read.
+#[cfg(unix)]
+fn clock(id: libc::clockid_t) -> Duration {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: clock_gettime writes one timespec, which lives on this stack.
+    if unsafe { libc::clock_gettime(id, &mut ts) } == 0 {
+        return Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32);
     }
     wall()
 }
@@ -224,19 +238,6 @@ fn rusage_cpu(who: Rusage) -> Option<Duration> {
 }
 
 /// Wall time (the fallback where CPU clocks are not available).
-/// Monotonic wall time (for the process baseline's wall-time figure).
-fn monotonic() -> Duration {
-    #[cfg(unix)]
-    {
-        let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-        // SAFETY: clock_gettime writes one timespec, which lives on this stack.
-        if unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) } == 0 {
-            return Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32);
-        }
-    }
-    wall()
-}
-
 fn wall() -> Duration {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default()
 }
