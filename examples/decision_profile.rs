@@ -19,7 +19,9 @@ fn main() {
     };
     let program = sandbox.load(name, kind, src).expect("load");
     let source = BotSource::File { name: name.into(), program };
-    let mut bot = source.instantiate::<Blade>(1, 0, &LimitsConfig::default());
+    // The match's fuel bank lifted: N decisions may spend more than one match may.
+    let limits = LimitsConfig { fuel_per_match: Some(u64::MAX), ..LimitsConfig::default() };
+    let mut bot = source.instantiate::<Blade>(1, 0, &limits);
     let info =
         cardarena::bot::InitInfo { game: "blade", variant: "readme".into(), seat: 0, players: 2, seed: 1 };
     bot.init(&info).expect("init");
