@@ -120,3 +120,23 @@ fn bench_child_refuses_a_line_without_a_legal_action() {
         assert!(String::from_utf8_lossy(&out.stderr).starts_with("arena-bench-child: "), "{out:?}");
     }
 }
+
+/// Without `arena-bench-child` beside it, `arena bench` stops with an error that names the
+/// missing file and says how to build it, and prints no table.
+#[test]
+fn bench_without_its_baseline_program_says_what_is_missing() {
+    let dir = std::env::temp_dir().join(format!("cardarena-lonely-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let lonely = dir.join("arena");
+    let _ = std::fs::remove_file(&lonely);
+    let source = std::path::Path::new(env!("CARGO_BIN_EXE_arena"));
+    if std::fs::hard_link(source, &lonely).is_err() {
+        std::fs::copy(source, &lonely).unwrap();
+    }
+    let out = Command::new(&lonely).args(["bench", "--quick"]).output().unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("arena-bench-child") && stderr.contains("cargo build --release"), "{stderr}");
+    assert!(out.stdout.is_empty());
+}

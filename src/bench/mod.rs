@@ -15,7 +15,7 @@
 //! controller's bots).
 
 use std::io::{BufRead, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -388,6 +388,8 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<String> {
     if args.threads == 0 {
         bail!("--threads must be at least 1");
     }
+    // Before any measure: a missing baseline program is an error at once, not after a minute.
+    let child = child_exe()?;
     let clock = Clock::new(args.quick);
     let started_at = Instant::now();
     let sandbox = Sandbox::new().map_err(|e| anyhow::anyhow!("cannot start the sandbox: {e}"))?;
@@ -402,8 +404,8 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<String> {
 
     // Memory first, before the other measures leave freed memory behind to be reused.
     memory(args.quick, &p, &mut report);
-    decisions(&clock, &p, &mut report)?;
-    starts(&clock, &p, &mut report)?;
+    decisions(&clock, &p, &child, &mut report)?;
+    starts(&clock, &p, &child, &mut report);
     matches(&clock, args.threads, &p, &mut report);
     metering(&clock, &sandbox, &mut report)?;
     tournaments(args.quick, &mut report)?;
@@ -488,7 +490,7 @@ fn render_table(r: &Report) -> String {
 }
 
 /// Per-decision overhead on one Blade observation: encode, call, decode, check.
-fn decisions(clock: &Clock, p: &Programs, report: &mut Report) -> anyhow::Result<()> {
+fn decisions(clock: &Clock, p: &Programs, child: &Path, report: &mut Report) -> anyhow::Result<()> {
     let obs = blade_observation();
     let json_text = serde_json::to_string(&obs)?;
     let check = |reply: &str| assert!(obs.legal().iter().any(|l| l == reply), "bench bot replied {reply:?}");
@@ -511,16 +513,15 @@ fn decisions(clock: &Clock, p: &Programs, report: &mut Report) -> anyhow::Result
     let wasm_ns = clock.ns_per_call(|| check(&wasm.act(&obs).expect("acts")));
     let mut first_legal = started(&file_source(&p.first_legal), 1);
     let first_legal_ns = clock.ns_per_call(|| check(&first_legal.act(&obs).expect("acts")));
-    let child = child_exe()?;
-    check(&spawn_child(&child, &json_text)?); // a clear error before timing, not a panic in it
+    check(&spawn_child(child, &json_text)?); // a clear error before timing, not a panic in it
     let process_clock = Clock { batch: clock.batch * 4, ..*clock };
     let process_ns = process_clock.ns_per_call_by(thread_and_children_cpu, || {
-        check(&spawn_child(&child, &json_text).expect("arena-bench-child answered before"))
+        check(&spawn_child(child, &json_text).expect("arena-bench-child answered before"))
     });
     // The same in wall time, for reference: it adds the moments when neither process runs
     // (the hand-overs between them), which a busy machine fills with other work.
     let process_wall_ns = process_clock.ns_per_call_by(monotonic, || {
-        check(&spawn_child(&child, &json_text).expect("arena-bench-child answered before"))
+        check(&spawn_child(child, &json_text).expect("arena-bench-child answered before"))
     });
 
     report.add("observation_json_bytes", "blade observation (JSON)", json_text.len() as f64, "bytes");
@@ -575,7 +576,7 @@ fn child_exe() -> anyhow::Result<PathBuf> {
 }
 
 /// Spawns `arena-bench-child`, hands it one observation line and reads its reply line.
-fn spawn_child(exe: &std::path::Path, observation: &str) -> anyhow::Result<String> {
+fn spawn_child(exe: &Path, observation: &str) -> anyhow::Result<String> {
     let mut child = std::process::Command::new(exe)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
@@ -597,7 +598,7 @@ fn spawn_child(exe: &std::path::Path, observation: &str) -> anyhow::Result<Strin
 
 /// Starting a bot for one match (new VM or instance, chunk or start function, `init`), and
 /// dropping it at the end; the baseline is the process a process-per-match arena would spawn.
-fn starts(clock: &Clock, p: &Programs, report: &mut Report) -> anyhow::Result<()> {
+fn starts(clock: &Clock, p: &Programs, child: &Path, report: &mut Report) {
     let obs = blade_observation();
     let json_text = serde_json::to_string(&obs).expect("json");
     let mut seed = 0u64;
@@ -611,9 +612,8 @@ fn starts(clock: &Clock, p: &Programs, report: &mut Report) -> anyhow::Result<()
     let lua = start(&p.random_lua);
     let wasm = start(&p.random_wasm);
     let process_clock = Clock { batch: clock.batch * 2, samples: clock.samples.min(5), ..*clock };
-    let child = child_exe()?;
     let process = process_clock.ns_per_call_by(thread_and_children_cpu, || {
-        std::hint::black_box(spawn_child(&child, &json_text).expect("arena-bench-child answered before"));
+        std::hint::black_box(spawn_child(child, &json_text).expect("arena-bench-child answered before"));
     });
     for (key, label, v, target) in [
         ("start_lua_ns", "start a bot: Lua", lua, 50_000.0),
@@ -624,7 +624,6 @@ fn starts(clock: &Clock, p: &Programs, report: &mut Report) -> anyhow::Result<()
             .versus(format!("{:.0}x faster than spawning a process", process / v))
             .target(Target::AtMost(target));
     }
-    Ok(())
 }
 
 /// The bots of a match, one per seat, with their entries (names and hashes) computed once, as
