@@ -35,11 +35,11 @@ pub fn pack(summary: &MatchSummary, replay: &Replay) -> Packed {
 /// and at a fraction of the cost (BENCHMARKS.md).
 const ZSTD_LEVEL: i32 = 1;
 
-/// The first four bytes of every zstd frame. A stored replay that starts with them is zstd;
-/// anything else is raw deflate, as databases written before zstd hold. No deflate stream can
-/// start with them: 0x28 opens a stored block, whose length (0x2FB5) and its complement
-/// (ending in 0xFD, not 0x4A) then disagree.
-const ZSTD_MAGIC: [u8; 4] = [0x28, 0xB5, 0x2F, 0xFD];
+/// The first four bytes of every zstd frame (zstd's magic number, little-endian: 28 B5 2F FD).
+/// A stored replay that starts with them is zstd; anything else is raw deflate, as databases
+/// written before zstd hold. No deflate stream can start with them: 0x28 opens a stored block,
+/// whose length (0x2FB5) and its complement (ending in 0xFD, not 0x4A) then disagree.
+const ZSTD_MAGIC: [u8; 4] = zstd::zstd_safe::MAGICNUMBER.to_le_bytes();
 
 /// [`pack`] with its buffers and zstd context kept between matches: a worker thread owns one.
 /// A reused context skips setting up its tables (deflate's reset alone zeroed 160 KiB per
