@@ -164,11 +164,7 @@ pub fn compute(
             let (old_elo, old_glicko) = (elos.clone(), glickos.clone());
             for a in 0..seats.len() {
                 for b in a + 1..seats.len() {
-                    let outcome = match s.ranks[a].cmp(&s.ranks[b]) {
-                        std::cmp::Ordering::Less => Outcomes::WIN,
-                        std::cmp::Ordering::Greater => Outcomes::LOSS,
-                        std::cmp::Ordering::Equal => Outcomes::DRAW,
-                    };
+                    let outcome = outcome(s.ranks[a], s.ranks[b]);
                     let (ea, eb) = elo(&old_elo[seats[a]], &old_elo[seats[b]], &outcome, &ec);
                     elos[seats[a]].rating += ea.rating - old_elo[seats[a]].rating;
                     elos[seats[b]].rating += eb.rating - old_elo[seats[b]].rating;
@@ -230,6 +226,15 @@ pub fn compute(
     }
 }
 
+/// The outcome for the first of two seats with these ranks (1 is the best).
+fn outcome(first: u32, second: u32) -> Outcomes {
+    match first.cmp(&second) {
+        std::cmp::Ordering::Less => Outcomes::WIN,
+        std::cmp::Ordering::Greater => Outcomes::LOSS,
+        std::cmp::Ordering::Equal => Outcomes::DRAW,
+    }
+}
+
 /// TrueSkill ratings after every match in plan order: one multi-team game per match.
 ///
 /// A two-seat match takes skillratings' closed-form two-player update: the factor graph of two
@@ -242,12 +247,7 @@ fn trueskill_ratings(n: usize, plans: &[MatchPlan], summaries: &[MatchSummary]) 
     for (plan, s) in plans.iter().zip(summaries) {
         let seats = &plan.seats;
         if let ([a, b], [ra, rb]) = (&seats[..], &s.ranks[..]) {
-            let outcome = match ra.cmp(rb) {
-                std::cmp::Ordering::Less => Outcomes::WIN,
-                std::cmp::Ordering::Greater => Outcomes::LOSS,
-                std::cmp::Ordering::Equal => Outcomes::DRAW,
-            };
-            (trues[*a], trues[*b]) = trueskill(&trues[*a], &trues[*b], &outcome, &config);
+            (trues[*a], trues[*b]) = trueskill(&trues[*a], &trues[*b], &outcome(*ra, *rb), &config);
             continue;
         }
         let teams: Vec<[TrueSkillRating; 1]> = seats.iter().map(|&e| [trues[e]]).collect();
