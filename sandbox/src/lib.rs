@@ -65,6 +65,9 @@ pub use limits::Limits;
 /// with a [`Verdict::Crash`] naming the limit.
 pub const WASM_POOL_SLOTS: u32 = wasm::POOL_SLOTS;
 
+/// The instance pool of a lane ([`Sandbox::lane`]), which serves one worker thread.
+pub const WASM_LANE_POOL_SLOTS: u32 = wasm::LANE_POOL_SLOTS;
+
 /// The Lua instruction hook fires every this many VM instructions: fuel for plain Lua code
 /// is counted in steps of this size, and the wall clock is checked this often.
 pub const LUA_HOOK_STEP: u32 = 1000;
@@ -136,7 +139,8 @@ pub(crate) struct Shared {
     lua_prelude: Arc<[u8]>,
 }
 
-/// The sandbox: create one per process, clone it freely (clones share the engine).
+/// The sandbox: create one per process, clone it freely (clones share the engine); give each
+/// further worker thread a [`Sandbox::lane`].
 ///
 /// The epoch ticker thread (10 ms) lives as long as the last clone of the sandbox or of any
 /// WASM program loaded with it.
@@ -163,8 +167,34 @@ impl Sandbox {
         lua::self_check().map_err(SandboxError)?;
         let lua_prelude = lua::compile_prelude().map_err(SandboxError)?.into();
         let watch = Arc::new(watchdog::Watchlist::default());
-        let wasm = wasm::WasmEngine::new(watch.clone()).map_err(SandboxError)?;
+        let wasm = wasm::WasmEngine::new(watch.clone(), WASM_POOL_SLOTS).map_err(SandboxError)?;
         Ok(Sandbox { shared: Arc::new(Shared { wasm, watch, lua_prelude }) })
+    }
+
+    /// A lane of this sandbox for one more worker thread: a wasmtime engine of its own (with a
+    /// pool of [`WASM_LANE_POOL_SLOTS`] instances and its own epoch ticker), sharing this
+    /// sandbox's Lua state. Move programs to it with [`Program::on`].
+    ///
+    /// Why: every WASM instantiation updates reference counts that belong to its engine (the
+    /// engine's types and its registry of modules). Threads that start instances of one engine
+    /// pass those cache lines between cores at every match; with an engine per thread they stay
+    /// put. Measured (perf, Blade matches between WASM random bots): that work is 3.4 % of a
+    /// match on one thread, 6.5 % on two threads sharing an engine, 3.5 % on two lanes
+    /// (BENCHMARKS.md). The more cores, the more it matters.
+    ///
+    /// # Errors
+    ///
+    /// If the engine cannot be created or its ticker thread cannot be spawned.
+    pub fn lane(&self) -> Result<Sandbox, SandboxError> {
+        let wasm =
+            wasm::WasmEngine::new(self.shared.watch.clone(), WASM_LANE_POOL_SLOTS).map_err(SandboxError)?;
+        Ok(Sandbox {
+            shared: Arc::new(Shared {
+                wasm,
+                watch: self.shared.watch.clone(),
+                lua_prelude: self.shared.lua_prelude.clone(),
+            }),
+        })
     }
 
     /// Whether WASM instances come from the sandbox's pool of [`WASM_POOL_SLOTS`] (the normal
@@ -264,6 +294,21 @@ impl Program {
     /// SHA-256 of the program's bytes, lowercase hex.
     pub fn hash(&self) -> String {
         self.hash.clone()
+    }
+
+    /// This program on `sandbox` (a [`Sandbox::lane`], say): a WASM module is compiled again for
+    /// that sandbox's engine (unless it is already this program's); a Lua program is shared as
+    /// it is. Replies and fuel are the same on either.
+    ///
+    /// # Errors
+    ///
+    /// As [`Sandbox::load`] (for a program that loaded once, only a lack of resources).
+    pub fn on(&self, sandbox: &Sandbox) -> Result<Program, Fault> {
+        let inner = match &self.inner {
+            ProgramInner::Lua(p) => ProgramInner::Lua(p.clone()),
+            ProgramInner::Wasm(p) => ProgramInner::Wasm(p.on(&sandbox.shared)?),
+        };
+        Ok(Program { name: self.name.clone(), kind: self.kind, hash: self.hash.clone(), inner })
     }
 
     /// Starts the bot for one match: a fresh VM or instance, the Lua top-level chunk or WASM

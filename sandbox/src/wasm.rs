@@ -48,6 +48,9 @@ pub(crate) struct WasmEngine {
 /// needs 2-4 per worker thread; `arena bench` holds 400 to measure memory.
 pub const POOL_SLOTS: u32 = 500;
 
+/// The pool of a lane ([`crate::Sandbox::lane`]): the instances of one worker thread's matches.
+pub const LANE_POOL_SLOTS: u32 = 64;
+
 /// The engine configuration: every knob that matters for safety or determinism.
 pub(crate) fn config() -> Config {
     let mut c = Config::new();
@@ -83,12 +86,12 @@ pub(crate) fn config() -> Config {
 /// kernel's address-space lock. Each slot can hold the largest wasm32 memory; the bot's own cap is
 /// the store's ResourceLimiter, as before. The slots cost address space only (PROT_NONE, about
 /// 4 GiB each), not memory.
-fn pooled_config() -> Config {
+fn pooled_config(slots: u32) -> Config {
     let mut c = config();
     let mut pool = PoolingAllocationConfig::new();
-    pool.total_core_instances(POOL_SLOTS)
-        .total_memories(POOL_SLOTS)
-        .total_tables(POOL_SLOTS)
+    pool.total_core_instances(slots)
+        .total_memories(slots)
+        .total_tables(slots)
         .max_memories_per_module(1)
         .max_tables_per_module(1)
         // A freed slot's first 64 KiB are zeroed with memset and stay resident (cheaper than
@@ -100,12 +103,13 @@ fn pooled_config() -> Config {
 }
 
 impl WasmEngine {
-    /// The engine, and the ticker that serves both its epochs and the Lua `watch` list.
-    pub(crate) fn new(watch: Arc<Watchlist>) -> Result<WasmEngine, String> {
+    /// The engine with a pool of `slots` instances, and the ticker that serves both its epochs
+    /// and the Lua `watch` list.
+    pub(crate) fn new(watch: Arc<Watchlist>, slots: u32) -> Result<WasmEngine, String> {
         // The pool reserves its address space up front (about 2 TiB); where that is refused (a
         // `ulimit -v`, or very many sandboxes alive in one process) instances are allocated on
         // demand instead: slower starts, the same behaviour and fuel.
-        let (engine, pooled) = match Engine::new(&pooled_config()) {
+        let (engine, pooled) = match Engine::new(&pooled_config(slots)) {
             Ok(engine) => (engine, true),
             Err(_) => (Engine::new(&config()).map_err(|e| format!("wasmtime engine: {e:#}"))?, false),
         };
@@ -282,6 +286,8 @@ pub(crate) struct WasmProgram {
     pre: InstancePre<Host>,
     has_init: bool,
     engine: Arc<crate::Shared>,
+    /// The module as loaded, to compile it for another lane ([`WasmProgram::on`]).
+    bytes: Arc<[u8]>,
 }
 
 fn signature(f: &FuncType) -> String {
@@ -377,7 +383,17 @@ impl WasmProgram {
             .linker
             .instantiate_pre(&module)
             .map_err(|e| Fault::load(format!("cannot link the module: {e:#}")))?;
-        Ok(WasmProgram { pre, has_init, engine: shared.clone() })
+        Ok(WasmProgram { pre, has_init, engine: shared.clone(), bytes: bytes.into() })
+    }
+
+    /// The same module compiled for another sandbox's engine (or this program itself when it
+    /// is already that engine's): the same configuration compiles the same code, so the bot's
+    /// replies and fuel do not depend on the engine it runs on.
+    pub(crate) fn on(self: &Arc<Self>, shared: &Arc<crate::Shared>) -> Result<Arc<WasmProgram>, Fault> {
+        if Arc::ptr_eq(&self.engine, shared) {
+            return Ok(self.clone());
+        }
+        WasmProgram::load(shared, &self.bytes).map(Arc::new)
     }
 
     /// A fresh instance: start function and `init` run under `limits.fuel_init`.

@@ -5,7 +5,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use cardarena_sandbox::{Kind, Limits, Sandbox, Verdict};
+use cardarena_sandbox::{Kind, Limits, Program, Sandbox, Verdict};
 use common::{load, INFO, OBS, SEED};
 
 fn sandbox() -> Sandbox {
@@ -234,6 +234,53 @@ fn programs_are_shared_across_threads() {
     .join()
     .unwrap();
     assert_eq!(bot.fuel_total(), 2 * results[0][1].1);
+}
+
+/// docs/sandbox.md, "Lanes": a program moved to a lane (a wasmtime engine of its own) starts,
+/// replies and uses fuel exactly as on its own sandbox; the lane's instances come from the
+/// lane's own pool; the lane's ticker keeps the wall-clock backstop working after both
+/// sandbox values are gone.
+#[test]
+fn a_program_on_a_lane_behaves_as_on_its_sandbox() {
+    let sb = sandbox();
+    let lane = sb.lane().unwrap();
+    let run = |p: &Program| {
+        let mut bot = p.start(&Limits::default_for(p.kind()), SEED, INFO).unwrap();
+        let init = bot.fuel_init();
+        let first = (bot.act(OBS).unwrap(), bot.fuel_used_last());
+        let second = (bot.act(OBS).unwrap(), bot.fuel_used_last());
+        (init, first, second, bot.fuel_total(), bot.memory_peak())
+    };
+    for file in ["calib.lua", "calib.wat", "normal.lua", "normal.wat"] {
+        let program = load(&sb, file).unwrap();
+        let moved = program.on(&lane).unwrap();
+        assert_eq!(
+            (moved.name(), moved.kind(), moved.hash()),
+            (program.name(), program.kind(), program.hash())
+        );
+        assert_eq!(run(&moved), run(&program), "{file}");
+    }
+    if lane.wasm_pooled() && sb.wasm_pooled() {
+        let program = load(&sb, "normal.wat").unwrap();
+        let moved = program.on(&lane).unwrap();
+        let slots = cardarena_sandbox::WASM_LANE_POOL_SLOTS;
+        let live: Vec<_> = (0..slots).map(|_| moved.start(&Limits::WASM, SEED, INFO).unwrap()).collect();
+        let Err(fault) = moved.start(&Limits::WASM, SEED, INFO) else { panic!("the lane's pool is full") };
+        assert!(fault.message.contains(&slots.to_string()), "{}", fault.message);
+        program.start(&Limits::WASM, SEED, INFO).expect("the sandbox's pool is not the lane's");
+        drop(live);
+    }
+    let looping = load(&sb, "wasm_infinite_loop.wat").unwrap().on(&lane).unwrap();
+    drop((sb, lane));
+    // Fuel for far longer than the backstop: only the lane's epoch ticker can stop it in time.
+    let limits = Limits {
+        fuel_per_decision: 20_000_000_000,
+        fuel_per_match: 40_000_000_000,
+        wall_per_decision: Duration::from_millis(100),
+        ..Limits::WASM
+    };
+    let mut bot = looping.start(&limits, SEED, INFO).unwrap();
+    assert_eq!(bot.act(OBS).unwrap_err().verdict, Verdict::Wallclock);
 }
 
 #[test]
