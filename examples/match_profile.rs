@@ -1,7 +1,9 @@
 //! Profiling aid (not a test): N Blade matches between two Lua (or WASM) random bots on one
 //! thread (or on THREADS threads, each playing N), as `arena bench` plays them.
 //! `cargo run --release --example match_profile -- lua 20000 [THREADS]` (`NATIVE=1`: the
-//! built-in random bots instead, the runner's own cost).
+//! built-in random bots instead, the runner's own cost). Each thread plays on a sandbox lane of
+//! its own, as a tournament's workers do (`SHARED=1`: every thread on the programs as loaded,
+//! one wasmtime engine for all).
 use cardarena::games::blade::Blade;
 use cardarena::games::Game;
 use cardarena::registry::BotSource;
@@ -28,7 +30,10 @@ fn main() {
     let limits = LimitsConfig::default();
     let entries: Vec<_> = sources.iter().map(BotSource::entry).collect();
     let t = std::time::Instant::now();
+    let lanes = cardarena::registry::Lanes::new(Some(&sandbox), sources.clone(), threads as usize);
+    let shared = std::env::var_os("SHARED").is_some();
     let play = |first: u64| {
+        let sources = if shared { &sources } else { lanes.for_worker(Some((first / n) as usize)) };
         let mut decisions = 0;
         for seed in first..first + n {
             let spec = MatchSpec::<Blade> { variant: Blade::variants()[0], seed, entries: entries.clone() };

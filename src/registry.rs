@@ -75,6 +75,11 @@ impl Loader {
         Loader::default()
     }
 
+    /// The sandbox, if a file bot has started it.
+    pub fn started_sandbox(&self) -> Option<&Sandbox> {
+        self.sandbox.get()
+    }
+
     fn sandbox(&self) -> anyhow::Result<&Sandbox> {
         if let Some(s) = self.sandbox.get() {
             return Ok(s);
@@ -163,6 +168,16 @@ impl BotSource {
         }
     }
 
+    /// This bot with its program on `sandbox` (see [`Lanes`]); a built-in as it is.
+    fn on(&self, sandbox: &Sandbox) -> Option<BotSource> {
+        Some(match self {
+            BotSource::Builtin(_) => self.clone(),
+            BotSource::File { name, program } => {
+                BotSource::File { name: name.clone(), program: program.on(sandbox).ok()? }
+            }
+        })
+    }
+
     /// The sandbox limits this bot runs under with `limits` (`None` for a built-in).
     pub fn limits(&self, limits: &LimitsConfig) -> Option<Limits> {
         match self {
@@ -174,6 +189,53 @@ impl BotSource {
     /// The limits to record in a replay, one per seat (see [`crate::runner::Replay::limits`]).
     pub fn recorded_limits(sources: &[&BotSource], limits: &LimitsConfig) -> Vec<Option<SeatLimits>> {
         sources.iter().map(|s| s.limits(limits).as_ref().map(SeatLimits::from)).collect()
+    }
+}
+
+/// A set of bots (an event's entrants, a benchmark's seats) for several worker threads: worker
+/// 0 plays the bots as loaded, each other worker the same programs on a lane of its own
+/// ([`Sandbox::lane`]: a wasmtime engine per thread, so that starting WASM instances on one
+/// thread does not slow the others). A lane's copies are made on the worker's first match.
+/// Results do not depend on the lane: the same program gives the same replies and fuel on any.
+pub struct Lanes {
+    bots: Vec<BotSource>,
+    sandbox: Option<Sandbox>,
+    /// Worker k's bots (k >= 1), or `None` if its lane could not be made (it then plays the
+    /// shared bots: slower on many threads, the same results).
+    copies: Vec<OnceLock<Option<Vec<BotSource>>>>,
+}
+
+impl Lanes {
+    /// Lanes for `workers` threads over `bots`, whose programs were loaded on `sandbox` (`None`
+    /// if none was started: then there are only built-ins, and nothing to copy).
+    pub fn new(sandbox: Option<&Sandbox>, bots: Vec<BotSource>, workers: usize) -> Lanes {
+        let wasm =
+            bots.iter().any(|b| matches!(b, BotSource::File { program, .. } if program.kind() == Kind::Wasm));
+        let sandbox = sandbox.filter(|_| wasm).cloned();
+        let copies = (0..if sandbox.is_some() { workers } else { 0 }).map(|_| OnceLock::new()).collect();
+        Lanes { bots, sandbox, copies }
+    }
+
+    /// The bots as loaded (worker 0's).
+    pub fn shared(&self) -> &[BotSource] {
+        &self.bots
+    }
+
+    /// The bots for worker `worker` (a pool's thread index; `None`, 0 or beyond the count
+    /// given to [`Lanes::new`]: the bots as loaded).
+    pub fn for_worker(&self, worker: Option<usize>) -> &[BotSource] {
+        let (Some(k), Some(sandbox)) = (worker.filter(|&k| k > 0), &self.sandbox) else {
+            return &self.bots;
+        };
+        let Some(slot) = self.copies.get(k) else {
+            return &self.bots;
+        };
+        slot.get_or_init(|| {
+            let lane = sandbox.lane().ok()?;
+            self.bots.iter().map(|b| b.on(&lane)).collect()
+        })
+        .as_deref()
+        .unwrap_or(&self.bots)
     }
 }
 
@@ -298,6 +360,49 @@ mod tests {
     use super::*;
     use crate::games::blade::Blade;
     use crate::tournament::config::parse;
+
+    /// Worker 0 and threads outside the pool play the bots as loaded; another worker plays the
+    /// same bots (names, hashes, replays) on a lane of its own, made once; with no WASM bot
+    /// there is nothing to copy.
+    #[test]
+    fn lanes_give_each_worker_the_same_bots() {
+        let loader = Loader::new();
+        let file = |name: &str| format!("{}/src/bench/{name}", env!("CARGO_MANIFEST_DIR"));
+        let bots = vec![
+            loader.resolve::<Blade>(&file("random.wat")).unwrap(),
+            loader.resolve::<Blade>(&file("random.lua")).unwrap(),
+        ];
+        let lanes = Lanes::new(loader.started_sandbox(), bots, 2);
+        let shared = lanes.shared().as_ptr();
+        for worker in [None, Some(0), Some(2)] {
+            assert_eq!(lanes.for_worker(worker).as_ptr(), shared, "{worker:?}");
+        }
+        let one = lanes.for_worker(Some(1));
+        assert_ne!(one.as_ptr(), shared);
+        assert_eq!(lanes.for_worker(Some(1)).as_ptr(), one.as_ptr());
+        let entries = |bots: &[BotSource]| bots.iter().map(BotSource::entry).collect::<Vec<_>>();
+        assert_eq!(entries(one), entries(lanes.shared()));
+        let play = |bots: &[BotSource], seed: u64| {
+            let spec = crate::runner::MatchSpec::<Blade> {
+                variant: Blade::variants()[0],
+                seed,
+                entries: entries(bots),
+            };
+            let limits = LimitsConfig::default();
+            let mut players: Vec<_> = bots
+                .iter()
+                .enumerate()
+                .map(|(seat, b)| b.instantiate::<Blade>(seed, seat, &limits))
+                .collect();
+            serde_json::to_string(&crate::runner::run_match(&spec, &mut players, &mut crate::runner::Quiet))
+                .unwrap()
+        };
+        for seed in 0..5 {
+            assert_eq!(play(one, seed), play(lanes.shared(), seed));
+        }
+        let lua_only = Lanes::new(loader.started_sandbox(), vec![lanes.shared()[1].clone()], 2);
+        assert_eq!(lua_only.for_worker(Some(1)).as_ptr(), lua_only.shared().as_ptr());
+    }
 
     #[test]
     fn limits_layer_defaults_event_and_kind() {

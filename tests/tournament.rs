@@ -120,6 +120,38 @@ fn thread_counts_give_identical_json_and_csv() {
     assert_eq!(csv.lines().count(), 1 + 6);
 }
 
+/// Lua and WASM bots on several worker threads (every worker but the first on a sandbox lane of
+/// its own: docs/sandbox.md, "Lanes") give the same standings, fuel included, as on one thread.
+#[test]
+fn sandboxed_bots_give_identical_results_on_any_thread_count() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let text = format!(
+        "[defaults]\nseed = 5\ndeals = 12\n\n[[event]]\ngame = \"blade\"\nbots = [\"{root}/src/bench/random.wat\", \"{root}/src/bench/random.lua\", \"greedy\"]\n"
+    );
+    let mut outputs = Vec::new();
+    for threads in ["1", "3"] {
+        let dir = scratch(&format!("lanes{threads}"));
+        let file = write(&dir, &text);
+        let json = dir.join("out.json");
+        ok(&run(&[
+            "tournament",
+            file.to_str().unwrap(),
+            "--threads",
+            threads,
+            "--json",
+            json.to_str().unwrap(),
+        ]));
+        outputs.push(std::fs::read_to_string(&json).unwrap());
+        std::fs::remove_dir_all(&dir).ok();
+    }
+    assert_eq!(outputs[0], outputs[1]);
+    let v: serde_json::Value = serde_json::from_str(&outputs[0]).unwrap();
+    let standings = v["events"][0]["standings"].as_array().unwrap();
+    assert_eq!(standings.len(), 3);
+    let wasm = standings.iter().find(|s| s["bot"].as_str().unwrap().ends_with("random.wat")).unwrap();
+    assert!(wasm["mean_fuel_per_decision"].as_f64().unwrap() > 0.0, "{wasm}");
+}
+
 #[test]
 fn kill_dash_nine_loses_and_duplicates_nothing() {
     let text = "[[event]]\ngame = \"blade\"\nseed = 5\ndeals = 3000\nbots = [\"greedy\", \"random\"]\n";

@@ -28,7 +28,7 @@ use crate::bot::{Bot, Fault, InitInfo};
 use crate::bots::Greedy;
 use crate::games::blade::Blade;
 use crate::games::{Game, Observation};
-use crate::registry::BotSource;
+use crate::registry::{BotSource, Lanes};
 use crate::runner::{run_match, MatchSpec, Quiet};
 use crate::tournament::config::LimitsConfig;
 
@@ -134,22 +134,23 @@ impl Clock {
         median(&mut per)
     }
 
-    /// Median calls per second of `f(i)` (i = 0, 1, 2, … shared by all threads) on `threads`
-    /// threads, over `windows` windows of `window` each.
-    fn per_second(&self, threads: usize, f: &(dyn Fn(u64) + Sync)) -> f64 {
+    /// Median calls per second of `f(k, i)` on `threads` threads (k = the thread's index,
+    /// i = 0, 1, 2, … shared by all threads), over `windows` windows of `window` each.
+    fn per_second(&self, threads: usize, f: &(dyn Fn(usize, u64) + Sync)) -> f64 {
         let counter = AtomicU64::new(0);
         let mut rates: Vec<f64> = (0..self.windows)
             .map(|_| {
                 let stop = AtomicBool::new(false);
                 let done = AtomicU64::new(0);
                 let start = Instant::now();
+                let (stop, done, counter) = (&stop, &done, &counter);
                 std::thread::scope(|s| {
-                    for _ in 0..threads {
+                    for k in 0..threads {
                         std::thread::Builder::new()
                             .stack_size(8 << 20) // as the tournament's workers
-                            .spawn_scoped(s, || {
+                            .spawn_scoped(s, move || {
                                 while !stop.load(Ordering::Relaxed) {
-                                    f(counter.fetch_add(1, Ordering::Relaxed));
+                                    f(k, counter.fetch_add(1, Ordering::Relaxed));
                                     done.fetch_add(1, Ordering::Relaxed);
                                     if start.elapsed() >= self.window {
                                         stop.store(true, Ordering::Relaxed);
@@ -274,8 +275,9 @@ pub fn blade_observation() -> <Blade as Game>::Observation {
     last.expect("a blade match has decisions")
 }
 
-/// The bots of the benchmark, loaded once.
+/// The bots of the benchmark, loaded once, and the sandbox they were loaded on.
 struct Programs {
+    sandbox: Sandbox,
     trivial_lua: Program,
     trivial_wasm: Program,
     first_legal: Program,
@@ -394,6 +396,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<String> {
     let started_at = Instant::now();
     let sandbox = Sandbox::new().map_err(|e| anyhow::anyhow!("cannot start the sandbox: {e}"))?;
     let p = Programs {
+        sandbox: sandbox.clone(),
         trivial_lua: load(&sandbox, "trivial.lua", Kind::Lua, TRIVIAL_LUA)?,
         trivial_wasm: load(&sandbox, "trivial.wat", Kind::Wasm, TRIVIAL_WAT)?,
         first_legal: load(&sandbox, "first_legal.wat", Kind::Wasm, FIRST_LEGAL_WAT)?,
@@ -627,25 +630,32 @@ fn starts(clock: &Clock, p: &Programs, child: &Path, report: &mut Report) {
 }
 
 /// The bots of a match, one per seat, with their entries (names and hashes) computed once, as
-/// a tournament does per event (a built-in's hash is a SHA-256).
+/// a tournament does per event (a built-in's hash is a SHA-256), and a lane per thread as the
+/// tournament's workers have.
 struct Seats {
-    sources: Vec<BotSource>,
+    bots: Lanes,
     entries: Vec<crate::runner::BotEntry>,
 }
 
 impl Seats {
-    fn new(sources: Vec<BotSource>) -> Seats {
+    /// `threads`: the most threads that will play them.
+    fn new(p: &Programs, sources: Vec<BotSource>, threads: usize) -> Seats {
         let entries = sources.iter().map(BotSource::entry).collect();
-        Seats { sources, entries }
+        Seats { bots: Lanes::new(Some(&p.sandbox), sources, threads), entries }
     }
 }
 
-/// Plays one match of `G` between `seats`.
-fn play<G: Greedy>(seats: &Seats, seed: u64) {
+/// Plays one match of `G` between `seats`, on thread `k`'s lane.
+fn play<G: Greedy>(seats: &Seats, k: usize, seed: u64) {
     let spec = MatchSpec::<G> { variant: G::variants()[0], seed, entries: seats.entries.clone() };
     let limits = LimitsConfig::default();
-    let mut bots: Vec<_> =
-        seats.sources.iter().enumerate().map(|(seat, s)| s.instantiate::<G>(seed, seat, &limits)).collect();
+    let mut bots: Vec<_> = seats
+        .bots
+        .for_worker(Some(k))
+        .iter()
+        .enumerate()
+        .map(|(seat, s)| s.instantiate::<G>(seed, seat, &limits))
+        .collect();
     let replay = run_match(&spec, &mut bots, &mut Quiet);
     debug_assert!(replay.faults.iter().all(Vec::is_empty), "{:?}", replay.faults);
     std::hint::black_box(replay);
@@ -660,10 +670,10 @@ fn matches(clock: &Clock, threads: usize, p: &Programs, report: &mut Report) {
         report: &mut Report,
         keys: [&'static str; 3],
     ) {
-        let native = Seats::new(vec![BotSource::Builtin("random".into()); G::PLAYERS]);
-        let lua = Seats::new(vec![file_source(&p.random_lua); G::PLAYERS]);
-        let wasm = Seats::new(vec![file_source(&p.random_wasm); G::PLAYERS]);
-        let rate = |seats: &Seats| clock.per_second(threads, &|i| play::<G>(seats, i));
+        let native = Seats::new(p, vec![BotSource::Builtin("random".into()); G::PLAYERS], threads);
+        let lua = Seats::new(p, vec![file_source(&p.random_lua); G::PLAYERS], threads);
+        let wasm = Seats::new(p, vec![file_source(&p.random_wasm); G::PLAYERS], threads);
+        let rate = |seats: &Seats| clock.per_second(threads, &|k, i| play::<G>(seats, k, i));
         let n = rate(&native);
         report.add(keys[0], format!("{} matches: native random", G::NAME), n, "/s");
         let is_blade = G::NAME == "blade";
@@ -710,16 +720,16 @@ fn matches(clock: &Clock, threads: usize, p: &Programs, report: &mut Report) {
     // Scaling of the runner alone (no storage): Blade with WASM random bots on 1 and 2 threads,
     // next to what the machine itself gives two threads of plain arithmetic (no memory, no
     // shared data): the ceiling of any program's scaling here.
-    let wasm = Seats::new(vec![file_source(&p.random_wasm); 2]);
-    let one = clock.per_second(1, &|i| play::<Blade>(&wasm, i));
-    let two = clock.per_second(2, &|i| play::<Blade>(&wasm, i));
-    let spin_one = clock.per_second(1, &spin);
-    let spin_two = clock.per_second(2, &spin);
-    let mem_one = clock.per_second(1, &churn);
-    let mem_two = clock.per_second(2, &churn);
-    let native = Seats::new(vec![BotSource::Builtin("random".into()); 2]);
-    let native_one = clock.per_second(1, &|i| play::<Blade>(&native, i));
-    let native_two = clock.per_second(2, &|i| play::<Blade>(&native, i));
+    let wasm = Seats::new(p, vec![file_source(&p.random_wasm); 2], 2);
+    let one = clock.per_second(1, &|k, i| play::<Blade>(&wasm, k, i));
+    let two = clock.per_second(2, &|k, i| play::<Blade>(&wasm, k, i));
+    let spin_one = clock.per_second(1, &|_, i| spin(i));
+    let spin_two = clock.per_second(2, &|_, i| spin(i));
+    let mem_one = clock.per_second(1, &|_, i| churn(i));
+    let mem_two = clock.per_second(2, &|_, i| churn(i));
+    let native = Seats::new(p, vec![BotSource::Builtin("random".into()); 2], 2);
+    let native_one = clock.per_second(1, &|k, i| play::<Blade>(&native, k, i));
+    let native_two = clock.per_second(2, &|k, i| play::<Blade>(&native, k, i));
     report.add("runner_1_thread", "blade WASM matches, 1 thread", one, "/s");
     report
         .add("runner_2_threads", "blade WASM matches, 2 threads", two, "/s")

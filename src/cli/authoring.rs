@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use super::{csv_field, default_threads, print_out, write_out, LimitArgs, Mismatch};
 use crate::bot::{content_hash, is_builtin_name, Verdict, BUILTIN_BOTS};
 use crate::bots::Greedy;
-use crate::registry::{self, BotSource, Loader};
+use crate::registry::{self, BotSource, Lanes, Loader};
 use crate::runner::{run_match, BotEntry, FaultRecord, MatchSpec, Quiet};
 use crate::tournament::config::{Event, Format, LimitsConfig};
 use crate::tournament::schedule::{deal_seed, MatchPlan};
@@ -145,7 +145,7 @@ fn plans_against(
 
 fn play_plans<G: Greedy>(
     variant: G::Variant,
-    sources: &[BotSource],
+    bots: &Lanes,
     entries: &[BotEntry],
     plans: &[MatchPlan],
     limits: &LimitsConfig,
@@ -163,6 +163,7 @@ fn play_plans<G: Greedy>(
         plans
             .par_iter()
             .map(|plan| {
+                let sources = bots.for_worker(rayon::current_thread_index());
                 let spec = MatchSpec::<G> {
                     variant,
                     seed: plan.seed,
@@ -401,7 +402,14 @@ fn check_game<G: Greedy>(args: &CheckArgs) -> anyhow::Result<()> {
     let plans =
         plans_against(&[0], &(1..sources.len()).collect::<Vec<_>>(), G::PLAYERS, args.deals, args.seed);
     let threads = args.threads.unwrap_or_else(default_threads);
-    let played = play_plans::<G>(variant, &sources, &entries, &plans, &limits_cfg, threads)?;
+    let played = play_plans::<G>(
+        variant,
+        &Lanes::new(loader.started_sandbox(), sources.clone(), threads),
+        &entries,
+        &plans,
+        &limits_cfg,
+        threads,
+    )?;
 
     let mut per_opp = vec![Stats::default(); sources.len()];
     for p in &played {
@@ -647,7 +655,14 @@ fn grade_game<G: Greedy>(args: &GradeArgs) -> anyhow::Result<()> {
         args.seed,
     );
     let threads = args.threads.unwrap_or_else(default_threads);
-    let played = play_plans::<G>(variant, &sources, &entries, &plans, &limits_cfg, threads)?;
+    let played = play_plans::<G>(
+        variant,
+        &Lanes::new(loader.started_sandbox(), sources.clone(), threads),
+        &entries,
+        &plans,
+        &limits_cfg,
+        threads,
+    )?;
     let mut stats = vec![Stats::default(); graded];
     for p in &played {
         let (seat, &e) = p.plan.seats.iter().enumerate().find(|(_, &e)| e < graded).expect("a graded bot");

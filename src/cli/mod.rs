@@ -656,6 +656,7 @@ fn sprt_game<G: Greedy>(args: &SprtArgs) -> anyhow::Result<()> {
     let limits = args.limits.config();
     let entries: Vec<_> = sources.iter().map(BotSource::entry).collect();
     let threads = args.threads.unwrap_or_else(default_threads).max(1);
+    let lanes = registry::Lanes::new(loader.started_sandbox(), sources, threads);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
     let (lower, upper) = params.bounds();
     println!(
@@ -668,6 +669,7 @@ fn sprt_game<G: Greedy>(args: &SprtArgs) -> anyhow::Result<()> {
         let order = if new_seat == 0 { [0, 1] } else { [1, 0] };
         let spec =
             MatchSpec::<G> { variant, seed, entries: order.iter().map(|&i| entries[i].clone()).collect() };
+        let sources = lanes.for_worker(rayon::current_thread_index());
         let mut bots: Vec<_> = order
             .iter()
             .enumerate()

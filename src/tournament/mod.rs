@@ -180,7 +180,8 @@ pub fn run(
 
 struct EventCtx<G: Game> {
     variant: G::Variant,
-    sources: Vec<BotSource>,
+    /// The entrants, with a lane per worker thread.
+    bots: registry::Lanes,
     entries: Vec<BotEntry>,
     fingerprint: String,
     limits: config::LimitsConfig,
@@ -219,7 +220,8 @@ fn run_event<G: Greedy>(
         .as_bytes(),
     )[..16]
         .to_string();
-    let ctx = EventCtx::<G> { variant, sources, entries, fingerprint, limits: event.limits.clone() };
+    let bots = registry::Lanes::new(loader.started_sandbox(), sources, pool.current_num_threads());
+    let ctx = EventCtx::<G> { variant, bots, entries, fingerprint, limits: event.limits.clone() };
     bar.set_message(event.name.clone());
 
     let mut plans: Vec<MatchPlan> = Vec::new();
@@ -314,7 +316,8 @@ fn play_all<G: Greedy>(
                         if stop.load(Ordering::SeqCst) {
                             return;
                         }
-                        let replay = play_one(ctx, &plans[i]);
+                        let bots = ctx.bots.for_worker(rayon::current_thread_index());
+                        let replay = play_one(ctx, bots, &plans[i]);
                         let summary = MatchSummary::of(&replay);
                         let packed = packer.pack(&summary, &replay);
                         // Only a match with a fault does more work: its capsules.
@@ -440,20 +443,20 @@ fn faulted<G: Game>(replay: &Replay, event: &Event) -> Vec<Faulted> {
     out
 }
 
-fn play_one<G: Greedy>(ctx: &EventCtx<G>, plan: &MatchPlan) -> Replay {
+fn play_one<G: Greedy>(ctx: &EventCtx<G>, bots: &[BotSource], plan: &MatchPlan) -> Replay {
     let spec = MatchSpec::<G> {
         variant: ctx.variant,
         seed: plan.seed,
         entries: plan.seats.iter().map(|&e| ctx.entries[e].clone()).collect(),
     };
-    let mut bots: Vec<_> = plan
+    let mut players: Vec<_> = plan
         .seats
         .iter()
         .enumerate()
-        .map(|(seat, &e)| ctx.sources[e].instantiate::<G>(plan.seed, seat, &ctx.limits))
+        .map(|(seat, &e)| bots[e].instantiate::<G>(plan.seed, seat, &ctx.limits))
         .collect();
-    let mut replay = run_match(&spec, &mut bots, &mut Quiet);
-    let sources: Vec<&BotSource> = plan.seats.iter().map(|&e| &ctx.sources[e]).collect();
+    let mut replay = run_match(&spec, &mut players, &mut Quiet);
+    let sources: Vec<&BotSource> = plan.seats.iter().map(|&e| &bots[e]).collect();
     replay.limits = BotSource::recorded_limits(&sources, &ctx.limits);
     replay
 }
