@@ -126,7 +126,7 @@ fn thread_counts_give_identical_json_and_csv() {
 fn sandboxed_bots_give_identical_results_on_any_thread_count() {
     let root = env!("CARGO_MANIFEST_DIR");
     let text = format!(
-        "[defaults]\nseed = 5\ndeals = 12\n\n[[event]]\ngame = \"blade\"\nbots = [\"{root}/src/bench/random.wat\", \"{root}/src/bench/random.lua\", \"greedy\"]\n"
+        "[defaults]\nseed = 5\ndeals = 12\n\n[[event]]\ngame = \"blade\"\nbots = [\"{root}/src/bench/random.wat\", \"{root}/example_bots/wasm/blade_rust.wasm\", \"{root}/src/bench/random.lua\", \"greedy\"]\n"
     );
     let mut outputs = Vec::new();
     for threads in ["1", "3"] {
@@ -147,9 +147,11 @@ fn sandboxed_bots_give_identical_results_on_any_thread_count() {
     assert_eq!(outputs[0], outputs[1]);
     let v: serde_json::Value = serde_json::from_str(&outputs[0]).unwrap();
     let standings = v["events"][0]["standings"].as_array().unwrap();
-    assert_eq!(standings.len(), 3);
-    let wasm = standings.iter().find(|s| s["bot"].as_str().unwrap().ends_with("random.wat")).unwrap();
-    assert!(wasm["mean_fuel_per_decision"].as_f64().unwrap() > 0.0, "{wasm}");
+    assert_eq!(standings.len(), 4);
+    for name in ["random.wat", "blade_rust.wasm"] {
+        let wasm = standings.iter().find(|s| s["bot"].as_str().unwrap().ends_with(name)).unwrap();
+        assert!(wasm["mean_fuel_per_decision"].as_f64().unwrap() > 0.0, "{wasm}");
+    }
 }
 
 #[test]
