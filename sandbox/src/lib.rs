@@ -296,9 +296,10 @@ impl Program {
         self.hash.clone()
     }
 
-    /// This program on `sandbox` (a [`Sandbox::lane`], say): a WASM module is compiled again for
-    /// that sandbox's engine (unless it is already this program's); a Lua program is shared as
-    /// it is. Replies and fuel are the same on either.
+    /// This program on `sandbox` (a [`Sandbox::lane`], say): a WASM module's compiled code is
+    /// loaded into that sandbox's engine (serialized once, at the first call; about 0.3 ms for
+    /// an example Rust bot, where compiling it took 150 ms), unless it is already that engine's;
+    /// a Lua program is shared as it is. Replies and fuel are the same on either.
     ///
     /// # Errors
     ///
