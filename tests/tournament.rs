@@ -80,27 +80,22 @@ fn prints_standings_then_resumes_without_playing_again() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// The JSON and CSV standings of the tournament file `text`, played on `threads` threads in a
+/// fresh folder.
+fn results_on(threads: &str, name: &str, text: &str) -> (Vec<u8>, Vec<u8>) {
+    let dir = scratch(&format!("{name}{threads}"));
+    let file = write(&dir, text);
+    let (json, csv) = (dir.join("out.json"), dir.join("out.csv"));
+    let (f, j, c) = (file.to_str().unwrap(), json.to_str().unwrap(), csv.to_str().unwrap());
+    ok(&run(&["tournament", f, "--threads", threads, "--json", j, "--csv", c]));
+    let out = (std::fs::read(&json).unwrap(), std::fs::read(&csv).unwrap());
+    std::fs::remove_dir_all(&dir).ok();
+    out
+}
+
 #[test]
 fn thread_counts_give_identical_json_and_csv() {
-    let mut outputs = Vec::new();
-    for threads in ["1", "2"] {
-        let dir = scratch(&format!("threads{threads}"));
-        let file = write(&dir, SMALL);
-        let json = dir.join("out.json");
-        let csv = dir.join("out.csv");
-        ok(&run(&[
-            "tournament",
-            file.to_str().unwrap(),
-            "--threads",
-            threads,
-            "--json",
-            json.to_str().unwrap(),
-            "--csv",
-            csv.to_str().unwrap(),
-        ]));
-        outputs.push((std::fs::read(&json).unwrap(), std::fs::read(&csv).unwrap()));
-        std::fs::remove_dir_all(&dir).ok();
-    }
+    let outputs: Vec<_> = ["1", "2"].iter().map(|t| results_on(t, "threads", SMALL)).collect();
     assert_eq!(outputs[0], outputs[1]);
     let v: serde_json::Value = serde_json::from_slice(&outputs[0].0).unwrap();
     let events = v["events"].as_array().unwrap();
@@ -128,24 +123,9 @@ fn sandboxed_bots_give_identical_results_on_any_thread_count() {
     let text = format!(
         "[defaults]\nseed = 5\ndeals = 12\n\n[[event]]\ngame = \"blade\"\nbots = [\"{root}/src/bench/random.wat\", \"{root}/example_bots/wasm/blade_rust.wasm\", \"{root}/src/bench/random.lua\", \"greedy\"]\n"
     );
-    let mut outputs = Vec::new();
-    for threads in ["1", "3"] {
-        let dir = scratch(&format!("lanes{threads}"));
-        let file = write(&dir, &text);
-        let json = dir.join("out.json");
-        ok(&run(&[
-            "tournament",
-            file.to_str().unwrap(),
-            "--threads",
-            threads,
-            "--json",
-            json.to_str().unwrap(),
-        ]));
-        outputs.push(std::fs::read_to_string(&json).unwrap());
-        std::fs::remove_dir_all(&dir).ok();
-    }
+    let outputs: Vec<_> = ["1", "3"].iter().map(|t| results_on(t, "lanes", &text)).collect();
     assert_eq!(outputs[0], outputs[1]);
-    let v: serde_json::Value = serde_json::from_str(&outputs[0]).unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&outputs[0].0).unwrap();
     let standings = v["events"][0]["standings"].as_array().unwrap();
     assert_eq!(standings.len(), 4);
     for name in ["random.wat", "blade_rust.wasm"] {

@@ -143,9 +143,13 @@ fn plans_against(
     out
 }
 
+/// Plays `plans` on `threads` threads, each on a sandbox lane of its own (`sources` were
+/// resolved by `loader`).
+#[allow(clippy::too_many_arguments)]
 fn play_plans<G: Greedy>(
     variant: G::Variant,
-    bots: &Lanes,
+    loader: &Loader,
+    sources: &[BotSource],
     entries: &[BotEntry],
     plans: &[MatchPlan],
     limits: &LimitsConfig,
@@ -159,6 +163,7 @@ fn play_plans<G: Greedy>(
         .stack_size(8 << 20) // sandboxed guest calls want a few MiB of native stack
         .build()
         .context("cannot start the worker threads")?;
+    let bots = Lanes::new(loader.started_sandbox(), sources.to_vec(), threads);
     let played = pool.install(|| {
         plans
             .par_iter()
@@ -402,14 +407,7 @@ fn check_game<G: Greedy>(args: &CheckArgs) -> anyhow::Result<()> {
     let plans =
         plans_against(&[0], &(1..sources.len()).collect::<Vec<_>>(), G::PLAYERS, args.deals, args.seed);
     let threads = args.threads.unwrap_or_else(default_threads);
-    let played = play_plans::<G>(
-        variant,
-        &Lanes::new(loader.started_sandbox(), sources.clone(), threads),
-        &entries,
-        &plans,
-        &limits_cfg,
-        threads,
-    )?;
+    let played = play_plans::<G>(variant, &loader, &sources, &entries, &plans, &limits_cfg, threads)?;
 
     let mut per_opp = vec![Stats::default(); sources.len()];
     for p in &played {
@@ -655,14 +653,7 @@ fn grade_game<G: Greedy>(args: &GradeArgs) -> anyhow::Result<()> {
         args.seed,
     );
     let threads = args.threads.unwrap_or_else(default_threads);
-    let played = play_plans::<G>(
-        variant,
-        &Lanes::new(loader.started_sandbox(), sources.clone(), threads),
-        &entries,
-        &plans,
-        &limits_cfg,
-        threads,
-    )?;
+    let played = play_plans::<G>(variant, &loader, &sources, &entries, &plans, &limits_cfg, threads)?;
     let mut stats = vec![Stats::default(); graded];
     for p in &played {
         let (seat, &e) = p.plan.seats.iter().enumerate().find(|(_, &e)| e < graded).expect("a graded bot");
