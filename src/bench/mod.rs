@@ -1013,3 +1013,65 @@ impl Drop for TempDir {
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::ecard::Ecard;
+    use crate::games::intensity::Intensity;
+    use crate::games::lost_cities::LostCities;
+
+    /// The trivial bots answer the first legal action on every observation of random matches of
+    /// every game and variant (so the word-at-a-time search in `trivial.wat` misses no key and
+    /// takes no look-alike: `"lost_cities"` starts with `"l` too).
+    fn trivial_bots_answer_the_first_legal_action<G: Greedy>() {
+        let sandbox = Sandbox::new().expect("sandbox");
+        let programs = [
+            load(&sandbox, "trivial.wat", Kind::Wasm, TRIVIAL_WAT).unwrap(),
+            load(&sandbox, "trivial.lua", Kind::Lua, TRIVIAL_LUA).unwrap(),
+        ];
+        let mut decisions = 0;
+        for &variant in G::variants() {
+            for seed in 0..4 {
+                let mut state = G::new(variant, seed);
+                let mut random: Vec<Box<dyn Bot<G>>> = (0..G::PLAYERS)
+                    .map(|seat| crate::bot::builtin::<G>("random", seed, seat).expect("random"))
+                    .collect();
+                let mut trivial: Vec<Vec<Box<dyn Bot<G>>>> = programs
+                    .iter()
+                    .map(|p| {
+                        (0..G::PLAYERS)
+                            .map(|seat| {
+                                let mut bot =
+                                    file_source(p).instantiate::<G>(seed, seat, &LimitsConfig::default());
+                                bot.init(&info_for::<G>(seat, seed)).expect("starts");
+                                bot
+                            })
+                            .collect()
+                    })
+                    .collect();
+                while !state.is_over() {
+                    for seat in state.to_act() {
+                        let obs = state.observe(seat);
+                        for (bots, p) in trivial.iter_mut().zip(&programs) {
+                            let reply = bots[seat].act(&obs).expect("acts");
+                            assert_eq!(reply, obs.legal()[0], "{} {variant} seed {seed}", p.name());
+                        }
+                        decisions += 1;
+                        let action = random[seat].act(&obs).expect("random acts");
+                        state.play(seat, &action).expect("legal");
+                    }
+                }
+            }
+        }
+        assert!(decisions > 0);
+    }
+
+    #[test]
+    fn trivial_bots_answer_the_first_legal_action_in_every_game() {
+        trivial_bots_answer_the_first_legal_action::<Blade>();
+        trivial_bots_answer_the_first_legal_action::<Ecard>();
+        trivial_bots_answer_the_first_legal_action::<LostCities>();
+        trivial_bots_answer_the_first_legal_action::<Intensity>();
+    }
+}
