@@ -30,4 +30,7 @@ fn main() {
         std::hint::black_box(bot.act(std::hint::black_box(&obs)).expect("act"));
     }
     println!("{:.3} µs per decision", t.elapsed().as_secs_f64() * 1e6 / n as f64);
+    if let Some(fuel) = bot.fuel_used_last() {
+        println!("{fuel} fuel per decision");
+    }
 }
