@@ -1018,9 +1018,6 @@ impl Drop for TempDir {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::ecard::Ecard;
-    use crate::games::intensity::Intensity;
-    use crate::games::lost_cities::LostCities;
 
     /// The trivial bots answer the first legal action on every observation of random matches of
     /// every game and variant (so the word-at-a-time search in `trivial.wat` misses no key and
@@ -1070,9 +1067,8 @@ mod tests {
 
     #[test]
     fn trivial_bots_answer_the_first_legal_action_in_every_game() {
-        trivial_bots_answer_the_first_legal_action::<Blade>();
-        trivial_bots_answer_the_first_legal_action::<Ecard>();
-        trivial_bots_answer_the_first_legal_action::<LostCities>();
-        trivial_bots_answer_the_first_legal_action::<Intensity>();
+        for game in crate::games::GAMES {
+            crate::with_game!(game.name, G => trivial_bots_answer_the_first_legal_action::<G>()).unwrap();
+        }
     }
 }
