@@ -164,6 +164,14 @@ impl Sandbox {
     /// If the engine cannot be created, the ticker thread cannot be spawned, or Lua was built
     /// without `.cargo/config.toml` (see the message).
     pub fn new() -> Result<Sandbox, SandboxError> {
+        if !cardarena_detmath::active() {
+            return Err(SandboxError(
+                "the C library's math functions are in use instead of cardarena-detmath's, so \
+                 Lua bots' floating-point results would depend on the CPU: link the program with \
+                 cardarena-detmath (see detmath/src/lib.rs)"
+                    .into(),
+            ));
+        }
         lua::self_check().map_err(SandboxError)?;
         let lua_prelude = lua::compile_prelude().map_err(SandboxError)?.into();
         let watch = Arc::new(watchdog::Watchlist::default());
