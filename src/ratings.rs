@@ -525,3 +525,84 @@ mod coverage {
         assert!((0.93..=0.97).contains(&pair), "pairwise coverage {pair}");
     }
 }
+
+#[cfg(test)]
+mod score_coverage {
+    use super::*;
+    use crate::rng::{Rng, Stream};
+
+    const SCORES: [f64; 7] = [0.5, 0.7, 0.9, 0.95, 0.97, 0.99, 0.995];
+    const DEALS: [usize; 4] = [20, 50, 100, 400];
+
+    /// Exact coverage of [`score_ci95`] for win/loss deals (binomial): the hardest case, the most
+    /// discrete.
+    fn binomial_coverage(p: f64, n: usize) -> f64 {
+        let mut total = 0.0;
+        let mut log_choose = 0.0f64;
+        for x in 0..=n {
+            if x > 0 {
+                log_choose += ((n - x + 1) as f64).ln() - (x as f64).ln();
+            }
+            let xs: Vec<f64> = (0..n).map(|i| if i < x { 1.0 } else { 0.0 }).collect();
+            let (_, lo, hi) = score_ci95(&xs).expect("scores");
+            if lo <= p && p <= hi {
+                total += (log_choose + x as f64 * p.ln() + (n - x) as f64 * (1.0 - p).ln()).exp();
+            }
+        }
+        total
+    }
+
+    /// Simulated coverage for deals of two seatings, each game a draw with probability
+    /// `min(0.2, 1 − p)` (the deal's score is the mean of its two games).
+    fn two_seat_coverage(p: f64, n: usize, rng: &mut Rng) -> f64 {
+        let draw = (1.0 - p).min(0.2);
+        let win = p - draw / 2.0;
+        let reps = 1000;
+        let mut covered = 0;
+        for _ in 0..reps {
+            let xs: Vec<f64> = (0..n)
+                .map(|_| {
+                    let game = |u: f64| if u < win { 1.0 } else if u < win + draw { 0.5 } else { 0.0 };
+                    (game(rng.unit_f64()) + game(rng.unit_f64())) / 2.0
+                })
+                .collect();
+            let (_, lo, hi) = score_ci95(&xs).expect("scores");
+            covered += usize::from(lo <= p && p <= hi);
+        }
+        covered as f64 / reps as f64
+    }
+
+    #[test]
+    fn score_intervals_keep_their_coverage_up_to_the_edges() {
+        let mut rng = Rng::new(25, Stream::Arena);
+        let (mut sum, mut cells) = (0.0, 0.0);
+        for n in DEALS {
+            let mut line = format!("{n:>4} deals:");
+            for p in SCORES {
+                let exact = binomial_coverage(p, n);
+                let sim = two_seat_coverage(p, n, &mut rng);
+                line += &format!("  {p}: {exact:.3}/{sim:.3}");
+                sum += exact + sim;
+                cells += 2.0;
+                // Win/loss data are discrete: at some (p, n) no interval can be near 95%
+                // (0.995 over 20 deals: all won has probability 0.905, all but one 0.0909).
+                assert!(exact >= 0.90, "binomial p {p} n {n}: {exact}");
+                assert!((0.92..=0.985).contains(&sim), "two seatings p {p} n {n}: {sim}");
+            }
+            eprintln!("{line}");
+        }
+        let mean = sum / cells;
+        assert!((0.94..=0.96).contains(&mean), "mean coverage {mean}");
+    }
+
+    #[test]
+    fn a_clean_sweep_gets_an_interval_below_one() {
+        let (mean, lo, hi) = score_ci95(&[1.0; 20]).expect("scores");
+        assert_eq!((mean, hi), (1.0, 1.0));
+        assert!((lo - 0.839).abs() < 1e-3, "{lo}");
+        // Every deal drawn: not a zero-wide interval.
+        let (_, lo, hi) = score_ci95(&[0.5; 10]).expect("scores");
+        assert!(lo < 0.45 && hi > 0.55, "{lo} {hi}");
+        assert_eq!(score_ci95(&[]), None);
+    }
+}
