@@ -562,7 +562,15 @@ mod score_coverage {
         for _ in 0..reps {
             let xs: Vec<f64> = (0..n)
                 .map(|_| {
-                    let game = |u: f64| if u < win { 1.0 } else if u < win + draw { 0.5 } else { 0.0 };
+                    let game = |u: f64| {
+                        if u < win {
+                            1.0
+                        } else if u < win + draw {
+                            0.5
+                        } else {
+                            0.0
+                        }
+                    };
                     (game(rng.unit_f64()) + game(rng.unit_f64())) / 2.0
                 })
                 .collect();
