@@ -311,10 +311,11 @@ pub fn score_ci95(xs: &[f64]) -> Option<(f64, f64, f64)> {
     let n = xs.len() as f64;
     let mean = xs.iter().sum::<f64>() / n;
     let bernoulli = mean * (1.0 - mean);
-    // One pseudo-deal with the binomial variance, so a few identical scores do not claim r = 0.
-    let r = if bernoulli > 0.0 {
+    // The share of the binomial variance the deals show (sample variance), at least 1/n so that
+    // a few identical scores do not claim none.
+    let r = if bernoulli > 0.0 && n > 1.0 {
         let ss: f64 = xs.iter().map(|x| (x - mean).powi(2)).sum();
-        ((ss + bernoulli) / ((n + 1.0) * bernoulli)).min(1.0)
+        (ss / ((n - 1.0) * bernoulli)).clamp(1.0 / n, 1.0)
     } else {
         1.0
     };
@@ -601,6 +602,38 @@ mod score_coverage {
         }
         let mean = sum / cells;
         assert!((0.94..=0.96).contains(&mean), "mean coverage {mean}");
+    }
+
+    #[test]
+    fn score_intervals_hold_when_duplicate_deals_mostly_split() {
+        // Like two equal-ish bots on duplicate deals: 80% of deals split 1-1 (score 0.5), the
+        // rest won or lost outright, so the deals vary far less than coin flips.
+        let mut rng = Rng::new(26, Stream::Arena);
+        for n in [20, 100] {
+            for won in [0.5, 0.75, 1.0] {
+                let p = 0.8 * 0.5 + 0.2 * won;
+                let reps = 1000;
+                let mut covered = 0;
+                for _ in 0..reps {
+                    let xs: Vec<f64> = (0..n)
+                        .map(|_| {
+                            if rng.unit_f64() < 0.8 {
+                                0.5
+                            } else if rng.unit_f64() < won {
+                                1.0
+                            } else {
+                                0.0
+                            }
+                        })
+                        .collect();
+                    let (_, lo, hi) = score_ci95(&xs).expect("scores");
+                    covered += usize::from(lo <= p && p <= hi);
+                }
+                let c = covered as f64 / reps as f64;
+                eprintln!("split deals, p {p}, {n} deals: {c:.3}");
+                assert!((0.92..=0.98).contains(&c), "p {p} n {n}: {c}");
+            }
+        }
     }
 
     #[test]
