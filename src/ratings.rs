@@ -286,8 +286,8 @@ fn invert(a: &[Vec<f64>]) -> Vec<Vec<f64>> {
 }
 
 /// The mean of `xs` and the half-width of its 95% interval (normal approximation: 1.96 standard
-/// errors, with the sample variance). `None` for fewer than two values. Used wherever a per-deal
-/// difference or score is reported with its interval (`arena check`/`grade`, bot measurements).
+/// errors, with the sample variance). `None` for fewer than two values. For per-deal differences
+/// (bot measurements, the tutorials); a score in `[0, 1]` takes [`score_ci95`].
 pub fn mean_ci95(xs: &[f64]) -> Option<(f64, f64)> {
     if xs.len() < 2 {
         return None;

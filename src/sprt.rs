@@ -161,7 +161,14 @@ impl Sprt {
 
     /// Records one pair (`class` = the new bot's pair score × 2, 0..=4) and returns the decision.
     pub fn record(&mut self, class: usize) -> SprtDecision {
-        self.counts[class] += 1;
+        self.record_batch(&[class])
+    }
+
+    /// Records several pairs and looks at the LLR once, after them (as fishtest does per batch).
+    pub fn record_batch(&mut self, classes: &[usize]) -> SprtDecision {
+        for &class in classes {
+            self.counts[class] += 1;
+        }
         self.llr = self.params.llr(&self.counts);
         if self.llr > self.max_llr {
             self.up_squares += (self.llr - self.max_llr).powi(2);
