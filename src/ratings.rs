@@ -11,10 +11,16 @@
 //!   (A two-player draw is half a win each way.)
 //! - A weak Gaussian prior (σ = 1000 Elo) keeps an entrant who won or lost everything finite.
 //! - The fit is Newton's method on the log posterior; the interval is `±1.96` standard errors from
-//!   the inverse of the observed information, with the common level of all ratings projected out
-//!   (ratings are only defined up to a constant).
+//!   the sandwich (robust) covariance `H⁻¹ J H⁻¹`, `H` the information, `J` the sum over games of
+//!   the outer products of each game's score (gradient), with the common level of all ratings
+//!   projected out (ratings are only defined up to a constant). The plain inverse information
+//!   counts a split tie as much information as a decisive game and gives too wide intervals when
+//!   there are draws or ties; the sandwich measures the spread the games actually show.
 //!
-//! Ratings are on the Elo scale (`400 / ln 10` per unit of `θ`), centred on 1500.
+//! Ratings are on the Elo scale (`400 / ln 10` per unit of `θ`), centred on 1500. The scale is
+//! score-based: a rating difference `d` means an expected score (draws and ties counted half) of
+//! `1 / (1 + 10^(−d/400))` head to head, so the more a game draws, the closer together its ratings.
+//! Ratings compare within one table only (one fit, one field, one game).
 
 /// One game's result: entrant indices grouped by place, best first; entrants in one group tied.
 #[derive(Clone, Debug, PartialEq)]
@@ -58,15 +64,48 @@ const PRIOR_SIGMA_ELO: f64 = 1000.0;
 
 /// Fits Plackett–Luce (Bradley–Terry for two seats) strengths for `n` entrants.
 pub fn fit(n: usize, games: &[Placing]) -> Vec<Rating> {
-    if n == 0 {
-        return Vec::new();
+    fit_all(n, games).ratings
+}
+
+/// A fit with its covariance, for comparisons between two entrants.
+#[derive(Clone, Debug)]
+pub struct Fitted {
+    /// Each entrant's rating and 95% interval.
+    pub ratings: Vec<Rating>,
+    /// Covariance of the strengths (in `θ` units, sandwich estimate).
+    cov: Vec<Vec<f64>>,
+}
+
+impl Fitted {
+    /// The rating difference `a − b` (Elo) and its own 95% interval. "Is A above B?" is answered by
+    /// this interval lying above 0, not by the two per-entrant intervals (which share the
+    /// uncertainty of the common level and are correlated).
+    pub fn difference(&self, a: usize, b: usize) -> Rating {
+        let d = self.ratings[a].rating - self.ratings[b].rating;
+        let var = (self.cov[a][a] + self.cov[b][b] - 2.0 * self.cov[a][b]).max(0.0);
+        let half = 1.96 * var.sqrt() * ELO_PER_THETA;
+        Rating { rating: d, low: d - half, high: d + half }
     }
-    let orders = expand(games);
+}
+
+/// [`fit`], keeping the covariance for [`Fitted::difference`].
+pub fn fit_all(n: usize, games: &[Placing]) -> Fitted {
+    let weights = vec![1.0; games.len()];
+    fit_weighted(n, games, &weights)
+}
+
+/// The fit with a weight per game (1 for observed games; a probability for the expected data of a
+/// model, which is how the simulation tests find the value an estimate converges to).
+fn fit_weighted(n: usize, games: &[Placing], weights: &[f64]) -> Fitted {
+    if n == 0 {
+        return Fitted { ratings: Vec::new(), cov: Vec::new() };
+    }
+    let orders = expand(games, weights);
     let prior = 1.0 / (PRIOR_SIGMA_ELO / ELO_PER_THETA).powi(2);
     let mut theta = vec![0.0; n];
     let mut info = vec![vec![0.0; n]; n];
     for _ in 0..100 {
-        let (grad, h) = gradient_and_information(n, &orders, &theta, prior);
+        let (grad, h, _) = gradient_and_information(n, &orders, &theta, prior);
         info = h;
         let step = solve(&info, &grad);
         let mut biggest: f64 = 0.0;
@@ -80,31 +119,58 @@ pub fn fit(n: usize, games: &[Placing]) -> Vec<Rating> {
             break;
         }
     }
-    let (_, h) = gradient_and_information(n, &orders, &theta, prior);
+    let (_, h, per_game) = gradient_and_information(n, &orders, &theta, prior);
     if !h.is_empty() {
         info = h;
     }
-    let cov = invert(&info);
+    let cov = sandwich(&invert(&info), &per_game, prior);
     // Project out the common level: Var(θ_i - mean θ).
     let nf = n as f64;
     let row_mean: Vec<f64> = (0..n).map(|i| cov[i].iter().sum::<f64>() / nf).collect();
     let all_mean: f64 = row_mean.iter().sum::<f64>() / nf;
     let mean_theta = theta.iter().sum::<f64>() / nf;
-    (0..n)
+    let ratings = (0..n)
         .map(|i| {
             let var = (cov[i][i] - 2.0 * row_mean[i] + all_mean).max(0.0);
             let r = 1500.0 + (theta[i] - mean_theta) * ELO_PER_THETA;
             let half = 1.96 * var.sqrt() * ELO_PER_THETA;
             Rating { rating: r, low: r - half, high: r + half }
         })
-        .collect()
+        .collect();
+    Fitted { ratings, cov }
 }
 
+/// `H⁻¹ J H⁻¹` with `J = c Σ g gᵀ + prior I`: `g` each game's gradient, `c = G / (G − 1)` the
+/// small-sample correction for `G` games. The prior enters `J` as it enters `H`, so an entrant
+/// the games do not pin down (one who won everything) keeps the prior's width instead of none.
+fn sandwich(h_inv: &[Vec<f64>], per_game: &[Vec<f64>], prior: f64) -> Vec<Vec<f64>> {
+    let n = h_inv.len();
+    let games = per_game.len() as f64;
+    let c = if games > 1.0 { games / (games - 1.0) } else { 1.0 };
+    let mut j = vec![vec![0.0; n]; n];
+    for g in per_game {
+        for a in 0..n {
+            for b in 0..n {
+                j[a][b] += c * g[a] * g[b];
+            }
+        }
+    }
+    for (a, row) in j.iter_mut().enumerate() {
+        row[a] += prior;
+    }
+    let hj: Vec<Vec<f64>> =
+        (0..n).map(|a| (0..n).map(|b| (0..n).map(|k| h_inv[a][k] * j[k][b]).sum()).collect()).collect();
+    (0..n).map(|a| (0..n).map(|b| (0..n).map(|k| hj[a][k] * h_inv[k][b]).sum()).collect()).collect()
+}
+
+/// A strict order a placing stands for: its weight, the game it came from, the entrants best first.
+type WeightedOrder = (f64, usize, Vec<usize>);
+
 /// Every strict order a placing stands for, with its weight.
-fn expand(games: &[Placing]) -> Vec<(f64, Vec<usize>)> {
+fn expand(games: &[Placing], weights: &[f64]) -> Vec<WeightedOrder> {
     let mut out = Vec::new();
-    for g in games {
-        let mut partial: Vec<(f64, Vec<usize>)> = vec![(1.0, Vec::new())];
+    for (game, (g, &gw)) in games.iter().zip(weights).enumerate() {
+        let mut partial: Vec<(f64, Vec<usize>)> = vec![(gw, Vec::new())];
         for group in &g.groups {
             let perms = permutations(group);
             let w = 1.0 / perms.len() as f64;
@@ -119,7 +185,7 @@ fn expand(games: &[Placing]) -> Vec<(f64, Vec<usize>)> {
                 })
                 .collect();
         }
-        out.extend(partial.into_iter().filter(|(_, o)| o.len() >= 2));
+        out.extend(partial.into_iter().filter(|(_, o)| o.len() >= 2).map(|(w, o)| (w, game, o)));
     }
     out
 }
@@ -140,28 +206,38 @@ fn permutations(items: &[usize]) -> Vec<Vec<usize>> {
     out
 }
 
-/// Gradient of the log posterior and the observed information (negative Hessian).
+/// Gradient of the log posterior, the observed information (negative Hessian), and each game's
+/// own gradient of the log-likelihood (no prior), for the sandwich.
 fn gradient_and_information(
     n: usize,
-    orders: &[(f64, Vec<usize>)],
+    orders: &[WeightedOrder],
     theta: &[f64],
     prior: f64,
-) -> (Vec<f64>, Vec<Vec<f64>>) {
+) -> (Vec<f64>, Vec<Vec<f64>>, Vec<Vec<f64>>) {
     let mut grad: Vec<f64> = theta.iter().map(|t| -prior * t).collect();
     let mut info = vec![vec![0.0; n]; n];
     for (i, row) in info.iter_mut().enumerate() {
         row[i] = prior;
     }
-    for (w, order) in orders {
+    let mut per_game: Vec<Vec<f64>> = Vec::new();
+    let mut last_game = None;
+    for (w, game, order) in orders {
+        if last_game != Some(*game) {
+            per_game.push(vec![0.0; n]);
+            last_game = Some(*game);
+        }
+        let g = per_game.last_mut().expect("a game");
         for stage in 0..order.len() - 1 {
             let remaining = &order[stage..];
             let max = remaining.iter().map(|&s| theta[s]).fold(f64::NEG_INFINITY, f64::max);
             let exps: Vec<f64> = remaining.iter().map(|&s| (theta[s] - max).exp()).collect();
             let total: f64 = exps.iter().sum();
             grad[order[stage]] += w;
+            g[order[stage]] += w;
             for (a, &sa) in remaining.iter().enumerate() {
                 let pa = exps[a] / total;
                 grad[sa] -= w * pa;
+                g[sa] -= w * pa;
                 info[sa][sa] += w * pa;
                 for (b, &sb) in remaining.iter().enumerate() {
                     info[sa][sb] -= w * pa * exps[b] / total;
@@ -169,7 +245,7 @@ fn gradient_and_information(
             }
         }
     }
-    (grad, info)
+    (grad, info, per_game)
 }
 
 /// Solves `a x = b` by Gaussian elimination with partial pivoting (`a` is positive definite here).
@@ -210,8 +286,8 @@ fn invert(a: &[Vec<f64>]) -> Vec<Vec<f64>> {
 }
 
 /// The mean of `xs` and the half-width of its 95% interval (normal approximation: 1.96 standard
-/// errors, with the sample variance). `None` for fewer than two values. Used wherever a per-deal
-/// difference or score is reported with its interval (`arena check`/`grade`, bot measurements).
+/// errors, with the sample variance). `None` for fewer than two values. For per-deal differences
+/// (bot measurements, the tutorials); a score in `[0, 1]` takes [`score_ci95`].
 pub fn mean_ci95(xs: &[f64]) -> Option<(f64, f64)> {
     if xs.len() < 2 {
         return None;
@@ -220,6 +296,34 @@ pub fn mean_ci95(xs: &[f64]) -> Option<(f64, f64)> {
     let mean = xs.iter().sum::<f64>() / n;
     let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
     Some((mean, 1.96 * (var / n).sqrt()))
+}
+
+/// The mean of scores in `[0, 1]` (one per deal) and its 95% interval `(mean, low, high)`: the
+/// Wilson score interval, with the binomial variance `p (1 − p)` scaled by how much of it the
+/// scores show (`r`, 1 for scores that are all 0 or 1, less when draws and rotations average
+/// them). Unlike the normal interval of [`mean_ci95`] it stays inside `[0, 1]`, is not zero-wide
+/// when every deal scored the same, and keeps its coverage near 0 and 1: a bot that won all of
+/// 20 deals gets `[0.84, 1]`, not `[1, 1]`. `None` when there is no score.
+pub fn score_ci95(xs: &[f64]) -> Option<(f64, f64, f64)> {
+    if xs.is_empty() {
+        return None;
+    }
+    let n = xs.len() as f64;
+    let mean = xs.iter().sum::<f64>() / n;
+    let bernoulli = mean * (1.0 - mean);
+    // The share of the binomial variance the deals show (sample variance), at least 1/n so that
+    // a few identical scores do not claim none.
+    let r = if bernoulli > 0.0 && n > 1.0 {
+        let ss: f64 = xs.iter().map(|x| (x - mean).powi(2)).sum();
+        (ss / ((n - 1.0) * bernoulli)).clamp(1.0 / n, 1.0)
+    } else {
+        1.0
+    };
+    let n_eff = n / r;
+    let z2 = 1.96f64 * 1.96;
+    let centre = (mean + z2 / (2.0 * n_eff)) / (1.0 + z2 / n_eff);
+    let half = 1.96 * (bernoulli / n_eff + z2 / (4.0 * n_eff * n_eff)).sqrt() / (1.0 + z2 / n_eff);
+    Some((mean, (centre - half).max(0.0), (centre + half).min(1.0)))
 }
 
 #[cfg(test)]
@@ -281,5 +385,265 @@ mod tests {
     fn from_ranks_groups_ties() {
         let p = Placing::from_ranks(&[7, 8, 9, 10], &[1, 3, 1, 4]);
         assert_eq!(p.groups, vec![vec![7, 9], vec![8], vec![10]]);
+    }
+}
+
+/// Coverage by simulation: known strengths, many seeded replications, the share of 95% intervals
+/// that contain the truth. The larger tables are `examples/coverage.rs`, in docs/tournament.md.
+#[cfg(test)]
+mod coverage {
+    use super::*;
+    use crate::rng::{Rng, Stream};
+
+    /// A Plackett–Luce order of `strengths` (indices, best first).
+    fn pl_order(rng: &mut Rng, strengths: &[f64]) -> Vec<usize> {
+        let mut left: Vec<usize> = (0..strengths.len()).collect();
+        let mut order = Vec::new();
+        while !left.is_empty() {
+            let total: f64 = left.iter().map(|&i| strengths[i].exp()).sum();
+            let mut u = rng.unit_f64() * total;
+            let mut pick = left.len() - 1;
+            for (k, &i) in left.iter().enumerate() {
+                u -= strengths[i].exp();
+                if u < 0.0 {
+                    pick = k;
+                    break;
+                }
+            }
+            order.push(left.remove(pick));
+        }
+        order
+    }
+
+    /// Groups an order into places, tying each adjacent pair with probability `tie` per boundary.
+    fn with_ties(order: &[usize], cut: impl Fn(usize) -> bool) -> Placing {
+        let mut groups = vec![vec![order[0]]];
+        for (k, &e) in order.iter().enumerate().skip(1) {
+            if cut(k) {
+                groups.last_mut().expect("a group").push(e);
+            } else {
+                groups.push(vec![e]);
+            }
+        }
+        Placing { groups }
+    }
+
+    fn centred(theta: &[f64]) -> Vec<f64> {
+        let mean = theta.iter().sum::<f64>() / theta.len() as f64;
+        theta.iter().map(|t| 1500.0 + (t - mean) * ELO_PER_THETA).collect()
+    }
+
+    /// Share of per-entrant and of pairwise intervals covering `truth` (Elo, centred on 1500).
+    fn coverage(truth: &[f64], reps: usize, mut games: impl FnMut(&mut Rng) -> Vec<Placing>) -> (f64, f64) {
+        let n = truth.len();
+        let mut rng = Rng::new(25, Stream::Arena);
+        let (mut single, mut pairs, mut singles, mut pair_total) = (0, 0, 0, 0);
+        for _ in 0..reps {
+            let f = fit_all(n, &games(&mut rng));
+            for (i, r) in f.ratings.iter().enumerate() {
+                single += usize::from(r.low <= truth[i] && truth[i] <= r.high);
+                singles += 1;
+                for j in i + 1..n {
+                    let d = f.difference(i, j);
+                    let t = truth[i] - truth[j];
+                    pairs += usize::from(d.low <= t && t <= d.high);
+                    pair_total += 1;
+                }
+            }
+        }
+        (single as f64 / singles as f64, pairs as f64 / pair_total as f64)
+    }
+
+    /// Two-player games among three bots: a draw with probability `draw`, otherwise a win chosen
+    /// so that the expected score is `σ(θ_a − θ_b)`; the fit's target is then `θ` itself.
+    fn pairwise_with_draws(draw: f64) -> (f64, f64) {
+        let theta = [0.3, 0.0, -0.3];
+        let truth = centred(&theta);
+        coverage(&truth, 300, |rng| {
+            let mut games = Vec::new();
+            for (a, b) in [(0, 1), (0, 2), (1, 2)] {
+                let score = 1.0 / (1.0 + (theta[b] - theta[a]).exp());
+                for _ in 0..40 {
+                    let u = rng.unit_f64();
+                    games.push(if u < draw {
+                        Placing { groups: vec![vec![a, b]] }
+                    } else if u < draw + score - draw / 2.0 {
+                        Placing { groups: vec![vec![a], vec![b]] }
+                    } else {
+                        Placing { groups: vec![vec![b], vec![a]] }
+                    });
+                }
+            }
+            games
+        })
+    }
+
+    #[test]
+    fn rating_intervals_cover_95_percent_whatever_the_draw_rate() {
+        for draw in [0.0, 0.36, 0.62] {
+            let (single, pair) = pairwise_with_draws(draw);
+            eprintln!("draws {draw}: per-bot {single:.3}, pairwise {pair:.3}");
+            assert!((0.93..=0.97).contains(&single), "draws {draw}: per-bot coverage {single}");
+            assert!((0.93..=0.97).contains(&pair), "draws {draw}: pairwise coverage {pair}");
+        }
+    }
+
+    #[test]
+    fn rating_intervals_cover_95_percent_with_four_player_ties() {
+        // Four bots at every table, Plackett–Luce orders, each adjacent pair of places tied with
+        // probability 0.3 (Intensity-like). The fit converges to the fit of the expected data.
+        let theta: [f64; 4] = [0.6, 0.2, -0.2, -0.6];
+        let tie: f64 = 0.3;
+        let mut all: Vec<Placing> = Vec::new();
+        let mut weights = Vec::new();
+        for order in permutations(&[0, 1, 2, 3]) {
+            let mut p_order = 1.0;
+            let mut left: Vec<usize> = order.clone();
+            while left.len() > 1 {
+                let total: f64 = left.iter().map(|&i| theta[i].exp()).sum();
+                p_order *= theta[left[0]].exp() / total;
+                left.remove(0);
+            }
+            for mask in 0..8u32 {
+                let ties = (mask.count_ones()) as i32;
+                all.push(with_ties(&order, |k| mask & (1 << (k - 1)) != 0));
+                weights.push(p_order * tie.powi(ties) * (1.0 - tie).powi(3 - ties));
+            }
+        }
+        let target = fit_weighted(4, &all, &weights);
+        let truth: Vec<f64> = target.ratings.iter().map(|r| r.rating).collect();
+        let (single, pair) = coverage(&truth, 200, |rng| {
+            (0..150)
+                .map(|_| {
+                    let order = pl_order(rng, &theta);
+                    let cuts: Vec<bool> = (0..3).map(|_| rng.unit_f64() < tie).collect();
+                    with_ties(&order, |k| cuts[k - 1])
+                })
+                .collect()
+        });
+        eprintln!("4-player ties {tie}: per-bot {single:.3}, pairwise {pair:.3}");
+        assert!((0.93..=0.97).contains(&single), "per-bot coverage {single}");
+        assert!((0.93..=0.97).contains(&pair), "pairwise coverage {pair}");
+    }
+}
+
+#[cfg(test)]
+mod score_coverage {
+    use super::*;
+    use crate::rng::{Rng, Stream};
+
+    const SCORES: [f64; 7] = [0.5, 0.7, 0.9, 0.95, 0.97, 0.99, 0.995];
+    const DEALS: [usize; 4] = [20, 50, 100, 400];
+
+    /// Exact coverage of [`score_ci95`] for win/loss deals (binomial): the hardest case, the most
+    /// discrete.
+    fn binomial_coverage(p: f64, n: usize) -> f64 {
+        let mut total = 0.0;
+        let mut log_choose = 0.0f64;
+        for x in 0..=n {
+            if x > 0 {
+                log_choose += ((n - x + 1) as f64).ln() - (x as f64).ln();
+            }
+            let xs: Vec<f64> = (0..n).map(|i| if i < x { 1.0 } else { 0.0 }).collect();
+            let (_, lo, hi) = score_ci95(&xs).expect("scores");
+            if lo <= p && p <= hi {
+                total += (log_choose + x as f64 * p.ln() + (n - x) as f64 * (1.0 - p).ln()).exp();
+            }
+        }
+        total
+    }
+
+    /// Simulated coverage for deals of two seatings, each game a draw with probability
+    /// `min(0.2, 1 − p)` (the deal's score is the mean of its two games).
+    fn two_seat_coverage(p: f64, n: usize, rng: &mut Rng) -> f64 {
+        let draw = (1.0 - p).min(0.2);
+        let win = p - draw / 2.0;
+        let reps = 1000;
+        let mut covered = 0;
+        for _ in 0..reps {
+            let xs: Vec<f64> = (0..n)
+                .map(|_| {
+                    let game = |u: f64| {
+                        if u < win {
+                            1.0
+                        } else if u < win + draw {
+                            0.5
+                        } else {
+                            0.0
+                        }
+                    };
+                    (game(rng.unit_f64()) + game(rng.unit_f64())) / 2.0
+                })
+                .collect();
+            let (_, lo, hi) = score_ci95(&xs).expect("scores");
+            covered += usize::from(lo <= p && p <= hi);
+        }
+        covered as f64 / reps as f64
+    }
+
+    #[test]
+    fn score_intervals_keep_their_coverage_up_to_the_edges() {
+        let mut rng = Rng::new(25, Stream::Arena);
+        let (mut sum, mut cells) = (0.0, 0.0);
+        for n in DEALS {
+            let mut line = format!("{n:>4} deals:");
+            for p in SCORES {
+                let exact = binomial_coverage(p, n);
+                let sim = two_seat_coverage(p, n, &mut rng);
+                line += &format!("  {p}: {exact:.3}/{sim:.3}");
+                sum += exact + sim;
+                cells += 2.0;
+                // Win/loss data are discrete: at some (p, n) no interval can be near 95%
+                // (0.995 over 20 deals: all won has probability 0.905, all but one 0.0909).
+                assert!(exact >= 0.90, "binomial p {p} n {n}: {exact}");
+                assert!((0.92..=0.985).contains(&sim), "two seatings p {p} n {n}: {sim}");
+            }
+            eprintln!("{line}");
+        }
+        let mean = sum / cells;
+        assert!((0.94..=0.96).contains(&mean), "mean coverage {mean}");
+    }
+
+    #[test]
+    fn score_intervals_hold_when_duplicate_deals_mostly_split() {
+        // Like two equal-ish bots on duplicate deals: 80% of deals split 1-1 (score 0.5), the
+        // rest won or lost outright, so the deals vary far less than coin flips.
+        let mut rng = Rng::new(26, Stream::Arena);
+        for n in [20, 100] {
+            for won in [0.5, 0.75, 1.0] {
+                let p = 0.8 * 0.5 + 0.2 * won;
+                let reps = 1000;
+                let mut covered = 0;
+                for _ in 0..reps {
+                    let xs: Vec<f64> = (0..n)
+                        .map(|_| {
+                            if rng.unit_f64() < 0.8 {
+                                0.5
+                            } else if rng.unit_f64() < won {
+                                1.0
+                            } else {
+                                0.0
+                            }
+                        })
+                        .collect();
+                    let (_, lo, hi) = score_ci95(&xs).expect("scores");
+                    covered += usize::from(lo <= p && p <= hi);
+                }
+                let c = covered as f64 / reps as f64;
+                eprintln!("split deals, p {p}, {n} deals: {c:.3}");
+                assert!((0.92..=0.98).contains(&c), "p {p} n {n}: {c}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_clean_sweep_gets_an_interval_below_one() {
+        let (mean, lo, hi) = score_ci95(&[1.0; 20]).expect("scores");
+        assert_eq!((mean, hi), (1.0, 1.0));
+        assert!((lo - 0.839).abs() < 1e-3, "{lo}");
+        // Every deal drawn: not a zero-wide interval.
+        let (_, lo, hi) = score_ci95(&[0.5; 10]).expect("scores");
+        assert!(lo < 0.45 && hi > 0.55, "{lo} {hi}");
+        assert_eq!(score_ci95(&[]), None);
     }
 }

@@ -97,6 +97,7 @@ fn check_reports_a_working_lua_bot() {
         "random",
         "greedy",
         "score (95% CI)",
+        "rating diff (95% CI)",
         "verdicts: no faults in 32 matches",
         "fuel per decision: mean",
         "of 5000000",

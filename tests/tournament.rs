@@ -224,12 +224,24 @@ fn sprt_accepts_h1_for_greedy_over_random_and_is_reproducible() {
     let a = ok(&run(&args));
     assert!(a.contains("H1 accepted"), "{a}");
     assert!(a.contains("LLR"), "{a}");
+    assert!(a.contains("normalized Elo of greedy over random: +"), "{a}");
     let b =
         ok(&run(&["sprt", "--game", "blade", "--bots", "greedy,random", "--elo1", "50", "--threads", "1"]));
     assert_eq!(a.lines().skip(1).collect::<Vec<_>>(), b.lines().skip(1).collect::<Vec<_>>());
-    let same =
-        ok(&run(&["sprt", "--game", "ecard", "--bots", "random,random", "--elo0", "0", "--elo1", "100"]));
-    assert!(same.contains("H0 accepted"), "{same}");
+    let same = ok(&run(&[
+        "sprt",
+        "--game",
+        "ecard",
+        "--bots",
+        "random,random",
+        "--elo-model",
+        "logistic",
+        "--elo0",
+        "0",
+        "--elo1",
+        "100",
+    ]));
+    assert!(same.contains("H0 accepted") && same.contains("logistic Elo of random over random"), "{same}");
     let out = run(&["sprt", "--game", "intensity", "--bots", "greedy,random"]);
     assert_eq!(out.status.code(), Some(2));
 }

@@ -15,6 +15,7 @@ use rayon::prelude::*;
 use super::{csv_field, default_threads, print_out, write_out, LimitArgs, Mismatch};
 use crate::bot::{content_hash, is_builtin_name, Verdict, BUILTIN_BOTS};
 use crate::bots::Greedy;
+use crate::ratings::{self, Placing};
 use crate::registry::{self, BotSource, Lanes, Loader};
 use crate::runner::{run_match, BotEntry, FaultRecord, MatchSpec, Quiet};
 use crate::tournament::config::{Event, Format, LimitsConfig};
@@ -275,14 +276,11 @@ impl Stats {
         }
     }
 
-    /// Mean score and its 95% interval, from the per-deal means (the rotations of one deal are
-    /// not independent; deals are).
+    /// Mean score and its 95% interval (Wilson, `ratings::score_ci95`), from the per-deal means
+    /// (the rotations of one deal are not independent; deals are).
     fn score(&self) -> (f64, f64, f64) {
         let xs: Vec<f64> = self.deal_scores.values().map(|(s, n)| s / f64::from(*n)).collect();
-        match crate::ratings::mean_ci95(&xs) {
-            Some((mean, half)) => (mean, (mean - half).max(0.0), (mean + half).min(1.0)),
-            None => (xs.first().copied().unwrap_or(0.0), 0.0, 1.0),
-        }
+        crate::ratings::score_ci95(&xs).unwrap_or((0.0, 0.0, 1.0))
     }
 
     fn fault_total(&self) -> u64 {
@@ -419,13 +417,10 @@ fn check_game<G: Greedy>(args: &CheckArgs) -> anyhow::Result<()> {
     for s in &per_opp[1..] {
         all.merge(s);
     }
-    let event = event_for(G::NAME, "check", &names);
-    let summaries: Vec<MatchSummary> = played.iter().map(|p| p.summary.clone()).collect();
-    let standings = standings::compute(&event, G::NAME, &variant.to_string(), &entries, &plans, &summaries);
-    let rating_of = |name: &str| {
-        standings.standings.iter().find(|s| s.bot == name).map(|s| (s.rating, s.ci_low, s.ci_high))
-    };
-
+    // One fit over every table; the difference to each opponent has its own interval.
+    let placings: Vec<Placing> =
+        played.iter().map(|p| Placing::from_ranks(&p.plan.seats, &p.summary.ranks)).collect();
+    let fitted = ratings::fit_all(names.len(), &placings);
     let mut out = String::new();
     out.push_str(&format!(
         "check {} ({} {}, hash {}): {} ({variant}), {} deals × {} seatings per opponent, seed {}\n",
@@ -440,15 +435,15 @@ fn check_game<G: Greedy>(args: &CheckArgs) -> anyhow::Result<()> {
     ));
     let width = names[1..].iter().map(String::len).max().unwrap_or(8).max(8);
     out.push_str(&format!(
-        "\n  {:<width$}  {:>7}  {:>13}  {:>9}  {:>19}  {:>15}  faults\n",
-        "opponent", "matches", "W-D-L", "points", "score (95% CI)", "rating diff"
+        "\n  {:<width$}  {:>7}  {:>13}  {:>9}  {:>19}  {:>22}  faults\n",
+        "opponent", "matches", "W-D-L", "points", "score (95% CI)", "rating diff (95% CI)"
     ));
-    let own = rating_of(&names[0]).map(|r| r.0).unwrap_or(1500.0);
     for (i, s) in per_opp.iter().enumerate().skip(1) {
         let (score, lo, hi) = s.score();
-        let diff = rating_of(&names[i]).map(|r| own - r.0).unwrap_or(0.0);
+        let d = fitted.difference(0, i);
+        let diff = format!("{:+.0} ({:+.0}..{:+.0})", d.rating, d.low, d.high);
         out.push_str(&format!(
-            "  {:<width$}  {:>7}  {:>13}  {:>9.1}  {:>5.3} ({:.3}..{:.3})  {:>+15.0}  {}\n",
+            "  {:<width$}  {:>7}  {:>13}  {:>9.1}  {:>5.3} ({:.3}..{:.3})  {:>22}  {}\n",
             names[i],
             s.matches,
             format!("{}-{}-{}", s.wins, s.draws, s.losses),

@@ -91,6 +91,10 @@ struct SprtArgs {
     /// NEW,OLD: the candidate and the baseline.
     #[arg(long, value_delimiter = ',', required = true)]
     bots: Vec<String>,
+    /// How --elo0/--elo1 and the estimate read Elo: normalized (fishtest's default: the same
+    /// bounds cost about the same number of pairs whatever the draw rate) or logistic.
+    #[arg(long, value_enum, default_value_t = EloModelArg::Normalized)]
+    elo_model: EloModelArg,
     /// Elo difference of H0.
     #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
     elo0: f64,
@@ -114,6 +118,13 @@ struct SprtArgs {
     threads: Option<usize>,
     #[command(flatten)]
     limits: LimitArgs,
+}
+
+/// `--elo-model` (`crate::sprt::EloModel`).
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum EloModelArg {
+    Logistic,
+    Normalized,
 }
 
 /// Sandbox limits for Lua/WASM bots; unset ones keep the defaults of the bot's kind (docs/sandbox.md).
@@ -634,7 +645,7 @@ fn sprt_cmd(args: SprtArgs) -> anyhow::Result<()> {
 }
 
 fn sprt_game<G: Greedy>(args: &SprtArgs) -> anyhow::Result<()> {
-    use crate::sprt::{SprtDecision, SprtParams};
+    use crate::sprt::{EloModel, Sprt, SprtDecision, SprtParams};
     use rayon::prelude::*;
 
     if G::PLAYERS != 2 {
@@ -643,7 +654,11 @@ fn sprt_game<G: Greedy>(args: &SprtArgs) -> anyhow::Result<()> {
     if args.bots.len() != 2 {
         bail!("--bots takes NEW,OLD: exactly two bots");
     }
-    let params = SprtParams { elo0: args.elo0, elo1: args.elo1, alpha: args.alpha, beta: args.beta };
+    let model = match args.elo_model {
+        EloModelArg::Logistic => EloModel::Logistic,
+        EloModelArg::Normalized => EloModel::Normalized,
+    };
+    let params = SprtParams { model, elo0: args.elo0, elo1: args.elo1, alpha: args.alpha, beta: args.beta };
     if !(params.alpha > 0.0 && params.alpha < 0.5 && params.beta > 0.0 && params.beta < 0.5) {
         bail!("--alpha and --beta must be between 0 and 0.5");
     }
@@ -659,9 +674,13 @@ fn sprt_game<G: Greedy>(args: &SprtArgs) -> anyhow::Result<()> {
     let lanes = registry::Lanes::new(loader.started_sandbox(), sources, threads);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
     let (lower, upper) = params.bounds();
+    let model_name = match model {
+        EloModel::Logistic => "logistic",
+        EloModel::Normalized => "normalized",
+    };
     println!(
-        "SPRT {} ({variant}): {} (new) vs {} (old), H0 elo {} / H1 elo {}, alpha {} beta {}, bounds [{lower:.2}, {upper:.2}]",
-        G::NAME, args.bots[0], args.bots[1], params.elo0, params.elo1, params.alpha, params.beta
+        "SPRT {} ({variant}): {} (new) vs {} (old), H0 elo {} / H1 elo {} ({} Elo), alpha {} beta {}, bounds [{lower:.2}, {upper:.2}] before the overshoot correction",
+        G::NAME, args.bots[0], args.bots[1], params.elo0, params.elo1, model_name, params.alpha, params.beta
     );
     // One game's score for NEW (seat `new_seat`): 1 win, 0.5 draw, 0 loss.
     let play = |pair: u64, new_seat: usize| -> u32 {
@@ -682,23 +701,24 @@ fn sprt_game<G: Greedy>(args: &SprtArgs) -> anyhow::Result<()> {
             _ => 0,
         }
     };
-    let mut counts = [0u64; 5];
+    let mut test = Sprt::new(params);
     let mut pair = 0u64;
     let batch = (threads * 16) as u64;
     let mut next_report = 100u64;
     let mut decision = SprtDecision::Continue;
-    let mut llr = 0.0;
     while decision == SprtDecision::Continue && pair < args.max_pairs {
         let end = (pair + batch).min(args.max_pairs);
         let scores: Vec<u32> =
             pool.install(|| (pair..end).into_par_iter().map(|p| play(p, 0) + play(p, 1)).collect());
         for s in scores {
-            counts[s as usize] += 1;
             pair += 1;
-            llr = params.llr(&counts);
-            decision = params.decide(llr);
+            decision = test.record(s as usize);
             if pair >= next_report || decision != SprtDecision::Continue {
-                println!("pairs {pair:>6}  [0, ½, 1, 1½, 2] = {counts:?}  LLR {llr:>6.2}");
+                let (lo, hi) = test.bounds();
+                println!(
+                    "pairs {pair:>6}  [0, ½, 1, 1½, 2] = {:?}  LLR {:>6.2}  bounds [{lo:.2}, {hi:.2}]",
+                    test.counts, test.llr
+                );
                 next_report = pair + 100;
             }
             if decision != SprtDecision::Continue {
@@ -713,7 +733,22 @@ fn sprt_game<G: Greedy>(args: &SprtArgs) -> anyhow::Result<()> {
         SprtDecision::AcceptH0 => {
             format!("H0 accepted: {} is not stronger by {} Elo", args.bots[0], params.elo1)
         }
-        SprtDecision::Continue => format!("no decision after {pair} pairs (LLR {llr:.2}); raise --max-pairs"),
+        SprtDecision::Continue => {
+            format!("no decision after {pair} pairs (LLR {:.2}); raise --max-pairs", test.llr)
+        }
     };
-    print_out(&format!("{verdict}\n"))
+    let estimate = match params.estimate(&test.counts) {
+        Some((elo, lo, hi)) => format!(
+            "\n{model_name} Elo of {} over {}: {elo:+.1} (95% CI {lo:+.1}..{hi:+.1}), from {pair} pairs{}",
+            args.bots[0],
+            args.bots[1],
+            if decision == SprtDecision::Continue {
+                ""
+            } else {
+                " (a stopped test's estimate leans towards its verdict)"
+            }
+        ),
+        None => String::new(),
+    };
+    print_out(&format!("{verdict}{estimate}\n"))
 }
