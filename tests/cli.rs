@@ -286,6 +286,7 @@ fn repo(path: &str) -> String {
 fn run_measured(mut cmd: Command, dir: &std::path::Path) -> (Option<i32>, String, String, u64) {
     let (out, err) = (dir.join("stdout.txt"), dir.join("stderr.txt"));
     cmd.stdout(std::fs::File::create(&out).unwrap()).stderr(std::fs::File::create(&err).unwrap());
+    #[allow(clippy::zombie_processes)] // reaped by `wait4` below, which also gives its usage
     let child = cmd.spawn().expect("spawns");
     let mut status = 0;
     // SAFETY: plain system call on our own child, with valid pointers to locals.
