@@ -17,7 +17,7 @@ fn main() -> ExitCode {
     match cardarena::cli::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", cardarena::cli::terminal_safe(&format!("{e:#}")));
             // A check that ran and found a difference is 1 (as in `cmp`); anything else is 2.
             ExitCode::from(if e.is::<cardarena::cli::Mismatch>() { 1 } else { 2 })
         }

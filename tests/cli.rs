@@ -268,3 +268,187 @@ fn a_broken_bot_file_is_refused_with_its_name() {
     let err = stderr(&o);
     assert!(err.contains("syntax.lua") && err.contains("cannot be loaded"), "{err}");
 }
+
+/// A fresh, empty folder for one test.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cli-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn repo(path: &str) -> String {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path).to_string_lossy().into_owned()
+}
+
+/// Runs `cmd` with its output in files of `dir`, and returns its exit code, stdout, stderr and
+/// peak resident memory in bytes (the child's own `ru_maxrss`, from `wait4`).
+fn run_measured(mut cmd: Command, dir: &std::path::Path) -> (Option<i32>, String, String, u64) {
+    let (out, err) = (dir.join("stdout.txt"), dir.join("stderr.txt"));
+    cmd.stdout(std::fs::File::create(&out).unwrap()).stderr(std::fs::File::create(&err).unwrap());
+    #[allow(clippy::zombie_processes)] // reaped by `wait4` below, which also gives its usage
+    let child = cmd.spawn().expect("spawns");
+    let mut status = 0;
+    // SAFETY: plain system call on our own child, with valid pointers to locals.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as libc::pid_t);
+    let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
+    let read = |p: &std::path::Path| String::from_utf8_lossy(&std::fs::read(p).unwrap()).into_owned();
+    (code, read(&out), read(&err), usage.ru_maxrss as u64 * 1024)
+}
+
+/// Attacks the host's memory through a bot: log spam of empty lines (each once kept as a
+/// line of its own), a Lua table bomb and a WASM memory filled to its cap. The process's peak
+/// resident memory stays within the seated bots' memory limits plus the fixed overhead stated
+/// in docs/sandbox.md ("Memory of the host process"), and the replay stays small.
+#[test]
+fn arena_play_peak_memory_stays_within_the_bound_under_hostile_bots() {
+    let dir = scratch("memory-bound");
+    let fill = dir.join("fill_memory.wat");
+    std::fs::write(
+        &fill,
+        r#"(module (memory (export "memory") 1)
+          (func (export "alloc") (param i32) (result i32) (i32.const 0))
+          (func (export "act") (param i32 i32) (result i64)
+            (drop (memory.grow (i32.const 1000)))
+            (memory.fill (i32.const 0) (i32.const 7) (i32.const 65601536))
+            (loop $l (br $l))
+            (i64.const 0)))"#,
+    )
+    .unwrap();
+    // Intensity for the log spam: a faulty seat keeps playing, so the bot attacks at every
+    // decision (with less fuel per decision than the default, still 20,000 lines or more).
+    let spam: &[&str] = &["--fuel-per-decision", "2000000"];
+    let bots = [
+        (repo("sandbox/tests/bots/wasm_log_empty_lines.wat"), "intensity", spam),
+        (repo("sandbox/tests/bots/lua_print_empty_lines.lua"), "intensity", spam),
+        (repo("sandbox/tests/bots/lua_memory_table_bomb.lua"), "ecard", &[][..]),
+        (fill.to_string_lossy().into_owned(), "ecard", &[][..]),
+    ];
+    const MIB: u64 = 1 << 20;
+    // One sandboxed seat of 64 MiB (the default) and built-ins, plus the fixed overhead.
+    let bound = 64 * MIB + 64 * MIB;
+    for (bot, game, flags) in bots {
+        let replay = dir.join("replay.json");
+        let others = if game == "intensity" { ",random,random,random" } else { ",random" };
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_arena"));
+        cmd.args(["play", "--game", game, "--seed", "1", "--json", "--bots"])
+            .arg(format!("{bot}{others}"))
+            .arg("--replay")
+            .arg(&replay)
+            .arg("--capsules")
+            .arg(dir.join("capsules"))
+            .args(flags);
+        let (code, out, err, rss) = run_measured(cmd, &dir);
+        assert_eq!(code, Some(0), "{bot}: {err}");
+        assert!(out.contains("\"verdict\""), "{bot}: {out}");
+        eprintln!("{bot}: peak RSS {:.1} MiB", rss as f64 / MIB as f64);
+        assert!(rss <= bound, "{bot}: peak RSS {} MiB; the bound is {} MiB", rss / MIB, bound / MIB);
+        let size = std::fs::metadata(&replay).unwrap().len();
+        assert!(size < MIB, "{bot}: replay of {size} bytes");
+    }
+}
+
+/// Attacks the terminal through bot output and file names: ESC sequences, BEL and CR in a log
+/// line, a fault message and a bot's file name reach `arena play` and `arena replay` escaped.
+#[test]
+fn play_and_replay_escape_control_characters_from_bots() {
+    let dir = scratch("control-characters");
+    let bot = dir.join("evil\x1b[2J.lua");
+    std::fs::write(
+        &bot,
+        "function act(obs)\n  print('\\27[31mred\\7\\rover')\n  error('boom\\27]0;title\\7')\nend\n",
+    )
+    .unwrap();
+    let replay = dir.join("replay.json");
+    let o = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["play", "--game", "ecard", "--seed", "1", "--bots"])
+        .arg(format!("{},random", bot.display()))
+        .arg("--replay")
+        .arg(&replay)
+        .arg("--capsules")
+        .arg(dir.join("capsules"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let shown = Command::new(env!("CARGO_BIN_EXE_arena")).arg("replay").arg(&replay).output().unwrap();
+    assert!(shown.status.success(), "{}", stderr(&shown));
+    for (what, text) in [("play", stdout(&o)), ("replay", stdout(&shown))] {
+        for c in ['\x1b', '\x07', '\r'] {
+            assert!(!text.contains(c), "{what} printed a raw {c:?}:\n{text}");
+        }
+        assert!(text.contains("\\x1b[31mred\\x07\\x0dover"), "{what}:\n{text}");
+        assert!(text.contains("boom\\x1b]0;title\\x07"), "{what}:\n{text}");
+        assert!(text.contains("evil\\x1b[2J.lua"), "{what}:\n{text}");
+    }
+}
+
+/// Attacks `arena grade` through its folder: a link to a file outside it (whose first line
+/// must not be quoted) and a 2 GiB sparse file (which must not be read).
+#[test]
+fn grade_refuses_links_out_of_the_folder_and_checks_size_before_reading() {
+    let dir = scratch("grade-inputs");
+    let class = dir.join("class");
+    std::fs::create_dir_all(&class).unwrap();
+    std::fs::copy(repo("example_bots/lua/ecard_random.lua"), class.join("alice.lua")).unwrap();
+    let secret = dir.join("secret.txt");
+    std::fs::write(&secret, "TOP SECRET first line\n").unwrap();
+    std::os::unix::fs::symlink(&secret, class.join("bob.lua")).unwrap();
+    std::os::unix::fs::symlink(class.join("alice.lua"), class.join("carol.lua")).unwrap();
+    std::fs::File::create(class.join("huge.lua")).unwrap().set_len(2 << 30).unwrap();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_arena"));
+    cmd.args(["grade", "--game", "ecard", "--against", "random", "--deals", "1", "--csv", "-", "--bots"])
+        .arg(&class);
+    let (code, out, err, rss) = run_measured(cmd, &dir);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(!out.contains("SECRET") && !err.contains("SECRET"), "{out}{err}");
+    let row =
+        |file: &str| out.lines().find(|l| l.starts_with(file)).unwrap_or_else(|| panic!("{file}: {out}"));
+    assert!(
+        row("bob.lua").starts_with("bob.lua,,load error: a symbolic link out of the graded folder"),
+        "{out}"
+    );
+    assert!(!row("carol.lua").contains("link"), "a link inside the folder is graded: {out}");
+    assert!(row("huge.lua").contains("2147483648 bytes; the limit is"), "{out}");
+    assert!(rss < 512 << 20, "peak RSS {} MiB", rss >> 20);
+}
+
+/// Attacks the fallback without the instance pool (`ulimit -v`): the same replay, byte for
+/// byte, as with the pool, and a two-table module refused at load the same way.
+#[test]
+fn wasm_without_the_instance_pool_plays_the_same() {
+    let dir = scratch("no-pool");
+    let two_tables = dir.join("two_tables.wat");
+    std::fs::write(
+        &two_tables,
+        r#"(module (memory (export "memory") 1) (table 1 funcref) (table 1 funcref)
+          (func (export "alloc") (param i32) (result i32) (i32.const 0))
+          (func (export "act") (param i32 i32) (result i64) (i64.const 0)))"#,
+    )
+    .unwrap();
+    let bot = repo("example_bots/wasm/ecard_rust.wasm");
+    let run = |limit: &str, bots: &str, replay: &str| {
+        let script = format!("{limit} exec \"$0\" play --game ecard --seed 3 --bots \"$1\" --replay \"$2\"");
+        Command::new("sh")
+            .arg("-c")
+            .arg(script)
+            .arg(env!("CARGO_BIN_EXE_arena"))
+            .arg(bots)
+            .arg(dir.join(replay))
+            .output()
+            .unwrap()
+    };
+    let pooled = run("", &format!("{bot},random"), "pooled.json");
+    assert!(pooled.status.success(), "{}", stderr(&pooled));
+    let limited = run("ulimit -v 3000000 &&", &format!("{bot},random"), "limited.json");
+    assert!(limited.status.success(), "{}", stderr(&limited));
+    let read = |f: &str| std::fs::read(dir.join(f)).unwrap();
+    assert!(!String::from_utf8_lossy(&read("limited.json")).contains("\"fault\""));
+    assert_eq!(read("pooled.json"), read("limited.json"), "replays differ without the pool");
+    for limit in ["", "ulimit -v 3000000 &&"] {
+        let o = run(limit, &format!("{},random", two_tables.display()), "t.json");
+        assert_eq!(o.status.code(), Some(2), "{limit}");
+        assert!(stderr(&o).contains("2 tables; the limit is 1"), "{limit}: {}", stderr(&o));
+    }
+}

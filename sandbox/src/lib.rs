@@ -48,6 +48,7 @@ mod fault;
 mod limits;
 mod log;
 mod lua;
+mod shape;
 mod stack;
 mod wasm;
 mod watchdog;
@@ -79,10 +80,23 @@ pub const LUA_HOOK_STEP: u32 = 1000;
 pub const COST_MODEL: &str = "2: raw Lua 5.4.9 with LUA_MASKFUEL, C wrappers; wasmtime 48";
 /// Longest reply accepted from `act`, in bytes. Longer replies are [`Verdict::Invalid`].
 pub const MAX_REPLY_BYTES: usize = 4096;
+/// What a log line costs beyond its text, in bytes, against the log caps (its framing in a
+/// replay and in memory): an empty line is not free.
+pub const LOG_LINE_FRAMING: usize = 16;
+/// Most log lines kept from one decision (between two [`Instance::take_log`] calls); past it
+/// one marker line is added and the decision's further lines are dropped (still charged).
+pub const LOG_LINES_PER_DECISION: usize = 100;
+/// Most log bytes (framing included) kept from one decision, as [`LOG_LINES_PER_DECISION`].
+pub const LOG_BYTES_PER_DECISION: usize = 16 << 10;
 /// Largest Lua source accepted, in bytes.
 pub const MAX_LUA_SOURCE: usize = 4 << 20;
-/// Largest WASM module (binary or text) accepted, in bytes.
-pub const MAX_WASM_MODULE: usize = 16 << 20;
+/// Largest WASM module accepted, in bytes (binary; a text module is also held to
+/// [`MAX_WAT_TEXT`]). Its shape is checked against further limits before it is compiled
+/// (docs/sandbox.md, "WASM module limits").
+pub const MAX_WASM_MODULE: usize = 4 << 20;
+/// Largest WASM text module (`.wat`) accepted, in bytes: parsing text takes about 100 times its
+/// size in memory, so text is for small hand-written bots.
+pub const MAX_WAT_TEXT: usize = 256 << 10;
 
 /// The kind of a bot program, from its file extension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -175,7 +189,7 @@ impl Sandbox {
         lua::self_check().map_err(SandboxError)?;
         let lua_prelude = lua::compile_prelude().map_err(SandboxError)?.into();
         let watch = Arc::new(watchdog::Watchlist::default());
-        let wasm = wasm::WasmEngine::new(watch.clone(), WASM_POOL_SLOTS).map_err(SandboxError)?;
+        let wasm = wasm::WasmEngine::new(watch.clone(), WASM_POOL_SLOTS, None).map_err(SandboxError)?;
         Ok(Sandbox { shared: Arc::new(Shared { wasm, watch, lua_prelude }) })
     }
 
@@ -190,12 +204,17 @@ impl Sandbox {
     /// match on one thread, 6.5 % on two threads sharing an engine, 3.5 % on two lanes
     /// (BENCHMARKS.md). The more cores, the more it matters.
     ///
+    /// A lane is the same kind as its sandbox: pooled, or (where the pool's address space was
+    /// refused) with instances allocated on demand.
+    ///
     /// # Errors
     ///
-    /// If the engine cannot be created or its ticker thread cannot be spawned.
+    /// If the engine cannot be created (for a pooled sandbox: its pool's address space is
+    /// refused), or its ticker thread cannot be spawned.
     pub fn lane(&self) -> Result<Sandbox, SandboxError> {
-        let wasm =
-            wasm::WasmEngine::new(self.shared.watch.clone(), WASM_LANE_POOL_SLOTS).map_err(SandboxError)?;
+        let pooled = Some(self.shared.wasm.pooled);
+        let wasm = wasm::WasmEngine::new(self.shared.watch.clone(), WASM_LANE_POOL_SLOTS, pooled)
+            .map_err(SandboxError)?;
         Ok(Sandbox {
             shared: Arc::new(Shared {
                 wasm,
@@ -455,7 +474,9 @@ impl Instance {
         }
     }
 
-    /// The log lines written since the last call (`print` in Lua, `env.log` in WASM).
+    /// The log lines written since the last call (`print` in Lua, `env.log` in WASM). Each call
+    /// ends a decision's log: [`LOG_LINES_PER_DECISION`] and [`LOG_BYTES_PER_DECISION`] count
+    /// from here (the match runner takes the log after every decision).
     pub fn take_log(&mut self) -> Vec<String> {
         match &mut self.inner {
             InstanceInner::Lua(i) => i.take_log(),

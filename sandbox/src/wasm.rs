@@ -21,7 +21,7 @@ use wasmtime::{
 
 use crate::log::LogBook;
 use crate::watchdog::Watchlist;
-use crate::{Fault, Limits, Verdict, MAX_REPLY_BYTES, MAX_WASM_MODULE};
+use crate::{Fault, Limits, Verdict, MAX_REPLY_BYTES, MAX_WASM_MODULE, MAX_WAT_TEXT};
 
 /// Period of the epoch ticker. The wall-clock backstop fires within about two ticks of its
 /// deadline.
@@ -29,7 +29,7 @@ const TICK: Duration = Duration::from_millis(10);
 /// Native stack the guest's wasm frames may use.
 pub(crate) const MAX_WASM_STACK: usize = 512 << 10;
 /// Most elements a table may have.
-const TABLE_ELEMENTS: usize = 10_000;
+pub(crate) const TABLE_ELEMENTS: usize = 10_000;
 /// Fuel charged for each `env.log` call, plus one per byte.
 const LOG_BASE_FUEL: u64 = 100;
 /// Fuel charged for each `env.budget_left` call (about the time of the host call).
@@ -102,16 +102,44 @@ fn pooled_config(slots: u32) -> Config {
     c
 }
 
+/// [`config`] for instances allocated on demand, when the pool's address space is refused (a
+/// `ulimit -v`): a memory reserves only what it uses and moves when it grows, with explicit
+/// bounds checks instead of a 4 GiB reservation and guard region per instance (which a limited
+/// address space refuses too). The guest sees the same memory, traps and fuel: fuel counts wasm
+/// operators, not the machine code's bounds checks.
+fn on_demand_config() -> Config {
+    let mut c = config();
+    c.memory_reservation(0).memory_guard_size(0).memory_reservation_for_growth(0);
+    c
+}
+
 impl WasmEngine {
-    /// The engine with a pool of `slots` instances, and the ticker that serves both its epochs
-    /// and the Lua `watch` list.
-    pub(crate) fn new(watch: Arc<Watchlist>, slots: u32) -> Result<WasmEngine, String> {
-        // The pool reserves its address space up front (about 2 TiB); where that is refused (a
-        // `ulimit -v`, or very many sandboxes alive in one process) instances are allocated on
-        // demand instead: slower starts, the same behaviour and fuel.
-        let (engine, pooled) = match Engine::new(&pooled_config(slots)) {
-            Ok(engine) => (engine, true),
-            Err(_) => (Engine::new(&config()).map_err(|e| format!("wasmtime engine: {e:#}"))?, false),
+    /// The engine with a pool of `slots` instances (or, if `pool` is `None`, whichever works:
+    /// the pool, else on-demand instances), and the ticker that serves both its epochs and the
+    /// Lua `watch` list.
+    ///
+    /// `pool: Some(pooled)` asks for that kind of engine only: a lane must be the same kind as
+    /// its sandbox, because compiled code moves between them and depends on the kind.
+    pub(crate) fn new(watch: Arc<Watchlist>, slots: u32, pool: Option<bool>) -> Result<WasmEngine, String> {
+        // The pool reserves its address space up front (about 4 GiB per slot); where that is
+        // refused (a `ulimit -v`, or very many sandboxes alive in one process) instances are
+        // allocated on demand instead: slower starts, the same behaviour and fuel.
+        let pooled = match pool {
+            Some(false) => Err(None),
+            _ => Engine::new(&pooled_config(slots)).map_err(Some),
+        };
+        let (engine, pooled) = match (pooled, pool) {
+            (Ok(engine), _) => (engine, true),
+            (Err(e), Some(true)) => {
+                return Err(format!(
+                    "the WASM instance pool of {slots} slots cannot reserve its address space ({}); \
+                     raise the address-space limit (`ulimit -v`) or run fewer sandboxes at once",
+                    e.map_or_else(String::new, |e| format!("{e:#}"))
+                ))
+            }
+            (Err(_), _) => {
+                (Engine::new(&on_demand_config()).map_err(|e| format!("wasmtime engine: {e:#}"))?, false)
+            }
         };
         let mut linker = Linker::<Host>::new(&engine);
         linker
@@ -316,8 +344,18 @@ impl WasmProgram {
                 bytes.len()
             )));
         }
-        let module = Module::new(&shared.wasm.engine, bytes)
-            .map_err(|e| Fault::load(format!("malformed WebAssembly module: {e:#}")))?;
+        if !bytes.starts_with(b"\0asm") && bytes.len() > MAX_WAT_TEXT {
+            return Err(Fault::load(format!(
+                "the module's text is {} bytes; the limit for text (.wat) is {MAX_WAT_TEXT}: \
+                 compile it to a binary .wasm",
+                bytes.len()
+            )));
+        }
+        let malformed =
+            |e: &dyn std::fmt::Display| Fault::load(format!("malformed WebAssembly module: {e:#}"));
+        let binary = wat::parse_bytes(bytes).map_err(|e| malformed(&e))?;
+        crate::shape::check(&binary)?;
+        let module = Module::from_binary(&shared.wasm.engine, &binary).map_err(|e| malformed(&e))?;
         WasmProgram::checked(shared, &module)
     }
 

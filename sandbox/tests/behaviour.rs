@@ -5,7 +5,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use cardarena_sandbox::{Kind, Limits, Program, Sandbox, Verdict};
+use cardarena_sandbox::{Kind, Limits, Program, Sandbox, Verdict, LOG_LINES_PER_DECISION, LOG_LINE_FRAMING};
 use common::{load, INFO, OBS, SEED};
 
 fn sandbox() -> Sandbox {
@@ -23,9 +23,17 @@ fn lua_log_is_captured_and_capped() {
     let log = bot.take_log();
     assert_eq!(log[0], "deciding\t4\tnil\ttrue\t1.5");
     assert!(log[1].starts_with("line 1 xxx"));
-    assert!(log.last().unwrap().contains("log truncated at 10000 bytes"));
-    let total: usize = log[..log.len() - 1].iter().map(String::len).sum();
-    assert!(total <= 10_000 && total > 9_000, "{total}");
+    // 2000 lines in one decision: the decision's cap in lines cuts them.
+    assert_eq!(log.len(), LOG_LINES_PER_DECISION + 1);
+    assert!(log.last().unwrap().contains("log cut for this decision"), "{:?}", log.last());
+    let mut cost: usize = 12 + LOG_LINE_FRAMING; // the init line
+    cost += log[..log.len() - 1].iter().map(|l| l.len() + LOG_LINE_FRAMING).sum::<usize>();
+    // The next decision reaches the match's cap, framing counted.
+    assert_eq!(bot.act(OBS).unwrap(), "1");
+    let log = bot.take_log();
+    assert!(log.last().unwrap().contains("log truncated at 10000 bytes"), "{:?}", log.last());
+    cost += log[..log.len() - 1].iter().map(|l| l.len() + LOG_LINE_FRAMING).sum::<usize>();
+    assert!(cost <= 10_000 && cost > 9_900, "{cost}");
     // The cap is per match: nothing more gets through.
     assert_eq!(bot.act(OBS).unwrap(), "1");
     assert!(bot.take_log().is_empty());
@@ -41,9 +49,10 @@ fn wasm_log_is_captured_and_capped() {
     let mut bot = program.start(&limits, SEED, INFO).unwrap();
     assert_eq!(bot.act(OBS).unwrap_err().verdict, Verdict::Fuel);
     let log = bot.take_log();
-    assert_eq!(log.len(), 27, "{log:?}"); // 25 whole lines of 39 bytes, 1 cut, 1 marker
+    // 18 whole lines of 39 bytes plus their framing, the marker (no room left for a cut line)
+    assert_eq!(log.len(), 19, "{log:?}");
     assert_eq!(log[0], "spam spam spam spam spam spam spam spam");
-    assert!(log[26].contains("truncated"));
+    assert!(log[18].contains("truncated"));
 }
 
 #[test]

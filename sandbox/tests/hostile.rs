@@ -242,3 +242,64 @@ fn oversized_programs_are_refused() {
     let f = sb.load("big.lua", cardarena_sandbox::Kind::Lua, &big).unwrap_err();
     assert_eq!(f.verdict, Verdict::Load);
 }
+
+/// Attacks the log cap with lines that carry no text (`env.log(0, 0)`, `print()` in a loop):
+/// each line costs its framing, so a decision keeps at most `LOG_LINES_PER_DECISION` lines and a
+/// match at most `log_bytes_per_match / LOG_LINE_FRAMING`, each cut marked by one line.
+#[test]
+fn empty_log_lines_are_capped_per_decision_and_per_match() {
+    use cardarena_sandbox::{LOG_LINES_PER_DECISION, LOG_LINE_FRAMING};
+    let (sb, _) = setup();
+    for file in ["wasm_log_empty_lines.wat", "lua_print_empty_lines.lua"] {
+        let program = common::load(&sb, file).unwrap();
+        let base = limits_for(file);
+        let per_decision = base.fuel_per_decision / 50;
+        let limits = Limits {
+            fuel_per_decision: per_decision,
+            fuel_per_match: 10 * per_decision,
+            log_bytes_per_match: 250 * LOG_LINE_FRAMING,
+            ..base
+        };
+        let mut bot = program.start(&limits, common::SEED, common::INFO).unwrap();
+        let mut kept = 0;
+        for _ in 0..12 {
+            let fault = bot.act(common::OBS).unwrap_err();
+            assert_eq!(fault.verdict, Verdict::Fuel, "{file}: {fault}");
+            let log = bot.take_log();
+            assert!(log.len() <= LOG_LINES_PER_DECISION + 1, "{file}: {} lines", log.len());
+            if let Some(last) = log.last() {
+                assert!(last.starts_with("[sandbox: log"), "{file}: {last:?}");
+            }
+            kept += log.iter().filter(|l| l.is_empty()).count();
+        }
+        assert_eq!(kept, 250, "{file}: the match's cap in lines");
+    }
+}
+
+/// Attacks the compiler with modules whose compile time or memory grows with their shape; each
+/// is refused before compiling, naming the limit and the value.
+#[test]
+fn wasm_modules_past_the_shape_limits_are_refused_at_load() {
+    let sb = Sandbox::new().unwrap();
+    let abi = r#"(memory (export "memory") 1)
+        (func (export "alloc") (param i32) (result i32) (i32.const 0))
+        (func (export "act") (param i32 i32) (result i64) (i64.const 0))"#;
+    let cases = [
+        (format!("(module {abi} {})", "(func)".repeat(5_000)), "5002 functions; the limit is 5000"),
+        (format!("(module {abi} (func (local {})))", "i64 ".repeat(1_001)), "1001 locals in one function"),
+        (format!("(module {abi} (table 1 funcref) (table 1 funcref))"), "2 tables; the limit is 1"),
+        (format!("(module {abi} (table 20000 funcref))"), "20000 initial table elements"),
+    ];
+    for (text, want) in cases {
+        let t = std::time::Instant::now();
+        let fault = sb.load("shape.wat", cardarena_sandbox::Kind::Wasm, text.as_bytes()).unwrap_err();
+        assert_eq!(fault.verdict, Verdict::Load);
+        assert!(fault.message.contains(want), "{want}: {}", fault.message);
+        assert!(t.elapsed() < Duration::from_secs(5), "{want}: {:?}", t.elapsed());
+    }
+    let text = format!("(module {abi} (func (local {})))", "i64 ".repeat(1_000));
+    sb.load("shape.wat", cardarena_sandbox::Kind::Wasm, text.as_bytes()).unwrap();
+    let big_text = vec![b' '; cardarena_sandbox::MAX_WAT_TEXT + 1];
+    let fault = sb.load("big.wat", cardarena_sandbox::Kind::Wasm, &big_text).unwrap_err();
+    assert!(fault.message.contains("compile it to a binary .wasm"), "{}", fault.message);
+}

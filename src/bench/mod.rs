@@ -80,6 +80,8 @@ struct Clock {
     window: Duration,
     /// Windows per throughput (the median is kept).
     windows: usize,
+    /// Most calls in one timed batch, however fast the call.
+    max_batch: u64,
 }
 
 impl Clock {
@@ -90,6 +92,7 @@ impl Clock {
                 samples: 3,
                 window: Duration::from_millis(40),
                 windows: 1,
+                max_batch: 1 << 26,
             }
         } else {
             Clock {
@@ -97,6 +100,7 @@ impl Clock {
                 samples: 9,
                 window: Duration::from_millis(400),
                 windows: 3,
+                max_batch: 1 << 26,
             }
         }
     }
@@ -105,6 +109,12 @@ impl Clock {
     /// at least `batch` each.
     fn ns_per_call(&self, f: impl FnMut()) -> f64 {
         self.ns_per_call_by(thread_cpu, f)
+    }
+
+    /// Most calls [`Clock::ns_per_call`] makes: the warm-up, the growing batches (each at least
+    /// 1.5 times the one before, so together under three times the largest) and the samples.
+    fn max_calls(&self) -> u64 {
+        (self.samples as u64 + 4).saturating_mul(self.max_batch)
     }
 
     /// As [`Clock::ns_per_call`], with CPU time counted by `now` (a monotonic CPU clock).
@@ -117,11 +127,11 @@ impl Clock {
                 f();
             }
             let e = now().saturating_sub(t);
-            if e >= self.batch || n >= 1 << 26 {
+            if e >= self.batch || n >= self.max_batch {
                 break;
             }
             let grow = if e.is_zero() { 16.0 } else { self.batch.as_secs_f64() / e.as_secs_f64() * 1.2 };
-            n = ((n as f64 * grow.clamp(1.5, 16.0)) as u64).max(n + 1);
+            n = ((n as f64 * grow.clamp(1.5, 16.0)) as u64).max(n + 1).min(self.max_batch);
         }
         let mut per: Vec<f64> = (0..self.samples)
             .map(|_| {
@@ -300,9 +310,22 @@ fn info_for<G: Game>(seat: usize, seed: u64) -> InitInfo {
 
 /// A started bot of `source` for seat 0 of a Blade match.
 fn started(source: &BotSource, seed: u64) -> Box<dyn Bot<Blade>> {
-    let mut bot = source.instantiate::<Blade>(seed, 0, &LimitsConfig::default());
+    started_with(source, seed, &LimitsConfig::default())
+}
+
+fn started_with(source: &BotSource, seed: u64, limits: &LimitsConfig) -> Box<dyn Bot<Blade>> {
+    let mut bot = source.instantiate::<Blade>(seed, 0, limits);
     bot.init(&info_for::<Blade>(0, seed)).expect("bench bot starts");
     bot
+}
+
+/// A bot for one timing by `clock`: `limits`, with a match fuel bank that pays for every call
+/// the clock may make (the default bank runs out after about a million decisions).
+fn started_for(source: &BotSource, clock: &Clock, limits: &LimitsConfig) -> Box<dyn Bot<Blade>> {
+    let per_decision =
+        limits.fuel_per_decision.unwrap_or(Limits::LUA.fuel_per_decision.max(Limits::WASM.fuel_per_decision));
+    let bank = per_decision.saturating_mul(clock.max_calls());
+    started_with(source, 1, &LimitsConfig { fuel_per_match: Some(bank), ..limits.clone() })
 }
 
 /// One row of the table (and one key of the JSON).
@@ -511,11 +534,11 @@ fn decisions(clock: &Clock, p: &Programs, child: &Path, report: &mut Report) -> 
     });
     let mut native: Box<dyn Bot<Blade>> = Box::new(FirstLegal);
     let native_ns = clock.ns_per_call(|| check(&native.act(&obs).expect("acts")));
-    let mut lua = started(&file_source(&p.trivial_lua), 1);
+    let mut lua = started_for(&file_source(&p.trivial_lua), clock, &LimitsConfig::default());
     let lua_ns = clock.ns_per_call(|| check(&lua.act(&obs).expect("acts")));
-    let mut wasm = started(&file_source(&p.trivial_wasm), 1);
+    let mut wasm = started_for(&file_source(&p.trivial_wasm), clock, &LimitsConfig::default());
     let wasm_ns = clock.ns_per_call(|| check(&wasm.act(&obs).expect("acts")));
-    let mut first_legal = started(&file_source(&p.first_legal), 1);
+    let mut first_legal = started_for(&file_source(&p.first_legal), clock, &LimitsConfig::default());
     let first_legal_ns = clock.ns_per_call(|| check(&first_legal.act(&obs).expect("acts")));
     check(&spawn_child(child, &json_text)?); // a clear error before timing, not a panic in it
     let process_clock = Clock { batch: clock.batch * 4, ..*clock };
@@ -1018,6 +1041,42 @@ impl Drop for TempDir {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The attack on `arena bench` (it panicked in 3 of 4 runs on an idle machine): a decision
+    /// measure given more calls than its match's fuel bank pays for. Here the bank is made
+    /// small (ten decisions) and the clock is forced to its batch cap, past it.
+    #[test]
+    fn a_decision_measure_forced_past_the_bank_keeps_its_fuel() {
+        let sandbox = Sandbox::new().expect("sandbox");
+        let source = file_source(&load(&sandbox, "first_legal.wat", Kind::Wasm, FIRST_LEGAL_WAT).unwrap());
+        let obs = blade_observation();
+        let mut probe = started(&source, 1);
+        probe.act(&obs).unwrap();
+        let fuel = probe.fuel_used_last().expect("a sandboxed bot");
+        let limits = LimitsConfig {
+            fuel_per_decision: Some(2 * fuel),
+            fuel_per_match: Some(10 * fuel),
+            ..Default::default()
+        };
+        let clock = Clock {
+            batch: Duration::from_secs(3600), // never reached: the cap ends every batch
+            samples: 2,
+            window: Duration::ZERO,
+            windows: 1,
+            max_batch: 8,
+        };
+        let mut calls = 0u64;
+        let mut bot = started_for(&source, &clock, &limits);
+        clock.ns_per_call(|| {
+            calls += 1;
+            bot.act(&obs).expect("acts");
+        });
+        assert!(calls > 10 && calls <= clock.max_calls(), "{calls} calls");
+        // The same calls on the bank alone run out: the attack is real.
+        let mut bot = started_with(&source, 1, &limits);
+        let faults = (0..calls).filter(|_| bot.act(&obs).is_err()).count();
+        assert!(faults > 0, "{calls} calls on a bank of ten decisions");
+    }
 
     /// The trivial bots answer the first legal action on every observation of random matches of
     /// every game and variant (so the word-at-a-time search in `trivial.wat` misses no key and

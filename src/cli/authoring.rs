@@ -7,6 +7,7 @@
 //! are read back in plan order, so the output depends only on the arguments and the bots.
 
 use std::collections::BTreeMap;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
@@ -583,6 +584,40 @@ fn bot_files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
     Ok(files)
 }
 
+/// Why `path`, a symbolic link in the graded folder `dir`, is not graded: it leads out of the
+/// folder (a link could otherwise make the grade read, and quote, any file the user can read).
+fn link_out_of(dir: &Path, path: &Path) -> Option<anyhow::Error> {
+    let is_link = std::fs::symlink_metadata(path).map(|m| m.file_type().is_symlink()).unwrap_or(false);
+    if !is_link {
+        return None;
+    }
+    let inside = match (dir.canonicalize(), path.canonicalize()) {
+        (Ok(dir), Ok(target)) => target.starts_with(dir),
+        _ => false,
+    };
+    (!inside).then(|| {
+        anyhow::anyhow!("a symbolic link out of the graded folder is not graded; copy the bot file into it")
+    })
+}
+
+/// The content hash of a bot file no bigger than the sandbox accepts, else empty (the size is
+/// checked before anything is read).
+fn small_file_hash(path: &Path) -> String {
+    let limit = cardarena_sandbox::MAX_LUA_SOURCE.max(cardarena_sandbox::MAX_WASM_MODULE) as u64;
+    match std::fs::metadata(path) {
+        Ok(m) if m.len() <= limit => {
+            let mut bytes = Vec::new();
+            let read = std::fs::File::open(path).and_then(|f| f.take(limit + 1).read_to_end(&mut bytes));
+            if read.is_ok() && bytes.len() as u64 <= limit {
+                content_hash(&bytes)
+            } else {
+                String::new()
+            }
+        }
+        _ => String::new(),
+    }
+}
+
 fn grade_game<G: Greedy>(args: &GradeArgs) -> anyhow::Result<()> {
     let variant = registry::variant::<G>(args.variant.as_deref())?;
     if args.deals == 0 {
@@ -596,8 +631,13 @@ fn grade_game<G: Greedy>(args: &GradeArgs) -> anyhow::Result<()> {
     let mut row_entrant: Vec<Option<usize>> = Vec::new();
     for path in &files {
         let file = path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
-        let bytes = std::fs::read(path).unwrap_or_default();
-        match loader.resolve::<G>(&path.to_string_lossy()) {
+        let outside = link_out_of(&args.bots, path);
+        let refused = outside.is_some();
+        let resolved = match outside {
+            Some(e) => Err(e),
+            None => loader.resolve::<G>(&path.to_string_lossy()),
+        };
+        match resolved {
             Ok(source) => {
                 let mut entry = source.entry();
                 entry.name = file.clone();
@@ -619,7 +659,7 @@ fn grade_game<G: Greedy>(args: &GradeArgs) -> anyhow::Result<()> {
                 row_entrant.push(None);
                 rows.push(GradeRow {
                     file,
-                    hash: content_hash(&bytes),
+                    hash: if refused { String::new() } else { small_file_hash(path) },
                     load_error: Some(message),
                     stats: Stats::default(),
                     rating: None,
@@ -742,7 +782,8 @@ fn grade_table(
     ));
     for r in rows {
         if let Some(e) = &r.load_error {
-            out.push_str(&format!("{:<width$}  {:<12}  LOAD ERROR: {e}\n", r.file, &r.hash[..12]));
+            let hash = crate::replay_view::prefix(&r.hash, 12);
+            out.push_str(&format!("{:<width$}  {hash:<12}  LOAD ERROR: {e}\n", r.file));
             continue;
         }
         let s = &r.stats;

@@ -217,8 +217,29 @@ fn games_cmd() -> anyhow::Result<()> {
     print_out(&out)
 }
 
-/// Writes to stdout, treating a closed pipe as success.
+/// `s` with every control character but newline and tab written as an escape (`\x1b`,
+/// `\u{9b}`): bot output and file names reach the terminal through this, so a bot cannot clear
+/// the screen, ring the bell or overwrite a line (CR) of the arena's output.
+pub fn terminal_safe(s: &str) -> std::borrow::Cow<'_, str> {
+    let unsafe_char = |c: char| c.is_control() && c != '\n' && c != '\t';
+    if !s.chars().any(unsafe_char) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            c if !unsafe_char(c) => out.push(c),
+            c if (c as u32) < 0x80 => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// Writes to stdout (control characters escaped, see [`terminal_safe`]), treating a closed pipe
+/// as success.
 fn print_out(s: &str) -> anyhow::Result<()> {
+    let s = terminal_safe(s);
     let mut stdout = std::io::stdout().lock();
     match stdout.write_all(s.as_bytes()).and_then(|()| stdout.flush()) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
@@ -544,7 +565,7 @@ fn tournament_cmd(args: TournamentArgs) -> anyhow::Result<()> {
         threads,
         if result.interrupted { "; stopped early: run again to resume" } else { "" }
     );
-    eprint!("{}", fault_summary(&result.faults, store.path()));
+    eprint!("{}", terminal_safe(&fault_summary(&result.faults, store.path())));
     if let Some(out) = &args.json {
         let json = serde_json::to_string_pretty(&result)? + "\n";
         write_out(out, &json)?;

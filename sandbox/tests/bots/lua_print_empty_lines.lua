@@ -1,0 +1,3 @@
+function act(obs)
+  while true do print() end
+end
