@@ -145,11 +145,12 @@ impl LuaInstance {
         // SAFETY: the stack is empty; every push has room (LUA_MINSTACK slots); the calls are
         // protected.
         unsafe {
-            ffi::lua_createtable(l, 0, 8);
-            let functions: [(&CStr, ffi::lua_CFunction); 7] = [
+            ffi::lua_createtable(l, 0, 10);
+            let functions: [(&CStr, ffi::lua_CFunction); 8] = [
                 (c"charge", host::charge),
                 (c"emit", host::emit),
                 (c"budget_left", host::budget_left),
+                (c"fuel_used", host::fuel_used),
                 (c"find", pattern::find),
                 (c"match", pattern::str_match),
                 (c"gsub", pattern::gsub),
@@ -159,6 +160,8 @@ impl LuaInstance {
                 ffi::lua_pushcfunction(l, f);
                 ffi::lua_setfield(l, -2, name.as_ptr());
             }
+            ffi::lua_pushinteger(l, seed as i64);
+            ffi::lua_setfield(l, -2, c"seed".as_ptr());
 
             // Seed math.random before the prelude replaces math.randomseed.
             ffi::lua_getglobal(l, c"math".as_ptr());
