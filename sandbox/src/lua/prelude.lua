@@ -62,7 +62,11 @@ _G.load = function(...)
       local ok, piece = pcall(chunk)
       if not ok then return nil, piece end
       if piece == nil or piece == "" then break end
-      if type(piece) ~= "string" then return nil, "reader function must return a string" end
+      if type(piece) ~= "string" then
+        -- Lua's message, with the position of load's caller (level 3 seen from `error`,
+        -- called by pcall, called here)
+        return nil, select(2, pcall(error, "reader function must return a string", 3))
+      end
       n = n + 1
       parts[n] = piece
     end

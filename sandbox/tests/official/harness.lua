@@ -25,6 +25,7 @@ package = { preload = {}, loaded = {
   os = os, io = io, debug = debug,
   tracegc = { start = function() end, stop = function() end },
 } }
+package.loaded.package = package
 require = function(name)
   local loaded = package.loaded
   if loaded[name] == nil then
