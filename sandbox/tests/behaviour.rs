@@ -199,8 +199,8 @@ fn golden_fuel_numbers() {
 const GOLDEN_NORMAL_WAT_INIT: u64 = 121;
 const GOLDEN_NORMAL_WAT_ACT: u64 = 1_820;
 const GOLDEN_CALIB_WAT: u64 = 3_734_081;
-const GOLDEN_CALIB_LUA: u64 = 1_066_142;
-const GOLDEN_NORMAL_LUA: u64 = 557;
+const GOLDEN_CALIB_LUA: u64 = 1_066_140;
+const GOLDEN_NORMAL_LUA: u64 = 555;
 
 #[test]
 fn programs_are_shared_across_threads() {

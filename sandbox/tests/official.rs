@@ -14,8 +14,23 @@ use cardarena_sandbox::{Kind, Limits, Sandbox};
 
 /// The files the sandbox must pass (issue 18's list).
 const FILES: [&str; 17] = [
-    "pm", "sort", "tpack", "vararg", "utf8", "math", "strings", "coroutine", "nextvar", "closure",
-    "calls", "events", "locals", "literals", "constructs", "goto", "bitwise",
+    "pm",
+    "sort",
+    "tpack",
+    "vararg",
+    "utf8",
+    "math",
+    "strings",
+    "coroutine",
+    "nextvar",
+    "closure",
+    "calls",
+    "events",
+    "locals",
+    "literals",
+    "constructs",
+    "goto",
+    "bitwise",
 ];
 
 const HARNESS: &str = include_str!("official/harness.lua");
@@ -64,7 +79,8 @@ fn official_lua_test_files_pass() {
     for name in FILES.iter().filter(|n| only.as_deref().is_none_or(|o| o.split(',').any(|x| x == **n))) {
         let path = dir.join(format!("{name}.lua"));
         let text = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let program = sb.load(&format!("{name}_harness.lua"), Kind::Lua, &bot_source(name, &text, &bwcoercion));
+        let program =
+            sb.load(&format!("{name}_harness.lua"), Kind::Lua, &bot_source(name, &text, &bwcoercion));
         let result = program
             .map_err(|f| f.to_string())
             .and_then(|p| p.start(&limits, common::SEED, common::INFO).map_err(|f| f.to_string()))

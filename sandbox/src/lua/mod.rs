@@ -857,4 +857,3 @@ mod tests {
         assert!(sandboxed.contains("os.getenv: the sandbox leaves out"), "{sandboxed}");
     }
 }
-
