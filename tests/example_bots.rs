@@ -103,7 +103,8 @@ fn no_faults(bots: &[String], seeds: &[u64]) {
 
 #[test]
 fn lua_bots_play_without_faults() {
-    let bots = files("example_bots/lua", ".lua");
+    let bots: Vec<String> =
+        files("example_bots/lua", ".lua").into_iter().filter(|b| !b.contains("/any_")).collect();
     // A random and a greedy bot per game, and blade_montecarlo.lua.
     assert_eq!(bots.len(), 9, "{bots:?}");
     no_faults(&bots, &[0, 1, 2, 3, 4]);
@@ -122,6 +123,15 @@ fn c_bot_plays_without_faults() {
     let bots: Vec<String> = wasm_bots().into_iter().filter(|b| !b.ends_with("_rust.wasm")).collect();
     assert!(!bots.is_empty());
     no_faults(&bots, &[0, 1, 2]);
+}
+
+#[test]
+fn lua_coroutine_bot_plays_every_game_without_faults() {
+    for game in GAMES {
+        for opponent in ["random", "greedy"] {
+            plays_without_faults(game, "example_bots/lua/any_coroutines.lua", opponent, &[0, 1, 2]);
+        }
+    }
 }
 
 #[test]

@@ -208,8 +208,8 @@ fn golden_fuel_numbers() {
 const GOLDEN_NORMAL_WAT_INIT: u64 = 121;
 const GOLDEN_NORMAL_WAT_ACT: u64 = 1_820;
 const GOLDEN_CALIB_WAT: u64 = 3_734_081;
-const GOLDEN_CALIB_LUA: u64 = 1_066_142;
-const GOLDEN_NORMAL_LUA: u64 = 557;
+const GOLDEN_CALIB_LUA: u64 = 1_066_140;
+const GOLDEN_NORMAL_LUA: u64 = 555;
 
 #[test]
 fn programs_are_shared_across_threads() {
@@ -372,4 +372,29 @@ fn wasm_pool_exhaustion_is_a_fault_and_slots_are_reused() {
     live.pop();
     let mut again = program.start(&Limits::WASM, SEED, INFO).expect("a freed slot is reused");
     assert_eq!(again.act(OBS).unwrap(), live[0].act(OBS).unwrap());
+}
+
+/// Every instruction a coroutine runs is the decision's fuel, to the instruction: a loop of
+/// `n` iterations costs the same extra fuel inside a coroutine as in the main thread, and
+/// identical runs use identical fuel.
+#[test]
+fn lua_fuel_is_exact_across_coroutines() {
+    let sb = Sandbox::new().unwrap();
+    let fuel = |in_coroutine: bool, n: u32| {
+        let src = format!(
+            "local function work(n) local x = 0 for i = 1, n do x = x + i end return tostring(x) end
+             function act(obs)
+               if {in_coroutine} then return coroutine.wrap(work)({n}) end
+               return work({n})
+             end"
+        );
+        let program = sb.load("fuel.lua", cardarena_sandbox::Kind::Lua, src.as_bytes()).unwrap();
+        let mut bot = program.start(&Limits::LUA, SEED, INFO).unwrap();
+        bot.act(OBS).unwrap();
+        bot.fuel_used_last()
+    };
+    // Each iteration is two instructions (ADD, FORLOOP).
+    assert_eq!(fuel(false, 1300) - fuel(false, 1000), 600);
+    assert_eq!(fuel(true, 1300) - fuel(true, 1000), 600);
+    assert_eq!(fuel(true, 1000), fuel(true, 1000));
 }

@@ -48,7 +48,19 @@ cases! {
     lua_pcall_swallow: "lua_pcall_swallow.lua", Act, Fuel;
     lua_xpcall_handler_loop: "lua_xpcall_handler_loop.lua", Act, Fuel;
     lua_nested_pcall: "lua_nested_pcall.lua", Act, Fuel;
-    lua_coroutine: "lua_coroutine.lua", Act, Crash;
+    // Lua: coroutines and load under the same budgets
+    lua_coroutine: "lua_coroutine.lua", Act, Fuel;
+    lua_coroutine_yield_loop: "lua_coroutine_yield_loop.lua", Act, Fuel;
+    lua_coroutine_pcall_swallow: "lua_coroutine_pcall_swallow.lua", Act, Fuel;
+    lua_coroutine_close_loop: "lua_coroutine_close_loop.lua", Act, Fuel;
+    lua_coroutine_memory: "lua_coroutine_memory.lua", Act, Memory;
+    lua_coroutine_nest: "lua_coroutine_nest.lua", Act, Stack;
+    lua_coroutine_recursion: "lua_coroutine_recursion.lua", Act, Stack;
+    lua_load_loop: "lua_load_loop.lua", Act, Fuel;
+    lua_load_memory: "lua_load_memory.lua", Act, Memory;
+    lua_load_nesting: "lua_load_nesting.lua", Act, Stack;
+    lua_load_bytecode: "lua_load_bytecode.lua", Act, Crash;
+    lua_escape_load_env: "lua_escape_load_env.lua", Act, Crash;
     lua_init_loop: "lua_init_loop.lua", Start, Fuel;
     lua_toplevel_loop: "lua_toplevel_loop.lua", Start, Fuel;
     lua_index_metamethod_loop: "lua_index_metamethod_loop.lua", Act, Fuel;
@@ -88,7 +100,6 @@ cases! {
     lua_escape_io: "lua_escape_io.lua", Act, Crash;
     lua_escape_os: "lua_escape_os.lua", Act, Crash;
     lua_escape_require: "lua_escape_require.lua", Act, Crash;
-    lua_escape_load: "lua_escape_load.lua", Act, Crash;
     lua_escape_dofile: "lua_escape_dofile.lua", Act, Crash;
     lua_escape_debug: "lua_escape_debug.lua", Act, Crash;
     lua_escape_dump: "lua_escape_dump.lua", Act, Crash;
@@ -302,4 +313,34 @@ fn wasm_modules_past_the_shape_limits_are_refused_at_load() {
     let big_text = vec![b' '; cardarena_sandbox::MAX_WAT_TEXT + 1];
     let fault = sb.load("big.wat", cardarena_sandbox::Kind::Wasm, &big_text).unwrap_err();
     assert!(fault.message.contains("compile it to a binary .wasm"), "{}", fault.message);
+#[test]
+fn lua_coroutine_kept_for_a_later_decision_is_charged_there() {
+    let sb = Sandbox::new().unwrap();
+    let program = common::load(&sb, "lua_coroutine_kept.lua").unwrap();
+    let mut bot = program.start(&Limits::LUA, common::SEED, common::INFO).unwrap();
+    assert_eq!(bot.act(common::OBS).unwrap(), "started");
+    assert!(bot.fuel_used_last() < 1000, "{}", bot.fuel_used_last());
+    let f = bot.act(common::OBS).unwrap_err();
+    assert_eq!(f.verdict, Verdict::Fuel, "{f}");
+    let budget = Limits::LUA.fuel_per_decision;
+    assert!(f.fuel_used >= budget && f.fuel_used < budget + 2 * 1000, "{f}");
+}
+
+#[test]
+fn lua_absent_libraries_say_so() {
+    for file in
+        ["lua_escape_io.lua", "lua_escape_os.lua", "lua_escape_debug.lua", "lua_escape_collectgarbage.lua"]
+    {
+        let f = case(file, Stage::Act, Verdict::Crash);
+        assert!(f.message.contains("the sandbox leaves out"), "{file}: {}", f.message);
+        assert!(f.message.contains("docs/sandbox.md"), "{file}: {}", f.message);
+    }
+    for file in ["lua_escape_require.lua", "lua_escape_dofile.lua"] {
+        let f = case(file, Stage::Act, Verdict::Crash);
+        assert!(f.message.contains("the sandbox has no files"), "{file}: {}", f.message);
+    }
+    let f = case("lua_load_bytecode.lua", Stage::Act, Verdict::Crash);
+    assert!(f.message.contains("source text only"), "{}", f.message);
+    let f = case("lua_escape_load_env.lua", Stage::Act, Verdict::Crash);
+    assert!(f.message.contains("global 'os'"), "{}", f.message);
 }

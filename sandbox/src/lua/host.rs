@@ -60,6 +60,19 @@ pub(crate) unsafe extern "C-unwind" fn budget_left(l: *mut ffi::lua_State) -> c_
     1
 }
 
+/// `fuel_used()`: the fuel used in this phase so far, to the instruction (`os.clock`).
+pub(crate) unsafe extern "C-unwind" fn fuel_used(l: *mut ffi::lua_State) -> c_int {
+    // SAFETY: as in `charge`.
+    let meter = unsafe { &ctx(l).meter };
+    if meter.charge(HOST_CALL_FUEL).is_err() {
+        return unsafe { raise(l, meter.trip_message()) };
+    }
+    let used = meter.used_exact();
+    // SAFETY: one free slot (a C function gets LUA_MINSTACK).
+    unsafe { ffi::lua_pushinteger(l, i64::try_from(used).unwrap_or(i64::MAX)) };
+    1
+}
+
 // ------------------------------------------------------------------------------------------
 // Charged library functions: C closures around the library's own C functions. Each charges
 // the call (HOST_CALL_FUEL) plus the work the C function does without the hook seeing it,

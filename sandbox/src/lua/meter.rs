@@ -138,6 +138,11 @@ impl Meter {
         self.used.store(self.used.load(Relaxed).saturating_add(residue), Relaxed);
     }
 
+    /// Fuel used in this phase, counting the instructions since the hook last fired.
+    pub(crate) fn used_exact(&self) -> u64 {
+        self.total().saturating_add(self.residue())
+    }
+
     /// Fuel left in this phase, counting the instructions since the hook last fired.
     pub(crate) fn remaining_exact(&self) -> u64 {
         self.remaining().saturating_sub(self.residue())

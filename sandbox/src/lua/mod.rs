@@ -3,8 +3,9 @@
 //!
 //! Why each piece exists (see also sandbox-research.md §1):
 //! * A raw count hook on the main state ([`meter`]'s `fuel_hook`), not mlua's hook callbacks
-//!   (which would run pending `__close` metamethods with hooks off when they fail), and no
-//!   `coroutine` library (each new coroutine would restart the hook's count).
+//!   (which would run pending `__close` metamethods with hooks off when they fail). The
+//!   patched VM keeps its count in the main thread for every coroutine, so coroutines are
+//!   metered by the same count.
 //! * Sticky exhaustion ([`meter::Meter::trip`]): otherwise `pcall` swallows the budget error.
 //! * The metering allocator ([`vm::metered_alloc`]): `..`, `string.rep`, table growth and every
 //!   other allocation cost fuel, so work that the VM does inside one instruction is still paid
@@ -145,11 +146,12 @@ impl LuaInstance {
         // SAFETY: the stack is empty; every push has room (LUA_MINSTACK slots); the calls are
         // protected.
         unsafe {
-            ffi::lua_createtable(l, 0, 8);
-            let functions: [(&CStr, ffi::lua_CFunction); 7] = [
+            ffi::lua_createtable(l, 0, 10);
+            let functions: [(&CStr, ffi::lua_CFunction); 8] = [
                 (c"charge", host::charge),
                 (c"emit", host::emit),
                 (c"budget_left", host::budget_left),
+                (c"fuel_used", host::fuel_used),
                 (c"find", pattern::find),
                 (c"match", pattern::str_match),
                 (c"gsub", pattern::gsub),
@@ -159,6 +161,8 @@ impl LuaInstance {
                 ffi::lua_pushcfunction(l, f);
                 ffi::lua_setfield(l, -2, name.as_ptr());
             }
+            ffi::lua_pushinteger(l, seed as i64);
+            ffi::lua_setfield(l, -2, c"seed".as_ptr());
 
             // Seed math.random before the prelude replaces math.randomseed.
             ffi::lua_getglobal(l, c"math".as_ptr());
@@ -798,5 +802,58 @@ mod tests {
         for (i, (a, b)) in sandboxed.lines().zip(original.lines()).enumerate() {
             assert_eq!(a, b, "line {i}");
         }
+    }
+    #[test]
+    fn coroutine_and_load_match_plain_lua() {
+        let code = format!(
+            "{SHOW}
+            local out = {{}}
+            local gen = coroutine.wrap(function(a) local b = coroutine.yield(a + 1) return b * 2 end)
+            out[#out+1] = show(gen(1)) .. show(gen(5)) .. try(gen)
+            local co = coroutine.create(function(...) coroutine.yield(...) error('boom') end)
+            out[#out+1] = show(coroutine.resume(co, 1, nil, 3)) .. coroutine.status(co)
+            out[#out+1] = show(coroutine.resume(co)) .. coroutine.status(co) .. show(coroutine.resume(co))
+            out[#out+1] = show(coroutine.isyieldable()) .. show(select(2, coroutine.running()))
+            local c2 = coroutine.create(function() local x <close> = setmetatable({{}}, {{__close = function() out[#out+1] = 'closed' end}}) coroutine.yield() end)
+            coroutine.resume(c2)
+            out[#out+1] = show(coroutine.close(c2)) .. coroutine.status(c2)
+            out[#out+1] = try(coroutine.resume, 1) .. try(coroutine.wrap, 1) .. try(coroutine.yield, 1)
+            out[#out+1] = show(load('return 1 + ...')(2)) .. show(load('syntax error here'))
+            out[#out+1] = show(load('return x', 'chunk', 't', {{x = 7}})()) .. type(load('return x', '=c', 't', nil))
+            out[#out+1] = show(load('return 1', 'c', 'b')) .. try(load, 'return 1', {{}}) .. try(load)
+            out[#out+1] = try(load, {{}}) .. show(load(42)) .. show(load('return 42', '=n')())
+            local parts = {{'return ', '1 ', '+ 2'}}
+            local i = 0
+            out[#out+1] = show(load(function() i = i + 1 return parts[i] end)())
+            out[#out+1] = show(pcall(load('error(\"e\")', '@f.lua')))
+            for _, t in ipairs({{0, 86399, 951782400, 1767225600, -86400, 4102444800}}) do
+              out[#out+1] = os.date('!%Y-%m-%d %H:%M:%S %a %A %b %B %j %p %I %y %D %e %F %T %u %w', t)
+                .. os.date('!%c|%x|%X|%%', t)
+              local d = os.date('!*t', t)
+              out[#out+1] = d.year .. d.month .. d.day .. d.hour .. d.min .. d.sec .. d.wday .. d.yday .. tostring(d.isdst)
+            end
+            out[#out+1] = try(os.date, '!%Ez', 0) .. try(os.date, '!%Q', 0)
+            return table.concat(out, '\\n')"
+        );
+        let (sandboxed, original) = both(&code);
+        assert!(original.contains("1[boolean:true]dead"), "{original}");
+        for (i, (a, b)) in sandboxed.lines().zip(original.lines()).enumerate() {
+            assert_eq!(a, b, "line {i}");
+        }
+        assert_eq!(sandboxed, original);
+    }
+
+    #[test]
+    fn os_time_is_the_calendar_in_utc() {
+        let (sandboxed, _) = both(
+            "return table.concat({ os.time{year = 2000, month = 3, day = 1, hour = 0},
+               os.time{year = 2026, month = 13, day = 1}, os.time{year = 1970, month = 1, day = 1},
+               tostring(os.time() == os.time()), tostring(os.time() >= 1767225600),
+               select(2, pcall(os.time, {year = 2000})), select(2, pcall(function() return os.getenv end)) }, ' ')",
+        );
+        let words: Vec<&str> = sandboxed.splitn(6, ' ').collect();
+        assert_eq!(&words[..5], ["951868800", "1798804800", "43200", "true", "true"], "{sandboxed}");
+        assert!(sandboxed.contains("field 'month' missing in date table"), "{sandboxed}");
+        assert!(sandboxed.contains("os.getenv: the sandbox leaves out"), "{sandboxed}");
     }
 }

@@ -19,9 +19,75 @@ local tointeger, mtype = math.tointeger, math.type
 local string_byte = string.byte
 
 ---------------------------------------------------------------------------------------------
--- Removed: file and code loading, GC control, stderr warnings, bytecode dumps.
-dofile, loadfile, load, require, collectgarbage, warn = nil, nil, nil, nil, nil, nil
-string.dump = nil
+-- Left out: files, modules, GC control, stderr warnings, bytecode, the debug library. What a
+-- bot reaches for anyway raises an error that says so (docs/sandbox.md, "The Lua library").
+do
+local function absent_function(name, why)
+  return function()
+    error(name .. ": " .. why .. " (see docs/sandbox.md)", 2)
+  end
+end
+local function absent_library(name, why)
+  return setmetatable({}, {
+    __index = function(_, key)
+      error(name .. "." .. tostring(key) .. ": the sandbox leaves out the " .. name
+        .. " library, " .. why .. " (see docs/sandbox.md)", 2)
+    end,
+  })
+end
+local no_files = "the sandbox has no files; give load() the source text instead"
+dofile = absent_function("dofile", no_files)
+loadfile = absent_function("loadfile", no_files)
+require = absent_function("require", no_files)
+collectgarbage = absent_function("collectgarbage",
+  "the sandbox leaves out garbage-collector control; memory is collected for the bot")
+warn = absent_function("warn", "the sandbox leaves out warnings; print writes to the bot's log")
+string.dump = absent_function("string.dump", "the sandbox leaves out bytecode; load takes source text")
+io = absent_library("io", "as bots have no files or terminal; print writes to the bot's log")
+debug = absent_library("debug", "as it could reach past the sandbox's limits")
+package = absent_library("package", "as there are no modules to load")
+
+-- load: source text only, its compilation charged 1 per byte of the chunk (on top of what the
+-- compiler allocates). A reader function's pieces are collected first (in metered Lua), so the
+-- compiler always gets one string whose first byte shows whether it is text.
+local load, charge_compile, concat = load, charge, table.concat
+_G.load = function(...)
+  local chunk, chunkname, mode = ...
+  local text = chunk
+  if type(chunk) == "number" then
+    text = tostring(chunk)
+  elseif type(chunk) == "function" then
+    local parts, n = {}, 0
+    while true do
+      local ok, piece = pcall(chunk)
+      if not ok then return nil, piece end
+      if piece == nil or piece == "" then break end
+      if type(piece) ~= "string" then
+        -- Lua's message, with the position of load's caller (level 3 seen from `error`,
+        -- called by pcall, called here)
+        return nil, select(2, pcall(error, "reader function must return a string", 3))
+      end
+      n = n + 1
+      parts[n] = piece
+    end
+    text = concat(parts)
+    if chunkname == nil then chunkname = "=(load)" end
+  elseif type(chunk) ~= "string" then
+    local got = select('#', ...) == 0 and "no value" or type(chunk)
+    error("bad argument #1 to 'load' (function expected, got " .. got .. ")", 2)
+  end
+  if string_byte(text, 1) == 27 then
+    return nil, "attempt to load a binary chunk: the sandbox loads source text only (see docs/sandbox.md)"
+  end
+  charge_compile(#text)
+  if select('#', ...) >= 4 then
+    local f, err = load(text, chunkname, mode, (select(4, ...)))
+    return f, err
+  end
+  local f, err = load(text, chunkname, mode)
+  return f, err
+end
+end
 
 ---------------------------------------------------------------------------------------------
 -- print -> the bot's log. One call = one line (arguments joined by tabs, as Lua does).
@@ -34,6 +100,153 @@ function print(...)
 end
 
 budget_left = host.budget_left
+
+---------------------------------------------------------------------------------------------
+-- os: only the clock and the calendar, as deterministic functions of the match. The time is
+-- fixed for the whole match (a moment of 2026 chosen by the match seed), the clock counts the
+-- fuel of the current call (10^8 units make one second), and dates are in UTC.
+do
+local fuel_used = host.fuel_used
+local floor, format = math.floor, string.format
+local match_time = 1767225600 + host.seed % 31536000  -- 2026-01-01T00:00:00Z + up to a year
+
+local function days_from_civil(y, m, d)
+  y = y - (m <= 2 and 1 or 0)
+  local era = y // 400
+  local yoe = y - era * 400
+  local doy = (153 * (m + (m > 2 and -3 or 9)) + 2) // 5 + d - 1
+  return era * 146097 + yoe * 365 + yoe // 4 - yoe // 100 + doy - 719468
+end
+
+local function civil_from_days(z)
+  z = z + 719468
+  local era = z // 146097
+  local doe = z - era * 146097
+  local yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+  local doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+  local mp = (5 * doy + 2) // 153
+  local d = doy - (153 * mp + 2) // 5 + 1
+  local m = mp < 10 and mp + 3 or mp - 9
+  return yoe + era * 400 + (m <= 2 and 1 or 0), m, d
+end
+
+local function field(t, key, default)
+  local v = rawget(t, key)
+  if v == nil then
+    if default == nil then error("field '" .. key .. "' missing in date table", 3) end
+    return default
+  end
+  local i = tointeger(v)
+  if i == nil then error("field '" .. key .. "' is not an integer", 3) end
+  return i
+end
+
+local function time(t)
+  if t == nil then return match_time end
+  if type(t) ~= "table" then
+    error("bad argument #1 to 'time' (table expected, got " .. type(t) .. ")", 2)
+  end
+  local year, month = field(t, "year"), field(t, "month")
+  local day = field(t, "day")
+  local hour, min, sec = field(t, "hour", 12), field(t, "min", 0), field(t, "sec", 0)
+  year = year + (month - 1) // 12
+  month = (month - 1) % 12 + 1
+  return (days_from_civil(year, month, 1) + day - 1) * 86400 + hour * 3600 + min * 60 + sec
+end
+
+local wdays = { "Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday" }
+local months = { "January", "February", "March", "April", "May", "June", "July", "August",
+  "September", "October", "November", "December" }
+
+local function fields(t)
+  local days = t // 86400
+  local secs = t - days * 86400
+  local y, m, d = civil_from_days(days)
+  return {
+    year = y, month = m, day = d,
+    hour = secs // 3600, min = secs % 3600 // 60, sec = secs % 60,
+    wday = (days + 4) % 7 + 1, yday = days - days_from_civil(y, 1, 1) + 1, isdst = false,
+  }
+end
+
+local conversions
+conversions = {
+  a = function(f) return wdays[f.wday]:sub(1, 3) end,
+  A = function(f) return wdays[f.wday] end,
+  b = function(f) return months[f.month]:sub(1, 3) end,
+  B = function(f) return months[f.month] end,
+  c = function(f)
+    return format("%s %s %2d %02d:%02d:%02d %d", conversions.a(f), conversions.b(f), f.day,
+      f.hour, f.min, f.sec, f.year)
+  end,
+  d = function(f) return format("%02d", f.day) end,
+  D = function(f) return format("%02d/%02d/%02d", f.month, f.day, f.year % 100) end,
+  e = function(f) return format("%2d", f.day) end,
+  F = function(f) return format("%d-%02d-%02d", f.year, f.month, f.day) end,
+  H = function(f) return format("%02d", f.hour) end,
+  I = function(f) return format("%02d", (f.hour + 11) % 12 + 1) end,
+  j = function(f) return format("%03d", f.yday) end,
+  m = function(f) return format("%02d", f.month) end,
+  M = function(f) return format("%02d", f.min) end,
+  n = function() return "\n" end,
+  p = function(f) return f.hour < 12 and "AM" or "PM" end,
+  S = function(f) return format("%02d", f.sec) end,
+  t = function() return "\t" end,
+  T = function(f) return format("%02d:%02d:%02d", f.hour, f.min, f.sec) end,
+  u = function(f) return tostring((f.wday + 5) % 7 + 1) end,
+  w = function(f) return tostring(f.wday - 1) end,
+  x = function(f) return format("%02d/%02d/%02d", f.month, f.day, f.year % 100) end,
+  X = function(f) return format("%02d:%02d:%02d", f.hour, f.min, f.sec) end,
+  y = function(f) return format("%02d", f.year % 100) end,
+  Y = function(f) return tostring(f.year) end,
+  ["%"] = function() return "%" end,
+}
+
+local function date(fmt, t)
+  if fmt == nil then fmt = "%c" end
+  if type(fmt) ~= "string" then
+    error("bad argument #1 to 'date' (string expected, got " .. type(fmt) .. ")", 2)
+  end
+  if t == nil then t = match_time end
+  local secs = tointeger(t)
+  if secs == nil then
+    error("bad argument #2 to 'date' (number has no integer representation)", 2)
+  end
+  if string_byte(fmt, 1) == 33 then fmt = fmt:sub(2) end  -- "!": UTC, as every date here
+  local f = fields(secs)
+  if fmt:sub(1, 2) == "*t" then return f end
+  local out, i, n = {}, 1, #fmt
+  while i <= n do
+    local c = fmt:sub(i, i)
+    if c == "%" then
+      local k = fmt:sub(i + 1, i + 1)
+      local conv = conversions[k]
+      if conv == nil then
+        error("bad argument #1 to 'date' (invalid conversion specifier '%" .. k .. "')", 2)
+      end
+      out[#out + 1] = conv(f)
+      i = i + 2
+    else
+      out[#out + 1] = c
+      i = i + 1
+    end
+  end
+  return raw_concat(out)
+end
+
+os = setmetatable({
+  time = time,
+  date = date,
+  clock = function() return fuel_used() / 1e8 end,
+  difftime = function(t2, t1) return (t2 - (t1 or 0)) * 1.0 end,
+}, {
+  __index = function(_, key)
+    error("os." .. tostring(key) .. ": the sandbox leaves out the rest of the os library "
+      .. "(no processes, files or environment); os.time, os.clock, os.date and os.difftime "
+      .. "are there (see docs/sandbox.md)", 2)
+  end,
+})
+end
 
 ---------------------------------------------------------------------------------------------
 -- Library functions whose C code loops without the hook seeing it (tonumber, string.rep,

@@ -125,8 +125,8 @@ pub(crate) struct Vm {
 unsafe impl Send for Vm {}
 
 impl Vm {
-    /// A new state with the base, table, string, utf8 and math libraries (in mlua's order, so
-    /// the globals table is laid out as it always was), metered by `meter` or unmetered.
+    /// A new state with the base, table, string, utf8, math and coroutine libraries, metered
+    /// by `meter` or unmetered.
     pub(crate) fn new(meter: Arc<Meter>, log: LogBook, metered: bool) -> Result<Vm, String> {
         let ctx = Box::new(Ctx { meter, heap: UnsafeCell::new(Heap::new()), log: RefCell::new(log) });
         let alloc: ffi::lua_Alloc = if metered { metered_alloc } else { plain_alloc };
@@ -293,17 +293,18 @@ impl Drop for Vm {
 }
 
 /// Opens the libraries, as `mlua` did (base first, as `_G`; then table, string, utf8, math),
-/// each one also a global.
+/// then coroutine, each one also a global.
 unsafe extern "C-unwind" fn open_libs(l: *mut ffi::lua_State) -> c_int {
     // SAFETY: a protected call on a fresh state.
     unsafe {
         ffi::lua_settop(l, 0);
-        let libs: [(&CStr, ffi::lua_CFunction); 5] = [
+        let libs: [(&CStr, ffi::lua_CFunction); 6] = [
             (c"_G", ffi::luaopen_base),
             (c"table", ffi::luaopen_table),
             (c"string", ffi::luaopen_string),
             (c"utf8", ffi::luaopen_utf8),
             (c"math", ffi::luaopen_math),
+            (c"coroutine", ffi::luaopen_coroutine),
         ];
         for (name, open) in libs {
             ffi::luaL_requiref(l, name.as_ptr(), open, 1);

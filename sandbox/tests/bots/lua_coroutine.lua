@@ -1,4 +1,4 @@
--- Coroutines are not available (each new coroutine would restart the hook's count).
+-- An endless loop inside a coroutine: its instructions are the decision's fuel.
 function act(obs)
   local co = coroutine.wrap(function() while true do end end)
   co()

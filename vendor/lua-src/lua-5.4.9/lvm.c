@@ -1145,14 +1145,17 @@ void luaV_finishOp (lua_State *L) {
 /*
 ** cardarena: the fuel hook's turn, as 'luaG_traceexec' runs a count hook
 ** whose count reached zero: the saved pc is the next instruction, the count
-** restarts, and the hook sees the LUA_HOOKCOUNT event.
+** restarts, and the hook sees the LUA_HOOKCOUNT event. 'F' is the main
+** thread, which holds the fuel hook, its mask and its count for every
+** coroutine (see 'vmfetch'); the hook runs in the running thread 'L'.
 */
-static void fuelhook (lua_State *L, const Instruction *pc) {
+static void fuelhook (lua_State *L, lua_State *F, const Instruction *pc) {
   CallInfo *ci = L->ci;
   ci->u.l.savedpc = pc + 1;  /* reference is always next instruction */
-  L->hookcount = L->basehookcount;  /* reset count */
+  F->hookcount = F->basehookcount;  /* reset count */
   if (!isIT(*(ci->u.l.savedpc - 1)))  /* top not being used? */
     L->top.p = ci->top.p;  /* correct top */
+  L->hook = F->hook;  /* a coroutine made before the hook was set has none */
   luaD_hook(L, LUA_HOOKCOUNT, -1, 0, 0);
 }
 
@@ -1162,7 +1165,9 @@ static void fuelhook (lua_State *L, const Instruction *pc) {
 ** 'hookcount' here, and the hook runs when it reaches zero, as a count hook
 ** would (see 'fuelhook'). A LUA_MASKCOUNT hook instead puts the VM in trap
 ** mode, where every instruction goes through 'luaG_traceexec': about twice
-** the time on tight loops.
+** the time on tight loops. The mask and the count are the main thread's
+** ('F') whichever thread runs: every coroutine counts down the one count, so
+** switching threads neither restarts nor loses it.
 */
 /* fetch an instruction and prepare its execution */
 #define vmfetch()	{ \
@@ -1170,8 +1175,8 @@ static void fuelhook (lua_State *L, const Instruction *pc) {
     trap = luaG_traceexec(L, pc);  /* handle hooks */ \
     updatebase(ci);  /* correct stack */ \
   } \
-  if (l_unlikely(L->hookmask & LUA_MASKFUEL) && --L->hookcount == 0) { \
-    fuelhook(L, pc);  /* handle the fuel hook */ \
+  if (l_unlikely(F->hookmask & LUA_MASKFUEL) && --F->hookcount == 0) { \
+    fuelhook(L, F, pc);  /* handle the fuel hook */ \
     updatebase(ci);  /* correct stack */ \
   } \
   i = *(pc++); \
@@ -1188,6 +1193,7 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
   StkId base;
   const Instruction *pc;
   int trap;
+  lua_State *const F = G(L)->mainthread;  /* cardarena: holds the fuel count */
 #if LUA_USE_JUMPTABLE
 #include "ljumptab.h"
 #endif
@@ -1195,9 +1201,9 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
   /* cardarena: a count hook does not count the VARARGPREP that starts a
   ** vararg function ('luaG_tracecall'); the fuel count skips it too (its
   ** fetch below takes back this one). The fuel hook needs no trap mode. */
-  if (l_unlikely(L->hookmask & LUA_MASKFUEL) && ci_func(ci)->p->is_vararg &&
+  if (l_unlikely(F->hookmask & LUA_MASKFUEL) && ci_func(ci)->p->is_vararg &&
       ci->u.l.savedpc == ci_func(ci)->p->code)
-    L->hookcount++;
+    F->hookcount++;
   trap = L->hookmask & ~LUA_MASKFUEL;
  returning:  /* trap already set */
   cl = ci_func(ci);

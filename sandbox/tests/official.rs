@@ -1,0 +1,100 @@
+//! The official Lua 5.4 test files (`testes/` of the Lua distribution) run inside the sandbox,
+//! each as a bot whose `init` loads the file with `load` and whose first `act` runs it, under
+//! raised limits, behind the small harness in `official/harness.lua`.
+//!
+//! The files are not in the repository: `scripts/lua-testes.sh` fetches them from a Lua
+//! checkout or mirror and runs this test with `LUA_TESTES` pointing at them. Without it the
+//! test is skipped with a message naming that command.
+
+mod common;
+
+use std::time::Duration;
+
+use cardarena_sandbox::{Kind, Limits, Sandbox};
+
+/// The files the sandbox must pass (issue 18's list).
+const FILES: [&str; 17] = [
+    "pm",
+    "sort",
+    "tpack",
+    "vararg",
+    "utf8",
+    "math",
+    "strings",
+    "coroutine",
+    "nextvar",
+    "closure",
+    "calls",
+    "events",
+    "locals",
+    "literals",
+    "constructs",
+    "goto",
+    "bitwise",
+];
+
+const HARNESS: &str = include_str!("official/harness.lua");
+
+/// `text` as a Lua long string literal (a level of `=` the text does not close).
+fn long_string(text: &[u8]) -> Vec<u8> {
+    let closes = |eq: &str| text.windows(eq.len() + 2).any(|w| w == format!("]{eq}]").as_bytes());
+    let level = (0..).map(|n| "=".repeat(n)).find(|eq| !closes(eq)).unwrap();
+    [format!("[{level}[\n").as_bytes(), text, format!("]{level}]").as_bytes()].concat()
+}
+
+/// The bot that runs one test file.
+fn bot_source(name: &str, text: &[u8], modules: &[u8]) -> Vec<u8> {
+    [
+        b"MODULES = { bwcoercion = ".as_slice(),
+        &long_string(modules),
+        format!(" }}\n{HARNESS}\nlocal chunk\nfunction init()\n  chunk = assert(load(").as_bytes(),
+        &long_string(text),
+        format!(", '@{name}.lua'))\nend\nfunction act()\n  chunk()\n  return 'ok'\nend\n").as_bytes(),
+    ]
+    .concat()
+}
+
+#[test]
+fn official_lua_test_files_pass() {
+    let Some(dir) = std::env::var_os("LUA_TESTES") else {
+        eprintln!(
+            "skipped: LUA_TESTES is not set; run `scripts/lua-testes.sh <lua checkout or git dir>` \
+             to fetch the official Lua 5.4 test files and run them"
+        );
+        return;
+    };
+    let dir = std::path::PathBuf::from(dir);
+    let sb = Sandbox::new().unwrap();
+    let limits = Limits {
+        fuel_per_decision: 1 << 40,
+        fuel_per_match: 1 << 40,
+        fuel_init: 1 << 30,
+        memory_bytes: 1 << 30,
+        wall_per_decision: Duration::from_secs(300),
+        log_bytes_per_match: 1 << 20,
+    };
+    let bwcoercion = std::fs::read(dir.join("bwcoercion.lua")).unwrap_or_default();
+    let only = std::env::var("LUA_TESTES_ONLY").ok();
+    let mut failed = Vec::new();
+    for name in FILES.iter().filter(|n| only.as_deref().is_none_or(|o| o.split(',').any(|x| x == **n))) {
+        let path = dir.join(format!("{name}.lua"));
+        let text = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let program =
+            sb.load(&format!("{name}_harness.lua"), Kind::Lua, &bot_source(name, &text, &bwcoercion));
+        let result = program
+            .map_err(|f| f.to_string())
+            .and_then(|p| p.start(&limits, common::SEED, common::INFO).map_err(|f| f.to_string()))
+            .and_then(|mut bot| {
+                let reply = bot.act(common::OBS).map_err(|f| f.to_string());
+                reply.map(|_| bot.fuel_used_last())
+            });
+        match result {
+            Ok(fuel) => eprintln!("PASS {name}.lua (fuel {fuel})"),
+            Err(e) => {
+                eprintln!("FAIL {name}.lua: {}", e.lines().next().unwrap_or(""));
+                failed.push(*name);
+            }
+        }
+    }
+    assert!(failed.is_empty(), "official test files that fail in the sandbox: {failed:?}");
+}
