@@ -190,3 +190,38 @@ fn legacy_bots_play_tournaments_without_faults() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A match with a legacy bot is recorded, and `arena replay --verify` plays it again from its
+/// name (`legacy:comp1511:<file>`) with identical decisions.
+#[test]
+fn legacy_match_replays_and_verifies() {
+    let dir = std::env::temp_dir().join(format!("cardarena-legacy-verify-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let replay = dir.join("m.json");
+    let arena = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_arena")).current_dir(root()).args(args).output().unwrap()
+    };
+    let bots = "legacy:comp1511:example_bots/legacy/intensity_c.wasm,greedy,random,random";
+    let o = arena(&[
+        "play",
+        "--game",
+        "intensity",
+        "--bots",
+        bots,
+        "--seed",
+        "3",
+        "--replay",
+        replay.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&replay).unwrap()).unwrap();
+    assert_eq!(v["bots"][0]["name"], "legacy:comp1511:example_bots/legacy/intensity_c.wasm");
+    let o = arena(&["replay", replay.to_str().unwrap(), "--verify"]);
+    assert!(
+        o.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
