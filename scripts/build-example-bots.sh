@@ -3,10 +3,14 @@
 #   - the Rust bots (example_bots/rust, their own cargo workspace) -> <game>_rust.wasm, and
 #     blade_montecarlo_rust.wasm (the Rust port of example_bots/lua/blade_montecarlo.lua)
 #   - the C bot (example_bots/c, clang + wasm-ld, no libc)          -> ecard_c.wasm
+# and the legacy stdin/stdout bots (docs/legacy-bots.md) to example_bots/legacy/:
+#   - intensity.c, blade.c (clang --target=wasm32-wasi, wasi-libc) -> intensity_c.wasm, blade_c.wasm
+#   - rust/ (wasm32-wasip1)                                         -> intensity_rust.wasm
 # (The .wat bot needs no build: the arena reads .wat files as they are.)
 #
-# Installs what is missing: the wasm32-unknown-unknown Rust target (rustup), and clang and lld
-# (apt-get, Debian/Ubuntu; as root, or through passwordless sudo). Safe to run again: tools
+# Installs what is missing: the wasm32-unknown-unknown and wasm32-wasip1 Rust targets (rustup),
+# and clang, lld, wasi-libc and libclang-rt-14-dev-wasm32 (apt-get, Debian/Ubuntu; as root, or
+# through passwordless sudo). Safe to run again: tools
 # that are present are not reinstalled, and cargo only rebuilds what changed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,13 +22,20 @@ say() { echo "build-example-bots: $*" >&2; }
 
 # --- Tools --------------------------------------------------------------------------------
 if command -v rustup >/dev/null 2>&1; then
-  if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
-    say "installing the Rust target wasm32-unknown-unknown"
-    rustup target add wasm32-unknown-unknown
-  fi
+  for target in wasm32-unknown-unknown wasm32-wasip1; do
+    if ! rustup target list --installed | grep -qx "$target"; then
+      say "installing the Rust target $target"
+      rustup target add "$target"
+    fi
+  done
 else
-  say "rustup not found: assuming the toolchain already has wasm32-unknown-unknown"
+  say "rustup not found: assuming the toolchain already has wasm32-unknown-unknown and wasm32-wasip1"
 fi
+
+# clang for the C bots; wasm-ld (lld) is the linker clang calls for --target=wasm32; wasi-libc
+# (the C library; Debian puts it where clang looks: /usr/include/wasm32-wasi, /usr/lib/wasm32-wasi) and libclang-rt-14-dev-wasm32 (compiler-rt) for the
+# legacy C bots, which are ordinary C programs.
+packages=(clang lld wasi-libc libclang-rt-14-dev-wasm32)
 
 apt_install() {
   local sudo=()
@@ -32,24 +43,26 @@ apt_install() {
     if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
       sudo=(sudo -n)
     else
-      say "clang/wasm-ld are missing and I cannot install them (not root, no sudo): install clang and lld"
+      say "C tools are missing and I cannot install them (not root, no sudo): install ${packages[*]}"
       exit 2
     fi
   fi
   if ! command -v apt-get >/dev/null 2>&1; then
-    say "clang/wasm-ld are missing and apt-get is not available: install clang and lld"
+    say "C tools are missing and apt-get is not available: install ${packages[*]}"
     exit 2
   fi
   export DEBIAN_FRONTEND=noninteractive
-  say "installing clang and lld with apt-get"
-  if ! "${sudo[@]}" apt-get install -y --no-install-recommends clang lld; then
+  say "installing ${packages[*]} with apt-get"
+  if ! "${sudo[@]}" apt-get install -y --no-install-recommends "${packages[@]}"; then
     "${sudo[@]}" apt-get update
-    "${sudo[@]}" apt-get install -y --no-install-recommends clang lld
+    "${sudo[@]}" apt-get install -y --no-install-recommends "${packages[@]}"
   fi
 }
 
-# clang for the C bot; wasm-ld (from lld) is the linker clang calls for --target=wasm32.
-if ! command -v clang >/dev/null 2>&1 || ! command -v wasm-ld >/dev/null 2>&1; then
+# compiler-rt's builtins for wasm32 (the file libclang-rt-14-dev-wasm32 installs).
+have_wasi_rt() { ls /usr/lib/llvm-*/lib/clang/*/lib/wasi/libclang_rt.builtins-wasm32.a >/dev/null 2>&1; }
+if ! command -v clang >/dev/null 2>&1 || ! command -v wasm-ld >/dev/null 2>&1 \
+  || [ ! -f /usr/include/wasm32-wasi/stdio.h ] || ! have_wasi_rt; then
   apt_install
 fi
 # Debian installs versioned names only for some packages; `wasm-ld` comes from `lld`.
@@ -75,4 +88,16 @@ clang --target=wasm32 -O2 -nostdlib -ffreestanding -Wall -Wextra -Werror \
   -Wl,--no-entry -Wl,--strip-debug \
   -o "$out/ecard_c.wasm" example_bots/c/ecard_bot.c
 
-ls -l "$out"/*.wasm >&2
+
+# --- Legacy stdin/stdout bots (WASI commands) ----------------------------------------------
+legacy=example_bots/legacy
+say "building the legacy bots"
+for bot in intensity blade; do
+  clang --target=wasm32-wasi -O2 -Wall -Wextra -Werror -Wl,--strip-all \
+    -o "$legacy/${bot}_c.wasm" "$legacy/$bot.c"
+done
+cargo build --release --locked --target wasm32-wasip1 --manifest-path "$legacy/rust/Cargo.toml" \
+  --target-dir "$legacy/rust/target"
+cp "$legacy/rust/target/wasm32-wasip1/release/intensity-legacy.wasm" "$legacy/intensity_rust.wasm"
+
+ls -l "$out"/*.wasm "$legacy"/*.wasm >&2

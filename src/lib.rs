@@ -9,6 +9,7 @@ pub mod capsule;
 pub mod cli;
 pub mod games;
 pub mod human;
+pub mod legacy;
 pub mod ratings;
 pub mod registry;
 pub mod replay_view;

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use anyhow::bail;
-use cardarena_sandbox::{Instance, Kind, Limits, Program, Sandbox};
+use cardarena_sandbox::{Instance, Kind, Limits, Program, Sandbox, StdioProgram};
 
 use crate::bot::{builtin, builtin_hash, is_builtin_name, Bot, Fault, InitInfo, Verdict, BUILTIN_BOTS};
 use crate::bots::Greedy;
@@ -103,10 +103,27 @@ impl Loader {
             builtin::<G>(name, 0, 0).map_err(|e| anyhow::anyhow!(e))?;
             return Ok(BotSource::Builtin(name.to_string()));
         }
+        if let Some(parsed) = crate::legacy::parse_name(name) {
+            let (protocol, file) = parsed?;
+            if protocol.game() != G::NAME {
+                bail!(
+                    "{name:?}: a legacy:{} bot plays {}, not {}",
+                    protocol.name(),
+                    protocol.game(),
+                    G::NAME
+                );
+            }
+            let bytes =
+                std::fs::read(file).map_err(|e| anyhow::anyhow!("cannot read bot file {file:?}: {e}"))?;
+            return match self.sandbox()?.load_stdio(file, &bytes) {
+                Ok(program) => Ok(BotSource::Legacy { name: name.to_string(), protocol, program }),
+                Err(fault) => bail!("bot {name:?} cannot be loaded: {}", fault.message),
+            };
+        }
         let path = Path::new(name);
         if Kind::from_path(path).is_none() {
             bail!(
-                "unknown bot {name:?}: a bot is a built-in ({}) or a path to a .lua, .wasm or .wat file",
+                "unknown bot {name:?}: a bot is a built-in ({}), a path to a .lua, .wasm or .wat file, or legacy:<protocol>:<file.wasm> (docs/legacy-bots.md)",
                 BUILTIN_BOTS.join(", ")
             );
         }
@@ -132,6 +149,15 @@ pub enum BotSource {
         /// The loaded program.
         program: Program,
     },
+    /// A legacy stdin/stdout program (`legacy:<protocol>:<file>`), run once per decision.
+    Legacy {
+        /// The name as given.
+        name: String,
+        /// The referee protocol it speaks.
+        protocol: crate::legacy::Protocol,
+        /// The loaded WASI command.
+        program: StdioProgram,
+    },
 }
 
 impl BotSource {
@@ -140,6 +166,9 @@ impl BotSource {
         match self {
             BotSource::Builtin(name) => BotEntry { name: name.clone(), hash: builtin_hash(name) },
             BotSource::File { name, program } => BotEntry { name: name.clone(), hash: program.hash() },
+            BotSource::Legacy { name, protocol, program } => {
+                BotEntry { name: name.clone(), hash: crate::legacy::hash(*protocol, program) }
+            }
         }
     }
 
@@ -165,13 +194,19 @@ impl BotSource {
                 instance: None,
                 fuel_last: None,
             }),
+            BotSource::Legacy { protocol, program, .. } => Box::new(crate::legacy::LegacyBot::new(
+                *protocol,
+                program.clone(),
+                limits.cloned().unwrap_or(Limits::WASM),
+            )),
         }
     }
 
     /// This bot with its program on `sandbox` (see [`Lanes`]); a built-in as it is.
     fn on(&self, sandbox: &Sandbox) -> Option<BotSource> {
         Some(match self {
-            BotSource::Builtin(_) => self.clone(),
+            // A legacy bot keeps the engine it was loaded on (same results, shared engine).
+            BotSource::Builtin(_) | BotSource::Legacy { .. } => self.clone(),
             BotSource::File { name, program } => {
                 BotSource::File { name: name.clone(), program: program.on(sandbox).ok()? }
             }
@@ -183,6 +218,7 @@ impl BotSource {
         match self {
             BotSource::Builtin(_) => None,
             BotSource::File { program, .. } => Some(limits.apply(program.kind())),
+            BotSource::Legacy { .. } => Some(limits.apply(Kind::Wasm)),
         }
     }
 

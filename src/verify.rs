@@ -49,8 +49,13 @@ pub fn verify<G: Greedy>(
     for (seat, entry) in replay.bots.iter().enumerate() {
         let given = opts.overrides.iter().rev().find(|(s, _)| *s == seat).map(|(_, p)| p.clone());
         let name = given.clone().unwrap_or_else(|| entry.name.clone());
-        let path =
-            if is_builtin_name(&name) { name.clone() } else { find_file(&name, opts.base.as_deref(), seat)? };
+        let path = if is_builtin_name(&name) {
+            name.clone()
+        } else if let Some(Ok((protocol, file))) = crate::legacy::parse_name(&name) {
+            format!("legacy:{}:{}", protocol.name(), find_file(file, opts.base.as_deref(), seat)?)
+        } else {
+            find_file(&name, opts.base.as_deref(), seat)?
+        };
         let bot = loader.resolve::<G>(&path).map_err(|e| anyhow::anyhow!("seat {seat}: {e:#}"))?;
         let hash = bot.entry().hash;
         if hash != entry.hash {

@@ -50,6 +50,7 @@ mod log;
 mod lua;
 mod shape;
 mod stack;
+mod wasi;
 mod wasm;
 mod watchdog;
 
@@ -61,6 +62,7 @@ use sha2::{Digest, Sha256};
 
 pub use fault::{Fault, Verdict};
 pub use limits::Limits;
+pub use wasi::{StdioInstance, StdioProgram, IO_BASE_FUEL, MAX_STDOUT, SHIM_VERSION};
 
 /// How many WASM bots one [`Sandbox`] runs at once (its instance pool); one more fails to start
 /// with a [`Verdict::Crash`] naming the limit.
@@ -250,6 +252,17 @@ impl Sandbox {
             Kind::Wasm => ProgramInner::Wasm(Arc::new(wasm::WasmProgram::load(&self.shared, bytes)?)),
         };
         Ok(Program { name: name.into(), kind, hash, inner })
+    }
+
+    /// Compiles and checks a legacy stdin/stdout program: a WASI preview1 command (`_start`),
+    /// run once per decision by [`StdioInstance::run`] (see `docs/legacy-bots.md`).
+    ///
+    /// # Errors
+    ///
+    /// A [`Verdict::Load`] fault: oversized or malformed module, an import that is not a WASI
+    /// preview1 function (`needs WASI function X (not provided)`), no `_start` or `memory`.
+    pub fn load_stdio(&self, name: &str, bytes: &[u8]) -> Result<StdioProgram, Fault> {
+        StdioProgram::load(&self.shared, name, bytes)
     }
 
     /// Reads a program file; the kind comes from the extension (`.lua`, `.wasm`, `.wat`).
@@ -486,7 +499,7 @@ impl Instance {
     }
 }
 
-fn hex_sha256(bytes: &[u8]) -> String {
+pub(crate) fn hex_sha256(bytes: &[u8]) -> String {
     Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }
 

@@ -37,7 +37,7 @@ const BUDGET_LEFT_FUEL: u64 = 20;
 
 /// The wasmtime engine, configured once, and the epoch ticker that serves it.
 pub(crate) struct WasmEngine {
-    engine: Engine,
+    pub(crate) engine: Engine,
     linker: Linker<Host>,
     ticker: Option<Ticker>,
     /// Whether instances come from the pool (else: on demand, see `WasmEngine::new`).
@@ -190,14 +190,16 @@ impl Drop for Ticker {
 }
 
 /// Per-store host state.
-struct Host {
-    log: LogBook,
-    memory_limit: usize,
-    memory_peak: usize,
+pub(crate) struct Host {
+    pub(crate) log: LogBook,
+    pub(crate) memory_limit: usize,
+    pub(crate) memory_peak: usize,
     /// The limiter refused a memory or table growth during the current call.
-    resource_denied: bool,
+    pub(crate) resource_denied: bool,
     /// A host function ran out of fuel during the current call.
-    host_fuel_out: bool,
+    pub(crate) host_fuel_out: bool,
+    /// The standard streams of a WASI command (`wasi.rs`); empty for ABI bots.
+    pub(crate) stdio: crate::wasi::Stdio,
 }
 
 /// The error that traps a guest whose memory or table growth the limiter refused.
@@ -271,7 +273,7 @@ impl ResourceLimiter for Host {
 }
 
 /// Takes `cost` fuel from the store, or traps with [`HostFuelOut`].
-fn charge_host(caller: &mut Caller<'_, Host>, cost: u64) -> wasmtime::Result<()> {
+pub(crate) fn charge_host(caller: &mut Caller<'_, Host>, cost: u64) -> wasmtime::Result<()> {
     let fuel = caller.get_fuel()?;
     if cost > fuel {
         caller.set_fuel(0)?;
@@ -511,7 +513,7 @@ pub(crate) struct WasmInstance {
     json: Vec<u8>,
 }
 
-fn epoch_ticks(wall: Duration) -> u64 {
+pub(crate) fn epoch_ticks(wall: Duration) -> u64 {
     (wall.as_nanos() / TICK.as_nanos()) as u64 + 1
 }
 
@@ -527,7 +529,14 @@ impl WasmInstance {
         let memory_limit = usize::try_from(self.limits.memory_bytes).unwrap_or(usize::MAX);
         let mut store = Store::new(
             &self.program.engine.wasm.engine,
-            Host { log, memory_limit, memory_peak: 0, resource_denied: false, host_fuel_out: false },
+            Host {
+                log,
+                memory_limit,
+                memory_peak: 0,
+                resource_denied: false,
+                host_fuel_out: false,
+                stdio: crate::wasi::Stdio::default(),
+            },
         );
         store.limiter(|h| h as &mut dyn ResourceLimiter);
         store.epoch_deadline_trap();
@@ -689,30 +698,10 @@ impl WasmInstance {
         }
     }
 
-    /// Maps a wasmtime error to a fault, in one place.
+    /// Maps a wasmtime error to a fault (see [`classify`]).
     fn classify(&self, store: &Store<Host>, e: &wasmtime::Error, phase: &str) -> Fault {
-        let host = store.data();
-        let trace = e.downcast_ref::<WasmBacktrace>().map(|b| b.to_string());
-        if host.resource_denied || e.downcast_ref::<ResourceCap>().is_some() {
-            let msg = e.downcast_ref::<ResourceCap>().map_or_else(|| format!("{e:#}"), |c| c.0.clone());
-            return self.fault(Verdict::Memory, format!("{msg} ({phase})"), trace);
-        }
-        if host.host_fuel_out || e.downcast_ref::<HostFuelOut>().is_some() {
-            return self.fault(Verdict::Fuel, self.fuel_message(phase), trace);
-        }
-        let (verdict, message) = match e.downcast_ref::<Trap>() {
-            Some(Trap::OutOfFuel) => (Verdict::Fuel, self.fuel_message(phase)),
-            Some(Trap::Interrupt) => (
-                Verdict::Wallclock,
-                format!(
-                    "stopped by the wall-clock backstop after {:?} ({phase}; the fuel did not run out)",
-                    self.limits.wall_per_decision
-                ),
-            ),
-            Some(Trap::StackOverflow) => (Verdict::Stack, format!("{} ({phase})", Trap::StackOverflow)),
-            Some(t) => (Verdict::Crash, format!("{t} ({phase})")),
-            None => (Verdict::Crash, format!("{} ({phase})", root_message(e))),
-        };
+        let (verdict, message, trace) =
+            classify(store.data(), e, phase, self.limits.wall_per_decision, || self.fuel_message(phase));
         self.fault(verdict, message, trace)
     }
 
@@ -770,6 +759,36 @@ impl WasmInstance {
         }
         lines
     }
+}
+
+/// Maps a wasmtime error of a guest call to a verdict, a message and the backtrace, in one
+/// place for every kind of WASM bot. `fuel_message` says which fuel budget ran out.
+pub(crate) fn classify(
+    host: &Host,
+    e: &wasmtime::Error,
+    phase: &str,
+    wall: Duration,
+    fuel_message: impl FnOnce() -> String,
+) -> (Verdict, String, Option<String>) {
+    let trace = e.downcast_ref::<WasmBacktrace>().map(|b| b.to_string());
+    if host.resource_denied || e.downcast_ref::<ResourceCap>().is_some() {
+        let msg = e.downcast_ref::<ResourceCap>().map_or_else(|| format!("{e:#}"), |c| c.0.clone());
+        return (Verdict::Memory, format!("{msg} ({phase})"), trace);
+    }
+    if host.host_fuel_out || e.downcast_ref::<HostFuelOut>().is_some() {
+        return (Verdict::Fuel, fuel_message(), trace);
+    }
+    let (verdict, message) = match e.downcast_ref::<Trap>() {
+        Some(Trap::OutOfFuel) => (Verdict::Fuel, fuel_message()),
+        Some(Trap::Interrupt) => (
+            Verdict::Wallclock,
+            format!("stopped by the wall-clock backstop after {wall:?} ({phase}; the fuel did not run out)"),
+        ),
+        Some(Trap::StackOverflow) => (Verdict::Stack, format!("{} ({phase})", Trap::StackOverflow)),
+        Some(t) => (Verdict::Crash, format!("{t} ({phase})")),
+        None => (Verdict::Crash, format!("{} ({phase})", root_message(e))),
+    };
+    (verdict, message, trace)
 }
 
 /// Why a guest call failed: a trap (or host error), or an ABI violation by the guest.

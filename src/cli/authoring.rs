@@ -401,8 +401,15 @@ fn check_game<G: Greedy>(args: &CheckArgs) -> anyhow::Result<()> {
     let entries: Vec<BotEntry> = sources.iter().map(BotSource::entry).collect();
     let names: Vec<String> = entries.iter().map(|e| e.name.clone()).collect();
     let limits_cfg = args.limits.config();
-    let BotSource::File { program, .. } = &bot else { unreachable!("checked above") };
-    let limits = limits_cfg.apply(program.kind());
+    let (kind, file) = match &bot {
+        BotSource::File { program, .. } => (program.kind().as_str(), args.bot.as_str()),
+        BotSource::Legacy { protocol, .. } => (
+            protocol.name(),
+            crate::legacy::parse_name(&args.bot).and_then(Result::ok).map_or("", |(_, file)| file),
+        ),
+        BotSource::Builtin(_) => bail!("arena check takes a bot file, not the built-in {:?}", args.bot),
+    };
+    let limits = bot.limits(&limits_cfg).expect("a bot file has limits");
     let plans =
         plans_against(&[0], &(1..sources.len()).collect::<Vec<_>>(), G::PLAYERS, args.deals, args.seed);
     let threads = args.threads.unwrap_or_else(default_threads);
@@ -426,8 +433,8 @@ fn check_game<G: Greedy>(args: &CheckArgs) -> anyhow::Result<()> {
     out.push_str(&format!(
         "check {} ({} {}, hash {}): {} ({variant}), {} deals × {} seatings per opponent, seed {}\n",
         args.bot,
-        program.kind().as_str(),
-        mib(program_size(&args.bot)),
+        kind,
+        mib(program_size(file)),
         &entries[0].hash[..12],
         G::NAME,
         args.deals,

@@ -186,7 +186,7 @@ pub(super) fn repro_cmd(args: ReproArgs) -> anyhow::Result<()> {
         with_game!(game.as_str(), G => loader.resolve::<G>(&path))??
     };
     let crate::registry::BotSource::File { program, .. } = &source else {
-        bail!("{path} is a built-in bot; repro runs Lua/WASM bot files");
+        bail!("{path} is a built-in or legacy bot; repro runs Lua/WASM (ABI) bot files, so play the match again with `arena replay <file> --verify` instead");
     };
     let mut out = format!(
         "capsule {}: seat {} ({}) in {} ({}), seed {}, fault {} at {}\n",

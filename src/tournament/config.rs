@@ -222,11 +222,18 @@ pub fn parse(text: &str, path: &Path) -> anyhow::Result<Config> {
         let bot_paths = bots
             .iter()
             .map(|b| {
-                if crate::bot::is_builtin_name(b) || b == crate::registry::HUMAN || Path::new(b).is_absolute()
+                // A legacy bot's file is the part after `legacy:<protocol>:`.
+                let (prefix, file) = match crate::legacy::parse_name(b) {
+                    Some(Ok((protocol, file))) => (format!("legacy:{}:", protocol.name()), file),
+                    _ => (String::new(), b.as_str()),
+                };
+                if crate::bot::is_builtin_name(b)
+                    || b == crate::registry::HUMAN
+                    || Path::new(file).is_absolute()
                 {
                     b.clone()
                 } else {
-                    base.join(b).to_string_lossy().into_owned()
+                    format!("{prefix}{}", base.join(file).to_string_lossy())
                 }
             })
             .collect();

@@ -1,0 +1,684 @@
+//! Legacy stdin/stdout bots: a WASI preview1 *command* (a C, Rust or Zig program compiled for
+//! `wasm32-wasi`/`wasm32-wasip1`) run once per decision, as the original referees ran a process
+//! per decision: the decision's input is its stdin, ending in EOF; its stdout is the reply.
+//!
+//! The host side of `wasi_snapshot_preview1` is written here rather than taken from
+//! `wasmtime-wasi` (which brings tokio, the component model and a global runtime): every answer
+//! the program can get is deterministic and metered.
+//!
+//! * `fd_read` (fd 0) reads the stdin buffer, then EOF; `fd_write` (fd 1, 2) appends to stdout
+//!   (capped at [`MAX_STDOUT`]) or to the bot's log (stderr, one log line per line).
+//! * fds 0-2 are character devices (so wasi-libc line-buffers stdout, as on a terminal), not
+//!   seekable (`fd_seek`: SPIPE); other fds are BADF, and there are no preopened directories.
+//! * `proc_exit` ends the run with an exit code; no arguments, no environment.
+//! * Clocks read a fixed date (2018-05-14T00:00:00Z) plus the fuel used so far in the run, one
+//!   nanosecond per unit; `random_get` gives a stream seeded by the caller (match seed, seat,
+//!   decision).
+//! * Every other preview1 function is a stub of the module's own type that answers NOSYS; the
+//!   first one called is named in a failing run's message.
+//!
+//! Bytes read and written cost fuel ([`IO_BASE_FUEL`] per call plus one per byte).
+
+use std::sync::Arc;
+
+use wasmtime::{
+    Caller, Extern, ExternType, InstancePre, Linker, Module, ResourceLimiter, Store, Val, ValType,
+};
+
+use crate::log::LogBook;
+use crate::wasm::{charge_host, classify, epoch_ticks, Host};
+use crate::{Fault, Limits, Verdict, MAX_WASM_MODULE};
+
+/// Most bytes a run may write to stdout; more is the verdict `invalid` ("output over 64 KiB").
+pub const MAX_STDOUT: usize = 64 << 10;
+/// Fuel charged for each stream call (`fd_read`, `fd_write`, `random_get`), plus one per byte.
+pub const IO_BASE_FUEL: u64 = 20;
+/// Names the shim's behaviour (what a program can observe of it, and its fuel charges): it is
+/// part of a legacy bot's recorded identity, because a change may change a bot's replies or
+/// fuel.
+pub const SHIM_VERSION: &str = "wasi-shim 1";
+/// The clocks' fixed start: 2018-05-14T00:00:00Z (the COMP1511 Intensity deadline), in ns.
+const CLOCK_BASE_NS: u64 = 1_526_256_000 * 1_000_000_000;
+
+const MODULE: &str = "wasi_snapshot_preview1";
+
+// Errno values of preview1.
+const SUCCESS: i32 = 0;
+const BADF: i32 = 8;
+const FAULT: i32 = 21;
+const INVAL: i32 = 28;
+const NOSYS: i32 = 52;
+const SPIPE: i32 = 70;
+/// `filetype::character_device`.
+const CHARACTER_DEVICE: u8 = 2;
+
+/// Every function of `wasi_snapshot_preview1`. The ones not defined below are NOSYS stubs.
+const PREVIEW1: &[&str] = &[
+    "args_get",
+    "args_sizes_get",
+    "clock_res_get",
+    "clock_time_get",
+    "environ_get",
+    "environ_sizes_get",
+    "fd_advise",
+    "fd_allocate",
+    "fd_close",
+    "fd_datasync",
+    "fd_fdstat_get",
+    "fd_fdstat_set_flags",
+    "fd_fdstat_set_rights",
+    "fd_filestat_get",
+    "fd_filestat_set_size",
+    "fd_filestat_set_times",
+    "fd_pread",
+    "fd_prestat_dir_name",
+    "fd_prestat_get",
+    "fd_pwrite",
+    "fd_read",
+    "fd_readdir",
+    "fd_renumber",
+    "fd_seek",
+    "fd_sync",
+    "fd_tell",
+    "fd_write",
+    "path_create_directory",
+    "path_filestat_get",
+    "path_filestat_set_times",
+    "path_link",
+    "path_open",
+    "path_readlink",
+    "path_remove_directory",
+    "path_rename",
+    "path_symlink",
+    "path_unlink_file",
+    "poll_oneoff",
+    "proc_exit",
+    "proc_raise",
+    "random_get",
+    "sched_yield",
+    "sock_accept",
+    "sock_recv",
+    "sock_send",
+    "sock_shutdown",
+];
+
+/// The standard streams and the deterministic sources of one run (in the store's [`Host`]).
+#[derive(Default)]
+pub(crate) struct Stdio {
+    stdin: Vec<u8>,
+    read: usize,
+    stdout: Vec<u8>,
+    stdout_over: bool,
+    /// stderr since its last newline.
+    stderr_line: Vec<u8>,
+    /// SplitMix64 state of `random_get`.
+    random: u64,
+    /// The run's fuel at its start (the clocks count the fuel used since).
+    fuel_start: u64,
+    /// The first NOSYS stub the program called.
+    nosys: Option<String>,
+}
+
+/// The error that ends a run at `proc_exit`.
+#[derive(Debug)]
+struct ProcExit(i32);
+
+impl std::fmt::Display for ProcExit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "proc_exit({})", self.0)
+    }
+}
+
+impl std::error::Error for ProcExit {}
+
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The guest's memory and the host state, or FAULT if the module has no memory.
+fn memory<'a>(caller: &'a mut Caller<'_, Host>) -> Result<(&'a mut [u8], &'a mut Host), i32> {
+    match caller.get_export("memory") {
+        Some(Extern::Memory(m)) => Ok(m.data_and_store_mut(caller)),
+        _ => Err(FAULT),
+    }
+}
+
+fn range(data: &[u8], ptr: i32, len: usize) -> Result<std::ops::Range<usize>, i32> {
+    let start = ptr as u32 as usize;
+    let end = start.checked_add(len).filter(|&e| e <= data.len()).ok_or(FAULT)?;
+    Ok(start..end)
+}
+
+fn get_u32(data: &[u8], ptr: i32) -> Result<u32, i32> {
+    let r = range(data, ptr, 4)?;
+    Ok(u32::from_le_bytes(data[r].try_into().expect("4 bytes")))
+}
+
+fn put(data: &mut [u8], ptr: i32, bytes: &[u8]) -> Result<(), i32> {
+    let r = range(data, ptr, bytes.len())?;
+    data[r].copy_from_slice(bytes);
+    Ok(())
+}
+
+/// The `(buf, len)` pairs of an iovec array, bounds-checked.
+fn iovecs(data: &[u8], iovs: i32, count: i32) -> Result<Vec<std::ops::Range<usize>>, i32> {
+    let count = usize::try_from(count).map_err(|_| INVAL)?;
+    range(data, iovs, count.checked_mul(8).ok_or(FAULT)?)?;
+    (0..count)
+        .map(|i| {
+            let at = iovs.wrapping_add(8 * i as i32);
+            let (buf, len) = (get_u32(data, at)?, get_u32(data, at.wrapping_add(4))?);
+            range(data, buf as i32, len as usize)
+        })
+        .collect()
+}
+
+/// Turns an errno result into the guest's return value.
+fn errno(r: Result<(), i32>) -> i32 {
+    r.err().unwrap_or(SUCCESS)
+}
+
+fn fd_read(
+    mut caller: Caller<'_, Host>,
+    fd: i32,
+    iovs: i32,
+    count: i32,
+    nread: i32,
+) -> wasmtime::Result<i32> {
+    if fd != 0 {
+        return Ok(BADF);
+    }
+    let left = {
+        let s = &caller.data().stdio;
+        s.stdin.len() - s.read
+    };
+    // Charged before the copy, on at most what is left: a read past EOF costs the base only.
+    let wanted = match memory(&mut caller) {
+        Ok((data, _)) => match iovecs(data, iovs, count) {
+            Ok(v) => v.iter().map(|r| r.len()).sum::<usize>().min(left),
+            Err(e) => return Ok(e),
+        },
+        Err(e) => return Ok(e),
+    };
+    charge_host(&mut caller, IO_BASE_FUEL + wanted as u64)?;
+    let (data, host) = match memory(&mut caller) {
+        Ok(x) => x,
+        Err(e) => return Ok(e),
+    };
+    let r = (|| {
+        let mut n = 0usize;
+        for r in iovecs(data, iovs, count)? {
+            let s = &mut host.stdio;
+            let take = r.len().min(s.stdin.len() - s.read);
+            data[r.start..r.start + take].copy_from_slice(&s.stdin[s.read..s.read + take]);
+            s.read += take;
+            n += take;
+        }
+        put(data, nread, &(n as u32).to_le_bytes())
+    })();
+    Ok(errno(r))
+}
+
+fn fd_write(
+    mut caller: Caller<'_, Host>,
+    fd: i32,
+    iovs: i32,
+    count: i32,
+    nwritten: i32,
+) -> wasmtime::Result<i32> {
+    if fd != 1 && fd != 2 {
+        return Ok(BADF);
+    }
+    let total = match memory(&mut caller) {
+        Ok((data, _)) => match iovecs(data, iovs, count) {
+            Ok(v) => v.iter().map(|r| r.len()).sum::<usize>(),
+            Err(e) => return Ok(e),
+        },
+        Err(e) => return Ok(e),
+    };
+    charge_host(&mut caller, IO_BASE_FUEL + total as u64)?;
+    let (data, host) = match memory(&mut caller) {
+        Ok(x) => x,
+        Err(e) => return Ok(e),
+    };
+    let r = (|| {
+        for r in iovecs(data, iovs, count)? {
+            let bytes = &data[r];
+            if fd == 1 {
+                let s = &mut host.stdio;
+                let room = MAX_STDOUT - s.stdout.len();
+                s.stdout.extend_from_slice(&bytes[..bytes.len().min(room)]);
+                s.stdout_over |= bytes.len() > room;
+            } else {
+                for (i, part) in bytes.split(|&b| b == b'\n').enumerate() {
+                    if i > 0 {
+                        host.log.push(&std::mem::take(&mut host.stdio.stderr_line));
+                    }
+                    let line = &mut host.stdio.stderr_line;
+                    line.extend_from_slice(&part[..part.len().min(MAX_STDOUT.saturating_sub(line.len()))]);
+                }
+            }
+        }
+        // The whole write counts as done (even past the cap), so libc never retries it.
+        put(data, nwritten, &(total as u32).to_le_bytes())
+    })();
+    Ok(errno(r))
+}
+
+fn fd_close(_: Caller<'_, Host>, fd: i32) -> i32 {
+    if (0..=2).contains(&fd) {
+        SUCCESS
+    } else {
+        BADF
+    }
+}
+
+fn fd_seek(_: Caller<'_, Host>, fd: i32, _offset: i64, _whence: i32, _new: i32) -> i32 {
+    if (0..=2).contains(&fd) {
+        SPIPE
+    } else {
+        BADF
+    }
+}
+
+fn fd_fdstat_get(mut caller: Caller<'_, Host>, fd: i32, buf: i32) -> i32 {
+    if !(0..=2).contains(&fd) {
+        return BADF;
+    }
+    // filetype u8 @0, flags u16 @2, rights_base u64 @8, rights_inheriting u64 @16. No rights:
+    // with a character device, wasi-libc's isatty() is true, so stdout is line-buffered.
+    let mut stat = [0u8; 24];
+    stat[0] = CHARACTER_DEVICE;
+    errno(memory(&mut caller).and_then(|(data, _)| put(data, buf, &stat)))
+}
+
+fn fd_fdstat_set_flags(_: Caller<'_, Host>, fd: i32, _flags: i32) -> i32 {
+    if (0..=2).contains(&fd) {
+        SUCCESS
+    } else {
+        BADF
+    }
+}
+
+fn fd_prestat_get(_: Caller<'_, Host>, _fd: i32, _buf: i32) -> i32 {
+    BADF // no preopened directories: ends libc's scan of them
+}
+
+fn fd_prestat_dir_name(_: Caller<'_, Host>, _fd: i32, _path: i32, _len: i32) -> i32 {
+    BADF
+}
+
+fn proc_exit(_: Caller<'_, Host>, code: i32) -> wasmtime::Result<()> {
+    Err(wasmtime::Error::new(ProcExit(code)))
+}
+
+/// `args_sizes_get` and `environ_sizes_get`: zero entries, zero bytes.
+fn sizes_get(mut caller: Caller<'_, Host>, count: i32, size: i32) -> i32 {
+    errno(memory(&mut caller).and_then(|(data, _)| {
+        put(data, count, &0u32.to_le_bytes())?;
+        put(data, size, &0u32.to_le_bytes())
+    }))
+}
+
+/// `args_get` and `environ_get`: nothing to write.
+fn list_get(_: Caller<'_, Host>, _ptrs: i32, _buf: i32) -> i32 {
+    SUCCESS
+}
+
+fn clock_time_get(
+    mut caller: Caller<'_, Host>,
+    id: i32,
+    _precision: i64,
+    time: i32,
+) -> wasmtime::Result<i32> {
+    let used = caller.data().stdio.fuel_start.saturating_sub(caller.get_fuel()?);
+    let now = match id {
+        0 => CLOCK_BASE_NS + used, // realtime
+        1..=3 => used,             // monotonic, process and thread CPU time
+        _ => return Ok(INVAL),
+    };
+    Ok(errno(memory(&mut caller).and_then(|(data, _)| put(data, time, &now.to_le_bytes()))))
+}
+
+fn clock_res_get(mut caller: Caller<'_, Host>, id: i32, res: i32) -> i32 {
+    if !(0..=3).contains(&id) {
+        return INVAL;
+    }
+    errno(memory(&mut caller).and_then(|(data, _)| put(data, res, &1u64.to_le_bytes())))
+}
+
+fn random_get(mut caller: Caller<'_, Host>, buf: i32, len: i32) -> wasmtime::Result<i32> {
+    charge_host(&mut caller, IO_BASE_FUEL + len as u32 as u64)?;
+    let (data, host) = match memory(&mut caller) {
+        Ok(x) => x,
+        Err(e) => return Ok(e),
+    };
+    let r = range(data, buf, len as u32 as usize).map(|r| {
+        for chunk in data[r].chunks_mut(8) {
+            let word = splitmix(&mut host.stdio.random).to_le_bytes();
+            chunk.copy_from_slice(&word[..chunk.len()]);
+        }
+    });
+    Ok(errno(r))
+}
+
+fn sched_yield(_: Caller<'_, Host>) -> i32 {
+    SUCCESS
+}
+
+/// The WASI functions written here; the rest of [`PREVIEW1`] are NOSYS stubs.
+fn define(linker: &mut Linker<Host>) -> wasmtime::Result<()> {
+    linker
+        .func_wrap(MODULE, "fd_read", fd_read)?
+        .func_wrap(MODULE, "fd_write", fd_write)?
+        .func_wrap(MODULE, "fd_close", fd_close)?
+        .func_wrap(MODULE, "fd_seek", fd_seek)?
+        .func_wrap(MODULE, "fd_fdstat_get", fd_fdstat_get)?
+        .func_wrap(MODULE, "fd_fdstat_set_flags", fd_fdstat_set_flags)?
+        .func_wrap(MODULE, "fd_prestat_get", fd_prestat_get)?
+        .func_wrap(MODULE, "fd_prestat_dir_name", fd_prestat_dir_name)?
+        .func_wrap(MODULE, "proc_exit", proc_exit)?
+        .func_wrap(MODULE, "args_sizes_get", sizes_get)?
+        .func_wrap(MODULE, "environ_sizes_get", sizes_get)?
+        .func_wrap(MODULE, "args_get", list_get)?
+        .func_wrap(MODULE, "environ_get", list_get)?
+        .func_wrap(MODULE, "clock_time_get", clock_time_get)?
+        .func_wrap(MODULE, "clock_res_get", clock_res_get)?
+        .func_wrap(MODULE, "random_get", random_get)?
+        .func_wrap(MODULE, "sched_yield", sched_yield)?;
+    Ok(())
+}
+
+const DEFINED: &[&str] = &[
+    "fd_read",
+    "fd_write",
+    "fd_close",
+    "fd_seek",
+    "fd_fdstat_get",
+    "fd_fdstat_set_flags",
+    "fd_prestat_get",
+    "fd_prestat_dir_name",
+    "proc_exit",
+    "args_sizes_get",
+    "environ_sizes_get",
+    "args_get",
+    "environ_get",
+    "clock_time_get",
+    "clock_res_get",
+    "random_get",
+    "sched_yield",
+];
+
+/// A compiled WASI command, checked and linked once, shared by every match of that bot. Cheap
+/// to clone and shareable across threads.
+#[derive(Clone)]
+pub struct StdioProgram {
+    name: Arc<str>,
+    hash: String,
+    pre: InstancePre<Host>,
+    shared: Arc<crate::Shared>,
+}
+
+impl std::fmt::Debug for StdioProgram {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StdioProgram")
+            .field("name", &self.name)
+            .field("hash", &self.hash)
+            .finish_non_exhaustive()
+    }
+}
+
+impl StdioProgram {
+    pub(crate) fn load(shared: &Arc<crate::Shared>, name: &str, bytes: &[u8]) -> Result<StdioProgram, Fault> {
+        if bytes.len() > MAX_WASM_MODULE {
+            return Err(Fault::load(format!(
+                "the module is {} bytes; the limit is {MAX_WASM_MODULE}",
+                bytes.len()
+            )));
+        }
+        let module = Module::new(&shared.wasm.engine, bytes)
+            .map_err(|e| Fault::load(format!("malformed WebAssembly module: {e:#}")))?;
+        let mut linker = Linker::<Host>::new(&shared.wasm.engine);
+        define(&mut linker).map_err(|e| Fault::load(format!("wasmtime linker: {e:#}")))?;
+        let mut problems = Vec::new();
+        for import in module.imports() {
+            let (m, n) = (import.module(), import.name());
+            if m != MODULE {
+                problems.push(format!(
+                    "imports `{m}.{n}`, which is not a WASI preview1 function: compile it as a \
+                     wasm32-wasi (wasm32-wasip1) command that uses only the C or Rust standard library"
+                ));
+                continue;
+            }
+            if !PREVIEW1.contains(&n) {
+                problems.push(format!("needs WASI function {n} (not provided)"));
+                continue;
+            }
+            if DEFINED.contains(&n) {
+                continue;
+            }
+            let ExternType::Func(ty) = import.ty() else {
+                problems.push(format!("imports `{m}.{n}` as something other than a function"));
+                continue;
+            };
+            let fname: Arc<str> = n.into();
+            let wide: Vec<bool> = ty.results().map(|t| matches!(t, ValType::I64)).collect();
+            let stub = linker.func_new(m, n, ty, move |mut caller, _params, results: &mut [Val]| {
+                let stdio = &mut caller.data_mut().stdio;
+                stdio.nosys.get_or_insert_with(|| fname.to_string());
+                // An errno result says NOSYS; any other result is zero.
+                for (slot, (val, &wide)) in results.iter_mut().zip(&wide).enumerate() {
+                    *val = match (wide, slot) {
+                        (true, _) => Val::I64(0),
+                        (false, 0) => Val::I32(NOSYS),
+                        (false, _) => Val::I32(0),
+                    };
+                }
+                Ok(())
+            });
+            if let Err(e) = stub {
+                problems.push(format!("cannot stub `{m}.{n}`: {e:#}"));
+            }
+        }
+        match module.get_export("_start") {
+            Some(ExternType::Func(f)) if f.params().len() == 0 && f.results().len() == 0 => {}
+            Some(_) => {
+                problems.push("export `_start` must be a function with no parameters or results".into())
+            }
+            None => problems.push(
+                "no `_start` export: build a command (a program with `main`), not a library or reactor"
+                    .into(),
+            ),
+        }
+        if !matches!(module.get_export("memory"), Some(ExternType::Memory(m)) if !m.is_64() && !m.is_shared())
+        {
+            problems.push("export `memory` must be a 32-bit, unshared memory".into());
+        }
+        if !problems.is_empty() {
+            return Err(Fault::load(problems.join("; ")));
+        }
+        let pre = linker.instantiate_pre(&module).map_err(|e| {
+            Fault::load(format!("cannot link the module (a WASI function of the wrong type?): {e:#}"))
+        })?;
+        Ok(StdioProgram { name: name.into(), hash: crate::hex_sha256(bytes), pre, shared: shared.clone() })
+    }
+
+    /// The name given at load.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// SHA-256 of the module's bytes, lowercase hex.
+    pub fn hash(&self) -> String {
+        self.hash.clone()
+    }
+
+    /// The bot for one match: each [`StdioInstance::run`] is a fresh instance under `limits`
+    /// (fuel per decision and per match, memory, wall-clock backstop, log bytes; `fuel_init`
+    /// is not used: start-up is part of each decision). `seed` seeds `random_get`.
+    pub fn start(&self, limits: &Limits, seed: u64) -> StdioInstance {
+        StdioInstance {
+            program: self.clone(),
+            limits: limits.clone(),
+            seed,
+            runs: 0,
+            log: Some(LogBook::new(limits.log_bytes_per_match)),
+            memory_peak: 0,
+            fuel_used_last: 0,
+            fuel_total: 0,
+        }
+    }
+}
+
+/// One legacy bot in one match: a fresh instance of the command for every decision.
+pub struct StdioInstance {
+    program: StdioProgram,
+    limits: Limits,
+    seed: u64,
+    runs: u64,
+    log: Option<LogBook>,
+    memory_peak: u64,
+    fuel_used_last: u64,
+    fuel_total: u64,
+}
+
+impl std::fmt::Debug for StdioInstance {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StdioInstance")
+            .field("program", &self.program.name)
+            .field("fuel_total", &self.fuel_total)
+            .finish_non_exhaustive()
+    }
+}
+
+impl StdioInstance {
+    /// Runs the command once with `stdin` (then EOF) and returns what it wrote to stdout. Its
+    /// stderr goes to the log, a line at a time.
+    ///
+    /// # Errors
+    ///
+    /// A [`Fault`]: [`Verdict::Invalid`] for more than [`MAX_STDOUT`] bytes of output,
+    /// [`Verdict::Crash`] for a non-zero exit code (`exit code N`) or a trap, and the limits'
+    /// verdicts (fuel, memory, stack, wallclock).
+    pub fn run(&mut self, stdin: &[u8]) -> Result<Vec<u8>, Fault> {
+        crate::stack::on_guest_stack(|| self.run_inner(stdin))
+    }
+
+    fn run_inner(&mut self, stdin: &[u8]) -> Result<Vec<u8>, Fault> {
+        self.fuel_used_last = 0;
+        let left = self.limits.fuel_per_match.saturating_sub(self.fuel_total);
+        let budget = self.limits.fuel_per_decision.min(left);
+        if budget == 0 {
+            return Err(self.fault(
+                Verdict::Fuel,
+                format!("the match's fuel bank of {} is used up", self.limits.fuel_per_match),
+                None,
+            ));
+        }
+        let mut random = self.seed ^ self.runs.wrapping_mul(0xd1b5_4a32_d192_ed03);
+        self.runs += 1;
+        splitmix(&mut random);
+        let log = self.log.take().unwrap_or_else(|| LogBook::new(self.limits.log_bytes_per_match));
+        let host = Host {
+            log,
+            memory_limit: usize::try_from(self.limits.memory_bytes).unwrap_or(usize::MAX),
+            memory_peak: 0,
+            resource_denied: false,
+            host_fuel_out: false,
+            stdio: Stdio { stdin: stdin.to_vec(), random, fuel_start: budget, ..Stdio::default() },
+        };
+        let mut store = Store::new(&self.program.shared.wasm.engine, host);
+        store.limiter(|h| h as &mut dyn ResourceLimiter);
+        store.epoch_deadline_trap();
+        let result = store
+            .set_fuel(budget)
+            .map(|()| store.set_epoch_deadline(epoch_ticks(self.limits.wall_per_decision)))
+            .and_then(|()| {
+                let instance = self.program.pre.instantiate(&mut store)?;
+                let start = instance.get_typed_func::<(), ()>(&mut store, "_start")?;
+                start.call(&mut store, ())
+            });
+        let used = budget - store.get_fuel().unwrap_or(0);
+        self.fuel_used_last = used;
+        self.fuel_total = self.fuel_total.saturating_add(used);
+        self.memory_peak = self.memory_peak.max(store.data().memory_peak as u64);
+        let exit = match &result {
+            Ok(()) => Ok(0),
+            Err(e) => e.downcast_ref::<ProcExit>().map(|p| p.0).ok_or(e),
+        };
+        let fault = match exit {
+            _ if store.data().stdio.stdout_over => {
+                Some((Verdict::Invalid, format!("output over {} KiB", MAX_STDOUT >> 10), None))
+            }
+            Ok(0) => None,
+            Ok(code) => Some((Verdict::Crash, format!("exit code {code}"), None)),
+            Err(e) => Some(classify(store.data(), e, "decision", self.limits.wall_per_decision, || {
+                self.fuel_message()
+            })),
+        };
+        let Host { mut log, stdio, .. } = store.into_data();
+        if !stdio.stderr_line.is_empty() {
+            log.push(&stdio.stderr_line);
+        }
+        self.log = Some(log);
+        match fault {
+            None => Ok(stdio.stdout),
+            Some((verdict, mut message, trace)) => {
+                if let Some(name) = stdio.nosys {
+                    message.push_str(&format!(
+                        "; needs WASI function {name} (not provided: it answered \"not implemented\")"
+                    ));
+                }
+                Err(self.fault(verdict, message, trace))
+            }
+        }
+    }
+
+    fn fuel_message(&self) -> String {
+        let left_before = self.limits.fuel_per_match.saturating_sub(self.fuel_total - self.fuel_used_last);
+        if left_before < self.limits.fuel_per_decision {
+            format!("fuel exhausted: the match's fuel bank of {} is used up", self.limits.fuel_per_match)
+        } else {
+            format!(
+                "fuel exhausted: the decision budget is {} (start-up included; does the program wait \
+                 for more input after EOF, or loop forever?)",
+                self.limits.fuel_per_decision
+            )
+        }
+    }
+
+    fn fault(&self, verdict: Verdict, message: String, trace: Option<String>) -> Fault {
+        Fault {
+            verdict,
+            fuel_used: self.fuel_used_last,
+            fuel_total: self.fuel_total,
+            memory_peak: self.memory_peak,
+            ..Fault::new(verdict, message)
+        }
+        .with_trace(trace)
+    }
+
+    /// Fuel used by the last run.
+    pub fn fuel_used_last(&self) -> u64 {
+        self.fuel_used_last
+    }
+
+    /// Fuel used by all runs of this match.
+    pub fn fuel_total(&self) -> u64 {
+        self.fuel_total
+    }
+
+    /// Peak linear memory of any run so far, in bytes.
+    pub fn memory_peak(&self) -> u64 {
+        self.memory_peak
+    }
+
+    /// The stderr lines written since the last call.
+    pub fn take_log(&mut self) -> Vec<String> {
+        self.log.as_mut().map(LogBook::take).unwrap_or_default()
+    }
+}

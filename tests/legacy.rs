@@ -1,0 +1,227 @@
+//! Legacy stdin/stdout bots (src/legacy.rs, docs/legacy-bots.md): the protocol adapters write
+//! exactly the original referees' input bytes, read replies as the referees read them, and an
+//! unmodified C Intensity program plays a tournament against the built-ins without a fault.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use cardarena::games::blade::Card as B;
+use cardarena::games::intensity::{Card, CurrentTrick, IntensityObservation, Phase, Trick, Variant};
+use cardarena::legacy::{
+    blade_reply, comp1511_reply, comp1511_stdin, ruby_to_i, BladeSide, BladeState, CardObject,
+};
+use serde_json::Value;
+
+fn cards(numbers: &[u8]) -> Vec<Card> {
+    numbers.iter().map(|&n| Card::new(n).expect("a card")).collect()
+}
+
+/// An Intensity observation for seat `seat` with what the COMP1511 input is made of.
+fn intensity(
+    phase: Phase,
+    seat: usize,
+    hand: &[u8],
+    trick: (usize, &[u8]),
+    tricks: Vec<Trick>,
+    passed: &[u8],
+    received: &[u8],
+) -> IntensityObservation {
+    IntensityObservation {
+        game: "intensity",
+        variant: Variant::Standard,
+        seat,
+        phase,
+        legal: Vec::new(),
+        hand: cards(hand),
+        pass_to: (seat + 1) % 4,
+        receive_from: (seat + 3) % 4,
+        passed: cards(passed),
+        received: cards(received),
+        turn: Some(seat),
+        trick: CurrentTrick { leader: trick.0, cards: cards(trick.1) },
+        tricks,
+        penalties: [0; 4],
+        fault_penalties: [0; 4],
+        calves_broken: false,
+        cards_left: [hand.len(); 4],
+    }
+}
+
+/// The spec's two verbatim examples (seed-games.md §4(c)), byte for byte.
+#[test]
+fn comp1511_input_is_the_specs_examples() {
+    let pass =
+        intensity(Phase::Pass, 0, &[13, 19, 24, 25, 29, 32, 39, 44, 46, 49], (0, &[]), vec![], &[], &[]);
+    assert_eq!(String::from_utf8(comp1511_stdin(&pass)).unwrap(), "1\n13 19 24 25 29 32 39 44 46 49\n");
+    // Seat 0 led 16, seats 1-3 played 13 19 12; seat 2 won (19) and led 24, seat 3 played 26.
+    let first =
+        Trick { leader: 0, cards: cards(&[16, 13, 19, 12]).try_into().unwrap(), winner: 2, penalty: 0 };
+    let play = intensity(
+        Phase::Play,
+        0,
+        &[11, 15, 18, 23, 33, 34, 47, 48, 49],
+        (2, &[24, 26]),
+        vec![first],
+        &[37, 38, 39],
+        &[34, 47, 48],
+    );
+    assert_eq!(
+        String::from_utf8(comp1511_stdin(&play)).unwrap(),
+        "2\n9 2 0\n11 15 18 23 33 34 47 48 49\n24 26\n16 13 19 12\n37 38 39\n34 47 48\n"
+    );
+    // Replies are whitespace-separated integers (one per line works too); a pass is sorted.
+    assert_eq!(comp1511_reply(&pass, b"49\n29 39").unwrap(), "pass 29 39 49");
+    assert_eq!(comp1511_reply(&play, b"23\n").unwrap(), "play 23");
+    let fault = comp1511_reply(&play, b"I play the 23\n").unwrap_err();
+    assert_eq!(fault.message, "stdout unparsable: \"I play the 23\\n\"");
+    let long = "x".repeat(200);
+    let fault = comp1511_reply(&pass, long.as_bytes()).unwrap_err();
+    assert_eq!(fault.message, format!("stdout unparsable: \"{}\"", "x".repeat(80)));
+}
+
+fn obj(card: B) -> CardObject {
+    CardObject { card, valid: true }
+}
+
+/// The Blade controller's `sample_json` (blutorange/Blade-SenNoKiseki-, seed-games.md §1(c)),
+/// as `JSON.generate` sends it: compact, one line.
+#[test]
+fn blade_state_is_the_controllers_sample_json() {
+    let sample = r#"{"file":"/home/mad_gaksha/Applications/cg_blade/files/basic","turn":15,"player":{"hand":[{"type":8,"value":1,"valid":true},{"type":0,"value":1,"valid":true},{"type":1,"value":1,"valid":true}],"field":[{"type":8,"value":1,"valid":true},{"type":3,"value":3,"valid":true},{"type":2,"value":2,"valid":true},{"type":3,"value":3,"valid":true},{"type":5,"value":5,"valid":true},{"type":7,"value":7,"valid":true},{"type":2,"value":2,"valid":true},{"type":7,"value":7,"valid":true}],"deck":5,"score":30,"lastmove":{"type":6,"value":6,"valid":true}},"opponent":{"hand":2,"field":[{"type":3,"value":3,"valid":true},{"type":2,"value":2,"valid":true},{"type":3,"value":3,"valid":true},{"type":4,"value":4,"valid":true},{"type":4,"value":4,"valid":true},{"type":6,"value":6,"valid":true},{"type":4,"value":4,"valid":true},{"type":6,"value":6,"valid":true}],"deck":5,"score":32,"lastmove":{"type":8,"value":1,"valid":true}}}"#;
+    use B::*;
+    let state = BladeState {
+        file: "/home/mad_gaksha/Applications/cg_blade/files/basic".into(),
+        turn: 15,
+        player: BladeSide {
+            hand: Ok(vec![Mirror, Bolt, One]),
+            field: [Mirror, Three, Two, Three, Five, Seven, Two, Seven].map(obj).to_vec(),
+            deck: 5,
+            score: 30,
+            lastmove: Some(obj(Six)),
+        },
+        opponent: BladeSide {
+            hand: Err(2),
+            field: [Three, Two, Three, Four, Four, Six, Four, Six].map(obj).to_vec(),
+            deck: 5,
+            score: 32,
+            lastmove: Some(obj(Mirror)),
+        },
+    };
+    assert_eq!(state.to_line(), format!("{sample}\n"));
+}
+
+/// Ruby's `to_i` of the first line (seed-games.md §1(c): "2\n" -> 2, "2abc" -> 2, "abc" -> 0,
+/// empty -> 0).
+#[test]
+fn blade_replies_read_like_ruby_to_i() {
+    for (text, want) in
+        [("2\n", 2), ("2abc", 2), ("abc", 0), ("", 0), ("  -3\n", -3), ("+1_0", 10), ("1__0", 1), ("\n7", 0)]
+    {
+        assert_eq!(ruby_to_i(text.as_bytes()), want, "{text:?}");
+    }
+    let game = <cardarena::games::blade::Blade as cardarena::games::Game>::new(
+        cardarena::games::blade::Variant::Controller,
+        3,
+    );
+    use cardarena::games::Game;
+    let seat = game.to_act()[0];
+    let obs = game.observe(seat);
+    assert_eq!(blade_reply(&obs, b"0\n").unwrap(), obs.hand[0].as_str());
+    let fault = blade_reply(&obs, b"10").unwrap_err();
+    assert!(
+        fault.message.starts_with("hand index 10 is out of range: the hand has 10 cards"),
+        "{}",
+        fault.message
+    );
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The example C Intensity bot (an ordinary COMP1511 program, compiled with clang for
+/// wasm32-wasi) plays a tournament against the built-ins in arena.toml, without a fault; the
+/// Blade C bot does the same against greedy.
+#[test]
+fn legacy_bots_play_tournaments_without_faults() {
+    let dir = std::env::temp_dir().join(format!("cardarena-legacy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (game, bots, extra) in [
+        (
+            "intensity",
+            vec![
+                "legacy:comp1511:intensity_c.wasm",
+                "greedy",
+                "random",
+                "legacy:comp1511:intensity_rust.wasm",
+            ],
+            "",
+        ),
+        ("blade", vec!["legacy:blade:blade_c.wasm", "greedy"], "variant = \"controller\"\n"),
+    ] {
+        // Paths relative to the tournament file's directory, as users write them.
+        let listed: Vec<String> = bots.iter().map(|b| format!("{b:?}")).collect();
+        let toml = format!(
+            "[[event]]\ngame = \"{game}\"\n{extra}bots = [{}]\ndeals = 4\nseed = 1\n",
+            listed.join(", ")
+        );
+        let file =
+            root().join("example_bots/legacy").join(format!("arena-{game}-{}.toml", std::process::id()));
+        std::fs::write(&file, toml).unwrap();
+        let json = dir.join(format!("{game}.json"));
+        let out = Command::new(env!("CARGO_BIN_EXE_arena"))
+            .args([
+                "tournament",
+                file.to_str().unwrap(),
+                "--json",
+                json.to_str().unwrap(),
+                "--db",
+                dir.join(format!("{game}.db")).to_str().unwrap(),
+            ])
+            .output()
+            .unwrap();
+        let _ = std::fs::remove_file(&file);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        for s in v["events"][0]["standings"].as_array().unwrap() {
+            assert!(s["matches"].as_u64().unwrap() > 0, "{s}");
+            assert!(s["faults"].as_object().unwrap().is_empty(), "{game}: {s}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A match with a legacy bot is recorded, and `arena replay --verify` plays it again from its
+/// name (`legacy:comp1511:<file>`) with identical decisions.
+#[test]
+fn legacy_match_replays_and_verifies() {
+    let dir = std::env::temp_dir().join(format!("cardarena-legacy-verify-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let replay = dir.join("m.json");
+    let arena = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_arena")).current_dir(root()).args(args).output().unwrap()
+    };
+    let bots = "legacy:comp1511:example_bots/legacy/intensity_c.wasm,greedy,random,random";
+    let o = arena(&[
+        "play",
+        "--game",
+        "intensity",
+        "--bots",
+        bots,
+        "--seed",
+        "3",
+        "--replay",
+        replay.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&replay).unwrap()).unwrap();
+    assert_eq!(v["bots"][0]["name"], "legacy:comp1511:example_bots/legacy/intensity_c.wasm");
+    let o = arena(&["replay", replay.to_str().unwrap(), "--verify"]);
+    assert!(
+        o.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
