@@ -477,8 +477,7 @@ fn play_all<G: Greedy>(
     let event_index = result.events.len();
     let capsules_in = capsule_dir(store.path());
     // (bot, verdict, site) -> the first fault in plan order, its capsule, and the count
-    let mut groups: BTreeMap<(String, &'static str, String), (FaultNote, Option<(String, String)>)> =
-        BTreeMap::new();
+    let mut groups: BTreeMap<(String, &'static str, String), (FaultNote, Option<Capsule>)> = BTreeMap::new();
     std::thread::scope(|scope| {
         let (tx, rx) = mpsc::channel::<(usize, MatchSummary, store::Packed, Vec<Faulted>)>();
         let pending = &pending;
@@ -606,11 +605,14 @@ fn play_all<G: Greedy>(
     Ok(done.into_iter().map_while(|s| s).collect())
 }
 
-/// One fault of a match, with its capsule's file name and text (file bots only), made on the
-/// worker thread; the writer thread writes the file once the match is stored.
+/// A crash capsule's file name and text.
+type Capsule = (String, String);
+
+/// One fault of a match, with its capsule (file bots only), made on the worker thread; the
+/// capsule of each group's first fault is written once the event is played.
 struct Faulted {
     note: FaultNote,
-    capsule: Option<(String, String)>,
+    capsule: Option<Capsule>,
 }
 
 fn faulted<G: Game>(replay: &Replay, event: &Event, failed: &[bool]) -> Vec<Faulted> {
@@ -660,4 +662,21 @@ fn play_one<G: Greedy>(ctx: &EventCtx<G>, bots: &[BotSource], plan: &MatchPlan) 
     let sources: Vec<&BotSource> = plan.seats.iter().map(|&e| &bots[e]).collect();
     replay.limits = BotSource::recorded_limits(&sources, &ctx.limits);
     replay
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fault_site;
+
+    #[test]
+    fn a_fault_site_is_the_lua_line_or_the_first_trace_line() {
+        assert_eq!(fault_site("carol.lua:2: I give up", None), "carol.lua:2");
+        assert_eq!(
+            fault_site("bots/x.lua:17: attempt to index a nil value", Some("ignored")),
+            "bots/x.lua:17"
+        );
+        assert_eq!(fault_site("wasm trap: unreachable", Some("\n  0: bot::act\n  1: main")), "0: bot::act");
+        assert_eq!(fault_site("illegal action \"play 3Q\": no such card", None), "");
+        assert_eq!(fault_site("fuel: 1000 per decision exhausted", None), "");
+    }
 }

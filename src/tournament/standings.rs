@@ -2,8 +2,11 @@
 //!
 //! The table is ranked by **score per match** ([`match_score`]: the share of the table beaten,
 //! win 1, draw ½, loss 0; in Intensity 1, ⅔, ⅓, 0 by placing, tied places sharing), then by the
-//! game's own **points** per match ([`game_points`]), then by the fitted rating. A faulty match
-//! is a loss in every column (see `Game::forfeit`), so a fault never pays.
+//! share of matches with a fault (fewer first), then by the game's own **points** per match
+//! ([`game_points`]), then by the fitted rating. A faulty two-player match is a loss in every
+//! column (see `Game::forfeit`), and between equal scores the bot that faulted ranks below, so
+//! a fault never pays: a forfeit's points are at most a narrow loss, which may be better than
+//! the wide loss playing on would have given, but they only break ties after the faults.
 //!
 //! Points per match, by game: Blade 2/1/0 (controller: 2 for a draw), E-card the round points
 //! scored, Lost Cities the score difference (own minus opponent's), Intensity the penalty points
@@ -47,6 +50,8 @@ pub struct Standing {
     pub ci_high: f64,
     /// Faults by verdict (only verdicts that occurred).
     pub faults: BTreeMap<String, u64>,
+    /// Matches with at least one fault of this bot.
+    pub faulted_matches: u64,
     /// Matches won (rank 1 alone).
     pub wins: u64,
     /// Matches drawn (rank 1 shared).
@@ -102,7 +107,7 @@ pub struct NotLoaded {
 }
 
 /// How every table is ranked (printed under it and in the JSON).
-pub const RANKED_BY: &str = "score per match (win 1, draw ½, loss 0; at a table of 4: 1, ⅔, ⅓, 0 by placing), then points per match, then rating";
+pub const RANKED_BY: &str = "score per match (win 1, draw ½, loss 0; at a table of 4: 1, ⅔, ⅓, 0 by placing), then fewer matches with a fault, then points per match, then rating";
 
 /// A seat's match score: the share of the table it beat, 1 for first alone, 0 for last alone,
 /// ties halved (two players: win 1, draw ½, loss 0).
@@ -162,6 +167,7 @@ pub fn compute(
             ci_low: 1500.0,
             ci_high: 1500.0,
             faults: BTreeMap::new(),
+            faulted_matches: 0,
             wins: 0,
             draws: 0,
             losses: 0,
@@ -196,6 +202,7 @@ pub fn compute(
                     (1, true) => row.draws += 1,
                     _ => row.losses += 1,
                 }
+                row.faulted_matches += u64::from(!s.faults[seat].is_empty());
                 for v in &s.faults[seat] {
                     *row.faults.entry(v.name().to_string()).or_insert(0) += 1;
                 }
@@ -256,6 +263,9 @@ pub fn compute(
         let (ra, rb) = (&rows[a], &rows[b]);
         per_match(rb.score, rb)
             .total_cmp(&per_match(ra.score, ra))
+            .then(
+                per_match(ra.faulted_matches as f64, ra).total_cmp(&per_match(rb.faulted_matches as f64, rb)),
+            )
             .then((sign * per_match(rb.points, rb)).total_cmp(&(sign * per_match(ra.points, ra))))
             .then(rb.rating.total_cmp(&ra.rating))
             .then(a.cmp(&b))
