@@ -325,6 +325,11 @@ fn a_class_with_broken_bots_plays_on_and_faults_never_pay() {
     assert!(stdout.contains("not loaded, forfeits every match: dave.lua: dave.lua:4:"), "{stdout}");
     assert!(stdout.contains("not loaded, forfeits every match: erin.wasm:"), "{stdout}");
     assert!(stdout.contains("ranked by score per match"), "{stdout}");
+    // one rating unless asked; the win matrix in rank order, labelled by name
+    assert!(!stdout.contains("glicko2") && stdout.contains("rating (95% CI)"), "{stdout}");
+    let matrix = stdout.lines().skip_while(|l| !l.starts_with("placed above")).nth(1).expect(&stdout);
+    let labels: Vec<&str> = matrix.split_whitespace().collect();
+    assert_eq!(labels[3..], ["carol.lua", "dave.lua", "erin.wasm"], "{stdout}");
     let v: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("out.json")).unwrap()).unwrap();
     let ev = &v["events"][0];
     assert_eq!(ev["matches"], 120);
@@ -351,6 +356,11 @@ fn a_class_with_broken_bots_plays_on_and_faults_never_pay() {
         1,
         "one capsule for carol's one failure"
     );
+    let again =
+        arena().args(["tournament", "arena.toml", "--ratings", "all"]).current_dir(&dir).output().unwrap();
+    let stdout = String::from_utf8_lossy(&again.stdout);
+    assert!(stdout.contains("glicko2") && stdout.contains("trueskill"), "{stdout}");
+    assert!(String::from_utf8_lossy(&again.stderr).contains("0 matches played now, 120 found"));
     std::fs::remove_dir_all(&dir).ok();
 }
 

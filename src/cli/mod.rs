@@ -582,7 +582,7 @@ fn fault_summary(faults: &[crate::tournament::FaultNote], db: &std::path::Path) 
     }
     let total: u64 = faults.iter().map(|f| f.count).sum();
     let mut out = format!(
-        "{total} fault(s) in the matches played now, {} distinct; one crash capsule each in {} (rerun one with `arena repro CAPSULE`):\n",
+        "{total} fault(s) in the matches played now, {} distinct, each with a crash capsule (bots that loaded) in {} (rerun one with `arena repro CAPSULE`):\n",
         faults.len(),
         crate::tournament::capsule_dir(db).display()
     );

@@ -252,8 +252,11 @@ impl Progress {
         }
     }
 
-    /// Starts the count of an event with `total` matches to play.
+    /// Starts the count of an event with `total` matches to play (none: nothing to show).
     fn start(&self, event: &str, total: u64) {
+        if total == 0 {
+            return;
+        }
         let mut st = self.state.lock().expect("progress lock");
         *st = ProgressState {
             event: event.to_string(),

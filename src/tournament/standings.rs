@@ -378,10 +378,11 @@ pub fn render(ev: &EventStandings, all_ratings: bool) -> String {
         out.push('\n');
     }
     out.push_str(&format!(
-        "  ranked by {}. {points}: {}. rating: Plackett–Luce fit to the placings, Elo scale, field mean 1500, 95% interval{}. A faulty match is lost in every column.\n",
+        "  ranked by {}. {points}: {}. rating: Plackett–Luce fit to the placings, Elo scale, field mean 1500, 95% interval{}. {}.\n",
         ev.ranked_by,
         ev.points_are,
-        if all_ratings { "; elo, glicko2, trueskill (μ − 3σ): incremental, in match order" } else { " (--ratings all: Elo, Glicko-2, TrueSkill too)" }
+        if all_ratings { "; elo, glicko2, trueskill (μ − 3σ): incremental, in match order" } else { " (--ratings all: Elo, Glicko-2, TrueSkill too)" },
+        if fewer_points_better(&ev.game) { "A fault costs penalty points and a random move" } else { "A match with a fault is lost in every column" }
     ));
     for f in &ev.not_loaded {
         let first = f.error.lines().next().unwrap_or_default();
