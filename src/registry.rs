@@ -9,7 +9,9 @@ use std::sync::OnceLock;
 use anyhow::bail;
 use cardarena_sandbox::{Instance, Kind, Limits, Program, Sandbox, StdioProgram};
 
-use crate::bot::{builtin, builtin_hash, is_builtin_name, Bot, Fault, InitInfo, Verdict, BUILTIN_BOTS};
+use crate::bot::{
+    builtin, builtin_hash, content_hash, is_builtin_name, Bot, Fault, InitInfo, Verdict, BUILTIN_BOTS,
+};
 use crate::bots::Greedy;
 use crate::games::{Game, Observation, Seat};
 use crate::rng::derive_seed;
@@ -130,10 +132,42 @@ impl Loader {
         if !path.is_file() {
             bail!("cannot read bot file {name:?}: no such file");
         }
-        match self.sandbox()?.load_file(path) {
+        match self.load_file(name)? {
             Ok(program) => Ok(BotSource::File { name: name.to_string(), program }),
-            Err(fault) => bail!("bot {name:?} cannot be loaded: {}", fault.message),
+            Err(message) => bail!("bot {name:?} cannot be loaded: {message}"),
         }
+    }
+
+    /// Resolves an entrant of a tournament event: as [`Loader::resolve`], except that a bot file
+    /// that is missing or that the sandbox refuses becomes [`BotSource::Failed`], which forfeits
+    /// every match with the verdict `load`: one bad file does not stop the event.
+    ///
+    /// # Errors
+    /// A name that is neither a built-in nor a `.lua`/`.wasm`/`.wat` path (a mistake in the
+    /// tournament file), or a sandbox that cannot start (a host failure, not the bot's).
+    pub fn resolve_entrant<G: Greedy>(&self, name: &str) -> anyhow::Result<BotSource> {
+        if name == HUMAN || is_builtin_name(name) || Kind::from_path(Path::new(name)).is_none() {
+            return self.resolve::<G>(name);
+        }
+        Ok(match self.load_file(name)? {
+            Ok(program) => BotSource::File { name: name.to_string(), program },
+            Err(error) => {
+                // The file's hash when it can be read, so that a fixed file is a new entrant.
+                let hash =
+                    std::fs::read(name).map_or_else(|_| content_hash(name.as_bytes()), |b| content_hash(&b));
+                BotSource::Failed { name: name.to_string(), hash, error }
+            }
+        })
+    }
+
+    /// Loads a bot file: the outer error is the host's (the sandbox cannot start), the inner
+    /// one the file's (missing, or refused by the sandbox).
+    fn load_file(&self, name: &str) -> anyhow::Result<Result<Program, String>> {
+        let path = Path::new(name);
+        if !path.is_file() {
+            return Ok(Err(format!("cannot read bot file {name:?}: no such file")));
+        }
+        Ok(self.sandbox()?.load_file(path).map_err(|fault| fault.message))
     }
 }
 
@@ -158,6 +192,17 @@ pub enum BotSource {
         /// The loaded WASI command.
         program: StdioProgram,
     },
+    /// A bot file that could not be loaded (a tournament entrant, see
+    /// [`Loader::resolve_entrant`]): it faults with the verdict `load` at the start of every
+    /// match.
+    Failed {
+        /// The name as given.
+        name: String,
+        /// The file's content hash (of the name, if the file cannot be read).
+        hash: String,
+        /// Why it could not be loaded.
+        error: String,
+    },
 }
 
 impl BotSource {
@@ -169,6 +214,15 @@ impl BotSource {
             BotSource::Legacy { name, protocol, program } => {
                 BotEntry { name: name.clone(), hash: crate::legacy::hash(*protocol, program) }
             }
+            BotSource::Failed { name, hash, .. } => BotEntry { name: name.clone(), hash: hash.clone() },
+        }
+    }
+
+    /// Why this bot could not be loaded (`None`: it was).
+    pub fn load_error(&self) -> Option<&str> {
+        match self {
+            BotSource::Failed { error, .. } => Some(error),
+            _ => None,
         }
     }
 
@@ -199,6 +253,7 @@ impl BotSource {
                 program.clone(),
                 limits.cloned().unwrap_or(Limits::WASM),
             )),
+            BotSource::Failed { error, .. } => Box::new(NotLoaded(error.clone())),
         }
     }
 
@@ -206,7 +261,7 @@ impl BotSource {
     fn on(&self, sandbox: &Sandbox) -> Option<BotSource> {
         Some(match self {
             // A legacy bot keeps the engine it was loaded on (same results, shared engine).
-            BotSource::Builtin(_) | BotSource::Legacy { .. } => self.clone(),
+            BotSource::Builtin(_) | BotSource::Legacy { .. } | BotSource::Failed { .. } => self.clone(),
             BotSource::File { name, program } => {
                 BotSource::File { name: name.clone(), program: program.on(sandbox).ok()? }
             }
@@ -216,7 +271,7 @@ impl BotSource {
     /// The sandbox limits this bot runs under with `limits` (`None` for a built-in).
     pub fn limits(&self, limits: &LimitsConfig) -> Option<Limits> {
         match self {
-            BotSource::Builtin(_) => None,
+            BotSource::Builtin(_) | BotSource::Failed { .. } => None,
             BotSource::File { program, .. } => Some(limits.apply(program.kind())),
             BotSource::Legacy { .. } => Some(limits.apply(Kind::Wasm)),
         }
@@ -327,6 +382,20 @@ impl LimitsConfig {
 /// The seed a file bot's sandbox gets (Lua's `math.random`): derived from the match seed, per seat.
 pub fn sandbox_seed(match_seed: u64, seat: Seat) -> u64 {
     derive_seed(&[match_seed, seat as u64])
+}
+
+/// A bot file that could not be loaded: every start and every decision is a `load` fault (in a
+/// two-player game the match is forfeited at the start; in Intensity each one costs the penalty).
+struct NotLoaded(String);
+
+impl<G: Game> Bot<G> for NotLoaded {
+    fn init(&mut self, _info: &InitInfo) -> Result<(), Fault> {
+        Err(Fault::new(Verdict::Load, self.0.clone()))
+    }
+
+    fn act(&mut self, _obs: &G::Observation) -> Result<String, Fault> {
+        Err(Fault::new(Verdict::Load, self.0.clone()))
+    }
 }
 
 /// A Lua or WASM bot in one match.

@@ -155,7 +155,8 @@ fn scratch(name: &str) -> PathBuf {
 struct Standing {
     matches: u64,
     wins: u64,
-    points: f64,
+    /// Match score summed (the share of each table beaten).
+    score: f64,
 }
 
 /// Runs a round-robin tournament of `bots` in `game` (deals with both seat orders, or all four
@@ -187,7 +188,7 @@ fn tournament(name: &str, game: &str, bots: &[String], deals: u32) -> Vec<Standi
             Standing {
                 matches: s["matches"].as_u64().expect("matches"),
                 wins: s["wins"].as_u64().expect("wins"),
-                points: s["points"].as_f64().expect("points"),
+                score: s["score"].as_f64().expect("score"),
             }
         })
         .collect()
@@ -240,7 +241,7 @@ fn lost_cities_greedy_examples_beat_random() {
 
 /// Intensity: the example at a table with three uniformly random bots (the built-in `random`
 /// and two copies of `intensity_random.lua`, since a table needs four different entrants),
-/// 25 deals × 4 rotations = 100 matches. Tournament points are 3/2/1/0 by place.
+/// 25 deals × 4 rotations = 100 matches. Placing points are 3/2/1/0 by place: 3 × the match score.
 fn intensity_beats_random(name: &str, bot: &str, min_points: f64) {
     let dir = scratch(&format!("{name}-randoms"));
     let mut bots = vec![bot.to_owned(), "random".to_owned()];
@@ -252,11 +253,11 @@ fn intensity_beats_random(name: &str, bot: &str, min_points: f64) {
     let s = tournament(name, "intensity", &bots, 25);
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(s[0].matches, 100);
-    let mean = s[0].points / 100.0;
-    let best_random = s[1..].iter().map(|r| r.points / 100.0).fold(f64::MIN, f64::max);
+    let mean = 3.0 * s[0].score / 100.0;
+    let best_random = s[1..].iter().map(|r| 3.0 * r.score / 100.0).fold(f64::MIN, f64::max);
     assert!(
         mean > min_points && mean > best_random + 0.5,
-        "{bot}: mean tournament points {mean:.2} per match (3 for first place); the best random bot \
+        "{bot}: mean placing points {mean:.2} per match (3 for first place); the best random bot \
          got {best_random:.2}; expected more than {min_points} and a clear lead"
     );
 }

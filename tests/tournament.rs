@@ -111,7 +111,7 @@ fn thread_counts_give_identical_json_and_csv() {
         }
     }
     let csv = String::from_utf8(outputs[0].1.clone()).unwrap();
-    assert!(csv.starts_with("event,game,variant,rank,bot,hash,matches,points"));
+    assert!(csv.starts_with("event,game,variant,rank,bot,hash,matches,score,points"));
     assert_eq!(csv.lines().count(), 1 + 6);
 }
 
@@ -203,7 +203,7 @@ fn errors_in_the_file_name_the_line_and_the_key() {
     let cases = [
         ("[[event]]\ngame = \"blade\"\nbots = [\"greedy\", \"random\"]\ndeals = 0\n", "arena.toml:4"),
         ("[[event]]\ngame = \"blade\"\nbots = [\"greedy\", \"random\"]\nspeed = 3\n", "speed"),
-        ("[[event]]\ngame = \"blade\"\nbots = [\"greedy\", \"nobot.lua\"]\n", "nobot.lua"),
+        ("[[event]]\ngame = \"blade\"\nbots = [\"greedy\", \"nobot\"]\n", "nobot\": a bot is a built-in"),
     ];
     for (text, needle) in cases {
         let file = write(&dir, text);
@@ -268,10 +268,111 @@ fn ctrl_c_stops_cleanly_and_keeps_every_finished_match() {
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("stopped early: run again to resume"), "{err}");
+    assert!(err.contains("stopped early; run the same command again to resume"), "{err}");
     let kept = rows(&db);
     assert!(err.contains(&format!("{kept} matches played now")), "{err}");
-    assert!(String::from_utf8_lossy(&out.stdout).contains("== blade"));
+    // the table says what it covers: the finished prefix of the plan
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let counted = stdout.split("first ").nth(1).and_then(|t| t.split(' ').next()).expect(&stdout);
+    assert!(stdout.contains(&format!("first {counted} of 6000 matches in plan order")), "{stdout}");
+    assert!(err.contains(&format!("the table counts the first {counted} of 6000")), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A second SIGINT (what `timeout -s INT` and an impatient user send) stops at once, with the
+/// same summary; an event not started prints no table.
+#[test]
+fn a_second_ctrl_c_stops_now_with_the_same_summary() {
+    let text = "[[event]]\nname = \"first\"\ngame = \"blade\"\nseed = 8\ndeals = 3000\nbots = [\"greedy\", \"random\"]\n\
+                [[event]]\nname = \"second\"\ngame = \"ecard\"\nbots = [\"greedy\", \"random\"]\n";
+    let dir = scratch("sigint2");
+    let file = write(&dir, text);
+    let db = dir.join("arena.db");
+    let child = arena()
+        .args(["tournament", file.to_str().unwrap(), "--threads", "2", "--quiet"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while rows(&db) < 100 {
+        assert!(start.elapsed() < Duration::from_secs(60), "no progress");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    for _ in 0..2 {
+        assert!(Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap().success());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("stopping now"), "{err}");
+    assert!(err.contains("stopped early; run the same command again to resume"), "{err}");
+    assert!(err.contains("second: not started, no table"), "{err}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("== first") && !stdout.contains("== second"), "{stdout}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Issue 19's class: two good bots, a crasher, a syntax error, a `.wasm` that is not
+/// WebAssembly and a copy. The bots that do not load forfeit every match with the verdict
+/// `load` and are listed with their error; the event plays on; the crasher ranks below every
+/// working bot; its 24 crashes give one line and one capsule.
+#[test]
+fn a_class_with_broken_bots_plays_on_and_faults_never_pay() {
+    let dir = scratch("class");
+    let class = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/class");
+    for f in std::fs::read_dir(&class).unwrap() {
+        let f = f.unwrap().path();
+        std::fs::copy(&f, dir.join(f.file_name().unwrap())).unwrap();
+    }
+    let out = arena()
+        .args(["tournament", "arena.toml", "--threads", "2", "--json", "out.json"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("not loaded, forfeits every match: dave.lua: dave.lua:4:"), "{stdout}");
+    assert!(stdout.contains("not loaded, forfeits every match: erin.wasm:"), "{stdout}");
+    assert!(stdout.contains("ranked by score per match"), "{stdout}");
+    // one rating unless asked; the win matrix in rank order, labelled by name
+    assert!(!stdout.contains("glicko2") && stdout.contains("rating (95% CI)"), "{stdout}");
+    let matrix = stdout.lines().skip_while(|l| !l.starts_with("placed above")).nth(1).expect(&stdout);
+    let labels: Vec<&str> = matrix.split_whitespace().collect();
+    assert_eq!(labels[3..], ["carol.lua", "dave.lua", "erin.wasm"], "{stdout}");
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("out.json")).unwrap()).unwrap();
+    let ev = &v["events"][0];
+    assert_eq!(ev["matches"], 120);
+    let order: Vec<&str> =
+        ev["standings"].as_array().unwrap().iter().map(|s| s["bot"].as_str().unwrap()).collect();
+    assert_eq!(order[3..], ["carol.lua", "dave.lua", "erin.wasm"], "{order:?}");
+    for s in ev["standings"].as_array().unwrap() {
+        let faulty = !s["faults"].as_object().unwrap().is_empty();
+        if faulty {
+            // a faulting bot never ends a match ahead on points
+            assert!(s["points"].as_f64().unwrap() < 0.0, "{s}");
+        }
+        if ["dave.lua", "erin.wasm"].contains(&s["bot"].as_str().unwrap()) {
+            assert_eq!(s["faults"]["load"], 40, "{s}");
+            assert_eq!(s["wins"], 0, "{s}");
+        }
+    }
+    // stderr is not a terminal here: progress is a plain line, the last one at the end
+    assert!(err.contains("class 120/120 matches"), "{err}");
+    assert!(err.contains("class carol.lua: crash ×24 (first: match"), "{err}");
+    assert!(err.contains("class dave.lua: load ×40"), "{err}");
+    assert_eq!(
+        std::fs::read_dir(dir.join("capsules")).unwrap().count(),
+        1,
+        "one capsule for carol's one failure"
+    );
+    let again =
+        arena().args(["tournament", "arena.toml", "--ratings", "all"]).current_dir(&dir).output().unwrap();
+    let stdout = String::from_utf8_lossy(&again.stdout);
+    assert!(stdout.contains("glicko2") && stdout.contains("trueskill"), "{stdout}");
+    assert!(String::from_utf8_lossy(&again.stderr).contains("0 matches played now, 120 found"));
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -995,7 +995,7 @@ fn tournaments(quick: bool, report: &mut Report) -> anyhow::Result<()> {
     for threads in [1, 2] {
         let db = dir.0.join(format!("bench-{threads}.db"));
         let store = crate::tournament::store::Store::open(&db)?;
-        let opts = crate::tournament::RunOptions { threads, progress: false };
+        let opts = crate::tournament::RunOptions { threads, progress: false, stop_now: None };
         let cpu = process_cpu();
         let t = Instant::now();
         let result = crate::tournament::run(&config, &store, &opts, &AtomicBool::new(false))?;

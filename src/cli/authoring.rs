@@ -21,7 +21,7 @@ use crate::registry::{self, BotSource, Lanes, Loader};
 use crate::runner::{run_match, BotEntry, FaultRecord, MatchSpec, Quiet};
 use crate::tournament::config::{Event, Format, LimitsConfig};
 use crate::tournament::schedule::{deal_seed, MatchPlan};
-use crate::tournament::standings::{self, EventStandings};
+use crate::tournament::standings::{self, match_score, EventStandings};
 use crate::tournament::MatchSummary;
 use crate::with_game;
 
@@ -200,14 +200,6 @@ fn play_plans<G: Greedy>(
             .collect()
     });
     Ok(played)
-}
-
-/// A seat's share of the table beaten: 1 for first alone, 0 for last alone, ties halved.
-fn match_score(ranks: &[u32], seat: usize) -> f64 {
-    let mine = ranks[seat];
-    let beaten = ranks.iter().filter(|&&r| r > mine).count() as f64;
-    let tied = ranks.iter().filter(|&&r| r == mine).count() as f64 - 1.0;
-    (beaten + 0.5 * tied) / (ranks.len() - 1) as f64
 }
 
 /// The first fault of a bot, with what reproduces it.

@@ -75,9 +75,13 @@ struct TournamentArgs {
     /// The results database (default: beside the file, with the extension .db).
     #[arg(long, value_name = "FILE")]
     db: Option<PathBuf>,
-    /// Do not show the progress bar.
+    /// Do not show progress.
     #[arg(long)]
     quiet: bool,
+    /// Which ratings the tables show: `fitted` (the Plackett–Luce fit with its interval) or
+    /// `all` (Elo, Glicko-2 and TrueSkill too; the JSON and CSV always have them all).
+    #[arg(long, value_name = "WHICH", default_value = "fitted", value_parser = ["fitted", "all"])]
+    ratings: String,
 }
 
 #[derive(Debug, clap::Args)]
@@ -533,23 +537,29 @@ fn tournament_cmd(args: TournamentArgs) -> anyhow::Result<()> {
         bail!("--threads must be at least 1");
     }
     let stop = Arc::new(AtomicBool::new(false));
+    let stop_now = Arc::new(AtomicBool::new(false));
     {
-        let stop = stop.clone();
+        let (stop, stop_now) = (stop.clone(), stop_now.clone());
         // First Ctrl-C: finish the matches being played, keep everything, print the standings so far.
-        // Second: leave at once (every finished match is already committed).
+        // Second: stop now, dropping the matches in play, and print the same summary.
         let _ = ctrlc::set_handler(move || {
             if stop.swap(true, Ordering::SeqCst) {
-                std::process::exit(130);
+                stop_now.store(true, Ordering::SeqCst);
+                eprintln!("\nstopping now: the matches in play are dropped (every finished match is kept)");
+            } else {
+                eprintln!("\nstopping: finishing the matches in play (Ctrl-C again to stop now)");
             }
-            eprintln!("\nstopping: finishing the matches in play (Ctrl-C again to quit now)");
         });
     }
-    let opts = crate::tournament::RunOptions { threads, progress: !args.quiet };
+    let opts = crate::tournament::RunOptions { threads, progress: !args.quiet, stop_now: Some(stop_now) };
     let started = std::time::Instant::now();
     let result = crate::tournament::run(&config, &store, &opts, &stop)?;
     let mut text = String::new();
     for ev in &result.events {
-        text.push_str(&crate::tournament::standings::render(ev));
+        if ev.matches == 0 && ev.planned > 0 {
+            continue; // stopped before its first match: nothing to show
+        }
+        text.push_str(&crate::tournament::standings::render(ev, args.ratings == "all"));
         text.push('\n');
     }
     let to_stdout = |p: &Option<PathBuf>| p.as_deref() == Some(std::path::Path::new("-"));
@@ -557,14 +567,16 @@ fn tournament_cmd(args: TournamentArgs) -> anyhow::Result<()> {
         print_out(&text)?;
     }
     eprintln!(
-        "{} matches played now, {} found in {} ({:.1} s, {} threads){}",
+        "{} matches played now, {} found in {} ({:.1} s, {} threads)",
         result.played_now,
         result.resumed,
         store.path().display(),
         started.elapsed().as_secs_f64(),
         threads,
-        if result.interrupted { "; stopped early: run again to resume" } else { "" }
     );
+    if result.interrupted {
+        eprint!("{}", stopped_summary(&result));
+    }
     eprint!("{}", terminal_safe(&fault_summary(&result.faults, store.path())));
     if let Some(out) = &args.json {
         let json = serde_json::to_string_pretty(&result)? + "\n";
@@ -576,24 +588,43 @@ fn tournament_cmd(args: TournamentArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The faults of the matches played now, each with its match id and crash capsule (at most 20
-/// listed).
+/// What the tables of a stopped run cover: per event, the prefix of the plan counted.
+fn stopped_summary(result: &crate::tournament::TournamentResult) -> String {
+    let mut out = String::from("stopped early; run the same command again to resume:\n");
+    for ev in &result.events {
+        if ev.matches < ev.planned {
+            out.push_str(&format!(
+                "  {}: the table counts the first {} of {} matches in plan order (later matches that finished are stored and kept)\n",
+                ev.name, ev.matches, ev.planned
+            ));
+        }
+    }
+    for name in &result.not_started {
+        out.push_str(&format!("  {name}: not started, no table\n"));
+    }
+    out
+}
+
+/// The faults of the matches played now, one line per distinct failure (bot, verdict, site)
+/// with its count, first match id and crash capsule (at most 20 listed).
 fn fault_summary(faults: &[crate::tournament::FaultNote], db: &std::path::Path) -> String {
     const SHOWN: usize = 20;
     if faults.is_empty() {
         return String::new();
     }
+    let total: u64 = faults.iter().map(|f| f.count).sum();
     let mut out = format!(
-        "{} fault(s) in the matches played now; crash capsules in {} (rerun one with `arena repro CAPSULE`):\n",
+        "{total} fault(s) in the matches played now, {} distinct, each with a crash capsule (bots that loaded) in {} (rerun one with `arena repro CAPSULE`):\n",
         faults.len(),
         crate::tournament::capsule_dir(db).display()
     );
     for f in faults.iter().take(SHOWN) {
         let id = f.match_id.map(|id| format!("match {id}")).unwrap_or_else(|| "match ?".into());
         let at = f.decision.map(|d| format!("decision {d}")).unwrap_or_else(|| "start".into());
+        let first = f.message.lines().next().unwrap_or_default();
         out.push_str(&format!(
-            "  {} {id}, seat {} {}: {} at {at}: {}\n",
-            f.event, f.seat, f.bot, f.verdict, f.message
+            "  {} {}: {} ×{} (first: {id}, seat {}, {at}): {first}\n",
+            f.event, f.bot, f.verdict, f.count, f.seat
         ));
         if let Some(c) = &f.capsule {
             out.push_str(&format!("      capsule: {}\n", c.display()));
@@ -628,13 +659,13 @@ fn csv_field(s: &str) -> String {
 
 fn standings_csv(result: &crate::tournament::TournamentResult) -> String {
     let mut out = String::from(
-        "event,game,variant,rank,bot,hash,matches,points,wins,draws,losses,rating,ci_low,ci_high,elo,glicko2,trueskill,mean_fuel_per_decision,faults\n",
+        "event,game,variant,rank,bot,hash,matches,score,points,wins,draws,losses,rating,ci_low,ci_high,elo,glicko2,trueskill,mean_fuel_per_decision,faults\n",
     );
     for ev in &result.events {
         for s in &ev.standings {
             let faults = s.faults.iter().map(|(k, v)| format!("{k}:{v}")).collect::<Vec<_>>().join(" ");
             out.push_str(&format!(
-                "{},{},{},{},{},{},{},{},{},{},{},{:.1},{:.1},{:.1},{:.1},{:.1},{:.3},{},{}\n",
+                "{},{},{},{},{},{},{},{},{},{},{},{},{:.1},{:.1},{:.1},{:.1},{:.1},{:.3},{},{}\n",
                 csv_field(&ev.name),
                 ev.game,
                 ev.variant,
@@ -642,6 +673,7 @@ fn standings_csv(result: &crate::tournament::TournamentResult) -> String {
                 csv_field(&s.bot),
                 s.hash,
                 s.matches,
+                s.score,
                 s.points,
                 s.wins,
                 s.draws,

@@ -641,14 +641,9 @@ impl Game for Ecard {
         (self.round >= ROUNDS).then(|| Outcome::higher_wins(self.scores.to_vec()))
     }
 
-    /// A faulty seat loses (both faulty: a draw); `points` are the scores as they stand.
+    /// A faulty seat loses (both faulty: a draw), with at most the opponent's score − 1.
     fn forfeit(&self, faulty: &[Seat]) -> Outcome {
-        let ranks = match (faulty.contains(&0), faulty.contains(&1)) {
-            (true, false) => vec![2, 1],
-            (false, true) => vec![1, 2],
-            _ => vec![1, 1],
-        };
-        Outcome { points: self.scores.to_vec(), ranks }
+        Outcome::two_player_forfeit(self.scores.to_vec(), faulty)
     }
 
     fn summary(&self) -> String {
@@ -1079,13 +1074,14 @@ mod tests {
     }
 
     #[test]
-    fn forfeit_loses_for_the_faulty_seat_with_scores_as_they_stand() {
-        // CONTRACT.md §1: the faulty bot loses; both faulting is a draw.
+    fn forfeit_loses_for_the_faulty_seat_in_every_column() {
+        // CONTRACT.md §1: the faulty bot loses; both faulting is a draw. A faulty seat keeps at
+        // most its opponent's points − 1 (a fault never pays, issue 19).
         let mut g = new(Variant::Readme);
         play_round(&mut g, RoundResult::SlaveSide);
-        assert_eq!(g.forfeit(&[1]), Outcome { points: vec![0, 5], ranks: vec![1, 2] });
+        assert_eq!(g.forfeit(&[1]), Outcome { points: vec![0, -1], ranks: vec![1, 2] });
         assert_eq!(g.forfeit(&[0]), Outcome { points: vec![0, 5], ranks: vec![2, 1] });
-        assert_eq!(g.forfeit(&[0, 1]), Outcome { points: vec![0, 5], ranks: vec![1, 1] });
+        assert_eq!(g.forfeit(&[0, 1]), Outcome { points: vec![0, 0], ranks: vec![1, 1] });
         assert_eq!(Ecard::FAULT_POLICY, FaultPolicy::Forfeit);
     }
 

@@ -860,10 +860,11 @@ impl Game for LostCities {
         (self.phase == Phase::Over).then(|| Outcome::higher_wins(self.scores().to_vec()))
     }
 
-    /// A faulty seat loses (both faulty: a draw); points are the scores as they stand.
+    /// A faulty seat loses (both faulty: a draw), with at most the opponent's score − 1 (an
+    /// unstarted expedition counts −20 in the score as it stands, so a fault early in the match
+    /// would otherwise keep a lead).
     fn forfeit(&self, faulty: &[Seat]) -> Outcome {
-        let keys: Vec<i64> = (0..2).map(|s| i64::from(!faulty.contains(&s))).collect();
-        Outcome { points: self.scores().to_vec(), ranks: Outcome::ranks_from_keys(&keys) }
+        Outcome::two_player_forfeit(self.scores().to_vec(), faulty)
     }
 
     fn summary(&self) -> String {

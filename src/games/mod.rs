@@ -58,6 +58,25 @@ impl Outcome {
         Outcome { points, ranks }
     }
 
+    /// The outcome of a two-player match forfeited by the seats in `faulty`, from the points as
+    /// they stand: one faulty seat loses and keeps at most its opponent's points − 1, so that a
+    /// fault never scores better than the narrowest loss by playing on; both faulty is a draw
+    /// (CONTRACT.md §1) on the lower of the two scores.
+    pub fn two_player_forfeit(mut points: Vec<i64>, faulty: &[Seat]) -> Outcome {
+        assert_eq!(points.len(), 2, "a two-player outcome");
+        match faulty {
+            [seat] => {
+                let (s, o) = (*seat, 1 - *seat);
+                points[s] = points[s].min(points[o] - 1);
+            }
+            _ => {
+                let low = points[0].min(points[1]);
+                points = vec![low, low];
+            }
+        }
+        Outcome::higher_wins(points)
+    }
+
     /// An outcome whose ranks follow the points, smaller being better (Intensity penalties).
     pub fn lower_wins(points: Vec<i64>) -> Outcome {
         let keys: Vec<i64> = points.iter().map(|p| -p).collect();
@@ -190,8 +209,8 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
     fn outcome(&self) -> Option<Outcome>;
 
     /// The outcome of a two-player match that ends because the seats in `faulty` faulted: a faulty
-    /// seat loses, both faulty is a draw. `points` are the game's score as it stands (Blade: the
-    /// tournament points of a win/loss/draw).
+    /// seat loses in every column, both faulty is a draw. `points` never favour a faulty seat:
+    /// see [`Outcome::two_player_forfeit`] (Blade: the tournament points of a win/loss/draw).
     fn forfeit(&self, faulty: &[Seat]) -> Outcome;
 
     /// Adds penalty points to a seat (only for [`FaultPolicy::PenaltyAndRandomMove`] games).

@@ -10,9 +10,11 @@ pub mod schedule;
 pub mod standings;
 pub mod store;
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
+use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -76,8 +78,10 @@ impl MatchSummary {
 pub struct RunOptions {
     /// Worker threads (at least 1).
     pub threads: usize,
-    /// Show a progress bar on stderr (hidden anyway when stderr is not a terminal).
+    /// Show progress on stderr: a bar on a terminal, else a plain line every few seconds.
     pub progress: bool,
+    /// Set (by a second Ctrl-C) to stop at once: matches in play are dropped, not stored.
+    pub stop_now: Option<Arc<AtomicBool>>,
 }
 
 /// The results of a whole tournament file.
@@ -94,12 +98,17 @@ pub struct TournamentResult {
     /// Whether the run was stopped before the end (Ctrl-C).
     #[serde(skip)]
     pub interrupted: bool,
-    /// Every fault of the matches played in this run, in event and plan order.
+    /// The events not started because the run was stopped (they have no table).
+    #[serde(skip)]
+    pub not_started: Vec<String>,
+    /// The faults of the matches played in this run, one per distinct failure (bot, verdict,
+    /// site), in event and plan order of their first occurrence.
     #[serde(skip)]
     pub faults: Vec<FaultNote>,
 }
 
-/// A fault in a match played by this run, with its crash capsule.
+/// A distinct failure in the matches played by this run: its first occurrence in plan order,
+/// with its crash capsule, and how often it happened.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FaultNote {
     /// The event.
@@ -116,10 +125,31 @@ pub struct FaultNote {
     pub decision: Option<usize>,
     /// The message.
     pub message: String,
-    /// The crash capsule written for it (file bots only).
+    /// The crash capsule written for it (file bots that loaded only).
     pub capsule: Option<PathBuf>,
-    /// Event index and plan index, for a listing that does not depend on timing.
-    order: (usize, usize),
+    /// Where in the bot it failed (see [`fault_site`]; empty when unknown).
+    pub site: String,
+    /// Faults of this bot with this verdict at this site in the matches played now.
+    pub count: u64,
+    /// Event index, plan index, seat and decision, for a choice that does not depend on timing.
+    order: (usize, usize, usize, Option<usize>),
+}
+
+/// Where in a bot a fault happened, to group its faults: the `file:line` a Lua error starts
+/// with, else the first line of the trace (a WASM backtrace's innermost function), else empty
+/// (the faults of one bot and verdict then form one group).
+pub fn fault_site(message: &str, trace: Option<&str>) -> String {
+    let mut parts = message.splitn(3, ':');
+    if let (Some(file), Some(line), Some(_)) = (parts.next(), parts.next(), parts.next()) {
+        if !file.is_empty()
+            && !file.contains(char::is_whitespace)
+            && !line.is_empty()
+            && line.bytes().all(|b| b.is_ascii_digit())
+        {
+            return format!("{file}:{line}");
+        }
+    }
+    trace.and_then(|t| t.lines().map(str::trim).find(|l| !l.is_empty())).unwrap_or_default().to_string()
 }
 
 /// The folder where a tournament writes crash capsules: `capsules/` beside its database.
@@ -149,33 +179,152 @@ pub fn run(
         .stack_size(8 << 20)
         .build()
         .context("cannot start the worker threads")?;
-    let bar = if opts.progress { ProgressBar::new(0) } else { ProgressBar::hidden() };
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{spinner} {msg:12} [{bar:30}] {pos}/{len} matches, {rate} matches/s, ETA {eta}",
-        )
-        .expect("valid template")
-        .with_key("rate", |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-            let _ = write!(w, "{:.0}", state.per_sec());
-        })
-        .progress_chars("=> "),
-    );
+    let bar = Progress::new(opts.progress);
     let mut result = TournamentResult {
         events: Vec::new(),
         played_now: 0,
         resumed: 0,
         interrupted: false,
+        not_started: Vec::new(),
         faults: Vec::new(),
     };
+    let never = Arc::new(AtomicBool::new(false));
+    let stop_now = opts.stop_now.as_ref().unwrap_or(&never);
     for event in &config.events {
+        if stop.load(Ordering::SeqCst) {
+            result.not_started.push(event.name.clone());
+            continue;
+        }
         let game = event.game.clone();
-        let standings = with_game!(game.as_str(), G => run_event::<G>(event, &loader, store, &pool, &bar, stop, &mut result))??;
+        let standings = with_game!(game.as_str(), G => run_event::<G>(event, &loader, store, &pool, &bar, stop, stop_now, &mut result))??;
         result.events.push(standings);
     }
-    bar.finish_and_clear();
+    bar.finish();
     result.interrupted = stop.load(Ordering::SeqCst);
-    result.faults.sort_by_key(|f| (f.order, f.seat, f.decision));
+    result.faults.sort_by_key(|f| f.order);
     Ok(result)
+}
+
+/// Progress on stderr, one event at a time: a bar on a terminal; else (CI logs, `nohup`) a plain
+/// line every few seconds. The estimate is the event's elapsed time per match finished, times
+/// the matches left, shown once a few matches have finished.
+struct Progress {
+    bar: Option<ProgressBar>,
+    plain: bool,
+    state: std::sync::Mutex<ProgressState>,
+}
+
+struct ProgressState {
+    event: String,
+    total: u64,
+    done: u64,
+    started: Instant,
+    last_line: Instant,
+}
+
+/// How often the plain progress line is printed.
+const PLAIN_EVERY: Duration = Duration::from_secs(5);
+
+impl Progress {
+    fn new(enabled: bool) -> Progress {
+        use std::io::IsTerminal;
+        let terminal = std::io::stderr().is_terminal();
+        let bar = (enabled && terminal).then(|| {
+            let bar = ProgressBar::new(0);
+            bar.set_style(
+                ProgressStyle::with_template("{spinner} {msg} [{bar:30}] {pos}/{len} matches")
+                    .expect("valid template")
+                    .progress_chars("=> "),
+            );
+            bar
+        });
+        let now = Instant::now();
+        Progress {
+            bar,
+            plain: enabled && !terminal,
+            state: std::sync::Mutex::new(ProgressState {
+                event: String::new(),
+                total: 0,
+                done: 0,
+                started: now,
+                last_line: now,
+            }),
+        }
+    }
+
+    /// Starts the count of an event with `total` matches to play (none: nothing to show).
+    fn start(&self, event: &str, total: u64) {
+        if total == 0 {
+            return;
+        }
+        let mut st = self.state.lock().expect("progress lock");
+        *st = ProgressState {
+            event: event.to_string(),
+            total,
+            done: 0,
+            started: Instant::now(),
+            last_line: Instant::now(),
+        };
+        if let Some(bar) = &self.bar {
+            bar.reset();
+            bar.set_length(total);
+            bar.set_position(0);
+            bar.set_message(format!("{event}: playing"));
+        }
+    }
+
+    /// `n` more matches of the current event finished.
+    fn inc(&self, n: u64) {
+        let mut st = self.state.lock().expect("progress lock");
+        st.done += n;
+        let line = st.line();
+        if let Some(bar) = &self.bar {
+            bar.set_position(st.done);
+            bar.set_message(line.0);
+        } else if self.plain && (st.last_line.elapsed() >= PLAIN_EVERY || st.done == st.total) {
+            st.last_line = Instant::now();
+            eprintln!("{} {}/{} matches{}", st.event, st.done, st.total, line.1);
+        }
+    }
+
+    /// Prints `text` on stderr without breaking the bar.
+    fn println(&self, text: &str) {
+        match &self.bar {
+            Some(bar) => bar.suspend(|| eprintln!("{text}")),
+            None => eprintln!("{text}"),
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+impl ProgressState {
+    /// The bar's message (event, rate and estimate) and the plain line's tail.
+    fn line(&self) -> (String, String) {
+        let secs = self.started.elapsed().as_secs_f64();
+        // A few matches and a second first: the first matches also pay for loading the bots.
+        if self.done < 4 || secs < 1.0 {
+            return (self.event.clone(), String::new());
+        }
+        let rate = self.done as f64 / secs;
+        let left = (self.total - self.done.min(self.total)) as f64 / rate;
+        let tail = format!(", {rate:.0} matches/s, about {} left", human_secs(left));
+        (format!("{}{tail}", self.event), tail)
+    }
+}
+
+/// `secs` as `12s`, `3m05s` or `1h02m`.
+fn human_secs(secs: f64) -> String {
+    let s = secs.round() as u64;
+    match s {
+        0..60 => format!("{s}s"),
+        60..3600 => format!("{}m{:02}s", s / 60, s % 60),
+        _ => format!("{}h{:02}m", s / 3600, s / 60 % 60),
+    }
 }
 
 struct EventCtx<G: Game> {
@@ -185,6 +334,8 @@ struct EventCtx<G: Game> {
     entries: Vec<BotEntry>,
     fingerprint: String,
     limits: config::LimitsConfig,
+    /// Per entrant: whether it could not be loaded (it gets no capsules).
+    failed: Vec<bool>,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -193,15 +344,16 @@ fn run_event<G: Greedy>(
     loader: &Loader,
     store: &Store,
     pool: &rayon::ThreadPool,
-    bar: &ProgressBar,
+    bar: &Progress,
     stop: &AtomicBool,
+    stop_now: &AtomicBool,
     result: &mut TournamentResult,
 ) -> anyhow::Result<EventStandings> {
     let variant = registry::variant::<G>(event.variant.as_deref())?;
     let sources = event
         .bot_paths
         .iter()
-        .map(|b| loader.resolve::<G>(b))
+        .map(|b| loader.resolve_entrant::<G>(b))
         .collect::<anyhow::Result<Vec<_>>>()
         .with_context(|| format!("event {:?}", event.name))?;
     let mut entries: Vec<BotEntry> = sources.iter().map(BotSource::entry).collect();
@@ -220,12 +372,21 @@ fn run_event<G: Greedy>(
         .as_bytes(),
     )[..16]
         .to_string();
+    let not_loaded: Vec<standings::NotLoaded> = sources
+        .iter()
+        .zip(&event.bots)
+        .filter_map(|(s, name)| {
+            s.load_error().map(|e| standings::NotLoaded { bot: name.clone(), error: e.to_string() })
+        })
+        .collect();
+    let failed = sources.iter().map(|s| s.load_error().is_some()).collect();
     let bots = registry::Lanes::new(loader.started_sandbox(), sources, pool.current_num_threads());
-    let ctx = EventCtx::<G> { variant, bots, entries, fingerprint, limits: event.limits.clone() };
-    bar.set_message(event.name.clone());
+    let ctx = EventCtx::<G> { variant, bots, entries, fingerprint, limits: event.limits.clone(), failed };
+    let run = Run { store, pool, bar, stop, stop_now };
 
     let mut plans: Vec<MatchPlan> = Vec::new();
     let mut summaries: Vec<MatchSummary> = Vec::new();
+    let mut planned = 0;
     if event.format == Format::Swiss {
         let n = event.bots.len();
         let mut met: Vec<Vec<usize>> = Vec::new();
@@ -234,7 +395,7 @@ fn run_event<G: Greedy>(
             let mut scores = vec![0.0; n];
             for (p, s) in plans.iter().zip(&summaries) {
                 for (seat, &entrant) in p.seats.iter().enumerate() {
-                    scores[entrant] += standings::game_points(G::NAME, s, seat);
+                    scores[entrant] += standings::match_score(&s.ranks, seat);
                 }
             }
             let (round_plans, out) =
@@ -247,7 +408,8 @@ fn run_event<G: Greedy>(
                     met.push(t);
                 }
             }
-            let done = play_all(&ctx, event, &round_plans, store, pool, bar, stop, result)?;
+            planned = planned.max(round_plans.len() as u64 * u64::from(event.rounds));
+            let done = play_all(&ctx, event, &round_plans, &run, result)?;
             let complete = done.len() == round_plans.len();
             plans.extend(round_plans.into_iter().take(done.len()));
             summaries.extend(done);
@@ -257,13 +419,27 @@ fn run_event<G: Greedy>(
         }
     } else {
         let all = schedule::plan(event, G::PLAYERS);
-        let done = play_all(&ctx, event, &all, store, pool, bar, stop, result)?;
+        planned = all.len() as u64;
+        let done = play_all(&ctx, event, &all, &run, result)?;
         plans = all.into_iter().take(done.len()).collect();
         summaries = done;
     }
     // In the pool: the standings' rating passes run side by side on its threads.
     let variant = ctx.variant.to_string();
-    Ok(pool.install(|| standings::compute(event, G::NAME, &variant, &ctx.entries, &plans, &summaries)))
+    let mut standings =
+        pool.install(|| standings::compute(event, G::NAME, &variant, &ctx.entries, &plans, &summaries));
+    standings.planned = planned.max(standings.matches);
+    standings.not_loaded = not_loaded;
+    Ok(standings)
+}
+
+/// What every event of a run shares.
+struct Run<'a> {
+    store: &'a Store,
+    pool: &'a rayon::ThreadPool,
+    bar: &'a Progress,
+    stop: &'a AtomicBool,
+    stop_now: &'a AtomicBool,
 }
 
 fn key<G: Game>(ctx: &EventCtx<G>, event: &Event, plan: &MatchPlan) -> String {
@@ -276,18 +452,16 @@ fn key<G: Game>(ctx: &EventCtx<G>, event: &Event, plan: &MatchPlan) -> String {
 const GROUP_COMMIT: std::time::Duration = std::time::Duration::from_millis(20);
 
 /// Plays every plan not yet stored; returns the summaries of the longest finished prefix of
-/// `plans` (all of them unless the run was stopped).
-#[allow(clippy::too_many_arguments)]
+/// `plans` (all of them unless the run was stopped). Faults are grouped by (bot, verdict, site):
+/// one capsule per group, of its first fault in plan order.
 fn play_all<G: Greedy>(
     ctx: &EventCtx<G>,
     event: &Event,
     plans: &[MatchPlan],
-    store: &Store,
-    pool: &rayon::ThreadPool,
-    bar: &ProgressBar,
-    stop: &AtomicBool,
+    run: &Run,
     result: &mut TournamentResult,
 ) -> anyhow::Result<Vec<MatchSummary>> {
+    let Run { store, pool, bar, stop, stop_now } = *run;
     let keys: Vec<String> = plans.iter().map(|p| key(ctx, event, p)).collect();
     let mut done: Vec<Option<MatchSummary>> = Vec::with_capacity(plans.len());
     let mut pending = Vec::new();
@@ -301,10 +475,12 @@ fn play_all<G: Greedy>(
         }
         done.push(s);
     }
-    bar.inc_length(pending.len() as u64);
+    bar.start(&event.name, pending.len() as u64);
     let mut failure: Option<anyhow::Error> = None;
     let event_index = result.events.len();
     let capsules_in = capsule_dir(store.path());
+    // (bot, verdict, site) -> the first fault in plan order, its capsule, and the count
+    let mut groups: BTreeMap<(String, &'static str, String), (FaultNote, Option<Capsule>)> = BTreeMap::new();
     std::thread::scope(|scope| {
         let (tx, rx) = mpsc::channel::<(usize, MatchSummary, store::Packed, Vec<Faulted>)>();
         let pending = &pending;
@@ -324,7 +500,8 @@ fn play_all<G: Greedy>(
                         let faulted = if replay.faults.iter().all(Vec::is_empty) {
                             Vec::new()
                         } else {
-                            faulted::<G>(&replay, event)
+                            let failed: Vec<bool> = plans[i].seats.iter().map(|&e| ctx.failed[e]).collect();
+                            faulted::<G>(&replay, event, &failed)
                         };
                         let _ = tx.send((i, summary, packed, faulted));
                     },
@@ -338,7 +515,15 @@ fn play_all<G: Greedy>(
         // sleeps through the window instead of waiting on the channel: a waiting receiver is
         // woken by every send (a futex call on the worker, a context switch on the writer,
         // thousands a second), a sleeping one by none.
-        while let Ok(first) = rx.recv() {
+        loop {
+            let first = match rx.recv_timeout(Duration::from_millis(100)) {
+                Ok(first) => first,
+                Err(mpsc::RecvTimeoutError::Timeout) if !stop_now.load(Ordering::SeqCst) => continue,
+                Err(_) => break,
+            };
+            if stop_now.load(Ordering::SeqCst) {
+                break;
+            }
             let mut batch = vec![first];
             let until = std::time::Instant::now() + GROUP_COMMIT;
             loop {
@@ -367,63 +552,82 @@ fn play_all<G: Greedy>(
                     stop.store(true, Ordering::SeqCst);
                 }
             }
-            for (i, _, _, faulted) in &batch {
+            for (i, _, _, faulted) in &mut batch {
                 if faulted.is_empty() || failure.is_some() {
                     continue;
                 }
                 let match_id = store.id_of(&keys[*i]).ok().flatten();
-                for f in faulted {
-                    let capsule = f.capsule.as_ref().and_then(|(name, text)| {
-                        let path = capsules_in.join(name);
-                        let written =
-                            std::fs::create_dir_all(&capsules_in).and_then(|()| std::fs::write(&path, text));
-                        match written {
-                            Ok(()) => Some(path),
-                            Err(e) => {
-                                bar.suspend(|| {
-                                    eprintln!("warning: cannot write capsule {}: {e}", path.display())
-                                });
-                                None
-                            }
-                        }
-                    });
-                    result.faults.push(FaultNote {
+                for f in faulted.drain(..) {
+                    let note = FaultNote {
                         match_id,
-                        capsule,
-                        order: (event_index, *i),
-                        ..f.note.clone()
-                    });
+                        order: (event_index, *i, f.note.seat, f.note.decision),
+                        ..f.note
+                    };
+                    let key = (note.bot.clone(), note.verdict.name(), note.site.clone());
+                    match groups.get_mut(&key) {
+                        Some((first, capsule)) => {
+                            let count = first.count + 1;
+                            if note.order < first.order {
+                                (*first, *capsule) = (note, f.capsule);
+                            }
+                            first.count = count;
+                        }
+                        None => {
+                            groups.insert(key, (note, f.capsule));
+                        }
+                    }
                 }
             }
+            let n = batch.len() as u64;
             for (i, summary, _, _) in batch {
                 done[i] = Some(summary);
-                result.played_now += 1;
-                bar.inc(1);
             }
+            result.played_now += n;
+            bar.inc(n);
         }
+        // stopping now: the workers' next send fails, and they start no new match
+        drop(rx);
     });
     if let Some(e) = failure {
         return Err(e);
     }
+    for (_, (mut note, capsule)) in groups {
+        note.capsule = capsule.and_then(|(name, text)| {
+            let path = capsules_in.join(name);
+            let written = std::fs::create_dir_all(&capsules_in).and_then(|()| std::fs::write(&path, text));
+            match written {
+                Ok(()) => Some(path),
+                Err(e) => {
+                    bar.println(&format!("warning: cannot write capsule {}: {e}", path.display()));
+                    None
+                }
+            }
+        });
+        result.faults.push(note);
+    }
     Ok(done.into_iter().map_while(|s| s).collect())
 }
 
-/// One fault of a match, with its capsule's file name and text (file bots only), made on the
-/// worker thread; the writer thread writes the file once the match is stored.
+/// A crash capsule's file name and text.
+type Capsule = (String, String);
+
+/// One fault of a match, with its capsule (file bots only), made on the worker thread; the
+/// capsule of each group's first fault is written once the event is played.
 struct Faulted {
     note: FaultNote,
-    capsule: Option<(String, String)>,
+    capsule: Option<Capsule>,
 }
 
-fn faulted<G: Game>(replay: &Replay, event: &Event) -> Vec<Faulted> {
+fn faulted<G: Game>(replay: &Replay, event: &Event, failed: &[bool]) -> Vec<Faulted> {
     let mut capsules = crate::capsule::build::<G>(replay, Some(&event.name)).unwrap_or_default().into_iter();
     let mut out = Vec::new();
     for (seat, faults) in replay.faults.iter().enumerate() {
         let file_bot = !crate::bot::is_builtin_name(&replay.bots[seat].name);
         for f in faults {
-            // `build` makes one capsule per fault of a file bot, in this same order.
+            // `build` makes one capsule per fault of a file bot, in this same order; a bot that
+            // could not be loaded has nothing to rerun.
             let capsule = if file_bot { capsules.next().map(|c| crate::capsule::encode(&c)) } else { None };
-            let capsule = capsule.map(|(text, name)| (name, text));
+            let capsule = capsule.filter(|_| !failed[seat]).map(|(text, name)| (name, text));
             out.push(Faulted {
                 note: FaultNote {
                     event: event.name.clone(),
@@ -434,7 +638,9 @@ fn faulted<G: Game>(replay: &Replay, event: &Event) -> Vec<Faulted> {
                     decision: f.decision,
                     message: f.message.clone(),
                     capsule: None,
-                    order: (0, 0),
+                    site: fault_site(&f.message, f.trace.as_deref()),
+                    count: 1,
+                    order: (0, 0, 0, None),
                 },
                 capsule,
             });
@@ -459,4 +665,21 @@ fn play_one<G: Greedy>(ctx: &EventCtx<G>, bots: &[BotSource], plan: &MatchPlan) 
     let sources: Vec<&BotSource> = plan.seats.iter().map(|&e| &bots[e]).collect();
     replay.limits = BotSource::recorded_limits(&sources, &ctx.limits);
     replay
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fault_site;
+
+    #[test]
+    fn a_fault_site_is_the_lua_line_or_the_first_trace_line() {
+        assert_eq!(fault_site("carol.lua:2: I give up", None), "carol.lua:2");
+        assert_eq!(
+            fault_site("bots/x.lua:17: attempt to index a nil value", Some("ignored")),
+            "bots/x.lua:17"
+        );
+        assert_eq!(fault_site("wasm trap: unreachable", Some("\n  0: bot::act\n  1: main")), "0: bot::act");
+        assert_eq!(fault_site("illegal action \"play 3Q\": no such card", None), "");
+        assert_eq!(fault_site("fuel: 1000 per decision exhausted", None), "");
+    }
 }

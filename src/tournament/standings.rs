@@ -1,9 +1,17 @@
-//! Standings of one event: the game's own scoring, wins/draws/losses, faults, fuel, ratings.
+//! Standings of one event: match results, the game's own points, faults, fuel, ratings.
+//!
+//! The table is ranked by **score per match** ([`match_score`]: the share of the table beaten,
+//! win 1, draw ½, loss 0; in Intensity 1, ⅔, ⅓, 0 by placing, tied places sharing), then by the
+//! share of matches with a fault (fewer first), then by the game's own **points** per match
+//! ([`game_points`]), then by the fitted rating. A faulty two-player match is a loss in every
+//! column (see `Game::forfeit`), and between equal scores the bot that faulted ranks below, so
+//! a fault never pays: a forfeit's points are at most a narrow loss, which may be better than
+//! the wide loss playing on would have given, but they only break ties after the faults.
 //!
 //! Points per match, by game: Blade 2/1/0 (controller: 2 for a draw), E-card the round points
-//! scored, Lost Cities the score difference (own minus opponent's), Intensity 3/2/1/0 by placing
-//! with tied places sharing the average. A win is rank 1 alone at the table, a draw rank 1
-//! shared, a loss anything else.
+//! scored, Lost Cities the score difference (own minus opponent's), Intensity the penalty points
+//! taken (fewer is better). A win is rank 1 alone at the table, a draw rank 1 shared, a loss
+//! anything else.
 
 use std::collections::BTreeMap;
 
@@ -28,9 +36,11 @@ pub struct Standing {
     pub hash: String,
     /// Matches played.
     pub matches: u64,
-    /// Points by the game's own scoring (see the module docs).
+    /// Match score summed over matches ([`match_score`]: win 1, draw ½, loss 0).
+    pub score: f64,
+    /// Points by the game's own scoring (see the module docs; Intensity: penalty points).
     pub points: f64,
-    /// Place in the table (1 = best; by points per match, then rating).
+    /// Place in the table (1 = best; by score per match, then points per match, then rating).
     pub rank: u32,
     /// Plackett–Luce / Bradley–Terry rating fitted to all matches (Elo scale, field mean 1500).
     pub rating: f64,
@@ -40,6 +50,8 @@ pub struct Standing {
     pub ci_high: f64,
     /// Faults by verdict (only verdicts that occurred).
     pub faults: BTreeMap<String, u64>,
+    /// Matches with at least one fault of this bot.
+    pub faulted_matches: u64,
     /// Matches won (rank 1 alone).
     pub wins: u64,
     /// Matches drawn (rank 1 shared).
@@ -67,8 +79,16 @@ pub struct EventStandings {
     pub variant: String,
     /// Format name.
     pub format: String,
-    /// Matches counted.
+    /// Matches counted (the first `matches` of the plan, in plan order).
     pub matches: u64,
+    /// Matches in the event's plan (Swiss: every round's, as far as they are known).
+    pub planned: u64,
+    /// How the table is ranked.
+    pub ranked_by: String,
+    /// What the `points` column is.
+    pub points_are: String,
+    /// The bots that could not be loaded, with why (they forfeit every match).
+    pub not_loaded: Vec<NotLoaded>,
     /// Standings in rank order.
     pub standings: Vec<Standing>,
     /// The bots in file order (the rows and columns of `matrix`).
@@ -77,22 +97,54 @@ pub struct EventStandings {
     pub matrix: Vec<Vec<u64>>,
 }
 
-/// Points for `seat` in a match, by the game's own scoring.
+/// A bot of an event that could not be loaded.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct NotLoaded {
+    /// The bot as named in the file.
+    pub bot: String,
+    /// Why it could not be loaded.
+    pub error: String,
+}
+
+/// How every table is ranked (printed under it and in the JSON).
+pub const RANKED_BY: &str = "score per match (win 1, draw ½, loss 0; at a table of 4: 1, ⅔, ⅓, 0 by placing), then fewer matches with a fault, then points per match, then rating";
+
+/// A seat's match score: the share of the table it beat, 1 for first alone, 0 for last alone,
+/// ties halved (two players: win 1, draw ½, loss 0).
+pub fn match_score(ranks: &[u32], seat: usize) -> f64 {
+    let mine = ranks[seat];
+    let beaten = ranks.iter().filter(|&&r| r > mine).count() as f64;
+    let tied = ranks.iter().filter(|&&r| r == mine).count() as f64 - 1.0;
+    (beaten + 0.5 * tied) / (ranks.len() - 1) as f64
+}
+
+/// Points for `seat` in a match, by the game's own scoring (Intensity: penalty points, fewer is
+/// better, see [`points_are`]).
 pub fn game_points(game: &str, s: &MatchSummary, seat: usize) -> f64 {
     match game {
         "lost-cities" => (s.points[seat] - s.points[1 - seat]) as f64,
-        "intensity" => {
-            let r = s.ranks[seat];
-            let tied = s.ranks.iter().filter(|&&x| x == r).count() as u32;
-            let n = s.ranks.len() as u32;
-            let sum: u32 = (r..r + tied).map(|place| n - place).sum();
-            f64::from(sum) / f64::from(tied)
-        }
         _ => s.points[seat] as f64,
     }
 }
 
+/// Whether fewer points are better in `game` (Intensity's penalty points).
+pub fn fewer_points_better(game: &str) -> bool {
+    game == "intensity"
+}
+
+/// What the points of `game` are, for the legend and the JSON.
+pub fn points_are(game: &str) -> &'static str {
+    match game {
+        "blade" => "Blade's 2/1/0 for a win/draw/loss (controller variant: 2 for a draw)",
+        "ecard" => "E-card round points scored",
+        "lost-cities" => "Lost Cities score difference, own − opponent's",
+        "intensity" => "Intensity penalty points taken (fewer is better)",
+        _ => "the game's own points",
+    }
+}
+
 /// Computes the standings from the matches (in plan order).
+/// (`planned` is set to the matches given and `not_loaded` left empty: the tournament sets them.)
 pub fn compute(
     event: &Event,
     game: &str,
@@ -108,12 +160,14 @@ pub fn compute(
             bot: e.name.clone(),
             hash: e.hash.clone(),
             matches: 0,
+            score: 0.0,
             points: 0.0,
             rank: 0,
             rating: 1500.0,
             ci_low: 1500.0,
             ci_high: 1500.0,
             faults: BTreeMap::new(),
+            faulted_matches: 0,
             wins: 0,
             draws: 0,
             losses: 0,
@@ -139,6 +193,7 @@ pub fn compute(
             for (seat, &e) in plan.seats.iter().enumerate() {
                 let row = &mut rows[e];
                 row.matches += 1;
+                row.score += match_score(&s.ranks, seat);
                 row.points += game_points(game, s, seat);
                 let rank = s.ranks[seat];
                 let tied_first = s.ranks.iter().filter(|&&r| r == 1).count() > 1;
@@ -147,6 +202,7 @@ pub fn compute(
                     (1, true) => row.draws += 1,
                     _ => row.losses += 1,
                 }
+                row.faulted_matches += u64::from(!s.faults[seat].is_empty());
                 for v in &s.faults[seat] {
                     *row.faults.entry(v.name().to_string()).or_insert(0) += 1;
                 }
@@ -199,13 +255,19 @@ pub fn compute(
         row.trueskill = trues[e].rating - 3.0 * trues[e].uncertainty;
     }
     let mut order: Vec<usize> = (0..n).collect();
-    // Points per match, so that a bot with fewer tables (a sampled Intensity round robin, a
-    // Swiss bye) is neither helped nor hurt; in a full round robin it is the points' order.
-    let per_match = |r: &Standing| if r.matches == 0 { 0.0 } else { r.points / r.matches as f64 };
+    // Per match, so that a bot with fewer tables (a sampled Intensity round robin, a Swiss bye)
+    // is neither helped nor hurt; in a full round robin it is the order of the sums.
+    let per_match = |x: f64, r: &Standing| if r.matches == 0 { 0.0 } else { x / r.matches as f64 };
+    let sign = if fewer_points_better(game) { -1.0 } else { 1.0 };
     order.sort_by(|&a, &b| {
-        per_match(&rows[b])
-            .total_cmp(&per_match(&rows[a]))
-            .then(rows[b].rating.total_cmp(&rows[a].rating))
+        let (ra, rb) = (&rows[a], &rows[b]);
+        per_match(rb.score, rb)
+            .total_cmp(&per_match(ra.score, ra))
+            .then(
+                per_match(ra.faulted_matches as f64, ra).total_cmp(&per_match(rb.faulted_matches as f64, rb)),
+            )
+            .then((sign * per_match(rb.points, rb)).total_cmp(&(sign * per_match(ra.points, ra))))
+            .then(rb.rating.total_cmp(&ra.rating))
             .then(a.cmp(&b))
     });
     let mut standings = Vec::with_capacity(n);
@@ -220,6 +282,10 @@ pub fn compute(
         variant: variant.to_string(),
         format: event.format.name().to_string(),
         matches: summaries.len() as u64,
+        planned: summaries.len() as u64,
+        ranked_by: RANKED_BY.to_string(),
+        points_are: points_are(game).to_string(),
+        not_loaded: Vec::new(),
         standings,
         matrix_bots: entries.iter().map(|e| e.name.clone()).collect(),
         matrix,
@@ -262,25 +328,29 @@ fn trueskill_ratings(n: usize, plans: &[MatchPlan], summaries: &[MatchSummary]) 
     trues
 }
 
-/// The standings as a readable table (and the win matrix for up to 10 bots).
-pub fn render(ev: &EventStandings) -> String {
-    let mut out =
-        format!("== {} — {} ({}), {}, {} matches\n", ev.name, ev.game, ev.variant, ev.format, ev.matches);
-    let width = ev.standings.iter().map(|s| s.bot.len()).max().unwrap_or(3).clamp(3, 40);
-    out.push_str(&format!(
-        "{:>4}  {:<width$}  {:>8}  {:>7}  {:>14}  {:>17}  {:>6}  {:>7}  {:>9}  {:>10}  {}\n",
-        "rank",
-        "bot",
-        "points",
-        "matches",
-        "W-D-L",
-        "rating (95% CI)",
-        "elo",
-        "glicko2",
-        "trueskill",
-        "fuel/dec",
-        "faults"
-    ));
+/// The standings as a readable table with a legend (and the win matrix for up to 10 bots);
+/// `all_ratings` adds the incremental Elo, Glicko-2 and TrueSkill columns.
+pub fn render(ev: &EventStandings, all_ratings: bool) -> String {
+    let covers = if ev.matches < ev.planned {
+        format!(
+            "first {} of {} matches in plan order (stopped early: run again to resume)",
+            ev.matches, ev.planned
+        )
+    } else {
+        format!("{} matches", ev.matches)
+    };
+    let mut out = format!("== {} — {} ({}), {}, {covers}\n", ev.name, ev.game, ev.variant, ev.format);
+    let width = ev.standings.iter().map(|s| s.bot.chars().count()).max().unwrap_or(3).clamp(3, 40);
+    let points = if fewer_points_better(&ev.game) { "penalty" } else { "points" };
+    let mut head = format!(
+        "{:>4}  {:<width$}  {:>7}  {:>7}  {:>14}  {:>8}  {:>17}  {:>10}  ",
+        "rank", "bot", "score", "matches", "W-D-L", points, "rating (95% CI)", "fuel/dec"
+    );
+    if all_ratings {
+        head.push_str(&format!("{:>6}  {:>7}  {:>9}  ", "elo", "glicko2", "trueskill"));
+    }
+    out.push_str(&head);
+    out.push_str("faults\n");
     for s in &ev.standings {
         let faults = if s.faults.is_empty() {
             "-".to_string()
@@ -289,40 +359,68 @@ pub fn render(ev: &EventStandings) -> String {
         };
         let fuel = s.mean_fuel_per_decision.map(|f| format!("{f:.0}")).unwrap_or_else(|| "-".into());
         out.push_str(&format!(
-            "{:>4}  {:<width$}  {:>8.1}  {:>7}  {:>14}  {:>5.0} ({:>4.0}..{:<4.0})  {:>6.0}  {:>7.0}  {:>9.2}  {:>10}  {}\n",
+            "{:>4}  {:<width$}  {:>7.1}  {:>7}  {:>14}  {:>8.1}  {:>5.0} ({:>4.0}..{:<4.0})  {:>10}  ",
             s.rank,
             s.bot,
-            s.points,
+            s.score,
             s.matches,
             format!("{}-{}-{}", s.wins, s.draws, s.losses),
+            s.points,
             s.rating,
             s.ci_low,
             s.ci_high,
-            s.elo,
-            s.glicko2,
-            s.trueskill,
             fuel,
-            faults
         ));
+        if all_ratings {
+            out.push_str(&format!("{:>6.0}  {:>7.0}  {:>9.2}  ", s.elo, s.glicko2, s.trueskill));
+        }
+        out.push_str(&faults);
+        out.push('\n');
+    }
+    out.push_str(&format!(
+        "  ranked by {}. {points}: {}. rating: Plackett–Luce fit to the placings, Elo scale, field mean 1500, 95% interval{}. {}.\n",
+        ev.ranked_by,
+        ev.points_are,
+        if all_ratings { "; elo, glicko2, trueskill (μ − 3σ): incremental, in match order" } else { " (--ratings all: Elo, Glicko-2, TrueSkill too)" },
+        if fewer_points_better(&ev.game) { "A fault costs penalty points and a random move" } else { "A match with a fault is lost in every column" }
+    ));
+    for f in &ev.not_loaded {
+        let first = f.error.lines().next().unwrap_or_default();
+        out.push_str(&format!("  not loaded, forfeits every match: {}: {first}\n", f.bot));
     }
     let n = ev.matrix.len();
     if (2..=10).contains(&n) {
-        out.push_str("placed above (row over column, bots in file order):\n");
-        out.push_str(&format!("{:>4}  {:<width$}", "", ""));
-        for j in 0..n {
-            out.push_str(&format!(" {:>6}", format!("#{}", j + 1)));
+        // rows and columns in rank order, labelled by name
+        let index = |bot: &str| ev.matrix_bots.iter().position(|b| b == bot).expect("a bot of the event");
+        let order: Vec<usize> = ev.standings.iter().map(|s| index(&s.bot)).collect();
+        let label = |i: usize| short(&ev.matrix_bots[i], 12);
+        let col = order.iter().map(|&i| label(i).chars().count()).max().unwrap_or(1).max(4);
+        out.push_str("placed above (times the row's bot placed above the column's at the same table):\n");
+        out.push_str(&format!("{:<width$}", ""));
+        for &j in &order {
+            out.push_str(&format!("  {:>col$}", label(j)));
         }
         out.push('\n');
-        for (i, bot) in ev.matrix_bots.iter().enumerate() {
-            out.push_str(&format!("{:>4}  {:<width$}", format!("#{}", i + 1), bot));
-            for j in 0..n {
+        for &i in &order {
+            out.push_str(&format!("{:<width$}", ev.matrix_bots[i]));
+            for &j in &order {
                 let cell = if i == j { "-".to_string() } else { ev.matrix[i][j].to_string() };
-                out.push_str(&format!(" {cell:>6}"));
+                out.push_str(&format!("  {cell:>col$}"));
             }
             out.push('\n');
         }
     }
     out
+}
+
+/// `name` cut to at most `max` characters (its end kept: file names differ there).
+fn short(name: &str, max: usize) -> String {
+    let n = name.chars().count();
+    if n <= max {
+        return name.to_string();
+    }
+    let tail: String = name.chars().skip(n - (max - 1)).collect();
+    format!("…{tail}")
 }
 
 #[cfg(test)]
