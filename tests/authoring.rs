@@ -408,7 +408,7 @@ fn a_person_plays_a_whole_ecard_match_against_greedy() {
     assert!(!out.contains("end of input"), "the match ended before the input: {out}");
     // E-card plays are simultaneous (CONTRACT.md §1 ecard): the opponent's card of a play is
     // shown only after the person has chosen theirs.
-    let first_choice = out.find("you play ").unwrap();
+    let first_choice = out.find("you: ").unwrap();
     let first_seen = out.find("seat 1 (greedy): ").unwrap();
     assert!(first_choice < first_seen, "{out}");
 }

@@ -496,9 +496,9 @@ fn check_game<G: Greedy>(args: &CheckArgs) -> anyhow::Result<()> {
     }
     match all.fuel_stats() {
         Some((mean, p99, max)) => out.push_str(&format!(
-            "fuel per decision: mean {mean:.0}, p99 {p99}, max {max} of {} ({:.2}% of the limit at most); per match: max {} of {}\n",
+            "fuel per decision: mean {mean:.0}, p99 {p99}, max {max} of {} ({}); per match: max {} of {}\n",
             limits.fuel_per_decision,
-            100.0 * max as f64 / limits.fuel_per_decision as f64,
+            limit_share(max, limits.fuel_per_decision),
             all.fuel_match_max,
             limits.fuel_per_match
         )),
@@ -523,6 +523,16 @@ fn check_game<G: Greedy>(args: &CheckArgs) -> anyhow::Result<()> {
             args.bot, all.faulted_matches, all.matches
         ))
         .into())
+    }
+}
+
+/// How much of a limit the largest use took. The decision that runs out is stopped a little past
+/// the limit (the meter is checked between instructions): that is "ran out", never "100.02%".
+fn limit_share(used: u64, limit: u64) -> String {
+    if used >= limit {
+        "ran out: the limit was reached".into()
+    } else {
+        format!("{:.2}% of the limit at most", 100.0 * used as f64 / limit as f64)
     }
 }
 
@@ -801,6 +811,13 @@ mod tests {
         assert_eq!(&all[..2], &["random", "greedy"]);
         assert!(all.iter().all(|n| crate::bot::builtin::<Blade>(n, 0, 0).is_ok()));
         assert_eq!(opponents::<Blade>(&["greedy".into()]).unwrap(), vec!["greedy"]);
+    }
+
+    #[test]
+    fn a_limit_is_never_used_more_than_whole() {
+        assert_eq!(limit_share(1_000_200, 1_000_000), "ran out: the limit was reached");
+        assert_eq!(limit_share(999_000, 1_000_000), "99.90% of the limit at most");
+        assert_eq!(limit_share(250, 1000), "25.00% of the limit at most");
     }
 
     #[test]
