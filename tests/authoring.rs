@@ -150,6 +150,56 @@ fn check_refuses_a_bot_that_does_not_load_with_exit_code_2() {
 }
 
 #[test]
+fn a_missing_act_is_refused_at_load_with_a_did_you_mean() {
+    let dir = scratch("no-act");
+    let bot = dir.join("typo.lua");
+    std::fs::write(&bot, "-- act(obs) is what the arena calls\nfunction Act(obs)\n  return obs.legal[1]\nend\n").unwrap();
+    let o = arena(&["play", "--game", "blade", "--bots", &format!("{},random", bot.display())]);
+    assert_eq!(o.status.code(), Some(2), "refused, not played with faults: {}", stdout(&o));
+    assert!(stderr(&o).contains("no function act: did you mean Act?"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_wasm_file_that_is_not_webassembly_says_so_in_one_line() {
+    let dir = scratch("not-wasm");
+    let bot = dir.join("bot.wasm");
+    std::fs::write(&bot, "function act(obs) return obs.legal[1] end\n").unwrap();
+    let o = arena(&["check", bot.to_str().unwrap(), "--game", "blade"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("bot.wasm: not a WebAssembly module"), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+}
+
+#[test]
+fn running_out_of_fuel_names_the_line_and_the_average_decision() {
+    let dir = scratch("fuel-line");
+    let bot = dir.join("spin.lua");
+    // decisions 1 and 2 are cheap; the third loops on line 5
+    std::fs::write(
+        &bot,
+        "local n = 0\nfunction act(obs)\n  n = n + 1\n  if n >= 3 then\n    while true do n = n + 1 end\n  end\n  return obs.legal[1]\nend\n",
+    )
+    .unwrap();
+    let o = arena(&["play", "--game", "lost-cities", "--bots", &format!("{},random", bot.display()), "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("it ran out at spin.lua:5"), "{out}");
+    assert!(out.contains("x its average decision of "), "{out}");
+}
+
+#[test]
+fn seeds_and_bot_lists_are_read_as_people_type_them() {
+    let o = arena(&["play", "--game", "blade", "--bots", "greedy,random", "--seed", "-1"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("seeds are whole numbers from 0 to 2^64-1"), "{}", stderr(&o));
+    let spaced = arena(&["play", "--game", "blade", "--bots", "greedy, random", "--seed", "4", "--json"]);
+    assert!(spaced.status.success(), "{}", stderr(&spaced));
+    let plain = arena(&["play", "--game", "blade", "--bots", "greedy,random", "--seed", "4", "--json"]);
+    assert_eq!(stdout(&spaced), stdout(&plain));
+}
+
+#[test]
 fn only_play_takes_a_human() {
     let o = arena(&["check", "human", "--game", "blade"]);
     assert_eq!(o.status.code(), Some(2));
