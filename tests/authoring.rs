@@ -227,6 +227,10 @@ fn class_folder(name: &str) -> PathBuf {
         std::fs::copy(repo(from), dir.join(to)).unwrap();
     }
     std::fs::write(dir.join("notes.txt"), "not a bot").unwrap();
+    // two copies: bob's bytes under another name, and alice with another comment
+    std::fs::copy(repo("example_bots/lua/ecard_random.lua"), dir.join("frank.lua")).unwrap();
+    let alice = std::fs::read_to_string(repo("example_bots/lua/ecard_greedy.lua")).unwrap();
+    std::fs::write(dir.join("grace.lua"), format!("-- my own bot, honest\n{alice}")).unwrap();
     dir
 }
 
@@ -269,9 +273,9 @@ fn grade_writes_one_row_per_bot_file_the_same_at_any_thread_count() {
     for col in ["rating", "rating_low", "rating_high", "faults_crash", "fuel_mean", "fuel_p99", "fuel_max"] {
         assert!(header.contains(&col), "no column {col}");
     }
-    assert_eq!(lines.len(), 1 + 5, "a row per bot file, none for notes.txt:\n{text}");
+    assert_eq!(lines.len(), 1 + 7, "a row per bot file, none for notes.txt:\n{text}");
     let files: Vec<&str> = lines[1..].iter().map(|l| l.split(',').next().unwrap()).collect();
-    assert_eq!(files, ["alice.lua", "bob.lua", "carol.wat", "dave.lua", "\"erin"]);
+    assert_eq!(files, ["alice.lua", "bob.lua", "carol.wat", "dave.lua", "\"erin", "frank.lua", "grace.lua"]);
     let col = |line: &str, name: &str| -> String {
         let i = header.iter().position(|h| *h == name).unwrap();
         line.split(',').nth(i).unwrap().to_string()
@@ -284,7 +288,28 @@ fn grade_writes_one_row_per_bot_file_the_same_at_any_thread_count() {
     assert!(lines[5].starts_with("\"erin, the \"\"late\"\" one.lua\","), "{}", lines[5]);
     assert!(lines[5].contains(",\"load error: "), "{}", lines[5]);
     assert!(lines[5].contains("']' expected near 'end'"), "{}", lines[5]);
-    assert!(lines[5].ends_with(",,,"), "{}", lines[5]);
+    assert!(lines[5].ends_with(",,,,,,,,,"), "{}", lines[5]);
+    // W/D/L per reference bot; the first fault, with the command that replays it
+    let wdl: Vec<u64> = col(lines[1], "vs_greedy").split('-').map(|n| n.parse().unwrap()).collect();
+    assert_eq!(wdl.iter().sum::<u64>(), 10, "{}", lines[1]);
+    assert_eq!(col(lines[4], "first_fault_verdict"), "crash", "{}", lines[4]);
+    assert!(col(lines[4], "first_fault_decision").parse::<u64>().is_ok(), "{}", lines[4]);
+    assert!(lines[4].contains("deliberate crash at decision"), "{}", lines[4]);
+    let command = lines[4].split(",\"arena ").nth(1).expect("a replay command").split('"').next().unwrap();
+    let replayed = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(command.split_whitespace())
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(stdout(&replayed).contains("FAULT"), "{command}: {}", stderr(&replayed));
+    assert_eq!(col(lines[1], "first_fault_verdict"), "");
+    // copies: the same bytes, and the same replies under another comment
+    assert_eq!(col(lines[2], "same_hash_as"), "frank.lua");
+    assert_eq!(col(lines[6], "same_hash_as"), "bob.lua");
+    assert_eq!(col(lines[7], "same_hash_as"), "");
+    assert_eq!(col(lines[7], "same_replies_as"), "alice.lua");
+    assert_eq!(col(lines[1], "same_replies_as"), "grace.lua");
+    assert!(table.contains("grace.lua: the same reply as alice.lua at every decision"), "{table}");
     // the better bot is rated higher
     let alice: f64 = col(lines[1], "rating").parse().unwrap();
     let bob: f64 = col(lines[2], "rating").parse().unwrap();
