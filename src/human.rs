@@ -147,7 +147,7 @@ impl<G: View> MatchObserver<G> for HumanLog {
     fn decision(&mut self, _index: usize, record: &DecisionRecord) {
         let line = if record.seat == self.seat {
             match (&record.played, &record.fault) {
-                (Some(p), None) => format!("you play {p}\n"),
+                (Some(p), None) => format!("you: {p}\n"),
                 (Some(p), Some(f)) => format!("you fault ({}); the arena plays {p} for you\n", f.verdict),
                 (None, Some(f)) => format!("you fault ({}): {}\n", f.verdict, f.message),
                 (None, None) => String::new(),

@@ -132,7 +132,7 @@ impl Loader {
         if !path.is_file() {
             bail!("cannot read bot file {name:?}: no such file");
         }
-        match self.load_file(name)? {
+        match self.load_file::<G>(name)? {
             Ok(program) => Ok(BotSource::File { name: name.to_string(), program }),
             Err(message) => bail!("bot {name:?} cannot be loaded: {message}"),
         }
@@ -149,7 +149,7 @@ impl Loader {
         if name == HUMAN || is_builtin_name(name) || Kind::from_path(Path::new(name)).is_none() {
             return self.resolve::<G>(name);
         }
-        Ok(match self.load_file(name)? {
+        Ok(match self.load_file::<G>(name)? {
             Ok(program) => BotSource::File { name: name.to_string(), program },
             Err(error) => {
                 // The file's hash when it can be read, so that a fixed file is a new entrant.
@@ -162,14 +162,85 @@ impl Loader {
 
     /// Loads a bot file: the outer error is the host's (the sandbox cannot start), the inner
     /// one the file's (missing, or refused by the sandbox).
-    fn load_file(&self, name: &str) -> anyhow::Result<Result<Program, String>> {
+    fn load_file<G: Game>(&self, name: &str) -> anyhow::Result<Result<Program, String>> {
         let path = Path::new(name);
         if !path.is_file() {
             return Ok(Err(format!("cannot read bot file {name:?}: no such file")));
         }
-        Ok(self.sandbox()?.load_file(path).map_err(|fault| fault.message))
+        let program = match self.sandbox()?.load_file(path) {
+            Ok(program) => program,
+            Err(fault) => return Ok(Err(fault.message)),
+        };
+        if program.kind() == Kind::Lua {
+            if let Some(message) = missing_act::<G>(name, &program) {
+                return Ok(Err(message));
+            }
+        }
+        Ok(Ok(program))
     }
 }
+
+/// A Lua bot defines `act` when its chunk runs, so the loader starts it once (seat 0, seed 0, the
+/// default limits) and refuses it when `act` is missing (this says why): otherwise it would play every match
+/// with a fault at its first decision. Any other failure at this start is left to the matches,
+/// where it is the bot's verdict.
+fn missing_act<G: Game>(name: &str, program: &Program) -> Option<String> {
+    let info = InitInfo {
+        game: G::NAME,
+        variant: G::variants()[0].to_string(),
+        seat: 0,
+        players: G::PLAYERS,
+        seed: 0,
+    };
+    let json = serde_json::to_string(&info).expect("init info serializes");
+    match program.start(&Limits::default_for(Kind::Lua), sandbox_seed(0, 0), &json) {
+        Err(f) if f.verdict == cardarena_sandbox::Verdict::Load && f.message.contains("function `act`") => {
+            let source = std::fs::read_to_string(name).unwrap_or_default();
+            let hint = match act_lookalike(&source) {
+                Some(n) => format!(": did you mean {n}? The arena calls `act(obs)`, in lower case"),
+                None => ": define `function act(obs) ... end` (docs/bot-api.md)".into(),
+            };
+            Some(format!("no function act{hint}"))
+        }
+        _ => None,
+    }
+}
+
+/// The function name in a Lua source closest to `act` (same letters in another case, or one
+/// edit away), as a did-you-mean.
+fn act_lookalike(source: &str) -> Option<String> {
+    let words = source.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == ':'));
+    let mut after_function = false;
+    let mut best: Option<(usize, String)> = None;
+    for w in words.filter(|w| !w.is_empty()) {
+        if after_function {
+            // `function M.Act` or `function M:act`: the last part is the name
+            let last = w.rsplit(['.', ':']).next().unwrap_or(w);
+            let d = edit_distance(&last.to_ascii_lowercase(), "act").min(edit_distance(last, "act"));
+            let d = if last.eq_ignore_ascii_case("act") { 0 } else { d };
+            if d <= 1 && best.as_ref().is_none_or(|(bd, _)| d < *bd) {
+                best = Some((d, w.to_string()));
+            }
+        }
+        after_function = w == "function";
+    }
+    best.map(|(_, n)| n)
+}
+
+/// Levenshtein distance (short names only).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
 
 /// How to build one seat's bot for each match: a built-in name or a loaded program.
 #[derive(Clone, Debug)]
@@ -247,6 +318,7 @@ impl BotSource {
                 limits: limits.cloned().unwrap_or_else(|| Limits::default_for(program.kind())),
                 instance: None,
                 fuel_last: None,
+                metered: (0, 0),
             }),
             BotSource::Legacy { protocol, program, .. } => Box::new(crate::legacy::LegacyBot::new(
                 *protocol,
@@ -404,6 +476,8 @@ struct SandboxBot {
     limits: Limits,
     instance: Option<Instance>,
     fuel_last: Option<u64>,
+    /// Decisions answered in this match and their fuel, for the average a fuel fault cites.
+    metered: (u64, u64),
 }
 
 /// A sandbox fault as the arena records it.
@@ -427,6 +501,18 @@ pub fn convert(f: cardarena_sandbox::Fault) -> Fault {
     }
 }
 
+/// How a decision that ran out of fuel compares with the bot's earlier decisions of the match.
+fn over_average(used: u64, (decisions, fuel): (u64, u64)) -> String {
+    if decisions == 0 {
+        return " (its first decision of the match)".into();
+    }
+    let average = (fuel / decisions).max(1);
+    format!(
+        " (it used {used}, {}x its average decision of {average} in this match)",
+        used / average
+    )
+}
+
 impl<G: Game> Bot<G> for SandboxBot {
     fn init(&mut self, info: &InitInfo) -> Result<(), Fault> {
         let json = serde_json::to_string(info).expect("init info serializes");
@@ -443,8 +529,21 @@ impl<G: Game> Bot<G> for SandboxBot {
         // A Lua bot gets the observation's tables built from the value, a WASM bot its JSON
         // text (the game's `write_json`): both exactly what `serde_json::to_string(obs)` says.
         let reply = instance.act_value_with(obs, <G::Observation as Observation>::write_json);
-        self.fuel_last = Some(instance.fuel_used_last());
-        reply.map_err(convert)
+        let used = instance.fuel_used_last();
+        self.fuel_last = Some(used);
+        match reply {
+            Ok(r) => {
+                self.metered = (self.metered.0 + 1, self.metered.1.saturating_add(used));
+                Ok(r)
+            }
+            Err(f) => {
+                let mut fault = convert(f);
+                if fault.verdict == Verdict::Fuel {
+                    fault.message.push_str(&over_average(used, self.metered));
+                }
+                Err(fault)
+            }
+        }
     }
 
     fn fuel_used_last(&self) -> Option<u64> {
@@ -534,5 +633,19 @@ mod tests {
         );
         let err = loader.resolve::<Blade>("/nonexistent/x.wasm").unwrap_err().to_string();
         assert!(err.contains("no such file"), "{err}");
+    }
+
+    #[test]
+    fn a_fuel_fault_compares_with_the_average_decision() {
+        assert_eq!(over_average(5_000_100, (4, 4000)), " (it used 5000100, 5000x its average decision of 1000 in this match)");
+        assert_eq!(over_average(10, (0, 0)), " (its first decision of the match)");
+    }
+
+    #[test]
+    fn the_name_closest_to_act_is_suggested() {
+        assert_eq!(act_lookalike("function Act(obs)\n  return obs.legal[1]\nend\n").as_deref(), Some("Act"));
+        assert_eq!(act_lookalike("local function helper() end\nfunction M.acts(o) end").as_deref(), Some("M.acts"));
+        assert_eq!(act_lookalike("function play(obs) end"), None);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
     }
 }

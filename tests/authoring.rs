@@ -151,6 +151,56 @@ fn check_refuses_a_bot_that_does_not_load_with_exit_code_2() {
 }
 
 #[test]
+fn a_missing_act_is_refused_at_load_with_a_did_you_mean() {
+    let dir = scratch("no-act");
+    let bot = dir.join("typo.lua");
+    std::fs::write(&bot, "-- act(obs) is what the arena calls\nfunction Act(obs)\n  return obs.legal[1]\nend\n").unwrap();
+    let o = arena(&["play", "--game", "blade", "--bots", &format!("{},random", bot.display())]);
+    assert_eq!(o.status.code(), Some(2), "refused, not played with faults: {}", stdout(&o));
+    assert!(stderr(&o).contains("no function act: did you mean Act?"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_wasm_file_that_is_not_webassembly_says_so_in_one_line() {
+    let dir = scratch("not-wasm");
+    let bot = dir.join("bot.wasm");
+    std::fs::write(&bot, "function act(obs) return obs.legal[1] end\n").unwrap();
+    let o = arena(&["check", bot.to_str().unwrap(), "--game", "blade"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("bot.wasm: not a WebAssembly module"), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+}
+
+#[test]
+fn running_out_of_fuel_names_the_line_and_the_average_decision() {
+    let dir = scratch("fuel-line");
+    let bot = dir.join("spin.lua");
+    // decisions 1 and 2 are cheap; the third loops on line 5
+    std::fs::write(
+        &bot,
+        "local n = 0\nfunction act(obs)\n  n = n + 1\n  if n >= 3 then\n    while true do n = n + 1 end\n  end\n  return obs.legal[1]\nend\n",
+    )
+    .unwrap();
+    let o = arena(&["play", "--game", "lost-cities", "--bots", &format!("{},random", bot.display()), "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("it ran out at spin.lua:5"), "{out}");
+    assert!(out.contains("x its average decision of "), "{out}");
+}
+
+#[test]
+fn seeds_and_bot_lists_are_read_as_people_type_them() {
+    let o = arena(&["play", "--game", "blade", "--bots", "greedy,random", "--seed", "-1"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("seeds are whole numbers from 0 to 2^64-1"), "{}", stderr(&o));
+    let spaced = arena(&["play", "--game", "blade", "--bots", "greedy, random", "--seed", "4", "--json"]);
+    assert!(spaced.status.success(), "{}", stderr(&spaced));
+    let plain = arena(&["play", "--game", "blade", "--bots", "greedy,random", "--seed", "4", "--json"]);
+    assert_eq!(stdout(&spaced), stdout(&plain));
+}
+
+#[test]
 fn only_play_takes_a_human() {
     let o = arena(&["check", "human", "--game", "blade"]);
     assert_eq!(o.status.code(), Some(2));
@@ -178,6 +228,10 @@ fn class_folder(name: &str) -> PathBuf {
         std::fs::copy(repo(from), dir.join(to)).unwrap();
     }
     std::fs::write(dir.join("notes.txt"), "not a bot").unwrap();
+    // two copies: bob's bytes under another name, and alice with another comment
+    std::fs::copy(repo("example_bots/lua/ecard_random.lua"), dir.join("frank.lua")).unwrap();
+    let alice = std::fs::read_to_string(repo("example_bots/lua/ecard_greedy.lua")).unwrap();
+    std::fs::write(dir.join("grace.lua"), format!("-- my own bot, honest\n{alice}")).unwrap();
     dir
 }
 
@@ -220,9 +274,9 @@ fn grade_writes_one_row_per_bot_file_the_same_at_any_thread_count() {
     for col in ["rating", "rating_low", "rating_high", "faults_crash", "fuel_mean", "fuel_p99", "fuel_max"] {
         assert!(header.contains(&col), "no column {col}");
     }
-    assert_eq!(lines.len(), 1 + 5, "a row per bot file, none for notes.txt:\n{text}");
+    assert_eq!(lines.len(), 1 + 7, "a row per bot file, none for notes.txt:\n{text}");
     let files: Vec<&str> = lines[1..].iter().map(|l| l.split(',').next().unwrap()).collect();
-    assert_eq!(files, ["alice.lua", "bob.lua", "carol.wat", "dave.lua", "\"erin"]);
+    assert_eq!(files, ["alice.lua", "bob.lua", "carol.wat", "dave.lua", "\"erin", "frank.lua", "grace.lua"]);
     let col = |line: &str, name: &str| -> String {
         let i = header.iter().position(|h| *h == name).unwrap();
         line.split(',').nth(i).unwrap().to_string()
@@ -235,7 +289,28 @@ fn grade_writes_one_row_per_bot_file_the_same_at_any_thread_count() {
     assert!(lines[5].starts_with("\"erin, the \"\"late\"\" one.lua\","), "{}", lines[5]);
     assert!(lines[5].contains(",\"load error: "), "{}", lines[5]);
     assert!(lines[5].contains("']' expected near 'end'"), "{}", lines[5]);
-    assert!(lines[5].ends_with(",,,"), "{}", lines[5]);
+    assert!(lines[5].ends_with(",,,,,,,,,"), "{}", lines[5]);
+    // W/D/L per reference bot; the first fault, with the command that replays it
+    let wdl: Vec<u64> = col(lines[1], "vs_greedy").split('-').map(|n| n.parse().unwrap()).collect();
+    assert_eq!(wdl.iter().sum::<u64>(), 10, "{}", lines[1]);
+    assert_eq!(col(lines[4], "first_fault_verdict"), "crash", "{}", lines[4]);
+    assert!(col(lines[4], "first_fault_decision").parse::<u64>().is_ok(), "{}", lines[4]);
+    assert!(lines[4].contains("deliberate crash at decision"), "{}", lines[4]);
+    let command = lines[4].split(",\"arena ").nth(1).expect("a replay command").split('"').next().unwrap();
+    let replayed = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(command.split_whitespace())
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(stdout(&replayed).contains("FAULT"), "{command}: {}", stderr(&replayed));
+    assert_eq!(col(lines[1], "first_fault_verdict"), "");
+    // copies: the same bytes, and the same replies under another comment
+    assert_eq!(col(lines[2], "same_hash_as"), "frank.lua");
+    assert_eq!(col(lines[6], "same_hash_as"), "bob.lua");
+    assert_eq!(col(lines[7], "same_hash_as"), "");
+    assert_eq!(col(lines[7], "same_replies_as"), "alice.lua");
+    assert_eq!(col(lines[1], "same_replies_as"), "grace.lua");
+    assert!(table.contains("grace.lua: the same reply as alice.lua at every decision"), "{table}");
     // the better bot is rated higher
     let alice: f64 = col(lines[1], "rating").parse().unwrap();
     let bob: f64 = col(lines[2], "rating").parse().unwrap();
@@ -409,7 +484,7 @@ fn a_person_plays_a_whole_ecard_match_against_greedy() {
     assert!(!out.contains("end of input"), "the match ended before the input: {out}");
     // E-card plays are simultaneous (CONTRACT.md §1 ecard): the opponent's card of a play is
     // shown only after the person has chosen theirs.
-    let first_choice = out.find("you play ").unwrap();
+    let first_choice = out.find("you: ").unwrap();
     let first_seen = out.find("seat 1 (greedy): ").unwrap();
     assert!(first_choice < first_seen, "{out}");
 }

@@ -289,6 +289,15 @@ impl Sandbox {
             return Err(too_big(size));
         }
         let bytes = std::fs::read(path).map_err(|e| Fault::load(format!("{}: {e}", path.display())))?;
+        // The compiler also takes text; a `.wasm` must be binary, or its errors would be a text
+        // parser's multi-line diagrams about something that was never meant as text.
+        let binary_ext = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("wasm"));
+        if binary_ext && !bytes.starts_with(b"\0asm") {
+            return Err(Fault::load(format!(
+                "{}: not a WebAssembly module (a .wasm file starts with the bytes \\0asm); compile the bot to WebAssembly, or name a text module .wat",
+                path.display()
+            )));
+        }
         let name =
             path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
         self.load(&name, kind, &bytes)

@@ -779,7 +779,13 @@ pub(crate) fn classify(
         return (Verdict::Fuel, fuel_message(), trace);
     }
     let (verdict, message) = match e.downcast_ref::<Trap>() {
-        Some(Trap::OutOfFuel) => (Verdict::Fuel, fuel_message()),
+        Some(Trap::OutOfFuel) => {
+            let site = e.downcast_ref::<WasmBacktrace>().and_then(|b| b.frames().first()).map(|f| {
+                f.func_name().map_or_else(|| format!("function #{}", f.func_index()), |n| format!("function `{n}`"))
+            });
+            let msg = fuel_message();
+            (Verdict::Fuel, site.map_or_else(|| msg.clone(), |s| format!("{msg}; it ran out in {s}")))
+        }
         Some(Trap::Interrupt) => (
             Verdict::Wallclock,
             format!("stopped by the wall-clock backstop after {wall:?} ({phase}; the fuel did not run out)"),

@@ -41,10 +41,10 @@ pub(super) struct CheckArgs {
     #[arg(long, default_value_t = 100)]
     deals: u32,
     /// Seed of the deals.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = super::parse_seed, allow_hyphen_values = true)]
     seed: u64,
     /// The opponents, comma-separated (default: every built-in the game has).
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', value_parser = super::trimmed)]
     against: Vec<String>,
     /// Worker threads (default: every core); the output does not depend on it.
     #[arg(long)]
@@ -65,13 +65,13 @@ pub(super) struct GradeArgs {
     #[arg(long, value_name = "DIR")]
     bots: PathBuf,
     /// The reference bots every graded bot plays, comma-separated.
-    #[arg(long, value_delimiter = ',', default_value = "random,greedy")]
+    #[arg(long, value_delimiter = ',', default_value = "random,greedy", value_parser = super::trimmed)]
     against: Vec<String>,
     /// Deals per reference bot; each deal is played once per seat rotation.
     #[arg(long, default_value_t = 50)]
     deals: u32,
     /// Seed of the deals.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = super::parse_seed, allow_hyphen_values = true)]
     seed: u64,
     /// Write the grades as CSV to this file (`-` for stdout instead of the table).
     #[arg(long, value_name = "OUT")]
@@ -117,6 +117,8 @@ struct Played {
     memory: Vec<Option<u64>>,
     /// Faults per seat.
     faults: Vec<Vec<FaultRecord>>,
+    /// Per seat, a digest of every reply the seat gave (copies of a bot give the same).
+    replies: Vec<String>,
 }
 
 /// The matches of `candidates` against each of `opponents` (entrant indices): per deal, per
@@ -184,10 +186,13 @@ fn play_plans<G: Greedy>(
                     .collect();
                 let replay = run_match(&spec, &mut bots, &mut Quiet);
                 let mut fuel = vec![Vec::new(); G::PLAYERS];
+                let mut replies = vec![String::new(); G::PLAYERS];
                 for d in &replay.decisions {
                     if let Some(f) = d.fuel {
                         fuel[d.seat].push(f);
                     }
+                    let verdict = d.fault.as_ref().map_or("", |f| f.verdict.name());
+                    replies[d.seat].push_str(&format!("{:?} {verdict}\n", d.reply));
                 }
                 Played {
                     plan: plan.clone(),
@@ -195,6 +200,7 @@ fn play_plans<G: Greedy>(
                     fuel,
                     memory: bots.iter().map(|b| b.memory_peak()).collect(),
                     faults: replay.faults,
+                    replies: replies.iter().map(|r| content_hash(r.as_bytes())).collect(),
                 }
             })
             .collect()
@@ -230,6 +236,8 @@ struct Stats {
     fuel: Vec<u64>,
     fuel_match_max: u64,
     memory_peak: Option<u64>,
+    /// The reply digest of every match, in plan order.
+    replies: Vec<String>,
 }
 
 impl Stats {
@@ -263,6 +271,7 @@ impl Stats {
             }
         }
         self.fuel.extend(&p.fuel[seat]);
+        self.replies.push(p.replies[seat].clone());
         self.fuel_match_max = self.fuel_match_max.max(p.fuel[seat].iter().sum());
         if let Some(m) = p.memory[seat] {
             self.memory_peak = Some(self.memory_peak.unwrap_or(0).max(m));
@@ -491,9 +500,9 @@ fn check_game<G: Greedy>(args: &CheckArgs) -> anyhow::Result<()> {
     }
     match all.fuel_stats() {
         Some((mean, p99, max)) => out.push_str(&format!(
-            "fuel per decision: mean {mean:.0}, p99 {p99}, max {max} of {} ({:.2}% of the limit at most); per match: max {} of {}\n",
+            "fuel per decision: mean {mean:.0}, p99 {p99}, max {max} of {} ({}); per match: max {} of {}\n",
             limits.fuel_per_decision,
-            100.0 * max as f64 / limits.fuel_per_decision as f64,
+            limit_share(max, limits.fuel_per_decision),
             all.fuel_match_max,
             limits.fuel_per_match
         )),
@@ -518,6 +527,16 @@ fn check_game<G: Greedy>(args: &CheckArgs) -> anyhow::Result<()> {
             args.bot, all.faulted_matches, all.matches
         ))
         .into())
+    }
+}
+
+/// How much of a limit the largest use took. The decision that runs out is stopped a little past
+/// the limit (the meter is checked between instructions): that is "ran out", never "100.02%".
+fn limit_share(used: u64, limit: u64) -> String {
+    if used >= limit {
+        "ran out: the limit was reached".into()
+    } else {
+        format!("{:.2}% of the limit at most", 100.0 * used as f64 / limit as f64)
     }
 }
 
@@ -564,6 +583,14 @@ struct GradeRow {
     load_error: Option<String>,
     stats: Stats,
     rating: Option<(f64, f64, f64)>,
+    /// Wins, draws and losses against each reference bot, in `--against` order.
+    vs: Vec<(u64, u64, u64)>,
+    /// Other files with the same content hash.
+    same_hash: Vec<String>,
+    /// Other files that gave the same reply at every decision of their graded matches.
+    same_replies: Vec<String>,
+    /// The command that plays the match of the first fault again (run in the folder of bots).
+    replay: Option<String>,
 }
 
 fn bot_files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
@@ -647,6 +674,10 @@ fn grade_game<G: Greedy>(args: &GradeArgs) -> anyhow::Result<()> {
                     load_error: None,
                     stats: Stats::default(),
                     rating: None,
+                    vs: Vec::new(),
+                    same_hash: Vec::new(),
+                    same_replies: Vec::new(),
+                    replay: None,
                 });
                 sources.push(source);
                 entries.push(entry);
@@ -662,6 +693,10 @@ fn grade_game<G: Greedy>(args: &GradeArgs) -> anyhow::Result<()> {
                     load_error: Some(message),
                     stats: Stats::default(),
                     rating: None,
+                    vs: Vec::new(),
+                    same_hash: Vec::new(),
+                    same_replies: Vec::new(),
+                    replay: None,
                 });
             }
         }
@@ -689,9 +724,12 @@ fn grade_game<G: Greedy>(args: &GradeArgs) -> anyhow::Result<()> {
     let threads = args.threads.unwrap_or_else(default_threads);
     let played = play_plans::<G>(variant, &loader, &sources, &entries, &plans, &limits_cfg, threads)?;
     let mut stats = vec![Stats::default(); graded];
+    let mut vs = vec![vec![Stats::default(); args.against.len()]; graded];
     for p in &played {
         let (seat, &e) = p.plan.seats.iter().enumerate().find(|(_, &e)| e < graded).expect("a graded bot");
         stats[e].add(G::NAME, p, seat, &names);
+        let opp = p.plan.seats.iter().copied().find(|&o| o >= graded).expect("a reference bot");
+        vs[e][opp - graded].add(G::NAME, p, seat, &names);
     }
     let event = event_for(G::NAME, "grade", &names);
     let summaries: Vec<MatchSummary> = played.iter().map(|p| p.summary.clone()).collect();
@@ -702,8 +740,19 @@ fn grade_game<G: Greedy>(args: &GradeArgs) -> anyhow::Result<()> {
             row.stats = stats[e].clone();
             row.rating =
                 table.standings.iter().find(|s| s.bot == names[e]).map(|s| (s.rating, s.ci_low, s.ci_high));
+            row.vs = vs[e].iter().map(|s| (s.wins, s.draws, s.losses)).collect();
+            row.replay = row.stats.first_fault.as_ref().map(|f| {
+                format!(
+                    "arena play --game {} --variant {variant} --seed {} --bots {}{}",
+                    G::NAME,
+                    f.seed,
+                    shell_word(&f.seat_names.join(",")),
+                    limit_flags(&args.limits)
+                )
+            });
         }
     }
+    mark_copies(&mut rows);
     let references: Vec<(String, f64, f64, f64)> = args
         .against
         .iter()
@@ -711,7 +760,7 @@ fn grade_game<G: Greedy>(args: &GradeArgs) -> anyhow::Result<()> {
             table.standings.iter().find(|s| &s.bot == r).map(|s| (r.clone(), s.rating, s.ci_low, s.ci_high))
         })
         .collect();
-    let csv = grade_csv(&rows);
+    let csv = grade_csv(&rows, &args.against);
     let text = grade_table(G::NAME, &variant.to_string(), args, &rows, &references);
     match &args.csv {
         Some(p) if p == Path::new("-") => print_out(&csv)?,
@@ -724,12 +773,41 @@ fn grade_game<G: Greedy>(args: &GradeArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn grade_csv(rows: &[GradeRow]) -> String {
+/// Fills in which files are copies of which: the same bytes, or the same reply at every
+/// decision of the graded matches (a copy under another name, with other comments).
+fn mark_copies(rows: &mut [GradeRow]) {
+    for i in 0..rows.len() {
+        let (mut hash, mut replies) = (Vec::new(), Vec::new());
+        for j in 0..rows.len() {
+            if i == j {
+                continue;
+            }
+            if rows[i].hash == rows[j].hash {
+                hash.push(rows[j].file.clone());
+            }
+            let played = |r: &GradeRow| r.load_error.is_none() && !r.stats.replies.is_empty();
+            if played(&rows[i]) && played(&rows[j]) && rows[i].stats.replies == rows[j].stats.replies {
+                replies.push(rows[j].file.clone());
+            }
+        }
+        rows[i].same_hash = hash;
+        rows[i].same_replies = replies;
+    }
+}
+
+fn grade_csv(rows: &[GradeRow], against: &[String]) -> String {
     let mut out = String::from("file,hash,status,matches,points,wins,draws,losses,score,score_low,score_high,rating,rating_low,rating_high");
     for v in Verdict::ALL {
         out.push_str(&format!(",faults_{v}"));
     }
-    out.push_str(",fuel_mean,fuel_p99,fuel_max,memory_peak\n");
+    out.push_str(",fuel_mean,fuel_p99,fuel_max,memory_peak");
+    for a in against {
+        out.push_str(&format!(",vs_{}", csv_field(a)));
+    }
+    out.push_str(
+        ",first_fault_verdict,first_fault_decision,first_fault_message,replay_command,same_hash_as,same_replies_as\n",
+    );
+    let copies = |r: &GradeRow| (csv_field(&r.same_hash.join(" ")), csv_field(&r.same_replies.join(" ")));
     for r in rows {
         let status = match &r.load_error {
             None => "ok".to_string(),
@@ -737,8 +815,9 @@ fn grade_csv(rows: &[GradeRow]) -> String {
         };
         out.push_str(&format!("{},{},{}", csv_field(&r.file), r.hash, csv_field(&status)));
         if r.load_error.is_some() {
-            out.push_str(&",".repeat(11 + Verdict::ALL.len() + 4));
-            out.push('\n');
+            out.push_str(&",".repeat(11 + Verdict::ALL.len() + 4 + against.len() + 4));
+            let (hash, replies) = copies(r);
+            out.push_str(&format!(",{hash},{replies}\n"));
             continue;
         }
         let s = &r.stats;
@@ -755,7 +834,23 @@ fn grade_csv(rows: &[GradeRow]) -> String {
             Some((mean, p99, max)) => out.push_str(&format!(",{mean:.1},{p99},{max}")),
             None => out.push_str(",,,"),
         }
-        out.push_str(&format!(",{}\n", s.memory_peak.map(|m| m.to_string()).unwrap_or_default()));
+        out.push_str(&format!(",{}", s.memory_peak.map(|m| m.to_string()).unwrap_or_default()));
+        for i in 0..against.len() {
+            let (w, d, l) = r.vs.get(i).copied().unwrap_or_default();
+            out.push_str(&format!(",{w}-{d}-{l}"));
+        }
+        match &s.first_fault {
+            Some(f) => out.push_str(&format!(
+                ",{},{},{},{}",
+                f.verdict,
+                f.decision.map(|d| d.to_string()).unwrap_or_else(|| "init".into()),
+                csv_field(&f.message),
+                csv_field(r.replay.as_deref().unwrap_or_default())
+            )),
+            None => out.push_str(",,,,"),
+        }
+        let (hash, replies) = copies(r);
+        out.push_str(&format!(",{hash},{replies}\n"));
     }
     out
 }
@@ -801,6 +896,24 @@ fn grade_table(
     for (name, rating, lo, hi) in references {
         out.push_str(&format!("reference {name}: rating {rating:.0} ({lo:.0}..{hi:.0})\n"));
     }
+    for r in rows {
+        if let Some(f) = &r.stats.first_fault {
+            let at = f.decision.map(|d| format!("decision #{d}")).unwrap_or_else(|| "start (init)".into());
+            out.push_str(&format!("{}: first fault {} at {at}: {}\n", r.file, f.verdict, f.message));
+            if let Some(cmd) = &r.replay {
+                out.push_str(&format!("  replay it (in {}): {cmd}\n", args.bots.display()));
+            }
+        }
+        if !r.same_hash.is_empty() {
+            out.push_str(&format!("{}: the same file as {}\n", r.file, r.same_hash.join(", ")));
+        } else if !r.same_replies.is_empty() {
+            out.push_str(&format!(
+                "{}: the same reply as {} at every decision (a copy?)\n",
+                r.file,
+                r.same_replies.join(", ")
+            ));
+        }
+    }
     out
 }
 
@@ -839,6 +952,13 @@ mod tests {
     }
 
     #[test]
+    fn a_limit_is_never_used_more_than_whole() {
+        assert_eq!(limit_share(1_000_200, 1_000_000), "ran out: the limit was reached");
+        assert_eq!(limit_share(999_000, 1_000_000), "99.90% of the limit at most");
+        assert_eq!(limit_share(250, 1000), "25.00% of the limit at most");
+    }
+
+    #[test]
     fn match_score_halves_ties() {
         assert_eq!(match_score(&[1, 2], 0), 1.0);
         assert_eq!(match_score(&[1, 1], 1), 0.5);
@@ -855,6 +975,10 @@ mod tests {
                 load_error: Some("bad \"syntax\"".into()),
                 stats: Stats::default(),
                 rating: None,
+                vs: Vec::new(),
+                same_hash: Vec::new(),
+                same_replies: Vec::new(),
+                replay: None,
             },
             GradeRow {
                 file: "c.lua".into(),
@@ -862,9 +986,13 @@ mod tests {
                 load_error: None,
                 stats: Stats::default(),
                 rating: None,
+                vs: Vec::new(),
+                same_hash: Vec::new(),
+                same_replies: Vec::new(),
+                replay: None,
             },
         ];
-        let csv = grade_csv(&rows);
+        let csv = grade_csv(&rows, &["random".to_string()]);
         let header = csv.lines().next().unwrap().split(',').count();
         assert!(csv.contains("\"a,b.lua\",") && csv.contains("\"load error: bad \"\"syntax\"\"\""), "{csv}");
         for line in csv.lines().skip(1) {

@@ -93,7 +93,7 @@ struct SprtArgs {
     #[arg(long)]
     variant: Option<String>,
     /// NEW,OLD: the candidate and the baseline.
-    #[arg(long, value_delimiter = ',', required = true)]
+    #[arg(long, value_delimiter = ',', required = true, value_parser = trimmed)]
     bots: Vec<String>,
     /// How --elo0/--elo1 and the estimate read Elo: normalized (fishtest's default: the same
     /// bounds cost about the same number of pairs whatever the draw rate) or logistic.
@@ -112,7 +112,7 @@ struct SprtArgs {
     #[arg(long, default_value_t = 0.05)]
     beta: f64,
     /// Seed of the deals.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = parse_seed, allow_hyphen_values = true)]
     seed: u64,
     /// Give up after this many pairs.
     #[arg(long, default_value_t = 100_000)]
@@ -167,10 +167,10 @@ struct PlayArgs {
     variant: Option<String>,
     /// The bots in seat order, comma-separated: a built-in (`random`, `greedy`, …), a path to a
     /// .lua/.wasm/.wat file, or `human` (you, at the terminal).
-    #[arg(long, value_delimiter = ',', required = true)]
+    #[arg(long, value_delimiter = ',', required = true, value_parser = trimmed)]
     bots: Vec<String>,
     /// The match seed; the same seed, variant and bots give the same match.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = parse_seed, allow_hyphen_values = true)]
     seed: u64,
     /// Print exactly one JSON object with the result instead of the game log.
     #[arg(long)]
@@ -184,6 +184,18 @@ struct PlayArgs {
     capsules: Option<PathBuf>,
     #[command(flatten)]
     limits: LimitArgs,
+}
+
+/// A comma-separated list's item without the spaces around it (`--bots "greedy, random"`).
+fn trimmed(item: &str) -> Result<String, String> {
+    Ok(item.trim().to_string())
+}
+
+/// A match seed: a whole number 0..2^64-1.
+fn parse_seed(text: &str) -> Result<u64, String> {
+    text.trim()
+        .parse()
+        .map_err(|_| format!("{text:?} is not a seed: seeds are whole numbers from 0 to 2^64-1 ({})", u64::MAX))
 }
 
 /// Runs the command line; the error chain is printed by `main`.

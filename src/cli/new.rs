@@ -200,7 +200,14 @@ fn project_files(
             vec![("sh build.sh".into(), "needs clang and wasm-ld (apt-get install clang lld)")]
         }
         Lang::Wat => {
-            files.push(("bot.wat".into(), WAT_BOT.replace("example_bots/wat/first_legal.wat", "bot.wat")));
+            // The example's header names its own file and Blade: name this project and game.
+            let wat = WAT_BOT
+                .replacen(";; first_legal.wat: a bot", &format!(";; {name} (bot.wat): a bot for {game}"), 1)
+                .replace(
+                    "arena play --game blade --bots example_bots/wat/first_legal.wat,random",
+                    &format!("arena play --game {game} --bots bot.wat{opponents}"),
+                );
+            files.push(("bot.wat".into(), wat));
             Vec::new()
         }
     };
@@ -268,6 +275,10 @@ mod tests {
             assert!(readme.contains(",random,random,random"), "{readme}");
             assert!(readme.contains("human,"), "{readme}");
             assert!(files.iter().all(|(_, t)| !t.contains("{{")), "a placeholder is left in {lang:?}");
+            for (_, t) in &files {
+                assert!(!t.contains("a intensity") && !t.contains("first_legal.wat"), "{lang:?}: {t}");
+                assert!(!t.contains("--game blade"), "{lang:?} names Blade for intensity: {t}");
+            }
         }
     }
 }

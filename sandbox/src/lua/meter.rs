@@ -66,6 +66,9 @@ pub(crate) struct Meter {
     peak: AtomicU64,
     mem_limit: AtomicU64,
     mem_denied: AtomicBool,
+
+    /// Where the bot's code was (`file:line`) when the fuel ran out, for the fault message.
+    site: std::sync::Mutex<Option<String>>,
 }
 
 impl Meter {
@@ -84,6 +87,20 @@ impl Meter {
             peak: AtomicU64::new(0),
             mem_limit: AtomicU64::new(mem_limit),
             mem_denied: AtomicBool::new(false),
+            site: std::sync::Mutex::new(None),
+        }
+    }
+
+    /// Where the fuel ran out in this phase, if the hook saw it.
+    pub(crate) fn site(&self) -> Option<String> {
+        self.site.lock().ok().and_then(|s| s.clone())
+    }
+
+    fn record_site(&self, site: impl FnOnce() -> Option<String>) {
+        if let Ok(mut s) = self.site.lock() {
+            if s.is_none() {
+                *s = site();
+            }
         }
     }
 
@@ -198,6 +215,9 @@ impl Meter {
         self.deadline_ns.store(u64::try_from(deadline).unwrap_or(u64::MAX), Relaxed);
         self.tripped.store(Trip::None as u8, Relaxed);
         self.mem_denied.store(false, Relaxed);
+        if let Ok(mut s) = self.site.lock() {
+            *s = None;
+        }
     }
 
     /// Ends a call: no deadline until the next `begin` (the watchdog passes the meter by).
@@ -396,9 +416,51 @@ pub(crate) unsafe extern "C-unwind" fn fuel_hook(state: *mut ffi::lua_State, _ar
     if meter.on_hook().is_ok() {
         return;
     }
+    if meter.trip_state() == Trip::Fuel {
+        // SAFETY: `ar` is the hook's record of the running function; levels above it are read
+        // with `lua_getstack`; nothing here runs Lua code.
+        meter.record_site(|| unsafe { running_line(state, _ar) });
+    }
     // SAFETY: a count hook may raise errors; nothing in this frame needs dropping.
     unsafe {
         ffi::lua_pushstring(state, MEMERRMSG.as_ptr());
         ffi::lua_error(state);
     }
+}
+
+/// `file:line` of the innermost Lua function running (a C function such as `string.rep` is
+/// skipped for the Lua line that called it).
+///
+/// # Safety
+///
+/// Called from a hook on the running `state` with the hook's `ar`.
+unsafe fn running_line(state: *mut ffi::lua_State, ar: *mut ffi::lua_Debug) -> Option<String> {
+    let describe = |ar: &ffi::lua_Debug| -> Option<String> {
+        if ar.currentline <= 0 {
+            return None;
+        }
+        // SAFETY: `short_src` is a NUL-terminated buffer filled by `lua_getinfo`.
+        let src = unsafe { CStr::from_ptr(ar.short_src.as_ptr()) }.to_string_lossy();
+        Some(format!("{src}:{}", ar.currentline))
+    };
+    // SAFETY: see the function's contract.
+    unsafe {
+        if !ar.is_null() && ffi::lua_getinfo(state, c"Sl".as_ptr(), ar) != 0 {
+            if let Some(site) = describe(&*ar) {
+                return Some(site);
+            }
+        }
+        for level in 1..8 {
+            let mut up: ffi::lua_Debug = std::mem::zeroed();
+            if ffi::lua_getstack(state, level, &mut up) == 0 {
+                break;
+            }
+            if ffi::lua_getinfo(state, c"Sl".as_ptr(), &mut up) != 0 {
+                if let Some(site) = describe(&up) {
+                    return Some(site);
+                }
+            }
+        }
+    }
+    None
 }

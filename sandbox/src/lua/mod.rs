@@ -364,6 +364,10 @@ impl LuaInstance {
                 } else {
                     format!("fuel exhausted: the {phase} budget is {limit}")
                 };
+                let msg = match self.meter.site() {
+                    Some(site) => format!("{msg}; it ran out at {site}"),
+                    None => msg,
+                };
                 return self.fault(Verdict::Fuel, msg, None);
             }
             Trip::Wall => {

@@ -1,5 +1,5 @@
 /*
- * {{NAME}}: a {{GAME}} bot for cardarena in C, compiled to WebAssembly without libc.
+ * {{NAME}}: a cardarena bot for {{GAME}} in C, compiled to WebAssembly without libc.
  *
  *   sh build.sh                                  # clang + wasm-ld -> bot.wasm
  *   arena play --game {{GAME}} --bots {{BOTS}}

@@ -1,4 +1,4 @@
--- {{NAME}}: a {{GAME}} bot for cardarena, in Lua 5.4.
+-- {{NAME}}: a cardarena bot for {{GAME}}, in Lua 5.4.
 --
 --   arena play --game {{GAME}} --bots {{BOTS}}      # one match, with the game log
 --   arena play --game {{GAME}} --bots {{HUMAN_BOTS}}      # you against it, in the terminal
