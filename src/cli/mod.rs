@@ -793,10 +793,13 @@ fn sprt_game<G: Greedy>(args: &SprtArgs) -> anyhow::Result<()> {
     }
     let verdict = match decision {
         SprtDecision::AcceptH1 => {
-            format!("H1 accepted: {} is stronger (by about {} Elo or more)", args.bots[0], params.elo1)
+            format!(
+                "H1 accepted: {} is stronger (by about {} {model_name} Elo or more)",
+                args.bots[0], params.elo1
+            )
         }
         SprtDecision::AcceptH0 => {
-            format!("H0 accepted: {} is not stronger by {} Elo", args.bots[0], params.elo1)
+            format!("H0 accepted: {} is not stronger by {} {model_name} Elo", args.bots[0], params.elo1)
         }
         SprtDecision::Continue => {
             format!("no decision after {pair} pairs (LLR {:.2}); raise --max-pairs", test.llr)
