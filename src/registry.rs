@@ -181,8 +181,8 @@ impl Loader {
 }
 
 /// A Lua bot defines `act` when its chunk runs, so the loader starts it once (seat 0, seed 0, the
-/// default limits) and refuses it when `act` is missing (this says why): otherwise it would play every match
-/// with a fault at its first decision. Any other failure at this start is left to the matches,
+/// default limits) and refuses it when `act` is missing (the message says why): otherwise it
+/// would play every match with a fault at its first decision. Any other failure at this start is left to the matches,
 /// where it is the bot's verdict.
 fn missing_act<G: Game>(name: &str, program: &Program) -> Option<String> {
     let info = InitInfo {
@@ -241,6 +241,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
         }
     }
     row[b.len()]
+}
 
 /// How to build one seat's bot for each match: a built-in name or a loaded program.
 #[derive(Clone, Debug)]
