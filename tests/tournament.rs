@@ -396,3 +396,23 @@ fn the_repositorys_tournament_files_load_and_every_bot_resolves() {
         }
     }
 }
+
+/// Faults group across the rounds of a Swiss event too: one line and one capsule per failure.
+#[test]
+fn a_crashers_faults_are_one_line_across_swiss_rounds() {
+    let dir = scratch("swiss-faults");
+    let class = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/class");
+    std::fs::copy(class.join("carol.lua"), dir.join("carol.lua")).unwrap();
+    let file = write(
+        &dir,
+        "[[event]]\ngame = \"ecard\"\nformat = \"swiss\"\nrounds = 3\ndeals = 2\nbots = [\"greedy\", \"random\", \"carol.lua\", \"nash\"]\n",
+    );
+    let out = run(&["tournament", file.to_str().unwrap(), "--quiet"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let lines: Vec<&str> = err.lines().filter(|l| l.contains("carol.lua: crash ×")).collect();
+    assert_eq!(lines.len(), 1, "{err}");
+    assert!(lines[0].contains("crash ×12 "), "3 rounds × 2 deals × 2 seats: {err}");
+    assert_eq!(std::fs::read_dir(dir.join("capsules")).unwrap().count(), 1, "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -592,6 +592,14 @@ fn play_all<G: Greedy>(
         return Err(e);
     }
     for (_, (mut note, capsule)) in groups {
+        // a later Swiss round adds to the group of an earlier one
+        let same = |f: &&mut FaultNote| {
+            (&f.event, &f.bot, f.verdict, &f.site) == (&note.event, &note.bot, note.verdict, &note.site)
+        };
+        if let Some(earlier) = result.faults.iter_mut().find(same) {
+            earlier.count += note.count;
+            continue;
+        }
         note.capsule = capsule.and_then(|(name, text)| {
             let path = capsules_in.join(name);
             let written = std::fs::create_dir_all(&capsules_in).and_then(|()| std::fs::write(&path, text));
