@@ -446,6 +446,14 @@ fn wasm_without_the_instance_pool_plays_the_same() {
     let read = |f: &str| std::fs::read(dir.join(f)).unwrap();
     assert!(!String::from_utf8_lossy(&read("limited.json")).contains("\"fault\""));
     assert_eq!(read("pooled.json"), read("limited.json"), "replays differ without the pool");
+    // Growing memory a page at a time: the same `memory` verdict and fuel (not a copy of the
+    // whole memory at every page, which ended in `wallclock`).
+    let grow = repo("sandbox/tests/bots/wasm_memory_grow_bomb.wat");
+    let pooled = run("", &format!("{grow},random"), "grow-pooled.json");
+    let limited = run("ulimit -v 3000000 &&", &format!("{grow},random"), "grow-limited.json");
+    assert!(pooled.status.success() && limited.status.success(), "{}", stderr(&limited));
+    assert!(String::from_utf8_lossy(&read("grow-pooled.json")).contains("\"verdict\": \"memory\""));
+    assert_eq!(read("grow-pooled.json"), read("grow-limited.json"), "replays differ without the pool");
     for limit in ["", "ulimit -v 3000000 &&"] {
         let o = run(limit, &format!("{},random", two_tables.display()), "t.json");
         assert_eq!(o.status.code(), Some(2), "{limit}");

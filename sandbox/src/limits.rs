@@ -40,8 +40,10 @@ pub struct Limits {
     /// `LUA_HOOK_STEP` Lua instructions and at charged library calls; WASM uses wasmtime epochs
     /// (10 ms ticks), so it fires up to ~20 ms late.
     pub wall_per_decision: Duration,
-    /// Cap on log bytes per match (`print` in Lua, `env.log` in WASM). Beyond it, a single
-    /// marker line is added and the rest is dropped (still charged).
+    /// Cap on log bytes per match (`print` in Lua, `env.log` in WASM), each line counting
+    /// [`LOG_LINE_FRAMING`](crate::LOG_LINE_FRAMING) bytes more than its text. Beyond it, a
+    /// single marker line is added and the rest is dropped (still charged). A decision has caps
+    /// of its own ([`LOG_LINES_PER_DECISION`](crate::LOG_LINES_PER_DECISION)).
     pub log_bytes_per_match: usize,
 }
 

@@ -103,13 +103,14 @@ fn pooled_config(slots: u32) -> Config {
 }
 
 /// [`config`] for instances allocated on demand, when the pool's address space is refused (a
-/// `ulimit -v`): a memory reserves only what it uses and moves when it grows, with explicit
-/// bounds checks instead of a 4 GiB reservation and guard region per instance (which a limited
-/// address space refuses too). The guest sees the same memory, traps and fuel: fuel counts wasm
-/// operators, not the machine code's bounds checks.
+/// `ulimit -v`): a memory reserves what it uses plus 64 MiB to grow into (the default cap, so a
+/// bot growing a page at a time is not copied at every page), and moves when it grows past that,
+/// with explicit bounds checks instead of a 4 GiB reservation and guard region per instance
+/// (which a limited address space refuses too). The guest sees the same memory, traps and fuel:
+/// fuel counts wasm operators, not the machine code's bounds checks.
 fn on_demand_config() -> Config {
     let mut c = config();
-    c.memory_reservation(0).memory_guard_size(0).memory_reservation_for_growth(0);
+    c.memory_reservation(0).memory_guard_size(0).memory_reservation_for_growth(64 << 20);
     c
 }
 
