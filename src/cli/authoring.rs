@@ -409,6 +409,7 @@ fn check_game<G: Greedy>(args: &CheckArgs) -> anyhow::Result<()> {
             crate::legacy::parse_name(&args.bot).and_then(Result::ok).map_or("", |(_, file)| file),
         ),
         BotSource::Builtin(_) => bail!("arena check takes a bot file, not the built-in {:?}", args.bot),
+        BotSource::Failed { error, .. } => bail!("bot {:?} cannot be loaded: {error}", args.bot),
     };
     let limits = bot.limits(&limits_cfg).expect("a bot file has limits");
     let plans =
