@@ -225,3 +225,49 @@ fn legacy_match_replays_and_verifies() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A comp1511 bot that answers garbage faults at every decision with the student's message, and
+/// Intensity's rule applies (seed-games.md §4(b) rule 9): +5 penalty points per fault and a
+/// random legal card, the game going on.
+#[test]
+fn garbage_answers_cost_five_points_each_in_intensity() {
+    use cardarena::games::intensity::Intensity;
+    use cardarena::registry::Loader;
+    use cardarena::runner::{run_match, MatchSpec, Quiet};
+    use cardarena::tournament::config::LimitsConfig;
+    // A WASI command that prints "huh?" and exits 0.
+    let wat = r#"(module
+      (import "wasi_snapshot_preview1" "fd_write" (func $w (param i32 i32 i32 i32) (result i32)))
+      (memory (export "memory") 1)
+      (data (i32.const 0) "\10\00\00\00\05\00\00\00")
+      (data (i32.const 16) "huh?\0a")
+      (func (export "_start") (drop (call $w (i32.const 1) (i32.const 0) (i32.const 1) (i32.const 32)))))"#;
+    let file = std::env::temp_dir().join(format!("cardarena-legacy-huh-{}.wat", std::process::id()));
+    std::fs::write(&file, wat).unwrap();
+    let loader = Loader::new();
+    let name = format!("legacy:comp1511:{}", file.display());
+    let sources = vec![
+        loader.resolve::<Intensity>(&name).unwrap(),
+        loader.resolve::<Intensity>("random").unwrap(),
+        loader.resolve::<Intensity>("random").unwrap(),
+        loader.resolve::<Intensity>("random").unwrap(),
+    ];
+    let _ = std::fs::remove_file(&file);
+    let spec = MatchSpec::<Intensity> {
+        variant: Variant::Standard,
+        seed: 5,
+        entries: sources.iter().map(|s| s.entry()).collect(),
+    };
+    let limits = LimitsConfig::default();
+    let mut bots: Vec<_> =
+        sources.iter().enumerate().map(|(seat, s)| s.instantiate::<Intensity>(5, seat, &limits)).collect();
+    let replay = run_match(&spec, &mut bots, &mut Quiet);
+    // The pass and the ten plays all fault; the game is played to the end.
+    assert_eq!(replay.faults[0].len(), 11, "{:?}", replay.faults[0]);
+    assert!(
+        replay.faults[0].iter().all(|f| f.message == "stdout unparsable: \"huh?\\n\""),
+        "{:?}",
+        replay.faults[0]
+    );
+    assert!(replay.outcome.points[0] >= 55, "{:?}", replay.outcome);
+}
