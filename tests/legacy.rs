@@ -246,7 +246,7 @@ fn garbage_answers_cost_five_points_each_in_intensity() {
     std::fs::write(&file, wat).unwrap();
     let loader = Loader::new();
     let name = format!("legacy:comp1511:{}", file.display());
-    let sources = vec![
+    let sources = [
         loader.resolve::<Intensity>(&name).unwrap(),
         loader.resolve::<Intensity>("random").unwrap(),
         loader.resolve::<Intensity>("random").unwrap(),
