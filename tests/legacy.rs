@@ -270,4 +270,11 @@ fn garbage_answers_cost_five_points_each_in_intensity() {
         replay.faults[0]
     );
     assert!(replay.outcome.points[0] >= 55, "{:?}", replay.outcome);
+    // Its crash capsules hold the exact stdin of each run.
+    let capsules = cardarena::capsule::build::<Intensity>(&replay, None).unwrap();
+    let last = capsules.last().expect("capsules");
+    let stdins: Vec<&str> = last.decisions.iter().map(|d| d.stdin.as_deref().expect("stdin")).collect();
+    assert_eq!(stdins.len(), 11);
+    assert!(stdins[0].starts_with("1\n") && stdins[0].lines().count() == 2, "{}", stdins[0]);
+    assert!(stdins[10].starts_with("2\n1 ") && stdins[10].lines().count() == 7, "{}", stdins[10]);
 }
