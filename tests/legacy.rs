@@ -278,3 +278,21 @@ fn garbage_answers_cost_five_points_each_in_intensity() {
     assert!(stdins[0].starts_with("1\n") && stdins[0].lines().count() == 2, "{}", stdins[0]);
     assert!(stdins[10].starts_with("2\n1 ") && stdins[10].lines().count() == 7, "{}", stdins[10]);
 }
+
+/// `arena grade --legacy comp1511` grades a folder of legacy programs.
+#[test]
+fn grade_takes_a_folder_of_legacy_programs() {
+    let dir = std::env::temp_dir().join(format!("cardarena-legacy-grade-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(root().join("example_bots/legacy/intensity_c.wasm"), dir.join("student.wasm")).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["grade", "--game", "intensity", "--bots", dir.to_str().unwrap(), "--legacy", "comp1511"])
+        .args(["--deals", "1", "--against", "random", "--csv", "-"])
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let csv = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let row = csv.lines().find(|l| l.starts_with("student.wasm")).unwrap_or_else(|| panic!("{csv}"));
+    assert!(!row.contains("cannot be loaded"), "{row}");
+}

@@ -62,6 +62,10 @@ pub(super) struct GradeArgs {
     /// The folder of bots: every .lua, .wasm and .wat file directly in it is graded.
     #[arg(long, value_name = "DIR")]
     bots: PathBuf,
+    /// Grade the folder's files as legacy stdin/stdout programs of this protocol (`blade`,
+    /// `comp1511`; docs/legacy-bots.md).
+    #[arg(long, value_name = "PROTOCOL")]
+    legacy: Option<String>,
     /// The reference bots every graded bot plays, comma-separated.
     #[arg(long, value_delimiter = ',', default_value = "random,greedy")]
     against: Vec<String>,
@@ -609,7 +613,11 @@ fn grade_game<G: Greedy>(args: &GradeArgs) -> anyhow::Result<()> {
     for path in &files {
         let file = path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
         let bytes = std::fs::read(path).unwrap_or_default();
-        match loader.resolve::<G>(&path.to_string_lossy()) {
+        let name = match &args.legacy {
+            Some(protocol) => format!("{}{protocol}:{}", crate::legacy::PREFIX, path.to_string_lossy()),
+            None => path.to_string_lossy().into_owned(),
+        };
+        match loader.resolve::<G>(&name) {
             Ok(source) => {
                 let mut entry = source.entry();
                 entry.name = file.clone();
