@@ -64,6 +64,10 @@ pub struct CapsuleDecision {
     pub decision: usize,
     /// The observation exactly as the bot received it.
     pub observation: Box<RawValue>,
+    /// For a legacy stdin/stdout bot: the exact stdin of this decision's run (what the
+    /// original referee would have written; docs/legacy-bots.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stdin: Option<String>,
     /// What the bot replied (`null`: no reply, it faulted; shortened past 200 bytes).
     pub reply: Option<String>,
     /// Fuel used.
@@ -103,16 +107,22 @@ pub fn build<G: Game>(replay: &Replay, event: Option<&str>) -> anyhow::Result<Ve
             seed: replay.seed,
         };
         let init = serde_json::to_string(&info).expect("init info serializes");
+        let legacy = crate::legacy::parse_name(&replay.bots[seat].name).and_then(Result::ok).map(|(p, _)| p);
         // Every decision of this seat, with its observation.
         let mut mine = Vec::new();
         for p in &walked.points {
             if let Some(k) = p.seats.iter().position(|&s| s == seat) {
                 let i = p.first + k;
                 let d = &replay.decisions[i];
-                let obs = serde_json::to_string(&p.before.observe(seat)).expect("observations serialize");
+                let observation = p.before.observe(seat);
+                let stdin = legacy
+                    .and_then(|protocol| crate::legacy::LegacyBot::stdin_for(protocol, &observation))
+                    .map(|bytes| String::from_utf8_lossy(&bytes).into_owned());
+                let obs = serde_json::to_string(&observation).expect("observations serialize");
                 mine.push(CapsuleDecision {
                     decision: i,
                     observation: raw(obs),
+                    stdin,
                     reply: d.reply.clone(),
                     fuel: d.fuel,
                     log: d.log.clone(),

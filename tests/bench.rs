@@ -12,6 +12,7 @@ const KEYS: &[&str] = &[
     "decision_lua_ns",
     "decision_wasm_ns",
     "decision_wasm_first_legal_ns",
+    "decision_legacy_ns",
     "decision_process_ns",
     "decision_process_wall_ns",
     "process_over_lua",

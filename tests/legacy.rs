@@ -225,3 +225,74 @@ fn legacy_match_replays_and_verifies() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A comp1511 bot that answers garbage faults at every decision with the student's message, and
+/// Intensity's rule applies (seed-games.md §4(b) rule 9): +5 penalty points per fault and a
+/// random legal card, the game going on.
+#[test]
+fn garbage_answers_cost_five_points_each_in_intensity() {
+    use cardarena::games::intensity::Intensity;
+    use cardarena::registry::Loader;
+    use cardarena::runner::{run_match, MatchSpec, Quiet};
+    use cardarena::tournament::config::LimitsConfig;
+    // A WASI command that prints "huh?" and exits 0.
+    let wat = r#"(module
+      (import "wasi_snapshot_preview1" "fd_write" (func $w (param i32 i32 i32 i32) (result i32)))
+      (memory (export "memory") 1)
+      (data (i32.const 0) "\10\00\00\00\05\00\00\00")
+      (data (i32.const 16) "huh?\0a")
+      (func (export "_start") (drop (call $w (i32.const 1) (i32.const 0) (i32.const 1) (i32.const 32)))))"#;
+    let file = std::env::temp_dir().join(format!("cardarena-legacy-huh-{}.wat", std::process::id()));
+    std::fs::write(&file, wat).unwrap();
+    let loader = Loader::new();
+    let name = format!("legacy:comp1511:{}", file.display());
+    let sources = [
+        loader.resolve::<Intensity>(&name).unwrap(),
+        loader.resolve::<Intensity>("random").unwrap(),
+        loader.resolve::<Intensity>("random").unwrap(),
+        loader.resolve::<Intensity>("random").unwrap(),
+    ];
+    let _ = std::fs::remove_file(&file);
+    let spec = MatchSpec::<Intensity> {
+        variant: Variant::Standard,
+        seed: 5,
+        entries: sources.iter().map(|s| s.entry()).collect(),
+    };
+    let limits = LimitsConfig::default();
+    let mut bots: Vec<_> =
+        sources.iter().enumerate().map(|(seat, s)| s.instantiate::<Intensity>(5, seat, &limits)).collect();
+    let replay = run_match(&spec, &mut bots, &mut Quiet);
+    // The pass and the ten plays all fault; the game is played to the end.
+    assert_eq!(replay.faults[0].len(), 11, "{:?}", replay.faults[0]);
+    assert!(
+        replay.faults[0].iter().all(|f| f.message == "stdout unparsable: \"huh?\\n\""),
+        "{:?}",
+        replay.faults[0]
+    );
+    assert!(replay.outcome.points[0] >= 55, "{:?}", replay.outcome);
+    // Its crash capsules hold the exact stdin of each run.
+    let capsules = cardarena::capsule::build::<Intensity>(&replay, None).unwrap();
+    let last = capsules.last().expect("capsules");
+    let stdins: Vec<&str> = last.decisions.iter().map(|d| d.stdin.as_deref().expect("stdin")).collect();
+    assert_eq!(stdins.len(), 11);
+    assert!(stdins[0].starts_with("1\n") && stdins[0].lines().count() == 2, "{}", stdins[0]);
+    assert!(stdins[10].starts_with("2\n1 ") && stdins[10].lines().count() == 7, "{}", stdins[10]);
+}
+
+/// `arena grade --legacy comp1511` grades a folder of legacy programs.
+#[test]
+fn grade_takes_a_folder_of_legacy_programs() {
+    let dir = std::env::temp_dir().join(format!("cardarena-legacy-grade-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(root().join("example_bots/legacy/intensity_c.wasm"), dir.join("student.wasm")).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["grade", "--game", "intensity", "--bots", dir.to_str().unwrap(), "--legacy", "comp1511"])
+        .args(["--deals", "1", "--against", "random", "--csv", "-"])
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let csv = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let row = csv.lines().find(|l| l.starts_with("student.wasm")).unwrap_or_else(|| panic!("{csv}"));
+    assert!(!row.contains("cannot be loaded"), "{row}");
+}

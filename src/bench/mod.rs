@@ -45,6 +45,11 @@ const RUST_WASM: &[u8] = include_bytes!("../../example_bots/wasm/blade_rust.wasm
 /// The compute-heavy bots: the same determinized Monte-Carlo search in Lua and in Rust.
 const MC_LUA: &str = include_str!("../../example_bots/lua/blade_montecarlo.lua");
 const MC_WASM: &[u8] = include_bytes!("../../example_bots/wasm/blade_montecarlo_rust.wasm");
+/// A legacy stdin/stdout bot (a WASI command in C, docs/legacy-bots.md) and the COMP1511 spec's
+/// play example, whose only legal answer is 23: one decision is a fresh instance, libc start-up
+/// and `main`.
+const LEGACY_WASM: &[u8] = include_bytes!("../../example_bots/legacy/intensity_c.wasm");
+const LEGACY_STDIN: &[u8] = b"2\n9 2 0\n11 15 18 23 33 34 47 48 49\n24 26\n16 13 19 12\n37 38 39\n34 47 48\n";
 /// The Lua bot's cap on fuel per decision, lifted for the measure so that it always plays its
 /// full 100 deals: the unmetered copy (whose `budget_left()` never goes down) does.
 const MC_LUA_CAP: &str = "local PER_DECISION = 2500000";
@@ -540,6 +545,15 @@ fn decisions(clock: &Clock, p: &Programs, child: &Path, report: &mut Report) -> 
     let wasm_ns = clock.ns_per_call(|| check(&wasm.act(&obs).expect("acts")));
     let mut first_legal = started_for(&file_source(&p.first_legal), clock, &LimitsConfig::default());
     let first_legal_ns = clock.ns_per_call(|| check(&first_legal.act(&obs).expect("acts")));
+    let legacy_program = p
+        .sandbox
+        .load_stdio("intensity_c.wasm", LEGACY_WASM)
+        .map_err(|f| anyhow::anyhow!("bench bot intensity_c.wasm: {}", f.message))?;
+    let mut legacy = legacy_program.start(&Limits { fuel_per_match: u64::MAX, ..Limits::WASM }, 1);
+    let legacy_ns = clock.ns_per_call(|| {
+        let out = legacy.run(LEGACY_STDIN).expect("the legacy bench bot runs");
+        assert_eq!(out, b"23\n", "the legacy bench bot's answer");
+    });
     check(&spawn_child(child, &json_text)?); // a clear error before timing, not a panic in it
     let process_clock = Clock { batch: clock.batch * 4, ..*clock };
     let process_ns = process_clock.ns_per_call_by(thread_and_children_cpu, || {
@@ -574,6 +588,9 @@ fn decisions(clock: &Clock, p: &Programs, child: &Path, report: &mut Report) -> 
     report
         .add("decision_wasm_first_legal_ns", "decision: WASM (first_legal.wat example)", first_legal_ns, "ns")
         .versus(format!("{:.0}x faster than process", process_ns / first_legal_ns));
+    report
+        .add("decision_legacy_ns", "decision: legacy WASI command (intensity_c.wasm)", legacy_ns, "ns")
+        .versus(format!("{:.0}x faster than process", process_ns / legacy_ns));
     report.add("decision_process_ns", "decision: process per decision", process_ns, "ns");
     report
         .add("decision_process_wall_ns", "the same in wall time (no target)", process_wall_ns, "ns")

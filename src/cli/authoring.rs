@@ -64,6 +64,10 @@ pub(super) struct GradeArgs {
     /// The folder of bots: every .lua, .wasm and .wat file directly in it is graded.
     #[arg(long, value_name = "DIR")]
     bots: PathBuf,
+    /// Grade the folder's files as legacy stdin/stdout programs of this protocol (`blade`,
+    /// `comp1511`; docs/legacy-bots.md).
+    #[arg(long, value_name = "PROTOCOL")]
+    legacy: Option<String>,
     /// The reference bots every graded bot plays, comma-separated.
     #[arg(long, value_delimiter = ',', default_value = "random,greedy", value_parser = super::trimmed)]
     against: Vec<String>,
@@ -660,9 +664,13 @@ fn grade_game<G: Greedy>(args: &GradeArgs) -> anyhow::Result<()> {
         let file = path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
         let outside = link_out_of(&args.bots, path);
         let refused = outside.is_some();
+        let name = match &args.legacy {
+            Some(protocol) => format!("{}{protocol}:{}", crate::legacy::PREFIX, path.to_string_lossy()),
+            None => path.to_string_lossy().into_owned(),
+        };
         let resolved = match outside {
             Some(e) => Err(e),
-            None => loader.resolve::<G>(&path.to_string_lossy()),
+            None => loader.resolve::<G>(&name),
         };
         match resolved {
             Ok(source) => {
