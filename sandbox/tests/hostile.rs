@@ -313,6 +313,8 @@ fn wasm_modules_past_the_shape_limits_are_refused_at_load() {
     let big_text = vec![b' '; cardarena_sandbox::MAX_WAT_TEXT + 1];
     let fault = sb.load("big.wat", cardarena_sandbox::Kind::Wasm, &big_text).unwrap_err();
     assert!(fault.message.contains("compile it to a binary .wasm"), "{}", fault.message);
+}
+
 #[test]
 fn lua_coroutine_kept_for_a_later_decision_is_charged_there() {
     let sb = Sandbox::new().unwrap();
