@@ -193,9 +193,9 @@ fn trimmed(item: &str) -> Result<String, String> {
 
 /// A match seed: a whole number 0..2^64-1.
 fn parse_seed(text: &str) -> Result<u64, String> {
-    text.trim()
-        .parse()
-        .map_err(|_| format!("{text:?} is not a seed: seeds are whole numbers from 0 to 2^64-1 ({})", u64::MAX))
+    text.trim().parse().map_err(|_| {
+        format!("{text:?} is not a seed: seeds are whole numbers from 0 to 2^64-1 ({})", u64::MAX)
+    })
 }
 
 /// Runs the command line; the error chain is printed by `main`.
