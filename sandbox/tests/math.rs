@@ -10,8 +10,11 @@ mod common;
 
 use cardarena_sandbox::{Kind, Limits, Sandbox};
 
-/// The functions in the order the bot below computes them, each with its `libm` twin.
-const FUNCTIONS: &[(&str, fn(f64) -> f64)] = &[
+/// One function of the bot below, named, with its `libm` twin.
+type Twin = (&'static str, fn(f64) -> f64);
+
+/// The functions in the order the bot below computes them.
+const FUNCTIONS: &[Twin] = &[
     ("sin", libm::sin),
     ("cos", libm::cos),
     ("tan", libm::tan),
