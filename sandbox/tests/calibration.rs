@@ -125,6 +125,7 @@ fn time_per_fuel_of_charged_work() {
         "lua_tonumber_bomb.lua",
         "lua_print_spam.lua",
         "lua_memory_pcall_retry.lua",
+        "lua_load_bomb.lua",
         "wasm_infinite_loop.wat",
         "wasm_memcopy_bomb.wat",
         "wasm_memfill_bomb.wat",

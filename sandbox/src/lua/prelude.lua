@@ -47,7 +47,7 @@ io = absent_library("io", "as bots have no files or terminal; print writes to th
 debug = absent_library("debug", "as it could reach past the sandbox's limits")
 package = absent_library("package", "as there are no modules to load")
 
--- load: source text only, its compilation charged 1 per byte of the chunk (on top of what the
+-- load: source text only, its compilation charged 5 per byte of the chunk (on top of what the
 -- compiler allocates). A reader function's pieces are collected first (in metered Lua), so the
 -- compiler always gets one string whose first byte shows whether it is text.
 local load, charge_compile, concat = load, charge, table.concat
@@ -79,7 +79,7 @@ _G.load = function(...)
   if string_byte(text, 1) == 27 then
     return nil, "attempt to load a binary chunk: the sandbox loads source text only (see docs/sandbox.md)"
   end
-  charge_compile(#text)
+  charge_compile(#text * 5)
   if select('#', ...) >= 4 then
     local f, err = load(text, chunkname, mode, (select(4, ...)))
     return f, err
