@@ -268,3 +268,37 @@ fn a_broken_bot_file_is_refused_with_its_name() {
     let err = stderr(&o);
     assert!(err.contains("syntax.lua") && err.contains("cannot be loaded"), "{err}");
 }
+
+/// Issue 17, bit-exact Lua: a bot whose log and moves follow what used to be heap addresses
+/// (`tostring` of tables and functions, `%p`, the `pairs` order of table, function and boolean
+/// keys) gives byte-identical replays in two separate processes.
+#[test]
+fn object_identity_and_pairs_order_are_the_same_in_two_processes() {
+    let dir = std::env::temp_dir().join(format!("cardarena-cli-identity-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bot = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/bots/identity_order.lua");
+    let run = |name: &str| {
+        let path = dir.join(name);
+        let bots = format!("{bot},random");
+        let o = arena(&[
+            "play",
+            "--game",
+            "ecard",
+            "--bots",
+            &bots,
+            "--seed",
+            "1",
+            "--replay",
+            path.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        std::fs::read(&path).unwrap()
+    };
+    let (a, b) = (run("a.json"), run("b.json"));
+    let text = String::from_utf8_lossy(&a);
+    assert!(text.contains("table: 0x"), "{text}");
+    assert!(text.contains("function: builtin"), "{text}");
+    assert!(!text.contains("\"crash\""), "{text}");
+    assert!(a == b, "two runs of one bot gave different replays");
+    std::fs::remove_dir_all(&dir).ok();
+}
