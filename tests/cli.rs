@@ -297,7 +297,7 @@ fn object_identity_and_pairs_order_are_the_same_in_two_processes() {
     let (a, b) = (run("a.json"), run("b.json"));
     let text = String::from_utf8_lossy(&a);
     assert!(text.contains("table: 0x"), "{text}");
-    assert!(text.contains("function: builtin"), "{text}");
+    assert!(text.contains("function: 0x"), "{text}");
     assert!(!text.contains("\"crash\""), "{text}");
     assert!(a == b, "two runs of one bot gave different replays");
     std::fs::remove_dir_all(&dir).ok();
