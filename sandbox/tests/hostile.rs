@@ -86,11 +86,22 @@ cases! {
     lua_gmatch_bomb: "lua_gmatch_bomb.lua", Act, Fuel;
     lua_sort_bomb: "lua_sort_bomb.lua", Act, Fuel;
     lua_insert_front_bomb: "lua_insert_front_bomb.lua", Act, Fuel;
-    lua_unpack_bomb: "lua_unpack_bomb.lua", Act, Fuel;
+    // 1e8 results is past Lua's stack limit: Lua refuses it at once ("too many results to
+    // unpack", issue 17: checked before charging), the bot's own error.
+    lua_unpack_bomb: "lua_unpack_bomb.lua", Act, Crash;
     lua_utf8_bomb: "lua_utf8_bomb.lua", Act, Fuel;
     lua_tonumber_bomb: "lua_tonumber_bomb.lua", Act, Fuel;
     lua_unpack_string_bomb: "lua_unpack_string_bomb.lua", Act, Fuel;
     lua_print_spam: "lua_print_spam.lua", Act, Fuel;
+    // Lua: host CPU per unit of fuel (issue 17): float keys that shared one hash chain, and
+    // string.pack's byte-by-byte padding
+    lua_float_key_chain: "lua_float_key_chain.lua", Act, Fuel;
+    lua_pack_pad_bomb: "lua_pack_pad_bomb.lua", Act, Fuel;
+    // Lua: verdicts come from what the sandbox observed, not from the bot's message (issue 17)
+    lua_fake_stack_overflow: "lua_fake_stack_overflow.lua", Act, Crash;
+    lua_fake_memory_error: "lua_fake_memory_error.lua", Act, Crash;
+    lua_caught_stack_overflow: "lua_caught_stack_overflow.lua", Act, Crash;
+    lua_coroutine_caught_overflow: "lua_coroutine_caught_overflow.lua", Act, Crash;
     // Lua: stacks
     lua_deep_recursion: "lua_deep_recursion.lua", Act, Stack;
     lua_c_stack_overflow: "lua_c_stack_overflow.lua", Act, Stack;
@@ -153,6 +164,35 @@ cases! {
     wasm_reply_utf8: "wasm_reply_utf8.wat", Act, Invalid;
     wasm_reply_huge: "wasm_reply_huge.wat", Act, Invalid;
     wasm_alloc_oob: "wasm_alloc_oob.wat", Act, Invalid;
+}
+
+/// Attacks the host's memory through the Lua heap's size classes: filling one class, freeing it
+/// and moving to the next kept little live but left every freed block in its class (about
+/// 90 MiB held here for an 8 MiB limit). The heap's own cap ends it as `memory`.
+#[test]
+fn lua_heap_class_churn() {
+    let limits = Limits {
+        memory_bytes: 8 << 20,
+        fuel_per_decision: 1 << 40,
+        fuel_per_match: 1 << 41,
+        ..limits_for("lua_heap_class_churn.lua")
+    };
+    let f = case_with("lua_heap_class_churn.lua", Stage::Act, Verdict::Memory, limits);
+    assert!(f.memory_peak <= 8 << 20, "{f}");
+}
+
+/// Attacks charging before checking: Lua refuses `table.unpack({}, 1, 2^31 - 1)` and a
+/// `table.concat` with a table as separator before doing any work, so a `pcall` around them
+/// returns false instead of the decision dying of fuel.
+#[test]
+fn lua_refused_calls_are_not_charged() {
+    let sb = Sandbox::new().unwrap();
+    let program = common::load(&sb, "lua_unpack_too_many.lua").unwrap();
+    let mut bot = program.start(&Limits::LUA, common::SEED, common::INFO).unwrap();
+    assert_eq!(bot.act(common::OBS).unwrap(), "ok");
+    // What is left is Lua's own work: a failed `lua_checkstack` still allocates the 16 MiB
+    // stack that Lua keeps for handling the error (about 500,000 fuel of allocation).
+    assert!(bot.fuel_used_last() < Limits::LUA.fuel_per_decision / 4, "{}", bot.fuel_used_last());
 }
 
 #[test]

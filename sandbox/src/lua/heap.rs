@@ -12,6 +12,11 @@
 //!
 //! The heap changes nothing that a bot can observe: Lua tells the allocator each block's size
 //! (`osize`), and the memory meter counts those sizes, not what the arena reserves.
+//!
+//! Freed small blocks stay in their class, so what the heap holds can exceed what is live (a
+//! bot can fill one class, free it and fill the next). The heap therefore has a ceiling of its
+//! own on what it takes from the system ([`Heap::new`]'s `cap`: chunks plus large blocks) and
+//! refuses a block past it, which Lua reports as a memory error like the meter's refusals.
 
 use std::alloc::{self, Layout};
 use std::ptr::{self, NonNull};
@@ -45,6 +50,10 @@ pub(crate) struct Heap {
     chunks: Vec<NonNull<u8>>,
     /// Large blocks, most recent first.
     big: *mut Big,
+    /// Bytes taken from the system (chunks, and large blocks with their headers).
+    reserved: usize,
+    /// The most `reserved` may reach.
+    cap: usize,
 }
 
 // SAFETY: the heap's pointers are owned by it alone; it is used by one thread at a time (the
@@ -64,13 +73,27 @@ fn big_layout(size: usize) -> Option<Layout> {
 }
 
 impl Heap {
-    pub(crate) fn new() -> Heap {
+    /// An empty heap that takes at most `cap` bytes from the system.
+    pub(crate) fn new(cap: usize) -> Heap {
         Heap {
             free: [ptr::null_mut(); CLASSES],
             bump: ptr::null_mut(),
             end: ptr::null_mut(),
             chunks: Vec::new(),
             big: ptr::null_mut(),
+            reserved: 0,
+            cap,
+        }
+    }
+
+    /// Books `bytes` more from the system, if the cap allows.
+    fn reserve(&mut self, bytes: usize) -> bool {
+        match self.reserved.checked_add(bytes) {
+            Some(r) if r <= self.cap => {
+                self.reserved = r;
+                true
+            }
+            _ => false,
         }
     }
 
@@ -85,8 +108,12 @@ impl Heap {
         }
         let want = (c + 1) * GRAIN;
         if (self.end as usize) - (self.bump as usize) < want {
+            if !self.reserve(CHUNK) {
+                return ptr::null_mut();
+            }
             // SAFETY: the layout has a non-zero size.
             let Some(chunk) = NonNull::new(unsafe { alloc::alloc(chunk_layout()) }) else {
+                self.reserved -= CHUNK;
                 return ptr::null_mut();
             };
             self.chunks.push(chunk);
@@ -113,9 +140,13 @@ impl Heap {
 
     fn alloc_big(&mut self, size: usize) -> *mut u8 {
         let Some(layout) = big_layout(size) else { return ptr::null_mut() };
+        if !self.reserve(layout.size()) {
+            return ptr::null_mut();
+        }
         // SAFETY: the layout has a non-zero size.
         let raw = unsafe { alloc::alloc(layout) } as *mut Big;
         if raw.is_null() {
+            self.reserved -= layout.size();
             return ptr::null_mut();
         }
         // SAFETY: `raw` is a fresh block with room for the header.
@@ -163,11 +194,13 @@ impl Heap {
     unsafe fn free_big(&mut self, block: *mut u8, size: usize) {
         // SAFETY: the header sits right before the caller's part.
         let raw = unsafe { block.sub(HEADER) } as *mut Big;
+        let layout = big_layout(size).expect("layout of a live block");
         // SAFETY: a live listed block, allocated with this layout.
         unsafe {
             self.unlink(raw);
-            alloc::dealloc(raw as *mut u8, big_layout(size).expect("layout of a live block"));
+            alloc::dealloc(raw as *mut u8, layout);
         }
+        self.reserved -= layout.size();
     }
 
     /// `lua_Alloc` semantics: `nsize == 0` frees `block` (returns null); a null `block`
@@ -202,11 +235,16 @@ impl Heap {
                     let (Some(old), Some(new)) = (big_layout(osize), big_layout(nsize)) else {
                         return ptr::null_mut();
                     };
+                    if new.size() > old.size() && !self.reserve(new.size() - old.size()) {
+                        return ptr::null_mut();
+                    }
                     let (prev, next) = ((*raw).prev, (*raw).next);
                     let moved = alloc::realloc(raw as *mut u8, old, new.size()) as *mut Big;
                     if moved.is_null() {
+                        self.reserved -= new.size().saturating_sub(old.size());
                         return ptr::null_mut();
                     }
+                    self.reserved -= old.size().saturating_sub(new.size());
                     if moved != raw {
                         // Re-point the neighbours at the block's new place.
                         if prev.is_null() {
@@ -264,7 +302,7 @@ mod tests {
     /// live blocks never overlap, and the heap frees everything when dropped.
     #[test]
     fn blocks_keep_their_contents_and_never_overlap() {
-        let mut heap = Heap::new();
+        let mut heap = Heap::new(usize::MAX);
         let mut live: Vec<(*mut u8, usize, u8)> = Vec::new();
         let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
         let mut next = |n: u64| {

@@ -65,7 +65,6 @@ pub(crate) struct Meter {
     live: AtomicU64,
     peak: AtomicU64,
     mem_limit: AtomicU64,
-    mem_denied: AtomicBool,
 
     /// Where the bot's code was (`file:line`) when the fuel ran out, for the fault message.
     site: std::sync::Mutex<Option<String>>,
@@ -86,7 +85,6 @@ impl Meter {
             live: AtomicU64::new(0),
             peak: AtomicU64::new(0),
             mem_limit: AtomicU64::new(mem_limit),
-            mem_denied: AtomicBool::new(false),
             site: std::sync::Mutex::new(None),
         }
     }
@@ -214,7 +212,6 @@ impl Meter {
         let deadline = self.base.elapsed().saturating_add(wall).as_nanos();
         self.deadline_ns.store(u64::try_from(deadline).unwrap_or(u64::MAX), Relaxed);
         self.tripped.store(Trip::None as u8, Relaxed);
-        self.mem_denied.store(false, Relaxed);
         if let Ok(mut s) = self.site.lock() {
             *s = None;
         }
@@ -258,10 +255,6 @@ impl Meter {
             2 => Trip::Wall,
             _ => Trip::None,
         }
-    }
-
-    pub(crate) fn memory_denied(&self) -> bool {
-        self.mem_denied.load(Relaxed)
     }
 
     pub(crate) fn memory_limit(&self) -> u64 {
@@ -350,7 +343,6 @@ impl Meter {
         }
         let live = self.live.load(Relaxed);
         if live.saturating_add(grow) > self.mem_limit.load(Relaxed) {
-            self.mem_denied.store(true, Relaxed);
             if charging {
                 // A refused allocation makes Lua run a full collection and retry: charge it
                 // like allocating the whole live heap, so a bot that catches memory errors

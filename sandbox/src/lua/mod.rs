@@ -382,16 +382,17 @@ impl LuaInstance {
             }
             Trip::None => {}
         }
-        let LuaFailure { message, trace, memory } = e;
-        if memory || (self.meter.memory_denied() && message.contains("not enough memory")) {
-            return self.fault(
+        // The verdict comes from what Lua observed, never from the message (the bot's own).
+        let LuaFailure { message, trace, fault } = e;
+        match fault {
+            vm::Fault::Memory => self.fault(
                 Verdict::Memory,
                 format!("memory cap of {} bytes reached: {message}", self.meter.memory_limit()),
                 trace,
-            );
+            ),
+            vm::Fault::Stack => self.fault(Verdict::Stack, message, trace),
+            vm::Fault::None => self.fault(Verdict::Crash, message, trace),
         }
-        let verdict = if message.contains("stack overflow") { Verdict::Stack } else { Verdict::Crash };
-        self.fault(verdict, message, trace)
     }
 
     fn fault(&self, verdict: Verdict, message: String, trace: Option<String>) -> Fault {
@@ -454,7 +455,7 @@ impl Drop for CallScope<'_> {
 
 /// The failure reported for a call the meter stopped.
 fn trip_failure(meter: &Meter) -> LuaFailure {
-    LuaFailure { message: meter.trip_message().into(), trace: None, memory: false }
+    LuaFailure { message: meter.trip_message().into(), trace: None, fault: vm::Fault::None }
 }
 
 /// A short description of the value at `idx`, for `invalid` messages.
@@ -497,9 +498,10 @@ pub(crate) fn self_check() -> Result<(), String> {
 }
 
 /// The order in which `pairs` visits [`PAIRS_PROBE_KEYS`] when Lua is built with
-/// `-Dluai_makeseed(L)=0x5eedu`.
+/// `-Dluai_makeseed(L)=0x5eedu`, then the probe's table (`t`), function (`f`) and boolean keys
+/// (ordered by creation numbers in the patched Lua).
 pub(crate) const PINNED_PAIRS_ORDER: &str =
-    "bravo,hotel,charlie,golf,lima,alpha,juliet,india,delta,kilo,foxtrot,echo";
+    "bravo,hotel,charlie,golf,lima,alpha,juliet,india,delta,kilo,foxtrot,echo,f5,t6,T,f1,t2,f3,t4,F";
 
 /// Keys inserted, in this order, by the pairs-order probe.
 pub(crate) const PAIRS_PROBE_KEYS: &str =
@@ -514,6 +516,15 @@ pub(crate) fn pairs_probe() -> mlua::Result<String> {
         local t, out = {}, {}
         for k in keys:gmatch("%a+") do t[k] = true end
         for k in pairs(t) do out[#out + 1] = k end
+        -- Table, function and boolean keys: their order follows creation numbers, not
+        -- addresses (vendor/lua-src/README.md).
+        local u, names = {}, {}
+        for i = 1, 6 do
+          local k = i % 2 == 0 and {} or function() return i end
+          u[k], names[k] = true, (i % 2 == 0 and "t" or "f") .. i
+        end
+        u[true], u[false], names[true], names[false] = true, true, "T", "F"
+        for k in pairs(u) do out[#out + 1] = names[k] end
         return table.concat(out, ",")
         "#,
     )

@@ -320,7 +320,10 @@ table.concat = function(t, sep, i, j)
     if i == nil then i = 1 end
     if j == nil then j = #t end
     local ii, jj = tointeger(i), tointeger(j)
-    if ii and jj and jj >= ii then charge((jj * 1.0 - ii + 1) * 2) end
+    -- A bad separator fails in raw_concat before any work: not charged.
+    local st = type(sep)
+    local sep_ok = sep == nil or st == "string" or st == "number"
+    if sep_ok and ii and jj and jj >= ii then charge((jj * 1.0 - ii + 1) * 2) end
   end
   return raw_concat(t, sep, i, j)
 end
@@ -330,7 +333,9 @@ table.unpack = function(t, i, j)
   if i == nil then i = 1 end
   if j == nil then j = #t end
   local ii, jj = tointeger(i), tointeger(j)
-  if ii and jj and jj >= ii then charge(jj * 1.0 - ii + 1) end
+  -- More than Lua's stack can hold (LUAI_MAXSTACK) fails in raw_unpack ("too many results
+  -- to unpack") before any work: charged only below that.
+  if ii and jj and jj >= ii and jj * 1.0 - ii + 1 <= 1000000 then charge(jj * 1.0 - ii + 1) end
   return raw_unpack(t, i, j)
 end
 

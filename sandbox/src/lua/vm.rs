@@ -34,6 +34,15 @@ use crate::log::LogBook;
 /// what the collector frees is deterministic either way (it follows the allocations).
 const GC_CREDIT_KIB: c_int = 64;
 
+/// What a metered VM's heap may take from the system beyond its memory limit: room for blocks
+/// freed in one size class and not reusable by another (docs/sandbox.md, "Memory").
+pub(crate) const HEAP_SLACK: usize = 16 << 20;
+
+/// The ceiling of a metered VM's [`Heap`] for a memory limit of `limit` bytes.
+fn heap_cap(limit: u64) -> usize {
+    usize::try_from(limit).unwrap_or(usize::MAX).saturating_add(HEAP_SLACK)
+}
+
 /// Stack slots `luaL_traceback` may need (as mlua reserves).
 const TRACEBACK_STACK: c_int = 11;
 
@@ -110,9 +119,30 @@ pub(crate) struct LuaFailure {
     pub(crate) message: String,
     /// `stack traceback:` and its lines, for runtime errors.
     pub(crate) trace: Option<String>,
-    /// A memory error (`LUA_ERRMEM`).
-    pub(crate) memory: bool,
+    /// What Lua itself ran into and that ended the call (never read from the message, which
+    /// the bot controls).
+    pub(crate) fault: Fault,
 }
+
+/// A failure that Lua (or the host) observed, as opposed to an error the bot raised.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Fault {
+    None,
+    /// Lua refused an allocation (the memory cap), and that memory error ended the call.
+    Memory,
+    /// The Lua stack or the C stack of calls overflowed, and no `pcall` caught it.
+    Stack,
+}
+
+extern "C-unwind" {
+    /// The patched Lua's record of a refused allocation or a stack overflow since the last
+    /// call (cleared by `pcall`/`xpcall` when they catch an error); clears it
+    /// (vendor/lua-src/README.md).
+    fn lua_takefault(l: *mut ffi::lua_State) -> c_int;
+}
+
+const LUA_FAULT_MEM: c_int = 1;
+const LUA_FAULT_STACK: c_int = 2;
 
 /// One Lua state and its `Ctx`.
 pub(crate) struct Vm {
@@ -128,7 +158,8 @@ impl Vm {
     /// A new state with the base, table, string, utf8, math and coroutine libraries, metered
     /// by `meter` or unmetered.
     pub(crate) fn new(meter: Arc<Meter>, log: LogBook, metered: bool) -> Result<Vm, String> {
-        let ctx = Box::new(Ctx { meter, heap: UnsafeCell::new(Heap::new()), log: RefCell::new(log) });
+        let cap = if metered { heap_cap(meter.memory_limit()) } else { usize::MAX };
+        let ctx = Box::new(Ctx { meter, heap: UnsafeCell::new(Heap::new(cap)), log: RefCell::new(log) });
         let alloc: ffi::lua_Alloc = if metered { metered_alloc } else { plain_alloc };
         // SAFETY: the `Ctx` is boxed (a stable address) and lives as long as the state.
         let l = unsafe { ffi::lua_newstate(alloc, &*ctx as *const Ctx as *mut c_void) };
@@ -198,7 +229,11 @@ impl Vm {
         // SAFETY: the handler goes below the function; `lua_checkstack` makes its slot.
         unsafe {
             if ffi::lua_checkstack(self.l, 1) == 0 {
-                return Err(LuaFailure { message: "stack overflow".into(), trace: None, memory: false });
+                return Err(LuaFailure {
+                    message: "stack overflow".into(),
+                    trace: None,
+                    fault: Fault::Stack,
+                });
             }
             let base = ffi::lua_gettop(self.l) - nargs;
             ffi::lua_pushcfunction(self.l, traceback);
@@ -211,9 +246,18 @@ impl Vm {
 
     /// Turns a call's status into a result, popping the error object of a failed call.
     unsafe fn status(&self, status: c_int) -> Result<(), LuaFailure> {
+        // SAFETY: a live state, no Lua code running.
+        let fault = unsafe { lua_takefault(self.l) };
         if status == ffi::LUA_OK {
             return Ok(());
         }
+        // A bot can raise a memory error itself (`error("not enough memory", 0)`): only one
+        // that follows a refused allocation is the cap's.
+        let fault = match fault {
+            LUA_FAULT_MEM if status == ffi::LUA_ERRMEM => Fault::Memory,
+            LUA_FAULT_STACK => Fault::Stack,
+            _ => Fault::None,
+        };
         // SAFETY: a failed protected call leaves its error object on the top.
         let mut message = unsafe { self.top_text() };
         unsafe { ffi::lua_pop(self.l, 1) };
@@ -222,7 +266,7 @@ impl Vm {
             trace = Some(message[at + 1..].to_owned());
             message.truncate(at);
         }
-        Err(LuaFailure { message, trace, memory: status == ffi::LUA_ERRMEM })
+        Err(LuaFailure { message, trace, fault })
     }
 
     /// The value on the top of the stack as text (an error object is normally a string).

@@ -348,6 +348,17 @@ LUA_API int (lua_gc) (lua_State *L, int what, ...);
 
 LUA_API int   (lua_error) (lua_State *L);
 
+/*
+** cardarena: what Lua itself ran into since the last 'lua_takefault' (a
+** refused allocation, a stack overflow), as opposed to what a program's
+** error message says; 'pcall' and 'xpcall' clear it when they catch an error.
+*/
+#define LUA_FAULT_NONE	0
+#define LUA_FAULT_MEM	1
+#define LUA_FAULT_STACK	2
+LUA_API int   (lua_takefault) (lua_State *L);
+LUA_API void  (lua_markfault) (lua_State *L, int fault);
+
 LUA_API int   (lua_next) (lua_State *L, int idx);
 
 LUA_API void  (lua_concat) (lua_State *L, int n);
