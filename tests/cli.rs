@@ -459,6 +459,8 @@ fn wasm_without_the_instance_pool_plays_the_same() {
         assert_eq!(o.status.code(), Some(2), "{limit}");
         assert!(stderr(&o).contains("2 tables; the limit is 1"), "{limit}: {}", stderr(&o));
     }
+}
+
 /// Issue 17, bit-exact Lua: a bot whose log and moves follow what used to be heap addresses
 /// (`tostring` of tables and functions, `%p`, the `pairs` order of table, function and boolean
 /// keys) gives byte-identical replays in two separate processes.
