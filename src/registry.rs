@@ -146,7 +146,12 @@ impl Loader {
     /// A name that is neither a built-in nor a `.lua`/`.wasm`/`.wat` path (a mistake in the
     /// tournament file), or a sandbox that cannot start (a host failure, not the bot's).
     pub fn resolve_entrant<G: Greedy>(&self, name: &str) -> anyhow::Result<BotSource> {
-        if name == HUMAN || is_builtin_name(name) || Kind::from_path(Path::new(name)).is_none() {
+        // Legacy programs (`legacy:<protocol>:<file>`) load as on the command line.
+        if name == HUMAN
+            || is_builtin_name(name)
+            || crate::legacy::parse_name(name).is_some()
+            || Kind::from_path(Path::new(name)).is_none()
+        {
             return self.resolve::<G>(name);
         }
         Ok(match self.load_file::<G>(name)? {
