@@ -12,6 +12,7 @@ pub mod human;
 pub mod ratings;
 pub mod registry;
 pub mod replay_view;
+pub mod report;
 pub mod rng;
 pub mod runner;
 pub mod schema;

@@ -398,10 +398,7 @@ fn over_average(used: u64, (decisions, fuel): (u64, u64)) -> String {
         return " (its first decision of the match)".into();
     }
     let average = (fuel / decisions).max(1);
-    format!(
-        " (it used {used}, {}x its average decision of {average} in this match)",
-        used / average
-    )
+    format!(" (it used {used}, {}x its average decision of {average} in this match)", used / average)
 }
 
 impl<G: Game> Bot<G> for SandboxBot {
@@ -528,14 +525,20 @@ mod tests {
 
     #[test]
     fn a_fuel_fault_compares_with_the_average_decision() {
-        assert_eq!(over_average(5_000_100, (4, 4000)), " (it used 5000100, 5000x its average decision of 1000 in this match)");
+        assert_eq!(
+            over_average(5_000_100, (4, 4000)),
+            " (it used 5000100, 5000x its average decision of 1000 in this match)"
+        );
         assert_eq!(over_average(10, (0, 0)), " (its first decision of the match)");
     }
 
     #[test]
     fn the_name_closest_to_act_is_suggested() {
         assert_eq!(act_lookalike("function Act(obs)\n  return obs.legal[1]\nend\n").as_deref(), Some("Act"));
-        assert_eq!(act_lookalike("local function helper() end\nfunction M.acts(o) end").as_deref(), Some("M.acts"));
+        assert_eq!(
+            act_lookalike("local function helper() end\nfunction M.acts(o) end").as_deref(),
+            Some("M.acts")
+        );
         assert_eq!(act_lookalike("function play(obs) end"), None);
         assert_eq!(edit_distance("kitten", "sitting"), 3);
     }

@@ -153,7 +153,11 @@ fn check_refuses_a_bot_that_does_not_load_with_exit_code_2() {
 fn a_missing_act_is_refused_at_load_with_a_did_you_mean() {
     let dir = scratch("no-act");
     let bot = dir.join("typo.lua");
-    std::fs::write(&bot, "-- act(obs) is what the arena calls\nfunction Act(obs)\n  return obs.legal[1]\nend\n").unwrap();
+    std::fs::write(
+        &bot,
+        "-- act(obs) is what the arena calls\nfunction Act(obs)\n  return obs.legal[1]\nend\n",
+    )
+    .unwrap();
     let o = arena(&["play", "--game", "blade", "--bots", &format!("{},random", bot.display())]);
     assert_eq!(o.status.code(), Some(2), "refused, not played with faults: {}", stdout(&o));
     assert!(stderr(&o).contains("no function act: did you mean Act?"), "{}", stderr(&o));
@@ -181,7 +185,8 @@ fn running_out_of_fuel_names_the_line_and_the_average_decision() {
         "local n = 0\nfunction act(obs)\n  n = n + 1\n  if n >= 3 then\n    while true do n = n + 1 end\n  end\n  return obs.legal[1]\nend\n",
     )
     .unwrap();
-    let o = arena(&["play", "--game", "lost-cities", "--bots", &format!("{},random", bot.display()), "--json"]);
+    let o =
+        arena(&["play", "--game", "lost-cities", "--bots", &format!("{},random", bot.display()), "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(out.contains("it ran out at spin.lua:5"), "{out}");

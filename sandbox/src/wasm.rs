@@ -665,7 +665,10 @@ impl WasmInstance {
         let (verdict, message) = match e.downcast_ref::<Trap>() {
             Some(Trap::OutOfFuel) => {
                 let site = e.downcast_ref::<WasmBacktrace>().and_then(|b| b.frames().first()).map(|f| {
-                    f.func_name().map_or_else(|| format!("function #{}", f.func_index()), |n| format!("function `{n}`"))
+                    f.func_name().map_or_else(
+                        || format!("function #{}", f.func_index()),
+                        |n| format!("function `{n}`"),
+                    )
                 });
                 let msg = self.fuel_message(phase);
                 (Verdict::Fuel, site.map_or_else(|| msg.clone(), |s| format!("{msg}; it ran out in {s}")))

@@ -72,6 +72,9 @@ struct TournamentArgs {
     /// Write the standings as CSV to this file (`-` for stdout).
     #[arg(long, value_name = "OUT")]
     csv: Option<PathBuf>,
+    /// Write a self-contained HTML report (standings, win matrix, ratings, faults) to this file.
+    #[arg(long, value_name = "OUT")]
+    html: Option<PathBuf>,
     /// The results database (default: beside the file, with the extension .db).
     #[arg(long, value_name = "FILE")]
     db: Option<PathBuf>,
@@ -178,9 +181,9 @@ fn trimmed(item: &str) -> Result<String, String> {
 
 /// A match seed: a whole number 0..2^64-1.
 fn parse_seed(text: &str) -> Result<u64, String> {
-    text.trim()
-        .parse()
-        .map_err(|_| format!("{text:?} is not a seed: seeds are whole numbers from 0 to 2^64-1 ({})", u64::MAX))
+    text.trim().parse().map_err(|_| {
+        format!("{text:?} is not a seed: seeds are whole numbers from 0 to 2^64-1 ({})", u64::MAX)
+    })
 }
 
 /// Runs the command line; the error chain is printed by `main`.
@@ -552,6 +555,26 @@ fn tournament_cmd(args: TournamentArgs) -> anyhow::Result<()> {
     }
     if let Some(out) = &args.csv {
         write_out(out, &standings_csv(&result))?;
+    }
+    if let Some(out) = &args.html {
+        let faults: Vec<crate::report::ReportFault> = result
+            .faults
+            .iter()
+            .map(|f| crate::report::ReportFault {
+                event: f.event.clone(),
+                bot: f.bot.clone(),
+                verdict: f.verdict.name().to_string(),
+                at: f.decision.map(|d| format!("decision {d}")).unwrap_or_else(|| "start".into()),
+                message: f.message.clone(),
+                command: match (f.match_id, &f.capsule) {
+                    (_, Some(c)) => format!("arena repro {}", c.display()),
+                    (Some(id), None) => format!("arena replay --db {} {id}", store.path().display()),
+                    (None, None) => String::new(),
+                },
+            })
+            .collect();
+        let title = format!("cardarena tournament: {}", args.file.display());
+        write_out(out, &crate::report::html(&title, &result.events, &faults))?;
     }
     Ok(())
 }
