@@ -23,7 +23,7 @@ use crate::tournament::standings::{self, EventStandings};
 use crate::tournament::MatchSummary;
 use crate::with_game;
 
-pub(super) use super::new::{new_cmd, NewArgs};
+pub(super) use super::new::{new_cmd, tutorial_cmd, NewArgs, TutorialArgs};
 
 #[derive(Debug, clap::Args)]
 pub(super) struct CheckArgs {

@@ -46,6 +46,8 @@ enum Command {
     Grade(authoring::GradeArgs),
     /// Create a ready-to-run bot project: NAME/ with a bot for the game and language, and a README.
     New(authoring::NewArgs),
+    /// Write a game's tutorial into a folder (README.md and its step bots), to run with this arena.
+    Tutorial(authoring::TutorialArgs),
     /// Print the JSON Schema of a game's observation (or, with --lua, its LuaLS annotations).
     Schema(authoring::SchemaArgs),
     /// Show a recorded match turn by turn with a board per decision (or as one seat saw it), or
@@ -199,6 +201,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Check(args) => authoring::check_cmd(args),
         Command::Grade(args) => authoring::grade_cmd(args),
         Command::New(args) => authoring::new_cmd(args),
+        Command::Tutorial(args) => authoring::tutorial_cmd(args),
         Command::Schema(args) => authoring::schema_cmd(args),
         Command::Replay(args) => replay::replay_cmd(args),
         Command::Repro(args) => replay::repro_cmd(args),
