@@ -66,8 +66,11 @@ pub(super) struct TutorialArgs {
     dir: Option<PathBuf>,
 }
 
+/// A tutorial's files: name and text.
+type Files = &'static [(&'static str, &'static str)];
+
 /// The tutorials of docs/tutorial/, compiled in: per game its text and its files.
-const TUTORIALS: &[(&str, &str, &[(&str, &str)])] = &[
+const TUTORIALS: &[(&str, &str, Files)] = &[
     (
         "blade",
         include_str!("../../docs/tutorial/blade.md"),
@@ -132,10 +135,10 @@ pub(super) fn tutorial_cmd(args: TutorialArgs) -> anyhow::Result<()> {
             .replace("docs/tutorial/", "")
     };
     let mut readme = local(text);
-    readme.push_str(&format!(
+    readme.push_str(
         "\n## Measuring each step (from this folder)\n\nEach step against the built-in `greedy` on 100 duplicate deals: \
-         faults, fuel, memory and the win rate.\n\n```sh\n"
-    ));
+         faults, fuel, memory and the win rate.\n\n```sh\n",
+    );
     for (file, _) in files.iter().filter(|(f, _)| f.ends_with(".lua")) {
         readme.push_str(&format!("arena check {file} --game {game} --against greedy\n"));
     }
