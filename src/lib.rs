@@ -13,6 +13,7 @@ pub mod legacy;
 pub mod ratings;
 pub mod registry;
 pub mod replay_view;
+pub mod report;
 pub mod rng;
 pub mod runner;
 pub mod schema;

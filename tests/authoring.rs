@@ -206,6 +206,27 @@ fn seeds_and_bot_lists_are_read_as_people_type_them() {
 }
 
 #[test]
+fn a_tutorial_runs_from_its_folder_with_the_installed_arena() {
+    for game in ["blade", "ecard", "lost-cities", "intensity"] {
+        let dir = scratch(&format!("tutorial-{game}"));
+        let folder = dir.join("t");
+        let o = arena(&["tutorial", game, "--dir", folder.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let readme = std::fs::read_to_string(folder.join("README.md")).unwrap();
+        assert!(!readme.contains("cargo run"), "{game}: {readme}");
+        let checks: Vec<&str> = readme.lines().filter(|l| l.starts_with("arena check step")).collect();
+        assert!(checks.len() >= 3, "{game}: a measuring command per step: {readme}");
+        // the last step, measured as the README says (fewer deals)
+        let last = checks.last().unwrap();
+        assert!(last.ends_with(&format!("--game {game} --against greedy")), "{last}");
+        let args: Vec<&str> = last.split_whitespace().skip(1).chain(["--deals", "2"]).collect();
+        let o = Command::new(env!("CARGO_BIN_EXE_arena")).args(&args).current_dir(&folder).output().unwrap();
+        assert_eq!(o.status.code(), Some(0), "{game}: {}{}", stdout(&o), stderr(&o));
+        assert!(stdout(&o).contains("verdicts: no faults"), "{}", stdout(&o));
+    }
+}
+
+#[test]
 fn only_play_takes_a_human() {
     let o = arena(&["check", "human", "--game", "blade"]);
     assert_eq!(o.status.code(), Some(2));

@@ -25,7 +25,7 @@ use crate::tournament::standings::{self, match_score, EventStandings};
 use crate::tournament::MatchSummary;
 use crate::with_game;
 
-pub(super) use super::new::{new_cmd, NewArgs};
+pub(super) use super::new::{new_cmd, tutorial_cmd, NewArgs, TutorialArgs};
 
 #[derive(Debug, clap::Args)]
 pub(super) struct CheckArgs {
@@ -80,6 +80,9 @@ pub(super) struct GradeArgs {
     /// Write the grades as CSV to this file (`-` for stdout instead of the table).
     #[arg(long, value_name = "OUT")]
     csv: Option<PathBuf>,
+    /// Write a self-contained HTML report (grades, win matrix, ratings, first faults) to this file.
+    #[arg(long, value_name = "OUT")]
+    html: Option<PathBuf>,
     /// Worker threads (default: every core); the output does not depend on it.
     #[arg(long)]
     threads: Option<usize>,
@@ -770,6 +773,32 @@ fn grade_game<G: Greedy>(args: &GradeArgs) -> anyhow::Result<()> {
         })
         .collect();
     let csv = grade_csv(&rows, &args.against);
+    if let Some(out) = &args.html {
+        let faults: Vec<crate::report::ReportFault> = rows
+            .iter()
+            .filter_map(|r| {
+                let (at, verdict, message) = match (&r.load_error, &r.stats.first_fault) {
+                    (Some(e), _) => ("load".to_string(), "load".to_string(), e.clone()),
+                    (None, Some(f)) => (
+                        f.decision.map(|d| format!("decision {d}")).unwrap_or_else(|| "start".into()),
+                        f.verdict.name().to_string(),
+                        f.message.clone(),
+                    ),
+                    (None, None) => return None,
+                };
+                Some(crate::report::ReportFault {
+                    event: "grade".into(),
+                    bot: r.file.clone(),
+                    verdict,
+                    at,
+                    message,
+                    command: r.replay.clone().unwrap_or_default(),
+                })
+            })
+            .collect();
+        let title = format!("cardarena grade: {} ({})", args.bots.display(), G::NAME);
+        write_out(out, &crate::report::html(&title, std::slice::from_ref(&table), &faults))?;
+    }
     let text = grade_table(G::NAME, &variant.to_string(), args, &rows, &references);
     match &args.csv {
         Some(p) if p == Path::new("-") => print_out(&csv)?,

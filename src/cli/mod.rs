@@ -46,6 +46,8 @@ enum Command {
     Grade(authoring::GradeArgs),
     /// Create a ready-to-run bot project: NAME/ with a bot for the game and language, and a README.
     New(authoring::NewArgs),
+    /// Write a game's tutorial into a folder (README.md and its step bots), to run with this arena.
+    Tutorial(authoring::TutorialArgs),
     /// Print the JSON Schema of a game's observation (or, with --lua, its LuaLS annotations).
     Schema(authoring::SchemaArgs),
     /// Show a recorded match turn by turn with a board per decision (or as one seat saw it), or
@@ -72,6 +74,9 @@ struct TournamentArgs {
     /// Write the standings as CSV to this file (`-` for stdout).
     #[arg(long, value_name = "OUT")]
     csv: Option<PathBuf>,
+    /// Write a self-contained HTML report (standings, win matrix, ratings, faults) to this file.
+    #[arg(long, value_name = "OUT")]
+    html: Option<PathBuf>,
     /// The results database (default: beside the file, with the extension .db).
     #[arg(long, value_name = "FILE")]
     db: Option<PathBuf>,
@@ -211,6 +216,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Check(args) => authoring::check_cmd(args),
         Command::Grade(args) => authoring::grade_cmd(args),
         Command::New(args) => authoring::new_cmd(args),
+        Command::Tutorial(args) => authoring::tutorial_cmd(args),
         Command::Schema(args) => authoring::schema_cmd(args),
         Command::Replay(args) => replay::replay_cmd(args),
         Command::Repro(args) => replay::repro_cmd(args),
@@ -596,6 +602,26 @@ fn tournament_cmd(args: TournamentArgs) -> anyhow::Result<()> {
     }
     if let Some(out) = &args.csv {
         write_out(out, &standings_csv(&result))?;
+    }
+    if let Some(out) = &args.html {
+        let faults: Vec<crate::report::ReportFault> = result
+            .faults
+            .iter()
+            .map(|f| crate::report::ReportFault {
+                event: f.event.clone(),
+                bot: f.bot.clone(),
+                verdict: f.verdict.name().to_string(),
+                at: f.decision.map(|d| format!("decision {d}")).unwrap_or_else(|| "start".into()),
+                message: f.message.clone(),
+                command: match (f.match_id, &f.capsule) {
+                    (_, Some(c)) => format!("arena repro {}", c.display()),
+                    (Some(id), None) => format!("arena replay --db {} {id}", store.path().display()),
+                    (None, None) => String::new(),
+                },
+            })
+            .collect();
+        let title = format!("cardarena tournament: {}", args.file.display());
+        write_out(out, &crate::report::html(&title, &result.events, &faults))?;
     }
     Ok(())
 }

@@ -57,6 +57,114 @@ const C_HEADER: &str = include_str!("../../example_bots/c/cardarena.h");
 const C_BUILD: &str = include_str!("templates/build.sh");
 const WAT_BOT: &str = include_str!("../../example_bots/wat/first_legal.wat");
 
+#[derive(Debug, clap::Args)]
+pub(super) struct TutorialArgs {
+    /// The game: blade, ecard, lost-cities or intensity.
+    game: String,
+    /// The folder to write the tutorial into (it must not exist yet; default: tutorial-GAME).
+    #[arg(long)]
+    dir: Option<PathBuf>,
+}
+
+/// A tutorial's files: name and text.
+type Files = &'static [(&'static str, &'static str)];
+
+/// The tutorials of docs/tutorial/, compiled in: per game its text and its files.
+const TUTORIALS: &[(&str, &str, Files)] = &[
+    (
+        "blade",
+        include_str!("../../docs/tutorial/blade.md"),
+        &[
+            ("step1.lua", include_str!("../../docs/tutorial/blade/step1.lua")),
+            ("step2.lua", include_str!("../../docs/tutorial/blade/step2.lua")),
+            ("step3.lua", include_str!("../../docs/tutorial/blade/step3.lua")),
+            ("vs-greedy.toml", include_str!("../../docs/tutorial/blade/vs-greedy.toml")),
+        ],
+    ),
+    (
+        "ecard",
+        include_str!("../../docs/tutorial/ecard.md"),
+        &[
+            ("step1.lua", include_str!("../../docs/tutorial/ecard/step1.lua")),
+            ("step2.lua", include_str!("../../docs/tutorial/ecard/step2.lua")),
+            ("step3.lua", include_str!("../../docs/tutorial/ecard/step3.lua")),
+            ("step4.lua", include_str!("../../docs/tutorial/ecard/step4.lua")),
+            ("vs-greedy.toml", include_str!("../../docs/tutorial/ecard/vs-greedy.toml")),
+        ],
+    ),
+    (
+        "lost-cities",
+        include_str!("../../docs/tutorial/lost-cities.md"),
+        &[
+            ("step1.lua", include_str!("../../docs/tutorial/lost-cities/step1.lua")),
+            ("step2.lua", include_str!("../../docs/tutorial/lost-cities/step2.lua")),
+            ("step3.lua", include_str!("../../docs/tutorial/lost-cities/step3.lua")),
+            ("step4.lua", include_str!("../../docs/tutorial/lost-cities/step4.lua")),
+            ("step5.lua", include_str!("../../docs/tutorial/lost-cities/step5.lua")),
+            ("vs-greedy.toml", include_str!("../../docs/tutorial/lost-cities/vs-greedy.toml")),
+        ],
+    ),
+    (
+        "intensity",
+        include_str!("../../docs/tutorial/intensity.md"),
+        &[
+            ("step1.lua", include_str!("../../docs/tutorial/intensity/step1.lua")),
+            ("step2.lua", include_str!("../../docs/tutorial/intensity/step2.lua")),
+            ("step3.lua", include_str!("../../docs/tutorial/intensity/step3.lua")),
+            ("step4.lua", include_str!("../../docs/tutorial/intensity/step4.lua")),
+            ("step5.lua", include_str!("../../docs/tutorial/intensity/step5.lua")),
+            ("steps.toml", include_str!("../../docs/tutorial/intensity/steps.toml")),
+        ],
+    ),
+];
+
+/// `arena tutorial G`: the game's tutorial as a folder that an installed `arena` runs: the
+/// text as README.md with the commands rewritten for the folder, the step files, and a section
+/// that measures every step with `arena check --against greedy`.
+pub(super) fn tutorial_cmd(args: TutorialArgs) -> anyhow::Result<()> {
+    let Some((game, text, files)) = TUTORIALS.iter().find(|(g, _, _)| *g == args.game) else {
+        return Err(crate::registry::unknown_game(&args.game));
+    };
+    let dir = args.dir.clone().unwrap_or_else(|| PathBuf::from(format!("tutorial-{game}")));
+    if dir.exists() {
+        bail!("{} already exists; arena tutorial never overwrites: give --dir or remove it", dir.display());
+    }
+    let local = |t: &str| {
+        t.replace("cargo run --release -- ", "arena ")
+            .replace(&format!("docs/tutorial/{game}/"), "")
+            .replace("docs/tutorial/", "")
+    };
+    let mut readme = local(text);
+    readme.push_str(
+        "\n## Measuring each step (from this folder)\n\nEach step against the built-in `greedy` on 100 duplicate deals: \
+         faults, fuel, memory and the win rate.\n\n```sh\n",
+    );
+    for (file, _) in files.iter().filter(|(f, _)| f.ends_with(".lua")) {
+        readme.push_str(&format!("arena check {file} --game {game} --against greedy\n"));
+    }
+    readme.push_str("```\n");
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let mut written = vec![("README.md".to_string(), readme)];
+    // The example bots of a checkout are not in the folder: their entries leave the tournaments.
+    let own = |f: &str, t: &str| {
+        let t = local(t);
+        if f.ends_with(".toml") {
+            t.lines().filter(|l| !l.contains("example_bots/")).map(|l| format!("{l}\n")).collect()
+        } else {
+            t
+        }
+    };
+    written.extend(files.iter().map(|(f, t)| (f.to_string(), own(f, t))));
+    let mut out = format!("created {}/ (the {game} tutorial):\n", dir.display());
+    for (file, t) in &written {
+        let path = dir.join(file);
+        std::fs::write(&path, t).with_context(|| format!("cannot write {}", path.display()))?;
+        out.push_str(&format!("  {}\n", path.display()));
+    }
+    out.push_str(&format!("next: read {}/README.md and run its commands in that folder\n", dir.display()));
+    print_out(&out)
+}
+
 pub(super) fn new_cmd(args: NewArgs) -> anyhow::Result<()> {
     let info = crate::games::GAMES
         .iter()
@@ -275,7 +383,8 @@ mod tests {
             assert!(readme.contains(",random,random,random"), "{readme}");
             assert!(readme.contains("human,"), "{readme}");
             assert!(files.iter().all(|(_, t)| !t.contains("{{")), "a placeholder is left in {lang:?}");
-            for (_, t) in &files {
+            // the project's own files (the SDK copy documents itself with Blade examples)
+            for (_, t) in files.iter().filter(|(p, _)| !p.starts_with("cardarena-bot/")) {
                 assert!(!t.contains("a intensity") && !t.contains("first_legal.wat"), "{lang:?}: {t}");
                 assert!(!t.contains("--game blade"), "{lang:?} names Blade for intensity: {t}");
             }
