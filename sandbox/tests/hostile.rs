@@ -58,7 +58,7 @@ cases! {
     lua_coroutine_recursion: "lua_coroutine_recursion.lua", Act, Stack;
     lua_load_loop: "lua_load_loop.lua", Act, Fuel;
     lua_load_bomb: "lua_load_bomb.lua", Act, Fuel;
-    lua_load_memory: "lua_load_memory.lua", Act, Memory;
+    lua_load_memory: "lua_load_memory.lua", Act, Crash;
     lua_load_nesting: "lua_load_nesting.lua", Act, Stack;
     lua_load_bytecode: "lua_load_bytecode.lua", Act, Crash;
     lua_escape_load_env: "lua_escape_load_env.lua", Act, Crash;
