@@ -246,12 +246,8 @@ fn sprt_accepts_h1_for_greedy_over_random_and_is_reproducible() {
     assert_eq!(out.status.code(), Some(2));
 }
 
-#[test]
-fn ctrl_c_stops_cleanly_and_keeps_every_finished_match() {
-    let text = "[[event]]\ngame = \"blade\"\nseed = 8\ndeals = 3000\nbots = [\"greedy\", \"random\"]\n";
-    let dir = scratch("sigint");
-    let file = write(&dir, text);
-    let db = dir.join("arena.db");
+/// Starts `arena tournament FILE` on 2 threads and returns once `db` holds `stored` matches.
+fn tournament_until_stored(file: &Path, db: &Path, stored: i64) -> std::process::Child {
     let child = arena()
         .args(["tournament", file.to_str().unwrap(), "--threads", "2", "--quiet"])
         .stdout(Stdio::piped())
@@ -259,12 +255,26 @@ fn ctrl_c_stops_cleanly_and_keeps_every_finished_match() {
         .spawn()
         .unwrap();
     let start = Instant::now();
-    while rows(&db) < 100 {
+    while rows(db) < stored {
         assert!(start.elapsed() < Duration::from_secs(60), "no progress");
         std::thread::sleep(Duration::from_millis(5));
     }
-    let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
-    assert!(status.success());
+    child
+}
+
+/// Sends SIGINT (Ctrl-C) to `child`.
+fn interrupt(child: &std::process::Child) {
+    assert!(Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap().success());
+}
+
+#[test]
+fn ctrl_c_stops_cleanly_and_keeps_every_finished_match() {
+    let text = "[[event]]\ngame = \"blade\"\nseed = 8\ndeals = 3000\nbots = [\"greedy\", \"random\"]\n";
+    let dir = scratch("sigint");
+    let file = write(&dir, text);
+    let db = dir.join("arena.db");
+    let child = tournament_until_stored(&file, &db, 100);
+    interrupt(&child);
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let err = String::from_utf8_lossy(&out.stderr);
@@ -295,19 +305,9 @@ fn a_second_ctrl_c_stops_now_with_the_same_summary() {
                 [[event]]\nname = \"second\"\ngame = \"ecard\"\nbots = [\"greedy\", \"random\"]\n";
     let file = write(&dir, text);
     let db = dir.join("arena.db");
-    let child = arena()
-        .args(["tournament", file.to_str().unwrap(), "--threads", "2", "--quiet"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let start = Instant::now();
-    while rows(&db) < 2 {
-        assert!(start.elapsed() < Duration::from_secs(60), "no progress");
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    let child = tournament_until_stored(&file, &db, 2);
     for _ in 0..2 {
-        assert!(Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap().success());
+        interrupt(&child);
         std::thread::sleep(Duration::from_millis(20));
     }
     let out = child.wait_with_output().unwrap();
@@ -321,17 +321,21 @@ fn a_second_ctrl_c_stops_now_with_the_same_summary() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// Issue 19's class: two good bots, a crasher, a syntax error, a `.wasm` that is not
+/// A class: two good bots, a crasher, a syntax error, a `.wasm` that is not
 /// WebAssembly and a copy. The bots that do not load forfeit every match with the verdict
 /// `load` and are listed with their error; the event plays on; the crasher ranks below every
 /// working bot; its 24 crashes give one line and one capsule.
 #[test]
 fn a_class_with_broken_bots_plays_on_and_faults_never_pay() {
     let dir = scratch("class");
-    let class = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/class");
-    for f in std::fs::read_dir(&class).unwrap() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for f in std::fs::read_dir(root.join("tests/data/class")).unwrap() {
         let f = f.unwrap().path();
         std::fs::copy(&f, dir.join(f.file_name().unwrap())).unwrap();
+    }
+    // the two good students hand in the Lost Cities example bot, one of them under another name
+    for student in ["alice.lua", "frank.lua"] {
+        std::fs::copy(root.join("example_bots/lua/lost-cities_greedy.lua"), dir.join(student)).unwrap();
     }
     let out = arena()
         .args(["tournament", "arena.toml", "--threads", "2", "--json", "out.json"])
