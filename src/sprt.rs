@@ -208,19 +208,21 @@ pub fn elo_to_score(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
 
-/// The distribution closest (in likelihood) to `p` on outcomes `x` with mean `s`:
-/// `q_i = p_i / (1 + λ (x_i − s))`, with `λ` found by bisection so that `Σ q_i = 1`.
+/// The distribution closest (in likelihood) to `p` on outcomes `x` with mean `s`.
 fn mle_with_mean(p: &[f64], x: &[f64], s: f64) -> Vec<f64> {
-    let f = |lambda: f64| -> f64 {
-        p.iter().zip(x).map(|(pi, xi)| pi * (xi - s) / (1.0 + lambda * (xi - s))).sum()
-    };
-    // λ must keep every denominator positive: 1 + λ(x_i − s) > 0.
-    let max_d = x.iter().map(|xi| xi - s).fold(f64::NEG_INFINITY, f64::max);
-    let min_d = x.iter().map(|xi| xi - s).fold(f64::INFINITY, f64::min);
+    let d: Vec<f64> = x.iter().map(|xi| xi - s).collect();
+    tilt(p, &d)
+}
+
+/// `q_i = p_i / (1 + λ d_i)`, normalized, with `λ` found by bisection so that
+/// `Σ p_i d_i / (1 + λ d_i) = 0` (the mean of `d` under `q` is 0). The sum is decreasing in `λ`,
+/// and `λ` must keep every denominator positive: `1 + λ d_i > 0`. `d` must have both signs.
+fn tilt(p: &[f64], d: &[f64]) -> Vec<f64> {
+    let f = |lambda: f64| -> f64 { p.iter().zip(d).map(|(pi, di)| pi * di / (1.0 + lambda * di)).sum() };
+    let max_d = d.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let min_d = d.iter().copied().fold(f64::INFINITY, f64::min);
     let eps = 1e-9;
-    let mut lo = -1.0 / max_d + eps;
-    let mut hi = -1.0 / min_d - eps;
-    // f is decreasing in λ.
+    let (mut lo, mut hi) = (-1.0 / max_d + eps, -1.0 / min_d - eps);
     for _ in 0..60 {
         let mid = 0.5 * (lo + hi);
         if f(mid) > 0.0 {
@@ -230,7 +232,7 @@ fn mle_with_mean(p: &[f64], x: &[f64], s: f64) -> Vec<f64> {
         }
     }
     let lambda = 0.5 * (lo + hi);
-    let q: Vec<f64> = p.iter().zip(x).map(|(pi, xi)| pi / (1.0 + lambda * (xi - s))).collect();
+    let q: Vec<f64> = p.iter().zip(d).map(|(pi, di)| pi / (1.0 + lambda * di)).collect();
     let sum: f64 = q.iter().sum();
     q.iter().map(|v| v / sum).collect()
 }
@@ -249,26 +251,10 @@ fn mle_with_t(p: &[f64], x: &[f64], t: f64) -> Vec<f64> {
         let sigma = var.max(1e-12).sqrt();
         let d: Vec<f64> =
             x.iter().map(|xi| (xi - 0.5) - t * (var + (xi - mu).powi(2)) / (2.0 * sigma)).collect();
-        let max_d = d.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        let min_d = d.iter().copied().fold(f64::INFINITY, f64::min);
-        if max_d <= 0.0 || min_d >= 0.0 {
+        if d.iter().all(|&di| di <= 0.0) || d.iter().all(|&di| di >= 0.0) {
             break;
         }
-        let f = |lambda: f64| -> f64 { p.iter().zip(&d).map(|(pi, di)| pi * di / (1.0 + lambda * di)).sum() };
-        let eps = 1e-9;
-        let (mut lo, mut hi) = (-1.0 / max_d + eps, -1.0 / min_d - eps);
-        for _ in 0..60 {
-            let mid = 0.5 * (lo + hi);
-            if f(mid) > 0.0 {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
-        let lambda = 0.5 * (lo + hi);
-        let next: Vec<f64> = p.iter().zip(&d).map(|(pi, di)| pi / (1.0 + lambda * di)).collect();
-        let sum: f64 = next.iter().sum();
-        let next: Vec<f64> = next.into_iter().map(|v| v / sum).collect();
+        let next = tilt(p, &d);
         let moved = next.iter().zip(&q).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
         q = next;
         if moved < 1e-9 {
