@@ -105,6 +105,11 @@ impl Fault {
         Fault::new(Verdict::Load, message)
     }
 
+    /// This fault with the bot's usage at the moment it happened.
+    pub(crate) fn with_usage(self, fuel_used: u64, fuel_total: u64, memory_peak: u64) -> Fault {
+        Fault { fuel_used, fuel_total, memory_peak, ..self }
+    }
+
     pub(crate) fn with_trace(mut self, trace: Option<String>) -> Fault {
         self.trace = trace.map(|t| clip(t, Fault::MAX_TRACE)).filter(|t| !t.is_empty());
         self

@@ -727,14 +727,9 @@ impl WasmInstance {
     }
 
     fn fault(&self, verdict: Verdict, message: String, trace: Option<String>) -> Fault {
-        Fault {
-            verdict,
-            fuel_used: self.fuel_used_last,
-            fuel_total: self.fuel_total,
-            memory_peak: self.memory_peak,
-            ..Fault::new(verdict, message)
-        }
-        .with_trace(trace)
+        Fault::new(verdict, message)
+            .with_usage(self.fuel_used_last, self.fuel_total, self.memory_peak)
+            .with_trace(trace)
     }
 
     pub(crate) fn fuel_used_last(&self) -> u64 {

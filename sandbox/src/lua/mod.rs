@@ -396,14 +396,9 @@ impl LuaInstance {
     }
 
     fn fault(&self, verdict: Verdict, message: String, trace: Option<String>) -> Fault {
-        Fault {
-            verdict,
-            fuel_used: self.fuel_used_last,
-            fuel_total: self.fuel_total,
-            memory_peak: self.meter.peak(),
-            ..Fault::new(verdict, message)
-        }
-        .with_trace(trace)
+        Fault::new(verdict, message)
+            .with_usage(self.fuel_used_last, self.fuel_total, self.meter.peak())
+            .with_trace(trace)
     }
 
     /// A failure caused by the caller (malformed JSON), reported without blaming the bot's
