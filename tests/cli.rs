@@ -461,7 +461,7 @@ fn wasm_without_the_instance_pool_plays_the_same() {
     }
 }
 
-/// Issue 17, bit-exact Lua: a bot whose log and moves follow what used to be heap addresses
+/// Bit-exact Lua: a bot whose log and moves follow what used to be heap addresses
 /// (`tostring` of tables and functions, `%p`, the `pairs` order of table, function and boolean
 /// keys) gives byte-identical replays in two separate processes.
 #[test]

@@ -1,4 +1,4 @@
-//! Issue 19, "faulting never pays": in every game, a bot that faults from a chosen decision on
+//! Faulting never pays (docs/tournament.md): in every game, a bot that faults from a chosen decision on
 //! never ranks above the same bot playing on at random from that decision.
 
 use cardarena::bot::{builtin, Bot, Fault, RandomBot, Verdict};
@@ -85,7 +85,7 @@ fn faulting_never_ranks_above_playing_on<G: Greedy>() {
             }
             let (faulted, played_on) = (&pair[0], &pair[1]);
             if G::PLAYERS == 2 && !faulted.faults[seat].is_empty() {
-                // CONTRACT.md §1 and issue 19: a forfeit is a loss in every column, never better
+                // CONTRACT.md §1 and docs/tournament.md: a forfeit is a loss in every column, never better
                 // than the narrowest loss by playing on
                 assert_eq!(faulted.ranks[seat], 2, "{} deal {deal} seat {seat}", G::NAME);
                 assert!(

@@ -2,7 +2,7 @@
 //!
 //! The fuel hook reads the clock every `LUA_HOOK_STEP` instructions, but a few single Lua
 //! instructions scan megabytes (comparing long strings, coercing a long numeric string), so
-//! 1000 of them can take far longer than the backstop allows: measured 8.4 s for a 3 s limit.
+//! 1000 of them can take far longer than the backstop allows.
 //! The epoch ticker thread therefore also walks the Lua calls in progress every tick and, once
 //! one is past its deadline, sets its hook count to 1, so the hook runs (and stops the bot) at
 //! the very next instruction.

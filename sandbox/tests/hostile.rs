@@ -87,17 +87,17 @@ cases! {
     lua_sort_bomb: "lua_sort_bomb.lua", Act, Fuel;
     lua_insert_front_bomb: "lua_insert_front_bomb.lua", Act, Fuel;
     // 1e8 results is past Lua's stack limit: Lua refuses it at once ("too many results to
-    // unpack", issue 17: checked before charging), the bot's own error.
+    // unpack", checked before charging), the bot's own error.
     lua_unpack_bomb: "lua_unpack_bomb.lua", Act, Crash;
     lua_utf8_bomb: "lua_utf8_bomb.lua", Act, Fuel;
     lua_tonumber_bomb: "lua_tonumber_bomb.lua", Act, Fuel;
     lua_unpack_string_bomb: "lua_unpack_string_bomb.lua", Act, Fuel;
     lua_print_spam: "lua_print_spam.lua", Act, Fuel;
-    // Lua: host CPU per unit of fuel (issue 17): float keys that shared one hash chain, and
+    // Lua: host CPU per unit of fuel: float keys that shared one hash chain, and
     // string.pack's byte-by-byte padding
     lua_float_key_chain: "lua_float_key_chain.lua", Act, Fuel;
     lua_pack_pad_bomb: "lua_pack_pad_bomb.lua", Act, Fuel;
-    // Lua: verdicts come from what the sandbox observed, not from the bot's message (issue 17)
+    // Lua: verdicts come from what the sandbox observed, not from the bot's message
     lua_fake_stack_overflow: "lua_fake_stack_overflow.lua", Act, Crash;
     lua_fake_memory_error: "lua_fake_memory_error.lua", Act, Crash;
     lua_caught_stack_overflow: "lua_caught_stack_overflow.lua", Act, Crash;

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use cardarena_sandbox::{Kind, Limits, Sandbox};
 
-/// The files the sandbox must pass (issue 18's list).
+/// The official files the sandbox must pass.
 const FILES: [&str; 17] = [
     "pm",
     "sort",

@@ -701,11 +701,10 @@ mod tests {
         }
     }
 
-    /// Issue 7 item 3: a guard that strong still beats greedy, on fixed duplicate deals (the
-    /// first 300 deals of the measurement's seed 2026), at half the default budget (a debug
-    /// build): the 95% interval of the mean per-deal points difference must lie above zero.
-    /// Measured: 320 W / 3 D / 277 L, +0.143 (95% CI +0.038 .. +0.249); over 2000 deals at the
-    /// default budget the margin is about +0.12 (docs/games/blade.md).
+    /// A guard that strong still beats greedy, on fixed duplicate deals (the first 300 deals of
+    /// seed 2026), at half the default budget (a debug build): the 95% interval of the mean
+    /// per-deal points difference must lie above zero (the margin at the default budget is in
+    /// docs/games/blade.md).
     #[test]
     fn strong_beats_greedy_on_fixed_deals() {
         let d = duel::<Blade>(Variant::Readme, "strong:8", "greedy", 2026, 300);

@@ -629,7 +629,7 @@ mod tests {
         }
     }
 
-    /// Issue 7 items 2–3, fixed seeds: strong beats greedy (the 95% interval of the per-deal
+    /// Fixed seeds: strong beats greedy (the 95% interval of the per-deal
     /// points difference above zero, and more wins than losses), and does not lose to nash.
     #[test]
     fn strong_beats_greedy_and_holds_nash() {

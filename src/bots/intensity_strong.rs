@@ -308,7 +308,7 @@ mod tests {
         assert_ne!(run(5), run(6));
     }
 
-    /// The fixed-seed guard (issue 7 item 3): strong (at a test budget of 6 samples) in one
+    /// The fixed-seed guard: strong (at a test budget of 6 samples) in one
     /// seat, greedy in the other three, on 40 fixed deals with strong in each seat in turn. Per
     /// deal: the mean greedy penalty at the table minus strong's. Deterministic (fixed seeds), so
     /// not flaky; it fails if strong stops taking fewer penalty points than greedy on these deals.

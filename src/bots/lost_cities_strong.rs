@@ -351,7 +351,7 @@ mod tests {
         }
     }
 
-    /// Issue 7's guard: `strong` beats `greedy` on fixed duplicate deals (both seat orders), the
+    /// A guard: `strong` beats `greedy` on fixed duplicate deals (both seat orders), the
     /// 95% interval of the mean points difference above zero. Deterministic: same deals, same
     /// bots, same numbers every run.
     #[test]

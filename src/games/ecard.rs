@@ -1076,7 +1076,7 @@ mod tests {
     #[test]
     fn forfeit_loses_for_the_faulty_seat_in_every_column() {
         // CONTRACT.md §1: the faulty bot loses; both faulting is a draw. A faulty seat keeps at
-        // most its opponent's points − 1 (a fault never pays, issue 19).
+        // most its opponent's points − 1 (a fault never pays: docs/tournament.md).
         let mut g = new(Variant::Readme);
         play_round(&mut g, RoundResult::SlaveSide);
         assert_eq!(g.forfeit(&[1]), Outcome { points: vec![0, -1], ranks: vec![1, 2] });

@@ -461,8 +461,8 @@ fn from_setup_rejects_wrong_cards_and_counts() {
 
 #[test]
 fn forfeit_loses_in_every_column() {
-    // CONTRACT.md §1: the faulty bot loses; both faulty is a draw. Issue 19: the faulty seat
-    // keeps at most its opponent's score − 1, even when the opponent's started expedition counts
+    // CONTRACT.md §1: the faulty bot loses; both faulty is a draw. docs/tournament.md (a fault
+    // never pays): the faulty seat keeps at most its opponent's score − 1, even when the opponent's started expedition counts
     // −20 in the score as it stands (else a bot that crashes at once would keep a lead).
     let mut g = start("2D 3D 4D 5D 6D 7D 8D 9D", "2M 3M 4M 5M 6M 7M 8M 9M", "");
     assert_eq!(g.forfeit(&[0]), Outcome { points: vec![-1, 0], ranks: vec![2, 1] });
