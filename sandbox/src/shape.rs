@@ -26,8 +26,9 @@ const IMPORTS: Limit = Limit { what: "imports", max: 8 };
 /// Tables, imported or defined.
 const TABLES: Limit = Limit { what: "tables", max: 1 };
 /// Initial elements of a table (the same cap as its growth, see `wasm.rs`).
-const TABLE_ELEMENTS: Limit =
-    Limit { what: "initial table elements", max: crate::wasm::TABLE_ELEMENTS as u64 };
+/// Most elements a table may have, at load and when it grows (the store's limiter).
+pub(crate) const MAX_TABLE_ELEMENTS: usize = 10_000;
+const TABLE_ELEMENTS: Limit = Limit { what: "initial table elements", max: MAX_TABLE_ELEMENTS as u64 };
 /// Memories, imported or defined.
 const MEMORIES: Limit = Limit { what: "memories", max: 1 };
 /// Globals.

@@ -20,6 +20,7 @@ use wasmtime::{
 };
 
 use crate::log::LogBook;
+use crate::shape::MAX_TABLE_ELEMENTS;
 use crate::watchdog::Watchlist;
 use crate::{Fault, Limits, Verdict, MAX_REPLY_BYTES, MAX_WASM_MODULE, MAX_WAT_TEXT};
 
@@ -28,8 +29,6 @@ use crate::{Fault, Limits, Verdict, MAX_REPLY_BYTES, MAX_WASM_MODULE, MAX_WAT_TE
 const TICK: Duration = Duration::from_millis(10);
 /// Native stack the guest's wasm frames may use.
 pub(crate) const MAX_WASM_STACK: usize = 512 << 10;
-/// Most elements a table may have.
-pub(crate) const TABLE_ELEMENTS: usize = 10_000;
 /// Fuel charged for each `env.log` call, plus one per byte.
 const LOG_BASE_FUEL: u64 = 100;
 /// Fuel charged for each `env.budget_left` call (about the time of the host call).
@@ -251,10 +250,10 @@ impl ResourceLimiter for Host {
         desired: usize,
         _maximum: Option<usize>,
     ) -> wasmtime::Result<bool> {
-        if desired > TABLE_ELEMENTS {
+        if desired > MAX_TABLE_ELEMENTS {
             self.resource_denied = true;
             return Err(wasmtime::Error::new(ResourceCap(format!(
-                "table of {desired} elements requested; the cap is {TABLE_ELEMENTS}"
+                "table of {desired} elements requested; the cap is {MAX_TABLE_ELEMENTS}"
             ))));
         }
         Ok(true)
