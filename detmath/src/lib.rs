@@ -15,10 +15,10 @@
 //! Functions whose IEEE result is exact (`sqrt`, `fabs`, `floor`, `ceil`, `fmod`, `frexp`,
 //! `ldexp`, conversions) are the same bits everywhere already and are left to the C library.
 //!
-//! A program gets these definitions only if the linker keeps this crate's object: every binary
-//! that can compute results (the arena and its tests, through the sandbox and the standings)
-//! calls [`ensure_linked`], and `tests/` pins the bits of a few hundred results, which the C
-//! library's fast paths would not give.
+//! A program gets these definitions only if the linker keeps this crate's object: `Sandbox::new`
+//! calls [`active`] (which refers to every one of them) and refuses to start when it is false, and
+//! `sandbox/tests/math.rs` pins the bits of a few hundred results, which the C library's fast
+//! paths would not give.
 
 use std::hint::black_box;
 
@@ -32,16 +32,13 @@ macro_rules! c_math {
             }
         )*
 
-        /// The names this crate defines, in the order [`ensure_linked`] keeps them.
-        pub const NAMES: &[&str] = &[$(stringify!($name)),*];
-
         /// Keeps every definition of this crate in the program being linked.
         ///
         /// The linker takes an object file out of a library only when something already
         /// linked refers to it; the C code that calls `sin` (Lua's math library) comes later on
         /// the command line than this crate, so without this reference it would bind to the C
-        /// library's `sin` instead. Cheap: call it once where a sandbox or a rating starts.
-        pub fn ensure_linked() -> usize {
+        /// library's `sin` instead. [`active`] calls it.
+        fn ensure_linked() -> usize {
             let mut sum = 0usize;
             $( sum = sum.wrapping_add(black_box($name as *const () as usize)); )*
             sum
