@@ -4,8 +4,8 @@
 //!
 //! `cargo run --release --example sprt_error_rates [RUNS]` (default 1000 runs per cell).
 
-use cardarena::rng::{Rng, Stream};
-use cardarena::sprt::{EloModel, Sprt, SprtDecision, SprtParams};
+use cardarena::games::rng::{Rng, Stream};
+use cardarena::stats::sprt::{EloModel, Sprt, SprtDecision, SprtParams};
 use rayon::prelude::*;
 
 const BATCH: usize = 8;

@@ -15,7 +15,7 @@ use std::io::{BufRead, Write};
 use crate::bot::{Bot, Fault, Verdict};
 use crate::games::{Observation, Outcome, Seat};
 use crate::runner::{DecisionRecord, FaultRecord, MatchObserver};
-use crate::view::View;
+use crate::games::view::View;
 
 /// Longest input line read at once; a longer line is read (and refused) in pieces.
 const MAX_LINE: u64 = 4096;

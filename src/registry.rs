@@ -14,7 +14,7 @@ use crate::bot::{
 };
 use crate::bots::Greedy;
 use crate::games::{Game, Observation, Seat};
-use crate::rng::derive_seed;
+use crate::games::rng::derive_seed;
 use crate::runner::{BotEntry, SeatLimits};
 use crate::tournament::config::LimitsConfig;
 

@@ -13,7 +13,7 @@ use anyhow::{bail, Context};
 use crate::games::{FaultPolicy, Game, Seat};
 use crate::runner::{DecisionRecord, FaultRecord, Replay, REPLAY_FORMAT};
 use crate::tournament::store::Store;
-use crate::view::View;
+use crate::games::view::View;
 
 /// Reads a replay file.
 ///

@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::bot::{Bot, Fault, InitInfo, Verdict};
 use crate::games::{FaultPolicy, Game, Observation, Outcome, Seat};
-use crate::rng::{Rng, Stream};
+use crate::games::rng::{Rng, Stream};
 
 /// How long a reply may be before the replay stores it shortened.
 const MAX_REPLY_RECORDED: usize = 200;

@@ -392,7 +392,7 @@ fn lua_literal(v: &Value) -> String {
 mod tests {
     use super::*;
     use crate::games::{blade::Blade, ecard::Ecard, intensity::Intensity, lost_cities::LostCities, Game};
-    use crate::rng::{Rng, Stream};
+    use crate::games::rng::{Rng, Stream};
 
     /// Checks `value` against the subset of JSON Schema that schemars writes; the path names
     /// the first mismatch.

@@ -27,7 +27,7 @@ use super::Greedy;
 use crate::bot::Bot;
 use crate::games::blade::{Action, Blade, BladeObservation, Card, FieldCard, Phase};
 use crate::games::Seat;
-use crate::rng::Rng;
+use crate::games::rng::Rng;
 
 /// The heuristic's weights, in card-value units.
 #[derive(Clone, Copy, Debug)]
@@ -190,7 +190,7 @@ mod tests {
     use super::*;
     use crate::games::blade::Variant;
     use crate::games::Game;
-    use crate::rng::Stream;
+    use crate::games::rng::Stream;
 
     /// One match of greedy (in `greedy_seat`) against uniform random; the outcome's points.
     fn greedy_vs_random(variant: Variant, seed: u64, greedy_seat: usize) -> Vec<i64> {

@@ -28,7 +28,7 @@ use crate::bot::{Bot, Fault, Verdict};
 use crate::bots::Greedy;
 use crate::games::blade::{Blade, BladeObservation, Card, Phase, Variant};
 use crate::games::Seat;
-use crate::rng::{Rng, Stream};
+use crate::games::rng::{Rng, Stream};
 
 /// Determinizations per decision when no budget is given.
 pub const DEFAULT_BUDGET: u32 = 8;

@@ -3,7 +3,7 @@
 
 use crate::bot::{builtin, builtin_hash};
 use crate::bots::Greedy;
-use crate::rng::derive_seed;
+use crate::games::rng::derive_seed;
 use crate::runner::{run_match, BotEntry, MatchSpec, Quiet};
 
 /// The result of [`duel`], from bot `a`'s side.
@@ -83,6 +83,6 @@ pub fn duel_with<G: Greedy>(
     }
     // A single deal has no spread to measure: its interval has width 0.
     let (mean, half_width) =
-        crate::ratings::mean_ci95(&diffs).unwrap_or((diffs.first().copied().unwrap_or(0.0), 0.0));
+        crate::stats::ratings::mean_ci95(&diffs).unwrap_or((diffs.first().copied().unwrap_or(0.0), 0.0));
     Duel { deals, wdl, mean, half_width }
 }

@@ -34,7 +34,7 @@ use crate::bot::Bot;
 use crate::bots::Greedy;
 use crate::games::ecard::{Card, Ecard, EcardObservation, Side, Variant, CITIZENS, GROUP, ROUNDS};
 use crate::games::Seat;
-use crate::rng::Rng;
+use crate::games::rng::Rng;
 
 /// Values closer than this are treated as equal (they differ only by rounding).
 const EPSILON: f64 = 1e-9;
@@ -250,7 +250,7 @@ impl Greedy for Ecard {
 mod tests {
     use super::*;
     use crate::games::{Game, Outcome};
-    use crate::rng::Stream;
+    use crate::games::rng::Stream;
 
     /// Exact values worked out by hand (seed-games.md §2(e) and CONTRACT.md's strategy note).
     #[test]

@@ -32,7 +32,7 @@ use std::ops::{Add, Div, Mul, Neg, Sub};
 use crate::bot::{Bot, Fault};
 use crate::games::ecard::{Card, Ecard, EcardObservation, Side, Variant, CITIZENS, GROUP, ROUNDS};
 use crate::games::Seat;
-use crate::rng::{Rng, Stream};
+use crate::games::rng::{Rng, Stream};
 
 /// Pseudo-observations of the equilibrium probability in the opponent model.
 pub const PRIOR_WEIGHT: f64 = 2.0;

@@ -18,7 +18,7 @@
 use super::Greedy;
 use crate::games::intensity::{Action, Card, Intensity, IntensityObservation, Phase};
 use crate::games::Seat;
-use crate::rng::Rng;
+use crate::games::rng::Rng;
 
 impl Greedy for Intensity {
     /// # Panics
@@ -171,7 +171,7 @@ pub(super) fn trick_rule<T: TieBreak>(trick: &[Card], out: bool, cards: &[Card],
 mod tests {
     use super::*;
     use crate::games::{Game, Seat};
-    use crate::rng::Stream;
+    use crate::games::rng::Stream;
 
     /// One match: `greedy_seat` plays greedy, the others uniform random over `legal_strings`
     /// (each with `Rng::new(seed, Stream::Bot(seat))`). Returns the outcome's points and ranks.

@@ -22,7 +22,7 @@ use crate::games::intensity::{
     PLAYERS, TOTAL_PENALTY,
 };
 use crate::games::{Game, Seat};
-use crate::rng::Rng;
+use crate::games::rng::Rng;
 
 /// How much better (mean reward) than greedy's choice an action must look to be played instead.
 pub const MARGIN: f64 = 0.03;
@@ -254,7 +254,7 @@ mod tests {
         let mut checked = 0;
         for seed in 0..40 {
             let mut g = Intensity::new(Variant::Standard, seed);
-            let mut rng = Rng::new(seed, crate::rng::Stream::Bot(0));
+            let mut rng = Rng::new(seed, crate::games::rng::Stream::Bot(0));
             while !g.is_over() {
                 for s in g.to_act() {
                     let obs = g.observe(s);

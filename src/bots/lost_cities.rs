@@ -20,7 +20,7 @@
 use super::Greedy;
 use crate::games::lost_cities::{can_extend, Action, Card, LostCities, LostCitiesObservation, Source, Suit};
 use crate::games::Seat;
-use crate::rng::Rng;
+use crate::games::rng::Rng;
 
 /// The knobs that tell `greedy` from the stronger heuristic of the `strong` bot
 /// (docs/tutorial/lost-cities/step5.lua explains and measures each).
@@ -370,7 +370,7 @@ mod tests {
     use super::*;
     use crate::games::lost_cities::Variant;
     use crate::games::Game;
-    use crate::rng::Stream;
+    use crate::games::rng::Stream;
 
     /// Wins, draws, losses of greedy and the total points of each side.
     #[derive(Debug, Default)]

@@ -34,8 +34,8 @@ use crate::games::lost_cities::{
     can_extend, Action, Card, LostCities, LostCitiesObservation, Phase, Setup, Source, HAND_SIZE,
 };
 use crate::games::{Game, Seat};
-use crate::rng::Rng;
-use crate::rng::Stream;
+use crate::games::rng::Rng;
+use crate::games::rng::Stream;
 
 fn remove_one(cards: &mut Vec<Card>, card: Card) -> bool {
     match cards.iter().position(|c| *c == card) {
@@ -328,7 +328,7 @@ mod tests {
         for seed in 0..20 {
             for variant in Variant::ALL {
                 let mut g = LostCities::new(variant, seed);
-                let mut rng = Rng::new(seed, crate::rng::Stream::Bot(0));
+                let mut rng = Rng::new(seed, crate::games::rng::Stream::Bot(0));
                 while let Some(&s) = g.to_act().first() {
                     let a = g.rollout_action(s, &mut rng);
                     assert!(g.legal_actions(s).contains(&a), "rollout played {a} illegally");

@@ -3,7 +3,7 @@
 
 use crate::bot::Bot;
 use crate::games::Seat;
-use crate::rng::Rng;
+use crate::games::rng::Rng;
 
 // One line per game; the lines between keep the games' branches from touching each other.
 mod blade;
@@ -23,7 +23,7 @@ mod lost_cities_strong;
 pub mod search;
 
 /// A game's `greedy` bot: a sensible one-ply heuristic that decides from the observation alone.
-pub trait Greedy: crate::view::View {
+pub trait Greedy: crate::games::view::View {
     /// The greedy choice for this observation; must be one of `obs.legal()`.
     /// `rng` is the bot's own seeded stream, for tie-breaks.
     fn greedy_action(obs: &Self::Observation, rng: &mut Rng) -> Self::Action;

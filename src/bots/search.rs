@@ -24,7 +24,7 @@ use std::marker::PhantomData;
 
 use crate::bot::{Bot, Fault, Verdict};
 use crate::games::{Game, Observation, Seat};
-use crate::rng::{Rng, Stream};
+use crate::games::rng::{Rng, Stream};
 
 /// A game the search can play: it can sample the hidden information behind an observation and
 /// knows a fast policy to finish a game from any full state.
@@ -210,7 +210,7 @@ pub(crate) mod testkit {
 
     /// Mean and half-width of the 95% normal interval of `xs`.
     pub fn mean_ci(xs: &[f64]) -> (f64, f64) {
-        crate::ratings::mean_ci95(xs).expect("at least two values")
+        crate::stats::ratings::mean_ci95(xs).expect("at least two values")
     }
 }
 
@@ -249,7 +249,7 @@ mod measure {
         let mut strong_pts = 0i64;
         let mut opp_pts = 0.0;
         for deal in 0..deals {
-            let seed = crate::rng::derive_seed(&[7, deal]);
+            let seed = crate::games::rng::derive_seed(&[7, deal]);
             let mut diff = 0.0;
             for strong_seat in 0..G::PLAYERS {
                 let mut bots: Vec<Box<dyn Bot<G>>> = (0..G::PLAYERS)

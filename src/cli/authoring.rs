@@ -16,7 +16,7 @@ use rayon::prelude::*;
 use super::{csv_field, default_threads, print_out, write_out, LimitArgs, Mismatch};
 use crate::bot::{content_hash, is_builtin_name, Verdict, BUILTIN_BOTS};
 use crate::bots::Greedy;
-use crate::ratings::{self, Placing};
+use crate::stats::ratings::{self, Placing};
 use crate::registry::{self, BotSource, Lanes, Loader};
 use crate::runner::{run_match, BotEntry, FaultRecord, MatchSpec, Quiet};
 use crate::tournament::config::{Event, Format, LimitsConfig};
@@ -289,7 +289,7 @@ impl Stats {
     /// (the rotations of one deal are not independent; deals are).
     fn score(&self) -> (f64, f64, f64) {
         let xs: Vec<f64> = self.deal_scores.values().map(|(s, n)| s / f64::from(*n)).collect();
-        crate::ratings::score_ci95(&xs).unwrap_or((0.0, 0.0, 1.0))
+        crate::stats::ratings::score_ci95(&xs).unwrap_or((0.0, 0.0, 1.0))
     }
 
     fn fault_total(&self) -> u64 {

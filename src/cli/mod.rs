@@ -129,7 +129,7 @@ struct SprtArgs {
     limits: LimitArgs,
 }
 
-/// `--elo-model` (`crate::sprt::EloModel`).
+/// `--elo-model` (`crate::stats::sprt::EloModel`).
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
 enum EloModelArg {
     Logistic,
@@ -300,7 +300,7 @@ struct SeatFault<'a> {
     capsule: Option<String>,
 }
 
-fn play_game<G: Greedy + crate::view::View>(args: &PlayArgs) -> anyhow::Result<()> {
+fn play_game<G: Greedy + crate::games::view::View>(args: &PlayArgs) -> anyhow::Result<()> {
     let variant = registry::variant::<G>(args.variant.as_deref())?;
     if args.bots.len() != G::PLAYERS {
         bail!(
@@ -736,7 +736,7 @@ fn sprt_cmd(args: SprtArgs) -> anyhow::Result<()> {
 }
 
 fn sprt_game<G: Greedy>(args: &SprtArgs) -> anyhow::Result<()> {
-    use crate::sprt::{EloModel, Sprt, SprtDecision, SprtParams};
+    use crate::stats::sprt::{EloModel, Sprt, SprtDecision, SprtParams};
     use rayon::prelude::*;
 
     if G::PLAYERS != 2 {

@@ -721,7 +721,7 @@ mod tests {
 
     use super::*;
     use crate::games::testkit::{observation_json, random_playout, replay};
-    use crate::rng::{Rng, Stream};
+    use crate::games::rng::{Rng, Stream};
 
     fn new(variant: Variant) -> Ecard {
         Ecard::new(variant, 0)

@@ -30,7 +30,7 @@ use serde::{Deserialize, Serialize};
 
 use super::json::JsonOut;
 use super::{FaultPolicy, Game, Observation, Outcome, ParseActionError, Seat, SetupError, UnknownVariant};
-use crate::rng::{Rng, Stream};
+use crate::games::rng::{Rng, Stream};
 
 /// Seats at the table.
 pub const PLAYERS: usize = 4;
@@ -735,7 +735,7 @@ mod tests {
 
     use super::*;
     use crate::games::testkit::{observation_json, random_playout, replay};
-    use crate::rng::{Rng, Stream};
+    use crate::games::rng::{Rng, Stream};
 
     const SPEC_EXAMPLES: &str = include_str!("../../tests/data/intensity/spec_examples.trace");
 

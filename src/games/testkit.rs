@@ -4,7 +4,7 @@
 //! drive them with any seed.
 
 use super::{Game, Observation, Seat};
-use crate::rng::{Rng, Stream};
+use crate::games::rng::{Rng, Stream};
 
 /// A whole match played with uniformly random legal actions: the final state and every
 /// `(seat, action)` in order.

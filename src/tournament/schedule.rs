@@ -8,7 +8,7 @@
 //! Matches are listed deal by deal (deal 0 for every pairing, then deal 1, …) so that a
 //! tournament stopped halfway has an even sample of every pairing.
 
-use crate::rng::{derive_seed, Rng, Stream};
+use crate::games::rng::{derive_seed, Rng, Stream};
 
 use super::config::{Event, Format};
 

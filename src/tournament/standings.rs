@@ -24,7 +24,7 @@ use skillratings::{MultiTeamOutcome, Outcomes};
 use super::config::Event;
 use super::schedule::MatchPlan;
 use super::MatchSummary;
-use crate::ratings::{self, Placing};
+use crate::stats::ratings::{self, Placing};
 use crate::runner::BotEntry;
 
 /// One line of the table.

@@ -111,7 +111,7 @@ fn montecarlo_vs_greedy(deals: u32) -> (Vec<f64>, Vec<u64>) {
 fn montecarlo_beats_greedy_within_the_default_fuel() {
     let (scores, fuel) = montecarlo_vs_greedy(150);
     let n = scores.len();
-    let (mean, half) = cardarena::ratings::mean_ci95(&scores).expect("many deals");
+    let (mean, half) = cardarena::stats::ratings::mean_ci95(&scores).expect("many deals");
     let low = mean - half;
     eprintln!("blade_montecarlo vs greedy: {mean:.3} over {n} deals, 95% lower bound {low:.3}");
     assert!(mean > 0.53, "mean score {mean:.3} (95% lower bound {low:.3})");

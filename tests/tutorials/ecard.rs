@@ -62,7 +62,7 @@ fn duplicate(bot: &str, opponent: &str, deals: u32) -> (f64, f64) {
             (score(&first, 0) + score(&second, 1)) / 2.0
         })
         .collect();
-    let (mean, half) = cardarena::ratings::mean_ci95(&scores).expect("many deals");
+    let (mean, half) = cardarena::stats::ratings::mean_ci95(&scores).expect("many deals");
     (mean, mean - half)
 }
 

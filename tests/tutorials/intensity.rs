@@ -71,7 +71,7 @@ impl Measure {
 
     /// The 95% interval of the mean difference per deal (normal approximation).
     fn interval(&self) -> (f64, f64) {
-        let (m, half) = cardarena::ratings::mean_ci95(&self.diffs).expect("many deals");
+        let (m, half) = cardarena::stats::ratings::mean_ci95(&self.diffs).expect("many deals");
         (m - half, m + half)
     }
 

@@ -4,7 +4,7 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::games::testkit::{observation_json, random_playout, replay};
-use crate::rng::Rng;
+use crate::games::rng::Rng;
 
 // ---- helpers ----------------------------------------------------------------------------------
 

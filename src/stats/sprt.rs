@@ -328,7 +328,7 @@ mod tests {
     /// Share of seeded tests that accept H1 when the truth is `elo`.
     fn pass_rate(params: SprtParams, elo: f64, runs: usize, seed: u64) -> (f64, f64) {
         let pdf = pair_pdf(shift_for(params.model, elo));
-        let mut rng = crate::rng::Rng::new(seed, crate::rng::Stream::Arena);
+        let mut rng = crate::games::rng::Rng::new(seed, crate::games::rng::Stream::Arena);
         let (mut passed, mut pairs) = (0, 0);
         for _ in 0..runs {
             let mut test = Sprt::new(params);

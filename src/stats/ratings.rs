@@ -393,7 +393,7 @@ mod tests {
 #[cfg(test)]
 mod coverage {
     use super::*;
-    use crate::rng::{Rng, Stream};
+    use crate::games::rng::{Rng, Stream};
 
     /// A Plackett–Luce order of `strengths` (indices, best first).
     fn pl_order(rng: &mut Rng, strengths: &[f64]) -> Vec<usize> {
@@ -530,7 +530,7 @@ mod coverage {
 #[cfg(test)]
 mod score_coverage {
     use super::*;
-    use crate::rng::{Rng, Stream};
+    use crate::games::rng::{Rng, Stream};
 
     const SCORES: [f64; 7] = [0.5, 0.7, 0.9, 0.95, 0.97, 0.99, 0.995];
     const DEALS: [usize; 4] = [20, 50, 100, 400];
