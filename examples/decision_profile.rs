@@ -2,7 +2,7 @@
 //! observation, through the arena's `Bot` adapter (as `arena bench` measures them).
 //! `cargo run --release --example decision_profile -- lua 300000`
 use cardarena::games::blade::Blade;
-use cardarena::registry::BotSource;
+use cardarena::play::registry::BotSource;
 use cardarena::tournament::config::LimitsConfig;
 use cardarena_sandbox::{Kind, Sandbox};
 
@@ -23,7 +23,7 @@ fn main() {
     let limits = LimitsConfig { fuel_per_match: Some(u64::MAX), ..LimitsConfig::default() };
     let mut bot = source.instantiate::<Blade>(1, 0, &limits);
     let info =
-        cardarena::bot::InitInfo { game: "blade", variant: "readme".into(), seat: 0, players: 2, seed: 1 };
+        cardarena::bots::bot::InitInfo { game: "blade", variant: "readme".into(), seat: 0, players: 2, seed: 1 };
     bot.init(&info).expect("init");
     let t = std::time::Instant::now();
     for _ in 0..n {

@@ -6,8 +6,8 @@
 //! one wasmtime engine for all).
 use cardarena::games::blade::Blade;
 use cardarena::games::Game;
-use cardarena::registry::BotSource;
-use cardarena::runner::{run_match, MatchSpec, Quiet};
+use cardarena::play::registry::BotSource;
+use cardarena::play::runner::{run_match, MatchSpec, Quiet};
 use cardarena::tournament::config::LimitsConfig;
 use cardarena_sandbox::{Kind, Sandbox};
 
@@ -30,7 +30,7 @@ fn main() {
     let limits = LimitsConfig::default();
     let entries: Vec<_> = sources.iter().map(BotSource::entry).collect();
     let t = std::time::Instant::now();
-    let lanes = cardarena::registry::Lanes::new(Some(&sandbox), sources.clone(), threads as usize);
+    let lanes = cardarena::play::registry::Lanes::new(Some(&sandbox), sources.clone(), threads as usize);
     let shared = std::env::var_os("SHARED").is_some();
     let play = |first: u64| {
         let sources = if shared { &sources } else { lanes.for_worker(Some((first / n) as usize)) };

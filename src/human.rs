@@ -12,9 +12,9 @@
 
 use std::io::{BufRead, Write};
 
-use crate::bot::{Bot, Fault, Verdict};
+use crate::bots::bot::{Bot, Fault, Verdict};
 use crate::games::{Observation, Outcome, Seat};
-use crate::runner::{DecisionRecord, FaultRecord, MatchObserver};
+use crate::play::runner::{DecisionRecord, FaultRecord, MatchObserver};
 use crate::games::view::View;
 
 /// Longest input line read at once; a longer line is read (and refused) in pieces.

@@ -3,18 +3,12 @@
 //! [`runner`] plays a match and records a replay.
 
 pub mod bench;
-pub mod bot;
 pub mod bots;
-pub mod capsule;
 pub mod cli;
 pub mod games;
 pub mod human;
-pub mod legacy;
-pub mod registry;
-pub mod replay_view;
-pub mod report;
-pub mod runner;
+pub mod play;
+pub mod replay;
 pub mod schema;
 pub mod stats;
 pub mod tournament;
-pub mod verify;

@@ -1,14 +1,14 @@
 //! Faulting never pays (docs/tournament.md): in every game, a bot that faults from a chosen decision on
 //! never ranks above the same bot playing on at random from that decision.
 
-use cardarena::bot::{builtin, Bot, Fault, RandomBot, Verdict};
+use cardarena::bots::bot::{builtin, Bot, Fault, RandomBot, Verdict};
 use cardarena::bots::Greedy;
 use cardarena::games::blade::Blade;
 use cardarena::games::ecard::Ecard;
 use cardarena::games::intensity::Intensity;
 use cardarena::games::lost_cities::LostCities;
 use cardarena::games::Game;
-use cardarena::runner::{run_match, BotEntry, MatchSpec, Quiet};
+use cardarena::play::runner::{run_match, BotEntry, MatchSpec, Quiet};
 use cardarena::tournament::config::{Event, Format, LimitsConfig};
 use cardarena::tournament::schedule::MatchPlan;
 use cardarena::tournament::standings::{self, match_score};

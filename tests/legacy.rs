@@ -7,7 +7,7 @@ use std::process::Command;
 
 use cardarena::games::blade::Card as B;
 use cardarena::games::intensity::{Card, CurrentTrick, IntensityObservation, Phase, Trick, Variant};
-use cardarena::legacy::{
+use cardarena::play::legacy::{
     blade_reply, comp1511_reply, comp1511_stdin, ruby_to_i, BladeSide, BladeState, CardObject,
 };
 use serde_json::Value;
@@ -232,8 +232,8 @@ fn legacy_match_replays_and_verifies() {
 #[test]
 fn garbage_answers_cost_five_points_each_in_intensity() {
     use cardarena::games::intensity::Intensity;
-    use cardarena::registry::Loader;
-    use cardarena::runner::{run_match, MatchSpec, Quiet};
+    use cardarena::play::registry::Loader;
+    use cardarena::play::runner::{run_match, MatchSpec, Quiet};
     use cardarena::tournament::config::LimitsConfig;
     // A WASI command that prints "huh?" and exits 0.
     let wat = r#"(module
@@ -271,7 +271,7 @@ fn garbage_answers_cost_five_points_each_in_intensity() {
     );
     assert!(replay.outcome.points[0] >= 55, "{:?}", replay.outcome);
     // Its crash capsules hold the exact stdin of each run.
-    let capsules = cardarena::capsule::build::<Intensity>(&replay, None).unwrap();
+    let capsules = cardarena::replay::capsule::build::<Intensity>(&replay, None).unwrap();
     let last = capsules.last().expect("capsules");
     let stdins: Vec<&str> = last.decisions.iter().map(|d| d.stdin.as_deref().expect("stdin")).collect();
     assert_eq!(stdins.len(), 11);

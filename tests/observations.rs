@@ -4,7 +4,7 @@
 //! exactly the bytes of `serde_json::to_writer`: random matches of every game and variant,
 //! every observation of every seat at every decision point.
 
-use cardarena::bot::{builtin, Bot};
+use cardarena::bots::bot::{builtin, Bot};
 use cardarena::bots::Greedy;
 use cardarena::games::blade::Blade;
 use cardarena::games::ecard::Ecard;

@@ -1,13 +1,13 @@
 //! The match runner: fault policy, replay contents and determinism, for every game.
 
-use cardarena::bot::{builtin, Bot, Fault, Verdict};
+use cardarena::bots::bot::{builtin, Bot, Fault, Verdict};
 use cardarena::bots::Greedy;
 use cardarena::games::blade::Blade;
 use cardarena::games::ecard::Ecard;
 use cardarena::games::intensity::Intensity;
 use cardarena::games::lost_cities::LostCities;
 use cardarena::games::{Game, Observation};
-use cardarena::runner::{run_match, BotEntry, MatchSpec, Quiet, Replay};
+use cardarena::play::runner::{run_match, BotEntry, MatchSpec, Quiet, Replay};
 
 fn spec<G: Game>(seed: u64, names: &[&str]) -> MatchSpec<G> {
     MatchSpec {

@@ -391,7 +391,7 @@ fn a_class_with_broken_bots_plays_on_and_faults_never_pay() {
 fn the_repositorys_tournament_files_load_and_every_bot_resolves() {
     // README's first command runs arena.toml; docs/zoo.md is measured with docs/zoo.toml.
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let loader = cardarena::registry::Loader::new();
+    let loader = cardarena::play::registry::Loader::new();
     for file in ["arena.toml", "docs/zoo.toml"] {
         let config =
             cardarena::tournament::config::load(&root.join(file)).unwrap_or_else(|e| panic!("{e:#}"));

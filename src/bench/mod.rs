@@ -24,12 +24,12 @@ use cardarena_sandbox::baseline::{PlainLua, PlainWasm};
 use cardarena_sandbox::{Kind, Limits, Program, Sandbox};
 use serde_json::{json, Map, Value};
 
-use crate::bot::{Bot, Fault, InitInfo};
+use crate::bots::bot::{Bot, Fault, InitInfo};
 use crate::bots::Greedy;
 use crate::games::blade::Blade;
 use crate::games::{Game, Observation};
-use crate::registry::{BotSource, Lanes};
-use crate::runner::{run_match, MatchSpec, Quiet};
+use crate::play::registry::{BotSource, Lanes};
+use crate::play::runner::{run_match, MatchSpec, Quiet};
 use crate::tournament::config::LimitsConfig;
 
 const TRIVIAL_LUA: &str = include_str!("trivial.lua");
@@ -279,7 +279,7 @@ pub fn blade_observation() -> <Blade as Game>::Observation {
     let variant = Blade::variants()[0];
     let mut state = Blade::new(variant, 7);
     let mut bots: Vec<Box<dyn Bot<Blade>>> =
-        (0..2).map(|seat| crate::bot::builtin::<Blade>("random", 7, seat).expect("random")).collect();
+        (0..2).map(|seat| crate::bots::bot::builtin::<Blade>("random", 7, seat).expect("random")).collect();
     let mut last = None;
     for _ in 0..8 {
         let Some(&seat) = state.to_act().first() else { break };
@@ -675,7 +675,7 @@ fn starts(clock: &Clock, p: &Programs, child: &Path, report: &mut Report) {
 /// tournament's workers have.
 struct Seats {
     bots: Lanes,
-    entries: Vec<crate::runner::BotEntry>,
+    entries: Vec<crate::play::runner::BotEntry>,
 }
 
 impl Seats {
@@ -1109,7 +1109,7 @@ mod tests {
             for seed in 0..4 {
                 let mut state = G::new(variant, seed);
                 let mut random: Vec<Box<dyn Bot<G>>> = (0..G::PLAYERS)
-                    .map(|seat| crate::bot::builtin::<G>("random", seed, seat).expect("random"))
+                    .map(|seat| crate::bots::bot::builtin::<G>("random", seed, seat).expect("random"))
                     .collect();
                 let mut trivial: Vec<Vec<Box<dyn Bot<G>>>> = programs
                     .iter()

@@ -24,7 +24,7 @@
 //! `rng` only breaks exact ties between equally rated moves.
 
 use super::Greedy;
-use crate::bot::Bot;
+use crate::bots::bot::Bot;
 use crate::games::blade::{Action, Blade, BladeObservation, Card, FieldCard, Phase};
 use crate::games::Seat;
 use crate::games::rng::Rng;

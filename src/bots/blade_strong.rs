@@ -24,7 +24,7 @@
 //! numbers). Nothing is carried between decisions. What the opponent's choices reveal about its
 //! hand is not used (no inference): determinizations are uniform over the unseen cards.
 
-use crate::bot::{Bot, Fault, Verdict};
+use crate::bots::bot::{Bot, Fault, Verdict};
 use crate::bots::Greedy;
 use crate::games::blade::{Blade, BladeObservation, Card, Phase, Variant};
 use crate::games::Seat;

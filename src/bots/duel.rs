@@ -1,10 +1,10 @@
 //! Test helper: two built-in bots over duplicate deals (each deal played in both seat orders),
 //! as a tournament plays them, with the per-deal points difference and its 95% interval.
 
-use crate::bot::{builtin, builtin_hash};
+use crate::bots::bot::{builtin, builtin_hash};
 use crate::bots::Greedy;
 use crate::games::rng::derive_seed;
-use crate::runner::{run_match, BotEntry, MatchSpec, Quiet};
+use crate::play::runner::{run_match, BotEntry, MatchSpec, Quiet};
 
 /// The result of [`duel`], from bot `a`'s side.
 #[derive(Clone, Debug)]
@@ -56,7 +56,7 @@ pub fn duel_with<G: Greedy>(
     b: &str,
     seed: u64,
     deals: usize,
-    make: impl Fn(&str, u64, usize) -> Box<dyn crate::bot::Bot<G>>,
+    make: impl Fn(&str, u64, usize) -> Box<dyn crate::bots::bot::Bot<G>>,
 ) -> Duel {
     let mut wdl = [0u32; 3];
     let mut diffs = Vec::with_capacity(deals);

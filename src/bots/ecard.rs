@@ -30,7 +30,7 @@
 use std::cmp::Ordering;
 use std::sync::OnceLock;
 
-use crate::bot::Bot;
+use crate::bots::bot::Bot;
 use crate::bots::Greedy;
 use crate::games::ecard::{Card, Ecard, EcardObservation, Side, Variant, CITIZENS, GROUP, ROUNDS};
 use crate::games::Seat;

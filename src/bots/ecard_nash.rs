@@ -29,7 +29,7 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::ops::{Add, Div, Mul, Neg, Sub};
 
-use crate::bot::{Bot, Fault};
+use crate::bots::bot::{Bot, Fault};
 use crate::games::ecard::{Card, Ecard, EcardObservation, Side, Variant, CITIZENS, GROUP, ROUNDS};
 use crate::games::Seat;
 use crate::games::rng::{Rng, Stream};
@@ -353,7 +353,7 @@ fn draw_card(obs: &EcardObservation, p_special: f64, rng: &mut Rng) -> Card {
 }
 
 fn no_legal() -> Fault {
-    Fault::new(crate::bot::Verdict::Crash, "E-card bot asked to act with no legal action")
+    Fault::new(crate::bots::bot::Verdict::Crash, "E-card bot asked to act with no legal action")
 }
 
 /// `nash`: the exact equilibrium of the round points game ([`round_equilibrium`]).
@@ -384,7 +384,7 @@ impl NashBot {
     }
 }
 
-impl crate::bot::Bot<Ecard> for NashBot {
+impl crate::bots::bot::Bot<Ecard> for NashBot {
     fn act(&mut self, obs: &EcardObservation) -> Result<String, Fault> {
         if obs.legal.is_empty() {
             return Err(no_legal());
@@ -459,7 +459,7 @@ impl StrongBot {
     }
 }
 
-impl crate::bot::Bot<Ecard> for StrongBot {
+impl crate::bots::bot::Bot<Ecard> for StrongBot {
     fn act(&mut self, obs: &EcardObservation) -> Result<String, Fault> {
         if obs.legal.is_empty() {
             return Err(no_legal());
@@ -598,7 +598,7 @@ mod tests {
         let mut bots: Vec<Box<dyn Bot<Ecard>>> = names
             .iter()
             .enumerate()
-            .map(|(seat, n)| crate::bot::builtin::<Ecard>(n, seed, seat).expect("built-in"))
+            .map(|(seat, n)| crate::bots::bot::builtin::<Ecard>(n, seed, seat).expect("built-in"))
             .collect();
         let mut out = Vec::new();
         while !g.is_over() {

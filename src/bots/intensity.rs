@@ -47,7 +47,7 @@ impl Greedy for Intensity {
         }
     }
 
-    fn strong_bot(seed: u64, seat: Seat, budget: Option<u32>) -> Option<Box<dyn crate::bot::Bot<Self>>> {
+    fn strong_bot(seed: u64, seat: Seat, budget: Option<u32>) -> Option<Box<dyn crate::bots::bot::Bot<Self>>> {
         Some(super::intensity_strong::bot(seed, seat, budget))
     }
 }

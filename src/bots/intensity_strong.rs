@@ -16,7 +16,7 @@
 
 use super::intensity::{choose_pass, pass_danger, short, trick_rule, TieBreak};
 use super::search::{Determinize, SearchBot, SearchConfig};
-use crate::bot::Bot;
+use crate::bots::bot::Bot;
 use crate::games::intensity::{
     pass_source, pass_target, Action, Card, Intensity, IntensityObservation, Phase, Setup, HAND_SIZE,
     PLAYERS, TOTAL_PENALTY,

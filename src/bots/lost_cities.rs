@@ -347,7 +347,7 @@ impl Greedy for LostCities {
         policy_action(obs, Policy::GREEDY, rng)
     }
 
-    fn strong_bot(seed: u64, seat: Seat, budget: Option<u32>) -> Option<Box<dyn crate::bot::Bot<Self>>> {
+    fn strong_bot(seed: u64, seat: Seat, budget: Option<u32>) -> Option<Box<dyn crate::bots::bot::Bot<Self>>> {
         let iterations = budget.unwrap_or(super::lost_cities_strong::DEFAULT_ITERATIONS);
         Some(Box::new(super::lost_cities_strong::StrongBot::new(seed, seat, iterations)))
     }

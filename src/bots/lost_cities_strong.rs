@@ -29,7 +29,7 @@
 
 use super::lost_cities::{policy_action, Policy};
 use super::search::{search, Determinize, SearchConfig};
-use crate::bot::{Bot, Fault, Verdict};
+use crate::bots::bot::{Bot, Fault, Verdict};
 use crate::games::lost_cities::{
     can_extend, Action, Card, LostCities, LostCitiesObservation, Phase, Setup, Source, HAND_SIZE,
 };
@@ -403,7 +403,7 @@ mod tests {
                         bot.config.margin = v[2].parse().expect("M");
                         Box::new(bot)
                     } else {
-                        crate::bot::builtin::<LostCities>(n, seed, seat).expect("a built-in bot")
+                        crate::bots::bot::builtin::<LostCities>(n, seed, seat).expect("a built-in bot")
                     }
                 });
                 let ms = t.elapsed().as_secs_f64() * 1000.0 / (2 * deals) as f64;

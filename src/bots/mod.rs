@@ -1,9 +1,11 @@
 //! Built-in native bots: `random` (uniform over legal, seeded) and `greedy` (a one-ply heuristic
 //! per game). They see exactly what a sandboxed bot sees: the seat's observation, nothing more.
 
-use crate::bot::Bot;
+use crate::bots::bot::Bot;
 use crate::games::Seat;
 use crate::games::rng::Rng;
+
+pub mod bot;
 
 // One line per game; the lines between keep the games' branches from touching each other.
 mod blade;

@@ -22,7 +22,7 @@
 
 use std::marker::PhantomData;
 
-use crate::bot::{Bot, Fault, Verdict};
+use crate::bots::bot::{Bot, Fault, Verdict};
 use crate::games::{Game, Observation, Seat};
 use crate::games::rng::{Rng, Stream};
 
@@ -202,7 +202,7 @@ pub(crate) mod testkit {
                 if strong_seats.contains(&s) {
                     strong(seed, s)
                 } else {
-                    Box::new(crate::bot::GreedyBot::new(seed, s)) as Box<dyn Bot<G>>
+                    Box::new(crate::bots::bot::GreedyBot::new(seed, s)) as Box<dyn Bot<G>>
                 }
             })
             .collect()
@@ -225,7 +225,7 @@ mod measure {
 
     use super::testkit::mean_ci;
     use super::*;
-    use crate::bot::{GreedyBot, RandomBot};
+    use crate::bots::bot::{GreedyBot, RandomBot};
     use crate::bots::Greedy;
 
     struct Timed<G: Game> {

@@ -14,11 +14,11 @@ use anyhow::{bail, Context};
 use rayon::prelude::*;
 
 use super::{csv_field, default_threads, print_out, write_out, LimitArgs, Mismatch};
-use crate::bot::{content_hash, is_builtin_name, Verdict, BUILTIN_BOTS};
+use crate::bots::bot::{content_hash, is_builtin_name, Verdict, BUILTIN_BOTS};
 use crate::bots::Greedy;
 use crate::stats::ratings::{self, Placing};
-use crate::registry::{self, BotSource, Lanes, Loader};
-use crate::runner::{run_match, BotEntry, FaultRecord, MatchSpec, Quiet};
+use crate::play::registry::{self, BotSource, Lanes, Loader};
+use crate::play::runner::{run_match, BotEntry, FaultRecord, MatchSpec, Quiet};
 use crate::tournament::config::{Event, Format, LimitsConfig};
 use crate::tournament::schedule::{deal_seed, MatchPlan};
 use crate::tournament::standings::{self, match_score, EventStandings};
@@ -377,7 +377,7 @@ fn opponents<G: Greedy>(wanted: &[String]) -> anyhow::Result<Vec<String>> {
     if wanted.is_empty() {
         return Ok(BUILTIN_BOTS
             .iter()
-            .filter(|n| crate::bot::builtin::<G>(n, 0, 0).is_ok())
+            .filter(|n| crate::bots::bot::builtin::<G>(n, 0, 0).is_ok())
             .map(|n| n.to_string())
             .collect());
     }
@@ -413,7 +413,7 @@ fn check_game<G: Greedy>(args: &CheckArgs) -> anyhow::Result<()> {
         BotSource::File { program, .. } => (program.kind().as_str(), args.bot.as_str()),
         BotSource::Legacy { protocol, .. } => (
             protocol.name(),
-            crate::legacy::parse_name(&args.bot).and_then(Result::ok).map_or("", |(_, file)| file),
+            crate::play::legacy::parse_name(&args.bot).and_then(Result::ok).map_or("", |(_, file)| file),
         ),
         BotSource::Builtin(_) => bail!("arena check takes a bot file, not the built-in {:?}", args.bot),
         BotSource::Failed { error, .. } => bail!("bot {:?} cannot be loaded: {error}", args.bot),
@@ -668,7 +668,7 @@ fn grade_game<G: Greedy>(args: &GradeArgs) -> anyhow::Result<()> {
         let outside = link_out_of(&args.bots, path);
         let refused = outside.is_some();
         let name = match &args.legacy {
-            Some(protocol) => format!("{}{protocol}:{}", crate::legacy::PREFIX, path.to_string_lossy()),
+            Some(protocol) => format!("{}{protocol}:{}", crate::play::legacy::PREFIX, path.to_string_lossy()),
             None => path.to_string_lossy().into_owned(),
         };
         let resolved = match outside {
@@ -722,7 +722,7 @@ fn grade_game<G: Greedy>(args: &GradeArgs) -> anyhow::Result<()> {
             bail!("--against takes built-in bots ({}), not {r:?}", BUILTIN_BOTS.join(", "));
         }
         sources.push(loader.resolve::<G>(r).with_context(|| format!("--against {r}"))?);
-        entries.push(BotEntry { name: r.clone(), hash: crate::bot::builtin_hash(r) });
+        entries.push(BotEntry { name: r.clone(), hash: crate::bots::bot::builtin_hash(r) });
     }
     let names: Vec<String> = entries.iter().map(|e| e.name.clone()).collect();
     let limits_cfg = args.limits.config();
@@ -774,7 +774,7 @@ fn grade_game<G: Greedy>(args: &GradeArgs) -> anyhow::Result<()> {
         .collect();
     let csv = grade_csv(&rows, &args.against);
     if let Some(out) = &args.html {
-        let faults: Vec<crate::report::ReportFault> = rows
+        let faults: Vec<crate::tournament::report::ReportFault> = rows
             .iter()
             .filter_map(|r| {
                 let (at, verdict, message) = match (&r.load_error, &r.stats.first_fault) {
@@ -786,7 +786,7 @@ fn grade_game<G: Greedy>(args: &GradeArgs) -> anyhow::Result<()> {
                     ),
                     (None, None) => return None,
                 };
-                Some(crate::report::ReportFault {
+                Some(crate::tournament::report::ReportFault {
                     event: "grade".into(),
                     bot: r.file.clone(),
                     verdict,
@@ -797,7 +797,7 @@ fn grade_game<G: Greedy>(args: &GradeArgs) -> anyhow::Result<()> {
             })
             .collect();
         let title = format!("cardarena grade: {} ({})", args.bots.display(), G::NAME);
-        write_out(out, &crate::report::html(&title, std::slice::from_ref(&table), &faults))?;
+        write_out(out, &crate::tournament::report::html(&title, std::slice::from_ref(&table), &faults))?;
     }
     let text = grade_table(G::NAME, &variant.to_string(), args, &rows, &references);
     match &args.csv {
@@ -914,7 +914,7 @@ fn grade_table(
     ));
     for r in rows {
         if let Some(e) = &r.load_error {
-            let hash = crate::replay_view::prefix(&r.hash, 12);
+            let hash = crate::replay::view::prefix(&r.hash, 12);
             out.push_str(&format!("{:<width$}  {hash:<12}  LOAD ERROR: {e}\n", r.file));
             continue;
         }
@@ -985,7 +985,7 @@ mod tests {
         use crate::games::blade::Blade;
         let all = opponents::<Blade>(&[]).unwrap();
         assert_eq!(&all[..2], &["random", "greedy"]);
-        assert!(all.iter().all(|n| crate::bot::builtin::<Blade>(n, 0, 0).is_ok()));
+        assert!(all.iter().all(|n| crate::bots::bot::builtin::<Blade>(n, 0, 0).is_ok()));
         assert_eq!(opponents::<Blade>(&["greedy".into()]).unwrap(), vec!["greedy"]);
     }
 

@@ -12,8 +12,8 @@ use serde::Serialize;
 
 use crate::bots::Greedy;
 use crate::games::{self, Game, Outcome, Seat};
-use crate::registry::{self, BotSource, Loader};
-use crate::runner::{run_match, DecisionRecord, FaultRecord, MatchObserver, MatchSpec, Quiet, Replay};
+use crate::play::registry::{self, BotSource, Loader};
+use crate::play::runner::{run_match, DecisionRecord, FaultRecord, MatchObserver, MatchSpec, Quiet, Replay};
 use crate::tournament::config::LimitsConfig;
 use crate::with_game;
 
@@ -329,9 +329,9 @@ fn play_game<G: Greedy + crate::games::view::View>(args: &PlayArgs) -> anyhow::R
         .iter()
         .map(|s| match s {
             Some(s) => s.entry(),
-            None => crate::runner::BotEntry {
+            None => crate::play::runner::BotEntry {
                 name: registry::HUMAN.to_string(),
-                hash: crate::bot::builtin_hash(registry::HUMAN),
+                hash: crate::bots::bot::builtin_hash(registry::HUMAN),
             },
         })
         .collect();
@@ -341,7 +341,7 @@ fn play_game<G: Greedy + crate::games::view::View>(args: &PlayArgs) -> anyhow::R
             Some(dir) => dir.join("capsules"),
             None => PathBuf::from("capsules"),
         });
-    let recorded_limits: Vec<Option<crate::runner::SeatLimits>> = sources
+    let recorded_limits: Vec<Option<crate::play::runner::SeatLimits>> = sources
         .iter()
         .map(|s| match s {
             Some(s) => BotSource::recorded_limits(&[s], &limits).pop().flatten(),
@@ -349,7 +349,7 @@ fn play_game<G: Greedy + crate::games::view::View>(args: &PlayArgs) -> anyhow::R
         })
         .collect();
     let capsules;
-    let mut bots: Vec<Box<dyn crate::bot::Bot<G>>> = sources
+    let mut bots: Vec<Box<dyn crate::bots::bot::Bot<G>>> = sources
         .iter()
         .enumerate()
         .map(|(seat, s)| match s {
@@ -423,7 +423,7 @@ fn play_game<G: Greedy + crate::games::view::View>(args: &PlayArgs) -> anyhow::R
 /// Writes the crash capsules of a match's file-bot faults; returns `(seat, decision, path)` per
 /// capsule written. A capsule that cannot be written is a warning, not an error: the match stands.
 fn write_capsules<G: Game>(replay: &Replay, dir: &std::path::Path) -> Vec<(Seat, Option<usize>, PathBuf)> {
-    let built = match crate::capsule::build::<G>(replay, None) {
+    let built = match crate::replay::capsule::build::<G>(replay, None) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("warning: no crash capsule: {e:#}");
@@ -432,7 +432,7 @@ fn write_capsules<G: Game>(replay: &Replay, dir: &std::path::Path) -> Vec<(Seat,
     };
     let mut out = Vec::new();
     for c in built {
-        match crate::capsule::write(&c, dir) {
+        match crate::replay::capsule::write(&c, dir) {
             Ok(path) => out.push((c.seat, c.fault.decision, path)),
             Err(e) => eprintln!("warning: {e:#}"),
         }
@@ -604,10 +604,10 @@ fn tournament_cmd(args: TournamentArgs) -> anyhow::Result<()> {
         write_out(out, &standings_csv(&result))?;
     }
     if let Some(out) = &args.html {
-        let faults: Vec<crate::report::ReportFault> = result
+        let faults: Vec<crate::tournament::report::ReportFault> = result
             .faults
             .iter()
-            .map(|f| crate::report::ReportFault {
+            .map(|f| crate::tournament::report::ReportFault {
                 event: f.event.clone(),
                 bot: f.bot.clone(),
                 verdict: f.verdict.name().to_string(),
@@ -621,7 +621,7 @@ fn tournament_cmd(args: TournamentArgs) -> anyhow::Result<()> {
             })
             .collect();
         let title = format!("cardarena tournament: {}", args.file.display());
-        write_out(out, &crate::report::html(&title, &result.events, &faults))?;
+        write_out(out, &crate::tournament::report::html(&title, &result.events, &faults))?;
     }
     Ok(())
 }

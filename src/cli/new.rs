@@ -123,7 +123,7 @@ const TUTORIALS: &[(&str, &str, Files)] = &[
 /// that measures every step with `arena check --against greedy`.
 pub(super) fn tutorial_cmd(args: TutorialArgs) -> anyhow::Result<()> {
     let Some((game, text, files)) = TUTORIALS.iter().find(|(g, _, _)| *g == args.game) else {
-        return Err(crate::registry::unknown_game(&args.game));
+        return Err(crate::play::registry::unknown_game(&args.game));
     };
     let dir = args.dir.clone().unwrap_or_else(|| PathBuf::from(format!("tutorial-{game}")));
     if dir.exists() {
@@ -169,7 +169,7 @@ pub(super) fn new_cmd(args: NewArgs) -> anyhow::Result<()> {
     let info = crate::games::GAMES
         .iter()
         .find(|g| g.name == args.game)
-        .ok_or_else(|| crate::registry::unknown_game(&args.game))?;
+        .ok_or_else(|| crate::play::registry::unknown_game(&args.game))?;
     let dir = &args.name;
     if dir.exists() {
         bail!(

@@ -5,13 +5,13 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 
 use super::print_out;
-use crate::capsule;
+use crate::replay::capsule;
 use crate::games::Seat;
-use crate::registry::Loader;
-use crate::replay_view::{self, RenderOptions};
-use crate::runner::Replay;
+use crate::play::registry::Loader;
+use crate::replay::view::{self as replay_view, RenderOptions};
+use crate::play::runner::Replay;
 use crate::tournament::store::Store;
-use crate::verify::{self, VerifyOptions};
+use crate::replay::verify::{self, VerifyOptions};
 use crate::with_game;
 
 /// A check that ran and found a difference (exit code 1, as `cmp` and `diff` do); errors that
@@ -185,7 +185,7 @@ pub(super) fn repro_cmd(args: ReproArgs) -> anyhow::Result<()> {
         let game = cap.game.clone();
         with_game!(game.as_str(), G => loader.resolve::<G>(&path))??
     };
-    let crate::registry::BotSource::File { program, .. } = &source else {
+    let crate::play::registry::BotSource::File { program, .. } = &source else {
         bail!("{path} is a built-in or legacy bot; repro runs Lua/WASM (ABI) bot files, so play the match again with `arena replay <file> --verify` instead");
     };
     let mut out = format!(

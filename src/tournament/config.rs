@@ -223,12 +223,12 @@ pub fn parse(text: &str, path: &Path) -> anyhow::Result<Config> {
             .iter()
             .map(|b| {
                 // A legacy bot's file is the part after `legacy:<protocol>:`.
-                let (prefix, file) = match crate::legacy::parse_name(b) {
+                let (prefix, file) = match crate::play::legacy::parse_name(b) {
                     Some(Ok((protocol, file))) => (format!("legacy:{}:", protocol.name()), file),
                     _ => (String::new(), b.as_str()),
                 };
-                if crate::bot::is_builtin_name(b)
-                    || b == crate::registry::HUMAN
+                if crate::bots::bot::is_builtin_name(b)
+                    || b == crate::play::registry::HUMAN
                     || Path::new(file).is_absolute()
                 {
                     b.clone()

@@ -6,6 +6,7 @@
 //! deterministic given its plan, and results are read back in plan order.
 
 pub mod config;
+pub mod report;
 pub mod schedule;
 pub mod standings;
 pub mod store;
@@ -21,11 +22,11 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::bot::Verdict;
+use crate::bots::bot::Verdict;
 use crate::bots::Greedy;
 use crate::games::Game;
-use crate::registry::{self, BotSource, Loader};
-use crate::runner::{run_match, BotEntry, MatchSpec, Quiet, Replay};
+use crate::play::registry::{self, BotSource, Loader};
+use crate::play::runner::{run_match, BotEntry, MatchSpec, Quiet, Replay};
 use crate::with_game;
 
 pub use config::{Config, Event, Format};
@@ -361,7 +362,7 @@ fn run_event<G: Greedy>(
         entry.name = name.clone(); // as written in the file, not resolved against its folder
     }
     // The sandbox's cost model is part of it: a file bot's results depend on it.
-    let fingerprint = crate::bot::content_hash(
+    let fingerprint = crate::bots::bot::content_hash(
         format!(
             "{}|{}|{}|{}",
             G::NAME,
@@ -627,14 +628,14 @@ struct Faulted {
 }
 
 fn faulted<G: Game>(replay: &Replay, event: &Event, failed: &[bool]) -> Vec<Faulted> {
-    let mut capsules = crate::capsule::build::<G>(replay, Some(&event.name)).unwrap_or_default().into_iter();
+    let mut capsules = crate::replay::capsule::build::<G>(replay, Some(&event.name)).unwrap_or_default().into_iter();
     let mut out = Vec::new();
     for (seat, faults) in replay.faults.iter().enumerate() {
-        let file_bot = !crate::bot::is_builtin_name(&replay.bots[seat].name);
+        let file_bot = !crate::bots::bot::is_builtin_name(&replay.bots[seat].name);
         for f in faults {
             // `build` makes one capsule per fault of a file bot, in this same order; a bot that
             // could not be loaded has nothing to rerun.
-            let capsule = if file_bot { capsules.next().map(|c| crate::capsule::encode(&c)) } else { None };
+            let capsule = if file_bot { capsules.next().map(|c| crate::replay::capsule::encode(&c)) } else { None };
             let capsule = capsule.filter(|_| !failed[seat]).map(|(text, name)| (name, text));
             out.push(Faulted {
                 note: FaultNote {

@@ -25,7 +25,7 @@ use super::config::Event;
 use super::schedule::MatchPlan;
 use super::MatchSummary;
 use crate::stats::ratings::{self, Placing};
-use crate::runner::BotEntry;
+use crate::play::runner::BotEntry;
 
 /// One line of the table.
 #[derive(Clone, Debug, PartialEq, Serialize)]

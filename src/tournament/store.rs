@@ -15,7 +15,7 @@ use anyhow::Context;
 use rusqlite::{params, Connection, OptionalExtension};
 
 use super::MatchSummary;
-use crate::runner::Replay;
+use crate::play::runner::Replay;
 
 /// A match ready to store: its summary as JSON and its replay as compressed JSON (a zstd frame,
 /// see [`Packer`]). Made by [`pack`] on the worker threads, so that the thread writing the
@@ -257,9 +257,9 @@ mod tests {
     fn blade_replay(seed: u64) -> Replay {
         use crate::games::blade::Blade;
         use crate::games::Game;
-        let source = crate::registry::Loader::new().resolve::<Blade>("random").unwrap();
+        let source = crate::play::registry::Loader::new().resolve::<Blade>("random").unwrap();
         let limits = crate::tournament::config::LimitsConfig::default();
-        let spec = crate::runner::MatchSpec::<Blade> {
+        let spec = crate::play::runner::MatchSpec::<Blade> {
             variant: Blade::variants()[0],
             seed,
             entries: vec![source.entry(), source.entry()],
@@ -268,7 +268,7 @@ mod tests {
             source.instantiate::<Blade>(seed, 0, &limits),
             source.instantiate::<Blade>(seed, 1, &limits),
         ];
-        crate::runner::run_match(&spec, &mut bots, &mut crate::runner::Quiet)
+        crate::play::runner::run_match(&spec, &mut bots, &mut crate::play::runner::Quiet)
     }
 
     /// A packer's bytes depend only on the match, not on the matches it packed before (so a

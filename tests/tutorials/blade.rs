@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 
 use cardarena::games::blade::{Blade, Variant};
-use cardarena::registry::{BotSource, Loader};
-use cardarena::runner::{run_match, MatchSpec, Quiet, Replay};
+use cardarena::play::registry::{BotSource, Loader};
+use cardarena::play::runner::{run_match, MatchSpec, Quiet, Replay};
 use cardarena::tournament::config::LimitsConfig;
 use cardarena::tournament::schedule::deal_seed;
 

@@ -14,8 +14,8 @@
 use std::path::PathBuf;
 
 use cardarena::games::lost_cities::LostCities;
-use cardarena::registry::{self, BotSource, Loader};
-use cardarena::runner::{run_match, MatchSpec, Quiet, Replay};
+use cardarena::play::registry::{self, BotSource, Loader};
+use cardarena::play::runner::{run_match, MatchSpec, Quiet, Replay};
 use cardarena::tournament::config::LimitsConfig;
 use cardarena::tournament::schedule::deal_seed;
 use rayon::prelude::*;

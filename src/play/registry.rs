@@ -9,13 +9,13 @@ use std::sync::OnceLock;
 use anyhow::bail;
 use cardarena_sandbox::{Instance, Kind, Limits, Program, Sandbox, StdioProgram};
 
-use crate::bot::{
+use crate::bots::bot::{
     builtin, builtin_hash, content_hash, is_builtin_name, Bot, Fault, InitInfo, Verdict, BUILTIN_BOTS,
 };
 use crate::bots::Greedy;
 use crate::games::{Game, Observation, Seat};
 use crate::games::rng::derive_seed;
-use crate::runner::{BotEntry, SeatLimits};
+use crate::play::runner::{BotEntry, SeatLimits};
 use crate::tournament::config::LimitsConfig;
 
 /// Runs `$body` with `$G` bound to the game type named by `$name` (a `&str`), or evaluates to an
@@ -40,7 +40,7 @@ macro_rules! with_game {
                 type $G = $crate::games::intensity::Intensity;
                 Ok($body)
             }
-            other => Err($crate::registry::unknown_game(other)),
+            other => Err($crate::play::registry::unknown_game(other)),
         }
     };
 }
@@ -105,7 +105,7 @@ impl Loader {
             builtin::<G>(name, 0, 0).map_err(|e| anyhow::anyhow!(e))?;
             return Ok(BotSource::Builtin(name.to_string()));
         }
-        if let Some(parsed) = crate::legacy::parse_name(name) {
+        if let Some(parsed) = crate::play::legacy::parse_name(name) {
             let (protocol, file) = parsed?;
             if protocol.game() != G::NAME {
                 bail!(
@@ -149,7 +149,7 @@ impl Loader {
         // Legacy programs (`legacy:<protocol>:<file>`) load as on the command line.
         if name == HUMAN
             || is_builtin_name(name)
-            || crate::legacy::parse_name(name).is_some()
+            || crate::play::legacy::parse_name(name).is_some()
             || Kind::from_path(Path::new(name)).is_none()
         {
             return self.resolve::<G>(name);
@@ -265,7 +265,7 @@ pub enum BotSource {
         /// The name as given.
         name: String,
         /// The referee protocol it speaks.
-        protocol: crate::legacy::Protocol,
+        protocol: crate::play::legacy::Protocol,
         /// The loaded WASI command.
         program: StdioProgram,
     },
@@ -289,7 +289,7 @@ impl BotSource {
             BotSource::Builtin(name) => BotEntry { name: name.clone(), hash: builtin_hash(name) },
             BotSource::File { name, program } => BotEntry { name: name.clone(), hash: program.hash() },
             BotSource::Legacy { name, protocol, program } => {
-                BotEntry { name: name.clone(), hash: crate::legacy::hash(*protocol, program) }
+                BotEntry { name: name.clone(), hash: crate::play::legacy::hash(*protocol, program) }
             }
             BotSource::Failed { name, hash, .. } => BotEntry { name: name.clone(), hash: hash.clone() },
         }
@@ -326,7 +326,7 @@ impl BotSource {
                 fuel_last: None,
                 metered: (0, 0),
             }),
-            BotSource::Legacy { protocol, program, .. } => Box::new(crate::legacy::LegacyBot::new(
+            BotSource::Legacy { protocol, program, .. } => Box::new(crate::play::legacy::LegacyBot::new(
                 *protocol,
                 program.clone(),
                 limits.cloned().unwrap_or(Limits::WASM),
@@ -355,7 +355,7 @@ impl BotSource {
         }
     }
 
-    /// The limits to record in a replay, one per seat (see [`crate::runner::Replay::limits`]).
+    /// The limits to record in a replay, one per seat (see [`crate::play::runner::Replay::limits`]).
     pub fn recorded_limits(sources: &[&BotSource], limits: &LimitsConfig) -> Vec<Option<SeatLimits>> {
         sources.iter().map(|s| s.limits(limits).as_ref().map(SeatLimits::from)).collect()
     }
@@ -590,7 +590,7 @@ mod tests {
         let entries = |bots: &[BotSource]| bots.iter().map(BotSource::entry).collect::<Vec<_>>();
         assert_eq!(entries(one), entries(lanes.shared()));
         let play = |bots: &[BotSource], seed: u64| {
-            let spec = crate::runner::MatchSpec::<Blade> {
+            let spec = crate::play::runner::MatchSpec::<Blade> {
                 variant: Blade::variants()[0],
                 seed,
                 entries: entries(bots),
@@ -601,7 +601,7 @@ mod tests {
                 .enumerate()
                 .map(|(seat, b)| b.instantiate::<Blade>(seed, seat, &limits))
                 .collect();
-            serde_json::to_string(&crate::runner::run_match(&spec, &mut players, &mut crate::runner::Quiet))
+            serde_json::to_string(&crate::play::runner::run_match(&spec, &mut players, &mut crate::play::runner::Quiet))
                 .unwrap()
         };
         for seed in 0..5 {

@@ -15,11 +15,11 @@ use cardarena_sandbox::{Limits, Program};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
-use crate::bot::{content_hash, is_builtin_name, Fault, InitInfo, Verdict};
+use crate::bots::bot::{content_hash, is_builtin_name, Fault, InitInfo, Verdict};
 use crate::games::{Game, Seat};
-use crate::registry::{convert, sandbox_seed};
-use crate::replay_view::walk;
-use crate::runner::{judge_reply, shorten, BotEntry, FaultRecord, Replay, SeatLimits};
+use crate::play::registry::{convert, sandbox_seed};
+use crate::replay::view::walk;
+use crate::play::runner::{judge_reply, shorten, BotEntry, FaultRecord, Replay, SeatLimits};
 
 /// The capsule format version written by this arena.
 pub const CAPSULE_FORMAT: u32 = 1;
@@ -107,7 +107,7 @@ pub fn build<G: Game>(replay: &Replay, event: Option<&str>) -> anyhow::Result<Ve
             seed: replay.seed,
         };
         let init = serde_json::to_string(&info).expect("init info serializes");
-        let legacy = crate::legacy::parse_name(&replay.bots[seat].name).and_then(Result::ok).map(|(p, _)| p);
+        let legacy = crate::play::legacy::parse_name(&replay.bots[seat].name).and_then(Result::ok).map(|(p, _)| p);
         // Every decision of this seat, with its observation.
         let mut mine = Vec::new();
         for p in &walked.points {
@@ -116,7 +116,7 @@ pub fn build<G: Game>(replay: &Replay, event: Option<&str>) -> anyhow::Result<Ve
                 let d = &replay.decisions[i];
                 let observation = p.before.observe(seat);
                 let stdin = legacy
-                    .and_then(|protocol| crate::legacy::LegacyBot::stdin_for(protocol, &observation))
+                    .and_then(|protocol| crate::play::legacy::LegacyBot::stdin_for(protocol, &observation))
                     .map(|bytes| String::from_utf8_lossy(&bytes).into_owned());
                 let obs = serde_json::to_string(&observation).expect("observations serialize");
                 mine.push(CapsuleDecision {
@@ -165,7 +165,7 @@ pub fn encode(capsule: &Capsule) -> (String, String) {
         capsule.game,
         capsule.seed,
         capsule.seat,
-        crate::replay_view::prefix(&capsule.bot.hash, 8),
+        crate::replay::view::prefix(&capsule.bot.hash, 8),
         &content_hash(text.as_bytes())[..8]
     );
     (text, name)
@@ -290,7 +290,7 @@ fn reproduce_game<G: Game>(capsule: &Capsule, program: &Program) -> anyhow::Resu
             let now = convert(f);
             report.push_str(&format!("start: the bot fails to start: {}: {}\n", now.verdict, now.message));
             if let Some(t) = &now.trace {
-                report.push_str(&crate::replay_view::indent(t));
+                report.push_str(&crate::replay::view::indent(t));
             }
             // A bot whose start failed faults `load` at every later decision (Intensity keeps
             // asking it): those capsules reproduce as a failed start too.
@@ -382,7 +382,7 @@ fn reproduce_game<G: Game>(capsule: &Capsule, program: &Program) -> anyhow::Resu
         (Some(f), true) => {
             report.push_str(&format!("same failure reproduced at {at}: {}: {}\n", f.verdict, f.message));
             if let Some(t) = &f.trace {
-                report.push_str(&crate::replay_view::indent(t));
+                report.push_str(&crate::replay::view::indent(t));
             }
         }
         (Some(f), false) => {
@@ -391,7 +391,7 @@ fn reproduce_game<G: Game>(capsule: &Capsule, program: &Program) -> anyhow::Resu
                 f.verdict, f.message, recorded_fault.verdict, recorded_fault.message
             ));
             if let Some(t) = &f.trace {
-                report.push_str(&crate::replay_view::indent(t));
+                report.push_str(&crate::replay::view::indent(t));
             }
         }
         (None, _) => report.push_str(&format!(
@@ -412,11 +412,11 @@ fn reproduce_game<G: Game>(capsule: &Capsule, program: &Program) -> anyhow::Resu
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bot::{builtin, Bot};
+    use crate::bots::bot::{builtin, Bot};
     use crate::games::intensity::Intensity;
     use crate::games::lost_cities::LostCities;
     use crate::games::Observation;
-    use crate::runner::{run_match, MatchSpec, Quiet};
+    use crate::play::runner::{run_match, MatchSpec, Quiet};
 
     /// Records every observation text it receives (as a sandboxed bot would get it) and
     /// crashes at its decisions numbered in `crash_at` (1-based), else plays the first legal.

@@ -5,12 +5,12 @@ use std::path::{Path, PathBuf};
 
 use anyhow::bail;
 
-use crate::bot::is_builtin_name;
+use crate::bots::bot::is_builtin_name;
 use crate::bots::Greedy;
 use crate::games::Seat;
-use crate::registry::{self, BotSource, Loader};
-use crate::replay_view::walk;
-use crate::runner::{run_match, DecisionRecord, FaultRecord, MatchSpec, Quiet, Replay};
+use crate::play::registry::{self, BotSource, Loader};
+use crate::replay::view::walk;
+use crate::play::runner::{run_match, DecisionRecord, FaultRecord, MatchSpec, Quiet, Replay};
 
 /// Where to find the bots of a replay.
 #[derive(Clone, Debug, Default)]
@@ -51,7 +51,7 @@ pub fn verify<G: Greedy>(
         let name = given.clone().unwrap_or_else(|| entry.name.clone());
         let path = if is_builtin_name(&name) {
             name.clone()
-        } else if let Some(Ok((protocol, file))) = crate::legacy::parse_name(&name) {
+        } else if let Some(Ok((protocol, file))) = crate::play::legacy::parse_name(&name) {
             format!("legacy:{}:{}", protocol.name(), find_file(file, opts.base.as_deref(), seat)?)
         } else {
             find_file(&name, opts.base.as_deref(), seat)?
@@ -143,7 +143,7 @@ pub fn verify<G: Greedy>(
 }
 
 fn short(hash: &str) -> &str {
-    crate::replay_view::prefix(hash, 12)
+    crate::replay::view::prefix(hash, 12)
 }
 
 fn init_text(faults: &[&FaultRecord]) -> String {

@@ -11,7 +11,7 @@ use std::path::Path;
 use anyhow::{bail, Context};
 
 use crate::games::{FaultPolicy, Game, Seat};
-use crate::runner::{DecisionRecord, FaultRecord, Replay, REPLAY_FORMAT};
+use crate::play::runner::{DecisionRecord, FaultRecord, Replay, REPLAY_FORMAT};
 use crate::tournament::store::Store;
 use crate::games::view::View;
 
@@ -333,13 +333,13 @@ pub fn indent(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bot::{builtin, Bot};
+    use crate::bots::bot::{builtin, Bot};
     use crate::bots::Greedy;
     use crate::games::blade::Blade;
     use crate::games::ecard::Ecard;
     use crate::games::intensity::Intensity;
     use crate::games::lost_cities::LostCities;
-    use crate::runner::{run_match, BotEntry, MatchSpec, Quiet};
+    use crate::play::runner::{run_match, BotEntry, MatchSpec, Quiet};
 
     fn played<G: Greedy>(seed: u64) -> Replay {
         let names = ["greedy", "random", "random", "greedy"];

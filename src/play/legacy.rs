@@ -15,11 +15,11 @@ use std::fmt::Write as _;
 
 use cardarena_sandbox::{Limits, StdioInstance, StdioProgram};
 
-use crate::bot::{Bot, Fault, InitInfo, Verdict};
+use crate::bots::bot::{Bot, Fault, InitInfo, Verdict};
 use crate::games::blade::{BladeObservation, Card as BladeCard, Event, FieldCard};
 use crate::games::intensity::{Card as IntensityCard, IntensityObservation, Phase};
 use crate::games::{Game, Seat};
-use crate::registry::{convert, sandbox_seed};
+use crate::play::registry::{convert, sandbox_seed};
 
 /// The prefix of a legacy bot's name.
 pub const PREFIX: &str = "legacy:";
@@ -84,7 +84,7 @@ pub fn parse_name(name: &str) -> Option<anyhow::Result<(Protocol, &str)>> {
 /// A content hash for a legacy bot: the module, the protocol and the shim's version (a new
 /// shim may change what the program sees, so results are not mixed across versions).
 pub fn hash(protocol: Protocol, program: &StdioProgram) -> String {
-    crate::bot::content_hash(
+    crate::bots::bot::content_hash(
         format!("legacy {} {} {}", protocol.name(), cardarena_sandbox::SHIM_VERSION, program.hash())
             .as_bytes(),
     )

@@ -19,7 +19,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::bot::{Bot, Fault, InitInfo, Verdict};
+use crate::bots::bot::{Bot, Fault, InitInfo, Verdict};
 use crate::games::{FaultPolicy, Game, Observation, Outcome, Seat};
 use crate::games::rng::{Rng, Stream};
 

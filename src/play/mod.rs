@@ -1,0 +1,5 @@
+//! The match seam: how a match is set up and played, whoever sits at the table.
+
+pub mod legacy;
+pub mod registry;
+pub mod runner;
