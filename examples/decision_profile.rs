@@ -22,8 +22,13 @@ fn main() {
     // The match's fuel bank lifted: N decisions may spend more than one match may.
     let limits = LimitsConfig { fuel_per_match: Some(u64::MAX), ..LimitsConfig::default() };
     let mut bot = source.instantiate::<Blade>(1, 0, &limits);
-    let info =
-        cardarena::bots::bot::InitInfo { game: "blade", variant: "readme".into(), seat: 0, players: 2, seed: 1 };
+    let info = cardarena::bots::bot::InitInfo {
+        game: "blade",
+        variant: "readme".into(),
+        seat: 0,
+        players: 2,
+        seed: 1,
+    };
     bot.init(&info).expect("init");
     let t = std::time::Instant::now();
     for _ in 0..n {

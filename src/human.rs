@@ -13,9 +13,9 @@
 use std::io::{BufRead, Write};
 
 use crate::bots::bot::{Bot, Fault, Verdict};
+use crate::games::view::View;
 use crate::games::{Observation, Outcome, Seat};
 use crate::play::runner::{DecisionRecord, FaultRecord, MatchObserver};
-use crate::games::view::View;
 
 /// Longest input line read at once; a longer line is read (and refused) in pieces.
 const MAX_LINE: u64 = 4096;

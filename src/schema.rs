@@ -6,99 +6,15 @@
 //! generated ones by a test; `arena schema --game G` prints them, `arena new` writes the
 //! annotations into a Lua project.
 
-use std::borrow::Cow;
 use std::collections::BTreeMap;
 
-use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde_json::{Map, Value};
-
-use crate::games::lost_cities;
-
-// ---- the Lost Cities types with hand-written serialization ---------------------------------
-
-impl JsonSchema for lost_cities::Suit {
-    fn schema_name() -> Cow<'static, str> {
-        "Suit".into()
-    }
-    fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({
-            "description": "A suit letter: D (desert), O (ocean), M (mountain), J (jungle), V (volcano), P (purple, six-suits only).",
-            "type": "string",
-            "enum": ["D", "O", "M", "J", "V", "P"]
-        })
-    }
-}
-
-impl JsonSchema for lost_cities::Card {
-    fn schema_name() -> Cow<'static, str> {
-        "Card".into()
-    }
-    fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({
-            "description": "A card: value then suit letter, `I` for an investment (\"ID\", \"7O\", \"10V\").",
-            "type": "string",
-            "pattern": "^(I|[2-9]|10)[DOMJVP]$"
-        })
-    }
-}
-
-impl JsonSchema for lost_cities::Action {
-    fn schema_name() -> Cow<'static, str> {
-        "Action".into()
-    }
-    fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({
-            "description": "An action in the notation: \"play 7D\", \"discard ID\", \"draw deck\", \"draw D\".",
-            "type": "string"
-        })
-    }
-}
-
-impl JsonSchema for lost_cities::Variant {
-    fn schema_name() -> Cow<'static, str> {
-        "Variant".into()
-    }
-    fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({
-            "description": "The rule set.",
-            "type": "string",
-            "enum": ["classic", "six-suits"]
-        })
-    }
-}
-
-impl<T: JsonSchema> JsonSchema for lost_cities::BySuit<T> {
-    fn schema_name() -> Cow<'static, str> {
-        "BySuit".into()
-    }
-    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
-        json_schema!({
-            "description": "An object keyed by the suit letters in play.",
-            "type": "object",
-            "propertyNames": generator.subschema_for::<lost_cities::Suit>(),
-            "additionalProperties": generator.subschema_for::<T>()
-        })
-    }
-}
 
 // ---- generation ----------------------------------------------------------------------------
 
-/// The names of the games, in `games::GAMES` order.
-fn schema_of<T: JsonSchema>() -> Value {
-    let generator = schemars::generate::SchemaSettings::draft2020_12().into_generator();
-    generator.into_root_schema_for::<T>().to_value()
-}
-
 /// The JSON Schema of game `game`'s observation, or `None` for an unknown game.
 pub fn observation_schema(game: &str) -> Option<Value> {
-    use crate::games::{blade, ecard, intensity};
-    Some(match game {
-        "blade" => schema_of::<blade::BladeObservation>(),
-        "ecard" => schema_of::<ecard::EcardObservation>(),
-        "lost-cities" => schema_of::<lost_cities::LostCitiesObservation>(),
-        "intensity" => schema_of::<intensity::IntensityObservation>(),
-        _ => return None,
-    })
+    game.parse::<crate::play::GameId>().ok().map(crate::play::GameId::observation_schema)
 }
 
 /// The schema file's text as committed in `docs/schema/` (pretty JSON, one trailing newline).
@@ -391,8 +307,8 @@ fn lua_literal(v: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::{blade::Blade, ecard::Ecard, intensity::Intensity, lost_cities::LostCities, Game};
     use crate::games::rng::{Rng, Stream};
+    use crate::games::{blade::Blade, ecard::Ecard, intensity::Intensity, lost_cities::LostCities, Game};
 
     /// Checks `value` against the subset of JSON Schema that schemars writes; the path names
     /// the first mismatch.
@@ -446,7 +362,7 @@ mod tests {
         if let (Some(p), Some(v)) = (schema.get("pattern").and_then(Value::as_str), value.as_str()) {
             // the only pattern is the Lost Cities card
             assert_eq!(p, "^(I|[2-9]|10)[DOMJVP]$");
-            if v.parse::<lost_cities::Card>().is_err() {
+            if v.parse::<crate::games::lost_cities::Card>().is_err() {
                 return Err(format!("{path}: {v} is not a card"));
             }
         }
@@ -534,9 +450,15 @@ mod tests {
         assert!(validate(&schema, &schema, &obs, "obs").is_err());
     }
 
+    struct GameEntry {
+        name: &'static str,
+    }
+
     #[test]
     fn every_game_has_a_schema_and_annotations() {
-        for g in crate::games::GAMES {
+        for g in crate::play::GameId::ALL {
+            let g = (g, g.name());
+            let g = GameEntry { name: g.1 };
             let schema = observation_schema(g.name).expect("schema");
             assert_eq!(schema["type"], "object", "{}", g.name);
             assert!(schema["properties"]["legal"].is_object(), "{}", g.name);

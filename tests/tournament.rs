@@ -398,10 +398,9 @@ fn the_repositorys_tournament_files_load_and_every_bot_resolves() {
         assert!(!config.events.is_empty(), "{file}");
         for event in &config.events {
             for bot in &event.bot_paths {
-                let resolved: anyhow::Result<()> = cardarena::with_game!(event.game.as_str(), G => {
-                    loader.resolve::<G>(bot).map(|_| ())
-                })
-                .and_then(|r| r);
+                let id: cardarena::play::GameId = event.game.parse().unwrap();
+                let resolved: anyhow::Result<()> =
+                    cardarena::with_game!(id, G => loader.resolve::<G>(bot).map(|_| ()));
                 resolved.unwrap_or_else(|e| panic!("{file}, event {}: {bot}: {e:#}", event.name));
             }
         }

@@ -25,11 +25,11 @@ use cardarena_sandbox::{Kind, Limits, Program, Sandbox};
 use serde_json::{json, Map, Value};
 
 use crate::bots::bot::{Bot, Fault, InitInfo};
-use crate::bots::Greedy;
 use crate::games::blade::Blade;
 use crate::games::{Game, Observation};
 use crate::play::registry::{BotSource, Lanes};
 use crate::play::runner::{run_match, MatchSpec, Quiet};
+use crate::play::Hosted;
 use crate::tournament::config::LimitsConfig;
 
 const TRIVIAL_LUA: &str = include_str!("trivial.lua");
@@ -687,7 +687,7 @@ impl Seats {
 }
 
 /// Plays one match of `G` between `seats`, on thread `k`'s lane.
-fn play<G: Greedy>(seats: &Seats, k: usize, seed: u64) {
+fn play<G: Hosted>(seats: &Seats, k: usize, seed: u64) {
     let spec = MatchSpec::<G> { variant: G::variants()[0], seed, entries: seats.entries.clone() };
     let limits = LimitsConfig::default();
     let mut bots: Vec<_> = seats
@@ -704,7 +704,7 @@ fn play<G: Greedy>(seats: &Seats, k: usize, seed: u64) {
 
 /// Full matches per second, every game, random bots of every kind.
 fn matches(clock: &Clock, threads: usize, p: &Programs, report: &mut Report) {
-    fn game<G: Greedy>(
+    fn game<G: Hosted>(
         clock: &Clock,
         threads: usize,
         p: &Programs,
@@ -1098,7 +1098,7 @@ mod tests {
     /// The trivial bots answer the first legal action on every observation of random matches of
     /// every game and variant (so the word-at-a-time search in `trivial.wat` misses no key and
     /// takes no look-alike: `"lost_cities"` starts with `"l` too).
-    fn trivial_bots_answer_the_first_legal_action<G: Greedy>() {
+    fn trivial_bots_answer_the_first_legal_action<G: Hosted>() {
         let sandbox = Sandbox::new().expect("sandbox");
         let programs = [
             load(&sandbox, "trivial.wat", Kind::Wasm, TRIVIAL_WAT).unwrap(),
@@ -1143,8 +1143,8 @@ mod tests {
 
     #[test]
     fn trivial_bots_answer_the_first_legal_action_in_every_game() {
-        for game in crate::games::GAMES {
-            crate::with_game!(game.name, G => trivial_bots_answer_the_first_legal_action::<G>()).unwrap();
+        for game in crate::play::GameId::ALL {
+            crate::with_game!(game, G => trivial_bots_answer_the_first_legal_action::<G>());
         }
     }
 }

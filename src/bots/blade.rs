@@ -26,8 +26,8 @@
 use super::Greedy;
 use crate::bots::bot::Bot;
 use crate::games::blade::{Action, Blade, BladeObservation, Card, FieldCard, Phase};
-use crate::games::Seat;
 use crate::games::rng::Rng;
+use crate::games::Seat;
 
 /// The heuristic's weights, in card-value units.
 #[derive(Clone, Copy, Debug)]
@@ -189,8 +189,8 @@ fn rate_pick(obs: &BladeObservation, card: Card, w: &Weights) -> f64 {
 mod tests {
     use super::*;
     use crate::games::blade::Variant;
-    use crate::games::Game;
     use crate::games::rng::Stream;
+    use crate::games::Game;
 
     /// One match of greedy (in `greedy_seat`) against uniform random; the outcome's points.
     fn greedy_vs_random(variant: Variant, seed: u64, greedy_seat: usize) -> Vec<i64> {

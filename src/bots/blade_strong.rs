@@ -27,8 +27,8 @@
 use crate::bots::bot::{Bot, Fault, Verdict};
 use crate::bots::Greedy;
 use crate::games::blade::{Blade, BladeObservation, Card, Phase, Variant};
-use crate::games::Seat;
 use crate::games::rng::{Rng, Stream};
+use crate::games::Seat;
 
 /// Determinizations per decision when no budget is given.
 pub const DEFAULT_BUDGET: u32 = 8;

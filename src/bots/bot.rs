@@ -9,8 +9,8 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use crate::bots::Greedy;
-use crate::games::{Game, Observation, Seat};
 use crate::games::rng::{Rng, Stream};
+use crate::games::{Game, Observation, Seat};
 
 /// Why a bot's decision failed. The names are the contract's verdict names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize)]

@@ -33,8 +33,8 @@ use std::sync::OnceLock;
 use crate::bots::bot::Bot;
 use crate::bots::Greedy;
 use crate::games::ecard::{Card, Ecard, EcardObservation, Side, Variant, CITIZENS, GROUP, ROUNDS};
-use crate::games::Seat;
 use crate::games::rng::Rng;
+use crate::games::Seat;
 
 /// Values closer than this are treated as equal (they differ only by rounding).
 const EPSILON: f64 = 1e-9;
@@ -249,8 +249,8 @@ impl Greedy for Ecard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::{Game, Outcome};
     use crate::games::rng::Stream;
+    use crate::games::{Game, Outcome};
 
     /// Exact values worked out by hand (seed-games.md §2(e) and CONTRACT.md's strategy note).
     #[test]

@@ -31,8 +31,8 @@ use std::ops::{Add, Div, Mul, Neg, Sub};
 
 use crate::bots::bot::{Bot, Fault};
 use crate::games::ecard::{Card, Ecard, EcardObservation, Side, Variant, CITIZENS, GROUP, ROUNDS};
-use crate::games::Seat;
 use crate::games::rng::{Rng, Stream};
+use crate::games::Seat;
 
 /// Pseudo-observations of the equilibrium probability in the opponent model.
 pub const PRIOR_WEIGHT: f64 = 2.0;

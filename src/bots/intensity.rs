@@ -17,8 +17,8 @@
 
 use super::Greedy;
 use crate::games::intensity::{Action, Card, Intensity, IntensityObservation, Phase};
-use crate::games::Seat;
 use crate::games::rng::Rng;
+use crate::games::Seat;
 
 impl Greedy for Intensity {
     /// # Panics
@@ -47,7 +47,11 @@ impl Greedy for Intensity {
         }
     }
 
-    fn strong_bot(seed: u64, seat: Seat, budget: Option<u32>) -> Option<Box<dyn crate::bots::bot::Bot<Self>>> {
+    fn strong_bot(
+        seed: u64,
+        seat: Seat,
+        budget: Option<u32>,
+    ) -> Option<Box<dyn crate::bots::bot::Bot<Self>>> {
         Some(super::intensity_strong::bot(seed, seat, budget))
     }
 }
@@ -170,8 +174,8 @@ pub(super) fn trick_rule<T: TieBreak>(trick: &[Card], out: bool, cards: &[Card],
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::{Game, Seat};
     use crate::games::rng::Stream;
+    use crate::games::{Game, Seat};
 
     /// One match: `greedy_seat` plays greedy, the others uniform random over `legal_strings`
     /// (each with `Rng::new(seed, Stream::Bot(seat))`). Returns the outcome's points and ranks.

@@ -21,8 +21,8 @@ use crate::games::intensity::{
     pass_source, pass_target, Action, Card, Intensity, IntensityObservation, Phase, Setup, HAND_SIZE,
     PLAYERS, TOTAL_PENALTY,
 };
-use crate::games::{Game, Seat};
 use crate::games::rng::Rng;
+use crate::games::{Game, Seat};
 
 /// How much better (mean reward) than greedy's choice an action must look to be played instead.
 pub const MARGIN: f64 = 0.03;

@@ -19,8 +19,8 @@
 
 use super::Greedy;
 use crate::games::lost_cities::{can_extend, Action, Card, LostCities, LostCitiesObservation, Source, Suit};
-use crate::games::Seat;
 use crate::games::rng::Rng;
+use crate::games::Seat;
 
 /// The knobs that tell `greedy` from the stronger heuristic of the `strong` bot
 /// (docs/tutorial/lost-cities/step5.lua explains and measures each).
@@ -347,7 +347,11 @@ impl Greedy for LostCities {
         policy_action(obs, Policy::GREEDY, rng)
     }
 
-    fn strong_bot(seed: u64, seat: Seat, budget: Option<u32>) -> Option<Box<dyn crate::bots::bot::Bot<Self>>> {
+    fn strong_bot(
+        seed: u64,
+        seat: Seat,
+        budget: Option<u32>,
+    ) -> Option<Box<dyn crate::bots::bot::Bot<Self>>> {
         let iterations = budget.unwrap_or(super::lost_cities_strong::DEFAULT_ITERATIONS);
         Some(Box::new(super::lost_cities_strong::StrongBot::new(seed, seat, iterations)))
     }
@@ -369,8 +373,8 @@ pub(crate) fn policy_action(obs: &LostCitiesObservation, policy: Policy, rng: &m
 mod tests {
     use super::*;
     use crate::games::lost_cities::Variant;
-    use crate::games::Game;
     use crate::games::rng::Stream;
+    use crate::games::Game;
 
     /// Wins, draws, losses of greedy and the total points of each side.
     #[derive(Debug, Default)]

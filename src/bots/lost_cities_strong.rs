@@ -33,9 +33,9 @@ use crate::bots::bot::{Bot, Fault, Verdict};
 use crate::games::lost_cities::{
     can_extend, Action, Card, LostCities, LostCitiesObservation, Phase, Setup, Source, HAND_SIZE,
 };
-use crate::games::{Game, Seat};
 use crate::games::rng::Rng;
 use crate::games::rng::Stream;
+use crate::games::{Game, Seat};
 
 fn remove_one(cards: &mut Vec<Card>, card: Card) -> bool {
     match cards.iter().position(|c| *c == card) {

@@ -2,8 +2,8 @@
 //! per game). They see exactly what a sandboxed bot sees: the seat's observation, nothing more.
 
 use crate::bots::bot::Bot;
-use crate::games::Seat;
 use crate::games::rng::Rng;
+use crate::games::Seat;
 
 pub mod bot;
 
@@ -25,7 +25,7 @@ mod lost_cities_strong;
 pub mod search;
 
 /// A game's `greedy` bot: a sensible one-ply heuristic that decides from the observation alone.
-pub trait Greedy: crate::games::view::View {
+pub trait Greedy: crate::games::Game {
     /// The greedy choice for this observation; must be one of `obs.legal()`.
     /// `rng` is the bot's own seeded stream, for tie-breaks.
     fn greedy_action(obs: &Self::Observation, rng: &mut Rng) -> Self::Action;

@@ -23,8 +23,8 @@
 use std::marker::PhantomData;
 
 use crate::bots::bot::{Bot, Fault, Verdict};
-use crate::games::{Game, Observation, Seat};
 use crate::games::rng::{Rng, Stream};
+use crate::games::{Game, Observation, Seat};
 
 /// A game the search can play: it can sample the hidden information behind an observation and
 /// knows a fast policy to finish a game from any full state.

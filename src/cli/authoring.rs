@@ -15,10 +15,10 @@ use rayon::prelude::*;
 
 use super::{csv_field, default_threads, print_out, write_out, LimitArgs, Mismatch};
 use crate::bots::bot::{content_hash, is_builtin_name, Verdict, BUILTIN_BOTS};
-use crate::bots::Greedy;
-use crate::stats::ratings::{self, Placing};
 use crate::play::registry::{self, BotSource, Lanes, Loader};
 use crate::play::runner::{run_match, BotEntry, FaultRecord, MatchSpec, Quiet};
+use crate::play::Hosted;
+use crate::stats::ratings::{self, Placing};
 use crate::tournament::config::{Event, Format, LimitsConfig};
 use crate::tournament::schedule::{deal_seed, MatchPlan};
 use crate::tournament::standings::{self, match_score, EventStandings};
@@ -108,7 +108,7 @@ pub(super) fn schema_cmd(args: SchemaArgs) -> anyhow::Result<()> {
     };
     match text {
         Some(t) => print_out(&t),
-        None => Err(registry::unknown_game(&args.game)),
+        None => Err(crate::play::games::UnknownGame(args.game.clone()).into()),
     }
 }
 
@@ -157,7 +157,7 @@ fn plans_against(
 /// Plays `plans` on `threads` threads, each on a sandbox lane of its own (`sources` were
 /// resolved by `loader`).
 #[allow(clippy::too_many_arguments)]
-fn play_plans<G: Greedy>(
+fn play_plans<G: Hosted>(
     variant: G::Variant,
     loader: &Loader,
     sources: &[BotSource],
@@ -373,7 +373,7 @@ fn mib(bytes: u64) -> String {
 }
 
 /// The reference bots the game has, from `wanted` (or every built-in when empty).
-fn opponents<G: Greedy>(wanted: &[String]) -> anyhow::Result<Vec<String>> {
+fn opponents<G: Hosted>(wanted: &[String]) -> anyhow::Result<Vec<String>> {
     if wanted.is_empty() {
         return Ok(BUILTIN_BOTS
             .iter()
@@ -388,10 +388,10 @@ fn opponents<G: Greedy>(wanted: &[String]) -> anyhow::Result<Vec<String>> {
 
 pub(super) fn check_cmd(args: CheckArgs) -> anyhow::Result<()> {
     let game = args.game.clone();
-    with_game!(game.as_str(), G => check_game::<G>(&args))?
+    with_game!(game.parse::<crate::play::GameId>()?, G => check_game::<G>(&args))
 }
 
-fn check_game<G: Greedy>(args: &CheckArgs) -> anyhow::Result<()> {
+fn check_game<G: Hosted>(args: &CheckArgs) -> anyhow::Result<()> {
     let variant = registry::variant::<G>(args.variant.as_deref())?;
     if is_builtin_name(&args.bot) || args.bot == registry::HUMAN {
         bail!("arena check takes a bot file (.lua, .wasm or .wat), not {:?}", args.bot);
@@ -580,7 +580,7 @@ fn program_size(path: &str) -> u64 {
 
 pub(super) fn grade_cmd(args: GradeArgs) -> anyhow::Result<()> {
     let game = args.game.clone();
-    with_game!(game.as_str(), G => grade_game::<G>(&args))?
+    with_game!(game.parse::<crate::play::GameId>()?, G => grade_game::<G>(&args))
 }
 
 /// One graded file.
@@ -652,7 +652,7 @@ fn small_file_hash(path: &Path) -> String {
     }
 }
 
-fn grade_game<G: Greedy>(args: &GradeArgs) -> anyhow::Result<()> {
+fn grade_game<G: Hosted>(args: &GradeArgs) -> anyhow::Result<()> {
     let variant = registry::variant::<G>(args.variant.as_deref())?;
     if args.deals == 0 {
         bail!("--deals must be at least 1");

@@ -10,10 +10,10 @@ use anyhow::{bail, Context};
 use clap::{Parser, Subcommand};
 use serde::Serialize;
 
-use crate::bots::Greedy;
-use crate::games::{self, Game, Outcome, Seat};
+use crate::games::{Game, Outcome, Seat};
 use crate::play::registry::{self, BotSource, Loader};
 use crate::play::runner::{run_match, DecisionRecord, FaultRecord, MatchObserver, MatchSpec, Quiet, Replay};
+use crate::play::{GameId, Hosted};
 use crate::tournament::config::LimitsConfig;
 use crate::with_game;
 
@@ -226,14 +226,15 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
 
 fn games_cmd() -> anyhow::Result<()> {
     let mut out = String::new();
-    for g in games::GAMES {
+    for g in GameId::ALL {
+        let variants = g.variants();
         out.push_str(&format!(
             "{:<12} {} players  variants: {} (default {})\n    {}\n",
-            g.name,
-            g.players,
-            g.variants.join(", "),
-            g.variants[0],
-            g.about
+            g.name(),
+            g.players(),
+            variants.join(", "),
+            variants[0],
+            g.about()
         ));
     }
     print_out(&out)
@@ -271,7 +272,7 @@ fn print_out(s: &str) -> anyhow::Result<()> {
 
 fn play_cmd(args: PlayArgs) -> anyhow::Result<()> {
     let game = args.game.clone();
-    with_game!(game.as_str(), G => play_game::<G>(&args))?
+    with_game!(game.parse::<crate::play::GameId>()?, G => play_game::<G>(&args))
 }
 
 /// The `--json` result of `arena play`.
@@ -300,7 +301,7 @@ struct SeatFault<'a> {
     capsule: Option<String>,
 }
 
-fn play_game<G: Greedy + crate::games::view::View>(args: &PlayArgs) -> anyhow::Result<()> {
+fn play_game<G: Hosted + crate::games::view::View>(args: &PlayArgs) -> anyhow::Result<()> {
     let variant = registry::variant::<G>(args.variant.as_deref())?;
     if args.bots.len() != G::PLAYERS {
         bail!(
@@ -732,10 +733,10 @@ fn standings_csv(result: &crate::tournament::TournamentResult) -> String {
 
 fn sprt_cmd(args: SprtArgs) -> anyhow::Result<()> {
     let game = args.game.clone();
-    with_game!(game.as_str(), G => sprt_game::<G>(&args))?
+    with_game!(game.parse::<crate::play::GameId>()?, G => sprt_game::<G>(&args))
 }
 
-fn sprt_game<G: Greedy>(args: &SprtArgs) -> anyhow::Result<()> {
+fn sprt_game<G: Hosted>(args: &SprtArgs) -> anyhow::Result<()> {
     use crate::stats::sprt::{EloModel, Sprt, SprtDecision, SprtParams};
     use rayon::prelude::*;
 

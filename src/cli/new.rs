@@ -123,7 +123,7 @@ const TUTORIALS: &[(&str, &str, Files)] = &[
 /// that measures every step with `arena check --against greedy`.
 pub(super) fn tutorial_cmd(args: TutorialArgs) -> anyhow::Result<()> {
     let Some((game, text, files)) = TUTORIALS.iter().find(|(g, _, _)| *g == args.game) else {
-        return Err(crate::play::registry::unknown_game(&args.game));
+        return Err(crate::play::games::UnknownGame(args.game.clone()).into());
     };
     let dir = args.dir.clone().unwrap_or_else(|| PathBuf::from(format!("tutorial-{game}")));
     if dir.exists() {
@@ -166,10 +166,7 @@ pub(super) fn tutorial_cmd(args: TutorialArgs) -> anyhow::Result<()> {
 }
 
 pub(super) fn new_cmd(args: NewArgs) -> anyhow::Result<()> {
-    let info = crate::games::GAMES
-        .iter()
-        .find(|g| g.name == args.game)
-        .ok_or_else(|| crate::play::registry::unknown_game(&args.game))?;
+    let id: crate::play::GameId = args.game.parse()?;
     let dir = &args.name;
     if dir.exists() {
         bail!(
@@ -182,7 +179,7 @@ pub(super) fn new_cmd(args: NewArgs) -> anyhow::Result<()> {
         .map(|n| n.to_string_lossy().into_owned())
         .filter(|n| !n.is_empty() && n != "." && n != "..")
         .ok_or_else(|| anyhow::anyhow!("{:?} is not a folder name for a new project", dir.display()))?;
-    let files = project_files(&name, info.name, info.players, args.lang)?;
+    let files = project_files(&name, id.name(), id.players(), args.lang)?;
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     for (rel, text) in &files {
         let path = dir.join(rel);
@@ -196,7 +193,7 @@ pub(super) fn new_cmd(args: NewArgs) -> anyhow::Result<()> {
             let _ = std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755));
         }
     }
-    let mut out = format!("created {}/ ({} bot for {}):\n", dir.display(), lang_name(args.lang), info.name);
+    let mut out = format!("created {}/ ({} bot for {}):\n", dir.display(), lang_name(args.lang), id.name());
     for (rel, _) in &files {
         out.push_str(&format!("  {}\n", Path::new(&name).join(rel).display()));
     }

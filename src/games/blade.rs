@@ -737,6 +737,8 @@ impl Game for Blade {
     const NAME: &'static str = "blade";
     const PLAYERS: usize = 2;
     const FAULT_POLICY: super::FaultPolicy = super::FaultPolicy::Forfeit;
+    const ABOUT: &'static str = "Blade, the Trails of Cold Steel card duel (codegolf KotH)";
+    const POINTS_ARE: &'static str = "Blade's 2/1/0 for a win/draw/loss (controller variant: 2 for a draw)";
 
     fn variants() -> &'static [Variant] {
         &Variant::ALL

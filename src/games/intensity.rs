@@ -402,6 +402,9 @@ impl Game for Intensity {
     const NAME: &'static str = "intensity";
     const PLAYERS: usize = PLAYERS;
     const FAULT_POLICY: FaultPolicy = FaultPolicy::PenaltyAndRandomMove(5);
+    const ABOUT: &'static str = "Intensity (UNSW COMP1511): 4-player tricks, avoid calves and the buffalo";
+    const POINTS_ARE: &'static str = "Intensity penalty points taken (fewer is better)";
+    const FEWER_POINTS_BETTER: bool = true;
 
     fn variants() -> &'static [Variant] {
         &Variant::ALL
@@ -734,8 +737,8 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::games::testkit::{observation_json, random_playout, replay};
     use crate::games::rng::{Rng, Stream};
+    use crate::games::testkit::{observation_json, random_playout, replay};
 
     const SPEC_EXAMPLES: &str = include_str!("../../tests/data/intensity/spec_examples.trace");
 

@@ -16,10 +16,11 @@
 //! - A started expedition scores `(sum - 20) * (1 + investments) + (20 if it has 8+ cards)`; an
 //!   unstarted one scores 0. Higher total wins; equal totals draw.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;
 
-use schemars::JsonSchema;
+use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::de::Error as _;
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -690,6 +691,12 @@ impl Game for LostCities {
     const NAME: &'static str = "lost-cities";
     const PLAYERS: usize = 2;
     const FAULT_POLICY: FaultPolicy = FaultPolicy::Forfeit;
+    const ABOUT: &'static str = "Lost Cities (Ruby Quiz #51): expeditions, investments, discards";
+    const POINTS_ARE: &'static str = "Lost Cities score difference, own − opponent's";
+
+    fn event_points(points: &[i64], seat: Seat) -> f64 {
+        (points[seat] - points[1 - seat]) as f64
+    }
 
     fn variants() -> &'static [Variant] {
         &Variant::ALL
@@ -956,6 +963,73 @@ impl FromStr for Action {
         } else {
             Err(err())
         }
+    }
+}
+
+// ---- JSON Schemas of the types with hand-written serialization (docs/schema/) ------------
+
+impl JsonSchema for Suit {
+    fn schema_name() -> Cow<'static, str> {
+        "Suit".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": "A suit letter: D (desert), O (ocean), M (mountain), J (jungle), V (volcano), P (purple, six-suits only).",
+            "type": "string",
+            "enum": ["D", "O", "M", "J", "V", "P"]
+        })
+    }
+}
+
+impl JsonSchema for Card {
+    fn schema_name() -> Cow<'static, str> {
+        "Card".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": "A card: value then suit letter, `I` for an investment (\"ID\", \"7O\", \"10V\").",
+            "type": "string",
+            "pattern": "^(I|[2-9]|10)[DOMJVP]$"
+        })
+    }
+}
+
+impl JsonSchema for Action {
+    fn schema_name() -> Cow<'static, str> {
+        "Action".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": "An action in the notation: \"play 7D\", \"discard ID\", \"draw deck\", \"draw D\".",
+            "type": "string"
+        })
+    }
+}
+
+impl JsonSchema for Variant {
+    fn schema_name() -> Cow<'static, str> {
+        "Variant".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": "The rule set.",
+            "type": "string",
+            "enum": ["classic", "six-suits"]
+        })
+    }
+}
+
+impl<T: JsonSchema> JsonSchema for BySuit<T> {
+    fn schema_name() -> Cow<'static, str> {
+        "BySuit".into()
+    }
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": "An object keyed by the suit letters in play.",
+            "type": "object",
+            "propertyNames": generator.subschema_for::<Suit>(),
+            "additionalProperties": generator.subschema_for::<T>()
+        })
     }
 }
 

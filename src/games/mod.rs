@@ -141,7 +141,7 @@ pub struct UnknownVariant {
 }
 
 /// What every observation has, whatever the game (CONTRACT.md §2).
-pub trait Observation: Serialize + Clone + Debug + Send + Sync + 'static {
+pub trait Observation: Serialize + schemars::JsonSchema + Clone + Debug + Send + Sync + 'static {
     /// The seat this observation is for.
     fn seat(&self) -> Seat;
     /// Every legal action string for this seat now, in the game's documented order
@@ -176,6 +176,18 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
     const PLAYERS: usize;
     /// What happens when a bot faults.
     const FAULT_POLICY: FaultPolicy;
+    /// One line about the game, for `arena games`.
+    const ABOUT: &'static str;
+    /// What a seat's points in an event are (see [`Game::event_points`]), for legends and JSON.
+    const POINTS_ARE: &'static str;
+    /// Whether fewer points are better (Intensity's penalty points).
+    const FEWER_POINTS_BETTER: bool = false;
+
+    /// The points a seat earns in an event from a match's [`Outcome::points`]: the game's own
+    /// score by default.
+    fn event_points(points: &[i64], seat: Seat) -> f64 {
+        points[seat] as f64
+    }
 
     /// Every variant; the first is the default.
     fn variants() -> &'static [Self::Variant];
@@ -264,52 +276,6 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
         self.play_unchecked(seat, &parsed);
         Ok(())
     }
-}
-
-/// Static description of a game, for `arena games` and name lookup.
-#[derive(Clone, Copy, Debug)]
-pub struct GameInfo {
-    /// Contract name.
-    pub name: &'static str,
-    /// Seats.
-    pub players: usize,
-    /// Variant names; the first is the default.
-    pub variants: &'static [&'static str],
-    /// One line about it.
-    pub about: &'static str,
-}
-
-/// Every game the arena knows, in a fixed order.
-pub const GAMES: &[GameInfo] = &[
-    GameInfo {
-        name: "blade",
-        players: 2,
-        variants: &["readme", "controller"],
-        about: "Blade, the Trails of Cold Steel card duel (codegolf KotH)",
-    },
-    GameInfo {
-        name: "ecard",
-        players: 2,
-        variants: &["readme", "manga"],
-        about: "E-card from Kaiji: Emperor, Citizens and Slave, 12 rounds",
-    },
-    GameInfo {
-        name: "lost-cities",
-        players: 2,
-        variants: &["classic", "six-suits"],
-        about: "Lost Cities (Ruby Quiz #51): expeditions, investments, discards",
-    },
-    GameInfo {
-        name: "intensity",
-        players: 4,
-        variants: &["standard"],
-        about: "Intensity (UNSW COMP1511): 4-player tricks, avoid calves and the buffalo",
-    },
-];
-
-/// Looks a game up by its contract name.
-pub fn find(name: &str) -> Option<&'static GameInfo> {
-    GAMES.iter().find(|g| g.name == name)
 }
 
 /// Formats the variant list of a game for error messages.

@@ -1,5 +1,8 @@
 //! The match seam: how a match is set up and played, whoever sits at the table.
 
+pub mod games;
 pub mod legacy;
 pub mod registry;
 pub mod runner;
+
+pub use games::{GameId, Hosted};

@@ -1,7 +1,4 @@
-//! Run-time dispatch from a game's name to its type, and from a bot's name to a [`Bot`].
-//!
-//! This is the one place that lists the game types; adding a game means one line in
-//! [`with_game!`] and one entry in [`crate::games::GAMES`].
+//! From a bot's name to a [`Bot`]: the loader, the sandboxed-bot adapter and the lanes.
 
 use std::path::Path;
 use std::sync::OnceLock;
@@ -12,44 +9,11 @@ use cardarena_sandbox::{Instance, Kind, Limits, Program, Sandbox, StdioProgram};
 use crate::bots::bot::{
     builtin, builtin_hash, content_hash, is_builtin_name, Bot, Fault, InitInfo, Verdict, BUILTIN_BOTS,
 };
-use crate::bots::Greedy;
-use crate::games::{Game, Observation, Seat};
 use crate::games::rng::derive_seed;
+use crate::games::{Game, Observation, Seat};
 use crate::play::runner::{BotEntry, SeatLimits};
+use crate::play::Hosted;
 use crate::tournament::config::LimitsConfig;
-
-/// Runs `$body` with `$G` bound to the game type named by `$name` (a `&str`), or evaluates to an
-/// error naming the known games.
-#[macro_export]
-macro_rules! with_game {
-    ($name:expr, $G:ident => $body:expr) => {
-        match $name {
-            "blade" => {
-                type $G = $crate::games::blade::Blade;
-                Ok($body)
-            }
-            "ecard" => {
-                type $G = $crate::games::ecard::Ecard;
-                Ok($body)
-            }
-            "lost-cities" => {
-                type $G = $crate::games::lost_cities::LostCities;
-                Ok($body)
-            }
-            "intensity" => {
-                type $G = $crate::games::intensity::Intensity;
-                Ok($body)
-            }
-            other => Err($crate::play::registry::unknown_game(other)),
-        }
-    };
-}
-
-/// The error for a game name that does not exist.
-pub fn unknown_game(name: &str) -> anyhow::Error {
-    let known: Vec<&str> = crate::games::GAMES.iter().map(|g| g.name).collect();
-    anyhow::anyhow!("unknown game {name:?}; the games are: {} (see `arena games`)", known.join(", "))
-}
 
 /// Parses a variant name of game `G`; `None` means the default (first) variant.
 ///
@@ -96,7 +60,7 @@ impl Loader {
     /// # Errors
     /// Unknown names, missing files, unsupported extensions, and programs the sandbox refuses
     /// (syntax errors, unknown imports, missing exports …); the message says what to do.
-    pub fn resolve<G: Greedy>(&self, name: &str) -> anyhow::Result<BotSource> {
+    pub fn resolve<G: Hosted>(&self, name: &str) -> anyhow::Result<BotSource> {
         if name == HUMAN {
             bail!("the bot {HUMAN:?} (a person at the terminal) plays only in `arena play`; name a built-in or a bot file here");
         }
@@ -145,7 +109,7 @@ impl Loader {
     /// # Errors
     /// A name that is neither a built-in nor a `.lua`/`.wasm`/`.wat` path (a mistake in the
     /// tournament file), or a sandbox that cannot start (a host failure, not the bot's).
-    pub fn resolve_entrant<G: Greedy>(&self, name: &str) -> anyhow::Result<BotSource> {
+    pub fn resolve_entrant<G: Hosted>(&self, name: &str) -> anyhow::Result<BotSource> {
         // Legacy programs (`legacy:<protocol>:<file>`) load as on the command line.
         if name == HUMAN
             || is_builtin_name(name)
@@ -305,13 +269,13 @@ impl BotSource {
 
     /// A fresh bot for one match, with the sandbox limits of `limits` (unset fields keep the
     /// sandbox's defaults for the bot's kind).
-    pub fn instantiate<G: Greedy>(&self, seed: u64, seat: Seat, limits: &LimitsConfig) -> Box<dyn Bot<G>> {
+    pub fn instantiate<G: Hosted>(&self, seed: u64, seat: Seat, limits: &LimitsConfig) -> Box<dyn Bot<G>> {
         self.instantiate_exact(seed, seat, self.limits(limits).as_ref())
     }
 
     /// A fresh bot for one match under exactly these sandbox limits (`None`: the defaults of the
     /// bot's kind; ignored for built-ins).
-    pub fn instantiate_exact<G: Greedy>(
+    pub fn instantiate_exact<G: Hosted>(
         &self,
         seed: u64,
         seat: Seat,
@@ -601,8 +565,12 @@ mod tests {
                 .enumerate()
                 .map(|(seat, b)| b.instantiate::<Blade>(seed, seat, &limits))
                 .collect();
-            serde_json::to_string(&crate::play::runner::run_match(&spec, &mut players, &mut crate::play::runner::Quiet))
-                .unwrap()
+            serde_json::to_string(&crate::play::runner::run_match(
+                &spec,
+                &mut players,
+                &mut crate::play::runner::Quiet,
+            ))
+            .unwrap()
         };
         for seed in 0..5 {
             assert_eq!(play(one, seed), play(lanes.shared(), seed));

@@ -20,8 +20,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::bots::bot::{Bot, Fault, InitInfo, Verdict};
-use crate::games::{FaultPolicy, Game, Observation, Outcome, Seat};
 use crate::games::rng::{Rng, Stream};
+use crate::games::{FaultPolicy, Game, Observation, Outcome, Seat};
 
 /// How long a reply may be before the replay stores it shortened.
 const MAX_REPLY_RECORDED: usize = 200;

@@ -18,8 +18,8 @@ use serde_json::value::RawValue;
 use crate::bots::bot::{content_hash, is_builtin_name, Fault, InitInfo, Verdict};
 use crate::games::{Game, Seat};
 use crate::play::registry::{convert, sandbox_seed};
-use crate::replay::view::walk;
 use crate::play::runner::{judge_reply, shorten, BotEntry, FaultRecord, Replay, SeatLimits};
+use crate::replay::view::walk;
 
 /// The capsule format version written by this arena.
 pub const CAPSULE_FORMAT: u32 = 1;
@@ -107,7 +107,8 @@ pub fn build<G: Game>(replay: &Replay, event: Option<&str>) -> anyhow::Result<Ve
             seed: replay.seed,
         };
         let init = serde_json::to_string(&info).expect("init info serializes");
-        let legacy = crate::play::legacy::parse_name(&replay.bots[seat].name).and_then(Result::ok).map(|(p, _)| p);
+        let legacy =
+            crate::play::legacy::parse_name(&replay.bots[seat].name).and_then(Result::ok).map(|(p, _)| p);
         // Every decision of this seat, with its observation.
         let mut mine = Vec::new();
         for p in &walked.points {
@@ -254,7 +255,7 @@ impl Answer {
 /// The capsule's game is unknown, or an observation has no `legal` list.
 pub fn reproduce(capsule: &Capsule, program: &Program) -> anyhow::Result<Reproduction> {
     let game = capsule.game.clone();
-    crate::with_game!(game.as_str(), G => reproduce_game::<G>(capsule, program))?
+    crate::with_game!(game.parse::<crate::play::GameId>()?, G => reproduce_game::<G>(capsule, program))
 }
 
 fn reproduce_game<G: Game>(capsule: &Capsule, program: &Program) -> anyhow::Result<Reproduction> {

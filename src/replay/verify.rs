@@ -6,11 +6,11 @@ use std::path::{Path, PathBuf};
 use anyhow::bail;
 
 use crate::bots::bot::is_builtin_name;
-use crate::bots::Greedy;
 use crate::games::Seat;
 use crate::play::registry::{self, BotSource, Loader};
-use crate::replay::view::walk;
 use crate::play::runner::{run_match, DecisionRecord, FaultRecord, MatchSpec, Quiet, Replay};
+use crate::play::Hosted;
+use crate::replay::view::walk;
 
 /// Where to find the bots of a replay.
 #[derive(Clone, Debug, Default)]
@@ -36,7 +36,7 @@ pub struct Verification {
 /// # Errors
 /// The replay is damaged, or a bot file is missing or cannot be loaded (the message names the
 /// seat and the file).
-pub fn verify<G: Greedy>(
+pub fn verify<G: Hosted>(
     replay: &Replay,
     source: &str,
     opts: &VerifyOptions,

@@ -10,10 +10,10 @@ use std::path::Path;
 
 use anyhow::{bail, Context};
 
+use crate::games::view::View;
 use crate::games::{FaultPolicy, Game, Seat};
 use crate::play::runner::{DecisionRecord, FaultRecord, Replay, REPLAY_FORMAT};
 use crate::tournament::store::Store;
-use crate::games::view::View;
 
 /// Reads a replay file.
 ///
@@ -334,14 +334,14 @@ pub fn indent(text: &str) -> String {
 mod tests {
     use super::*;
     use crate::bots::bot::{builtin, Bot};
-    use crate::bots::Greedy;
     use crate::games::blade::Blade;
     use crate::games::ecard::Ecard;
     use crate::games::intensity::Intensity;
     use crate::games::lost_cities::LostCities;
     use crate::play::runner::{run_match, BotEntry, MatchSpec, Quiet};
+    use crate::play::Hosted;
 
-    fn played<G: Greedy>(seed: u64) -> Replay {
+    fn played<G: Hosted>(seed: u64) -> Replay {
         let names = ["greedy", "random", "random", "greedy"];
         let spec = MatchSpec::<G> {
             variant: G::variants()[0],
@@ -356,7 +356,7 @@ mod tests {
         run_match(&spec, &mut bots, &mut Quiet)
     }
 
-    fn walks_to_the_recorded_outcome<G: Greedy + View>() {
+    fn walks_to_the_recorded_outcome<G: Hosted + View>() {
         for seed in 0..3 {
             let replay = played::<G>(seed);
             let w = walk::<G>(&replay, "test").unwrap();

@@ -28,7 +28,7 @@ use anyhow::{bail, Context};
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::games;
+use crate::play::games::{known_games, GameId};
 
 /// How the bots of an event meet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
@@ -175,29 +175,29 @@ pub fn parse(text: &str, path: &Path) -> anyhow::Result<Config> {
     for (i, ev) in raw.event.into_iter().enumerate() {
         let which = format!("event #{}", i + 1);
         let game = ev.game.or_else(|| defaults.game.clone()).with_context(|| {
-            format!("{}: {which} has no `game` (one of: {})", path.display(), game_names())
+            format!("{}: {which} has no `game` (one of: {})", path.display(), known_games())
         })?;
-        let info = games::find(game.get_ref()).with_context(|| {
-            format!(
+        let id: GameId = game.get_ref().parse().map_err(|_| {
+            anyhow::anyhow!(
                 "{}: `game = {:?}` is not a game (one of: {})",
                 at(game.span()),
                 game.get_ref(),
-                game_names()
+                known_games()
             )
         })?;
         let variant = ev.variant.or_else(|| defaults.variant.clone());
         if let Some(v) = &variant {
-            if !info.variants.contains(&v.get_ref().as_str()) {
+            if !id.variants().contains(v.get_ref()) {
                 bail!(
                     "{}: `variant = {:?}` is not a variant of {} (variants: {})",
                     at(v.span()),
                     v.get_ref(),
-                    info.name,
-                    info.variants.join(", ")
+                    id.name(),
+                    id.variants().join(", ")
                 );
             }
         }
-        let name = ev.name.map(|n| n.into_inner()).unwrap_or_else(|| info.name.to_string());
+        let name = ev.name.map(|n| n.into_inner()).unwrap_or_else(|| id.name().to_string());
         if !names.insert(name.clone()) {
             bail!("{}: two events are named {name:?}; give each a unique `name`", path.display());
         }
@@ -211,7 +211,7 @@ pub fn parse(text: &str, path: &Path) -> anyhow::Result<Config> {
         if distinct.len() != bots.len() {
             bail!("{}: event {name:?} names a bot twice in `bots`", at(bots_span));
         }
-        let need = if info.players == 4 { 4 } else { 2 };
+        let need = if id.players() == 4 { 4 } else { 2 };
         if bots.len() < need {
             bail!(
                 "{}: event {name:?} needs at least {need} bots in `bots`, it has {}",
@@ -277,7 +277,7 @@ pub fn parse(text: &str, path: &Path) -> anyhow::Result<Config> {
         let limits = ev.limits.unwrap_or_default().or(&defaults.limits.clone().unwrap_or_default());
         events.push(Event {
             name,
-            game: info.name.to_string(),
+            game: id.name().to_string(),
             variant: variant.map(|v| v.into_inner()),
             bots,
             bot_paths,
@@ -292,10 +292,6 @@ pub fn parse(text: &str, path: &Path) -> anyhow::Result<Config> {
         });
     }
     Ok(Config { path: path.to_path_buf(), events })
-}
-
-fn game_names() -> String {
-    games::GAMES.iter().map(|g| g.name).collect::<Vec<_>>().join(", ")
 }
 
 /// ⌈log2 n⌉ + 1 rounds, the usual Swiss length.

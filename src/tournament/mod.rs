@@ -23,10 +23,10 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::bots::bot::Verdict;
-use crate::bots::Greedy;
 use crate::games::Game;
 use crate::play::registry::{self, BotSource, Loader};
 use crate::play::runner::{run_match, BotEntry, MatchSpec, Quiet, Replay};
+use crate::play::Hosted;
 use crate::with_game;
 
 pub use config::{Config, Event, Format};
@@ -197,7 +197,7 @@ pub fn run(
             continue;
         }
         let game = event.game.clone();
-        let standings = with_game!(game.as_str(), G => run_event::<G>(event, &loader, store, &pool, &bar, stop, stop_now, &mut result))??;
+        let standings = with_game!(game.parse::<crate::play::GameId>()?, G => run_event::<G>(event, &loader, store, &pool, &bar, stop, stop_now, &mut result))?;
         result.events.push(standings);
     }
     bar.finish();
@@ -340,7 +340,7 @@ struct EventCtx<G: Game> {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn run_event<G: Greedy>(
+fn run_event<G: Hosted>(
     event: &Event,
     loader: &Loader,
     store: &Store,
@@ -455,7 +455,7 @@ const GROUP_COMMIT: std::time::Duration = std::time::Duration::from_millis(20);
 /// Plays every plan not yet stored; returns the summaries of the longest finished prefix of
 /// `plans` (all of them unless the run was stopped). Faults are grouped by (bot, verdict, site):
 /// one capsule per group, of its first fault in plan order.
-fn play_all<G: Greedy>(
+fn play_all<G: Hosted>(
     ctx: &EventCtx<G>,
     event: &Event,
     plans: &[MatchPlan],
@@ -628,14 +628,16 @@ struct Faulted {
 }
 
 fn faulted<G: Game>(replay: &Replay, event: &Event, failed: &[bool]) -> Vec<Faulted> {
-    let mut capsules = crate::replay::capsule::build::<G>(replay, Some(&event.name)).unwrap_or_default().into_iter();
+    let mut capsules =
+        crate::replay::capsule::build::<G>(replay, Some(&event.name)).unwrap_or_default().into_iter();
     let mut out = Vec::new();
     for (seat, faults) in replay.faults.iter().enumerate() {
         let file_bot = !crate::bots::bot::is_builtin_name(&replay.bots[seat].name);
         for f in faults {
             // `build` makes one capsule per fault of a file bot, in this same order; a bot that
             // could not be loaded has nothing to rerun.
-            let capsule = if file_bot { capsules.next().map(|c| crate::replay::capsule::encode(&c)) } else { None };
+            let capsule =
+                if file_bot { capsules.next().map(|c| crate::replay::capsule::encode(&c)) } else { None };
             let capsule = capsule.filter(|_| !failed[seat]).map(|(text, name)| (name, text));
             out.push(Faulted {
                 note: FaultNote {
@@ -658,7 +660,7 @@ fn faulted<G: Game>(replay: &Replay, event: &Event, failed: &[bool]) -> Vec<Faul
     out
 }
 
-fn play_one<G: Greedy>(ctx: &EventCtx<G>, bots: &[BotSource], plan: &MatchPlan) -> Replay {
+fn play_one<G: Hosted>(ctx: &EventCtx<G>, bots: &[BotSource], plan: &MatchPlan) -> Replay {
     let spec = MatchSpec::<G> {
         variant: ctx.variant,
         seed: plan.seed,

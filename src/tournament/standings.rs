@@ -24,8 +24,9 @@ use skillratings::{MultiTeamOutcome, Outcomes};
 use super::config::Event;
 use super::schedule::MatchPlan;
 use super::MatchSummary;
-use crate::stats::ratings::{self, Placing};
 use crate::play::runner::BotEntry;
+use crate::play::GameId;
+use crate::stats::ratings::{self, Placing};
 
 /// One line of the table.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -118,29 +119,23 @@ pub fn match_score(ranks: &[u32], seat: usize) -> f64 {
     (beaten + 0.5 * tied) / (ranks.len() - 1) as f64
 }
 
-/// Points for `seat` in a match, by the game's own scoring (Intensity: penalty points, fewer is
-/// better, see [`points_are`]).
+/// Points for `seat` in a match, by the game's own scoring ([`crate::games::Game::event_points`];
+/// an unknown game name counts the points as they are).
 pub fn game_points(game: &str, s: &MatchSummary, seat: usize) -> f64 {
-    match game {
-        "lost-cities" => (s.points[seat] - s.points[1 - seat]) as f64,
-        _ => s.points[seat] as f64,
+    match game.parse::<GameId>() {
+        Ok(id) => id.event_points(&s.points, seat),
+        Err(_) => s.points[seat] as f64,
     }
 }
 
 /// Whether fewer points are better in `game` (Intensity's penalty points).
 pub fn fewer_points_better(game: &str) -> bool {
-    game == "intensity"
+    game.parse::<GameId>().is_ok_and(GameId::fewer_points_better)
 }
 
 /// What the points of `game` are, for the legend and the JSON.
 pub fn points_are(game: &str) -> &'static str {
-    match game {
-        "blade" => "Blade's 2/1/0 for a win/draw/loss (controller variant: 2 for a draw)",
-        "ecard" => "E-card round points scored",
-        "lost-cities" => "Lost Cities score difference, own − opponent's",
-        "intensity" => "Intensity penalty points taken (fewer is better)",
-        _ => "the game's own points",
-    }
+    game.parse::<GameId>().map_or("the game's own points", GameId::points_are)
 }
 
 /// Computes the standings from the matches (in plan order).
