@@ -2,8 +2,8 @@
 //! observation, through the arena's `Bot` adapter (as `arena bench` measures them).
 //! `cargo run --release --example decision_profile -- lua 300000`
 use cardarena::games::blade::Blade;
+use cardarena::play::limits::LimitsConfig;
 use cardarena::play::registry::BotSource;
-use cardarena::tournament::config::LimitsConfig;
 use cardarena_sandbox::{Kind, Sandbox};
 
 fn main() {

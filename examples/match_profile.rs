@@ -6,9 +6,9 @@
 //! one wasmtime engine for all).
 use cardarena::games::blade::Blade;
 use cardarena::games::Game;
+use cardarena::play::limits::LimitsConfig;
 use cardarena::play::registry::BotSource;
 use cardarena::play::runner::{run_match, MatchSpec, Quiet};
-use cardarena::tournament::config::LimitsConfig;
 use cardarena_sandbox::{Kind, Sandbox};
 
 fn main() {

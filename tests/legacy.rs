@@ -232,9 +232,9 @@ fn legacy_match_replays_and_verifies() {
 #[test]
 fn garbage_answers_cost_five_points_each_in_intensity() {
     use cardarena::games::intensity::Intensity;
+    use cardarena::play::limits::LimitsConfig;
     use cardarena::play::registry::Loader;
     use cardarena::play::runner::{run_match, MatchSpec, Quiet};
-    use cardarena::tournament::config::LimitsConfig;
     // A WASI command that prints "huh?" and exits 0.
     let wat = r#"(module
       (import "wasi_snapshot_preview1" "fd_write" (func $w (param i32 i32 i32 i32) (result i32)))

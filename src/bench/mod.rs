@@ -27,10 +27,10 @@ use serde_json::{json, Map, Value};
 use crate::bots::bot::{Bot, Fault, InitInfo};
 use crate::games::blade::Blade;
 use crate::games::{Game, Observation};
+use crate::play::limits::LimitsConfig;
 use crate::play::registry::{BotSource, Lanes};
 use crate::play::runner::{run_match, MatchSpec, Quiet};
 use crate::play::Hosted;
-use crate::tournament::config::LimitsConfig;
 
 const TRIVIAL_LUA: &str = include_str!("trivial.lua");
 const RANDOM_LUA: &str = include_str!("random.lua");

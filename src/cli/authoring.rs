@@ -15,11 +15,12 @@ use rayon::prelude::*;
 
 use super::{csv_field, default_threads, print_out, write_out, LimitArgs, Mismatch};
 use crate::bots::bot::{content_hash, is_builtin_name, Verdict, BUILTIN_BOTS};
+use crate::play::limits::LimitsConfig;
 use crate::play::registry::{self, BotSource, Lanes, Loader};
 use crate::play::runner::{run_match, BotEntry, FaultRecord, MatchSpec, Quiet};
 use crate::play::Hosted;
 use crate::stats::ratings::{self, Placing};
-use crate::tournament::config::{Event, Format, LimitsConfig};
+use crate::tournament::config::{Event, Format};
 use crate::tournament::schedule::{deal_seed, MatchPlan};
 use crate::tournament::standings::{self, match_score, EventStandings};
 use crate::tournament::MatchSummary;

@@ -11,10 +11,10 @@ use clap::{Parser, Subcommand};
 use serde::Serialize;
 
 use crate::games::{Game, Outcome, Seat};
+use crate::play::limits::LimitsConfig;
 use crate::play::registry::{self, BotSource, Loader};
 use crate::play::runner::{run_match, DecisionRecord, FaultRecord, MatchObserver, MatchSpec, Quiet, Replay};
 use crate::play::{GameId, Hosted};
-use crate::tournament::config::LimitsConfig;
 use crate::with_game;
 
 mod authoring;

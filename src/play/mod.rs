@@ -2,6 +2,7 @@
 
 pub mod games;
 pub mod legacy;
+pub mod limits;
 pub mod registry;
 pub mod runner;
 

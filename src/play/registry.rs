@@ -11,9 +11,9 @@ use crate::bots::bot::{
 };
 use crate::games::rng::derive_seed;
 use crate::games::{Game, Observation, Seat};
+use crate::play::limits::LimitsConfig;
 use crate::play::runner::{BotEntry, SeatLimits};
 use crate::play::Hosted;
-use crate::tournament::config::LimitsConfig;
 
 /// Parses a variant name of game `G`; `None` means the default (first) variant.
 ///
@@ -398,29 +398,6 @@ impl From<&SeatLimits> for Limits {
     }
 }
 
-impl LimitsConfig {
-    /// The sandbox limits for a kind of bot: its defaults, overridden by what is set here.
-    pub fn apply(&self, kind: Kind) -> Limits {
-        let mut limits = Limits::default_for(kind);
-        let per_kind = match kind {
-            Kind::Lua => self.lua.as_ref(),
-            Kind::Wasm => self.wasm.as_ref(),
-        };
-        for layer in [Some(self), per_kind.map(|b| &**b)].into_iter().flatten() {
-            if let Some(f) = layer.fuel_per_decision {
-                limits.fuel_per_decision = f;
-            }
-            if let Some(f) = layer.fuel_per_match {
-                limits.fuel_per_match = f;
-            }
-            if let Some(m) = layer.memory_mb {
-                limits.memory_bytes = m.saturating_mul(1 << 20);
-            }
-        }
-        limits
-    }
-}
-
 /// The seed a file bot's sandbox gets (Lua's `math.random`): derived from the match seed, per seat.
 pub fn sandbox_seed(match_seed: u64, seat: Seat) -> u64 {
     derive_seed(&[match_seed, seat as u64])
@@ -530,7 +507,6 @@ impl<G: Game> Bot<G> for SandboxBot {
 mod tests {
     use super::*;
     use crate::games::blade::Blade;
-    use crate::tournament::config::parse;
 
     /// Worker 0 and threads outside the pool play the bots as loaded; another worker plays the
     /// same bots (names, hashes, replays) on a lane of its own, made once; with no WASM bot
@@ -577,20 +553,6 @@ mod tests {
         }
         let lua_only = Lanes::new(loader.started_sandbox(), vec![lanes.shared()[1].clone()], 2);
         assert_eq!(lua_only.for_worker(Some(1)).as_ptr(), lua_only.shared().as_ptr());
-    }
-
-    #[test]
-    fn limits_layer_defaults_event_and_kind() {
-        let text = "[[event]]\ngame = \"blade\"\nbots = [\"greedy\", \"random\"]\n[event.limits]\nmemory_mb = 8\nfuel_per_match = 77\n[event.limits.lua]\nfuel_per_decision = 1234\n";
-        let config = parse(text, Path::new("arena.toml")).unwrap();
-        let limits = &config.events[0].limits;
-        let lua = limits.apply(Kind::Lua);
-        let wasm = limits.apply(Kind::Wasm);
-        assert_eq!(lua.fuel_per_decision, 1234);
-        assert_eq!(wasm.fuel_per_decision, Limits::WASM.fuel_per_decision);
-        assert_eq!((lua.fuel_per_match, wasm.fuel_per_match), (77, 77));
-        assert_eq!((lua.memory_bytes, wasm.memory_bytes), (8 << 20, 8 << 20));
-        assert_eq!(LimitsConfig::default().apply(Kind::Lua), Limits::LUA);
     }
 
     #[test]

@@ -29,6 +29,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::play::games::{known_games, GameId};
+use crate::play::limits::LimitsConfig;
 
 /// How the bots of an event meet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
@@ -49,34 +50,6 @@ impl Format {
             Format::RoundRobin => "round-robin",
             Format::Gauntlet => "gauntlet",
             Format::Swiss => "swiss",
-        }
-    }
-}
-
-/// Sandbox limits as written in arena.toml; unset keys keep the sandbox defaults.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct LimitsConfig {
-    /// Fuel per decision (WASM fuel or Lua instructions).
-    pub fuel_per_decision: Option<u64>,
-    /// Fuel per match.
-    pub fuel_per_match: Option<u64>,
-    /// Memory per bot, in MiB.
-    pub memory_mb: Option<u64>,
-    /// Overrides for Lua bots only (`[event.limits.lua]`).
-    pub lua: Option<Box<LimitsConfig>>,
-    /// Overrides for WASM bots only (`[event.limits.wasm]`).
-    pub wasm: Option<Box<LimitsConfig>>,
-}
-
-impl LimitsConfig {
-    fn or(&self, defaults: &LimitsConfig) -> LimitsConfig {
-        LimitsConfig {
-            fuel_per_decision: self.fuel_per_decision.or(defaults.fuel_per_decision),
-            fuel_per_match: self.fuel_per_match.or(defaults.fuel_per_match),
-            memory_mb: self.memory_mb.or(defaults.memory_mb),
-            lua: self.lua.clone().or_else(|| defaults.lua.clone()),
-            wasm: self.wasm.clone().or_else(|| defaults.wasm.clone()),
         }
     }
 }
@@ -274,7 +247,7 @@ pub fn parse(text: &str, path: &Path) -> anyhow::Result<Config> {
             Some(m) => *m.get_ref(),
             None => 35,
         };
-        let limits = ev.limits.unwrap_or_default().or(&defaults.limits.clone().unwrap_or_default());
+        let limits = ev.limits.unwrap_or_default().over(&defaults.limits.clone().unwrap_or_default());
         events.push(Event {
             name,
             game: id.name().to_string(),

@@ -334,7 +334,7 @@ struct EventCtx<G: Game> {
     bots: registry::Lanes,
     entries: Vec<BotEntry>,
     fingerprint: String,
-    limits: config::LimitsConfig,
+    limits: crate::play::limits::LimitsConfig,
     /// Per entrant: whether it could not be loaded (it gets no capsules).
     failed: Vec<bool>,
 }

@@ -258,7 +258,7 @@ mod tests {
         use crate::games::blade::Blade;
         use crate::games::Game;
         let source = crate::play::registry::Loader::new().resolve::<Blade>("random").unwrap();
-        let limits = crate::tournament::config::LimitsConfig::default();
+        let limits = crate::play::limits::LimitsConfig::default();
         let spec = crate::play::runner::MatchSpec::<Blade> {
             variant: Blade::variants()[0],
             seed,

@@ -4,9 +4,9 @@
 use std::path::PathBuf;
 
 use cardarena::games::blade::{Blade, Variant};
+use cardarena::play::limits::LimitsConfig;
 use cardarena::play::registry::{BotSource, Loader};
 use cardarena::play::runner::{run_match, MatchSpec, Quiet, Replay};
-use cardarena::tournament::config::LimitsConfig;
 use cardarena::tournament::schedule::deal_seed;
 
 const STEPS: [&str; 4] = [

@@ -14,9 +14,9 @@
 use std::path::PathBuf;
 
 use cardarena::games::lost_cities::LostCities;
+use cardarena::play::limits::LimitsConfig;
 use cardarena::play::registry::{self, BotSource, Loader};
 use cardarena::play::runner::{run_match, MatchSpec, Quiet, Replay};
-use cardarena::tournament::config::LimitsConfig;
 use cardarena::tournament::schedule::deal_seed;
 use rayon::prelude::*;
 
