@@ -1,6 +1,41 @@
 //! cardarena: a bot arena for hidden-information card games (Blade, E-card, Lost Cities,
-//! Intensity). Rules are pure types in [`games`]; bots sit behind one trait, [`bot::Bot`]; the
-//! [`runner`] plays a match and records a replay.
+//! Intensity). Bots are built-ins, Lua scripts or WASM modules; the Lua and WASM ones run
+//! in-process in a sandbox with deterministic fuel and memory limits, so the same seed gives the
+//! same replay, byte for byte, on any machine.
+//!
+//! A program plays a match through [`Arena`] (bots by name) or [`Match`] (bots you seat
+//! yourself); both take the one path that every command of the `arena` binary takes too. A
+//! bot's failure is a [`Verdict`] in the replay's faults; a failure of the host or of the request
+//! is a [`HostError`].
+//!
+//! ```
+//! use cardarena::{Arena, GameId, Verdict};
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let dir = std::env::temp_dir().join(format!("cardarena-doc-{}", std::process::id()));
+//! std::fs::create_dir_all(&dir)?;
+//! let first = dir.join("first.lua");
+//! std::fs::write(&first, "function act(obs) return obs.legal[1] end\n")?;
+//! let arena = Arena::new();
+//! let replay = arena.play(GameId::Ecard, 7, &[first.to_str().unwrap(), "greedy"])?;
+//! println!("points {:?}, ranks {:?}", replay.outcome.points, replay.outcome.ranks);
+//! assert!(replay.faults.iter().all(|seat| seat.is_empty()));
+//!
+//! // A bot that answers nonsense gets a verdict, and forfeits: the match still has an outcome.
+//! let wrong = dir.join("wrong.lua");
+//! std::fs::write(&wrong, "function act(obs) return 'nonsense' end\n")?;
+//! let replay = arena.play(GameId::Ecard, 7, &[wrong.to_str().unwrap(), "greedy"])?;
+//! assert_eq!(replay.faults[0][0].verdict, Verdict::Invalid);
+//! assert_eq!(replay.outcome.ranks, [2, 1]);
+//! # std::fs::remove_dir_all(&dir)?;
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! The layers, lowest first: [`games`] (pure rules), [`bots`] (the [`Bot`] trait and the
+//! built-ins) and [`stats`]; [`play`] (the match seam: the game list, loading bots, limits, the
+//! runner, [`Match`]); then [`replay`], [`tournament`], the authoring tools and `bench`, and the
+//! command line on top. ARCHITECTURE.md has the map.
 
 pub mod bench;
 pub mod bots;
@@ -12,3 +47,10 @@ pub mod replay;
 pub mod schema;
 pub mod stats;
 pub mod tournament;
+
+pub use bots::bot::{Bot, Fault, Verdict};
+pub use cardarena_sandbox::Limits;
+pub use games::{Game, Outcome};
+pub use play::limits::LimitsConfig;
+pub use play::runner::{FaultRecord, Replay};
+pub use play::{Arena, GameId, HostError, Match};

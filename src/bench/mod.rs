@@ -29,8 +29,8 @@ use crate::games::blade::Blade;
 use crate::games::{Game, Observation};
 use crate::play::limits::LimitsConfig;
 use crate::play::registry::{BotSource, Lanes};
-use crate::play::runner::{run_match, MatchSpec, Quiet};
 use crate::play::Hosted;
+use crate::play::Match;
 
 const TRIVIAL_LUA: &str = include_str!("trivial.lua");
 const RANDOM_LUA: &str = include_str!("random.lua");
@@ -688,16 +688,16 @@ impl Seats {
 
 /// Plays one match of `G` between `seats`, on thread `k`'s lane.
 fn play<G: Hosted>(seats: &Seats, k: usize, seed: u64) {
-    let spec = MatchSpec::<G> { variant: G::variants()[0], seed, entries: seats.entries.clone() };
     let limits = LimitsConfig::default();
-    let mut bots: Vec<_> = seats
+    let replay = seats
         .bots
         .for_worker(Some(k))
         .iter()
-        .enumerate()
-        .map(|(seat, s)| s.instantiate::<G>(seed, seat, &limits))
-        .collect();
-    let replay = run_match(&spec, &mut bots, &mut Quiet);
+        .zip(&seats.entries)
+        .fold(Match::<G>::new(G::variants()[0], seed), |t, (s, entry)| {
+            t.seat_with(entry.clone(), s, s.limits(&limits).as_ref())
+        })
+        .play();
     debug_assert!(replay.faults.iter().all(Vec::is_empty), "{:?}", replay.faults);
     std::hint::black_box(replay);
 }

@@ -17,8 +17,9 @@ use super::{csv_field, default_threads, print_out, write_out, LimitArgs, Mismatc
 use crate::bots::bot::{content_hash, is_builtin_name, Verdict, BUILTIN_BOTS};
 use crate::play::limits::LimitsConfig;
 use crate::play::registry::{self, BotSource, Lanes, Loader};
-use crate::play::runner::{run_match, BotEntry, FaultRecord, MatchSpec, Quiet};
+use crate::play::runner::{BotEntry, FaultRecord};
 use crate::play::Hosted;
+use crate::play::Match;
 use crate::stats::ratings::{self, Placing};
 use crate::tournament::config::{Event, Format};
 use crate::tournament::schedule::{deal_seed, MatchPlan};
@@ -181,18 +182,13 @@ fn play_plans<G: Hosted>(
             .par_iter()
             .map(|plan| {
                 let sources = bots.for_worker(rayon::current_thread_index());
-                let spec = MatchSpec::<G> {
-                    variant,
-                    seed: plan.seed,
-                    entries: plan.seats.iter().map(|&e| entries[e].clone()).collect(),
-                };
-                let mut bots: Vec<_> = plan
+                let (replay, memory) = plan
                     .seats
                     .iter()
-                    .enumerate()
-                    .map(|(seat, &e)| sources[e].instantiate::<G>(plan.seed, seat, limits))
-                    .collect();
-                let replay = run_match(&spec, &mut bots, &mut Quiet);
+                    .fold(Match::<G>::new(variant, plan.seed), |t, &e| {
+                        t.seat_with(entries[e].clone(), &sources[e], sources[e].limits(limits).as_ref())
+                    })
+                    .play_measured(&mut crate::play::runner::Quiet);
                 let mut fuel = vec![Vec::new(); G::PLAYERS];
                 let mut replies = vec![String::new(); G::PLAYERS];
                 for d in &replay.decisions {
@@ -206,7 +202,7 @@ fn play_plans<G: Hosted>(
                     plan: plan.clone(),
                     summary: MatchSummary::of(&replay),
                     fuel,
-                    memory: bots.iter().map(|b| b.memory_peak()).collect(),
+                    memory,
                     faults: replay.faults,
                     replies: replies.iter().map(|r| content_hash(r.as_bytes())).collect(),
                 }

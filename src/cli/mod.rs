@@ -13,7 +13,8 @@ use serde::Serialize;
 use crate::games::{Game, Outcome, Seat};
 use crate::play::limits::LimitsConfig;
 use crate::play::registry::{self, BotSource, Loader};
-use crate::play::runner::{run_match, DecisionRecord, FaultRecord, MatchObserver, MatchSpec, Quiet, Replay};
+use crate::play::runner::{DecisionRecord, FaultRecord, MatchObserver, Replay};
+use crate::play::Match;
 use crate::play::{GameId, Hosted};
 use crate::with_game;
 
@@ -326,38 +327,22 @@ fn play_game<G: Hosted + crate::games::view::View>(args: &PlayArgs) -> anyhow::R
         .map(|b| if b == registry::HUMAN { Ok(None) } else { loader.resolve::<G>(b).map(Some) })
         .collect::<anyhow::Result<Vec<_>>>()?;
     let limits = args.limits.config();
-    let entries = sources
-        .iter()
-        .map(|s| match s {
-            Some(s) => s.entry(),
-            None => crate::play::runner::BotEntry {
-                name: registry::HUMAN.to_string(),
-                hash: crate::bots::bot::builtin_hash(registry::HUMAN),
-            },
-        })
-        .collect();
-    let spec = MatchSpec::<G> { variant, seed: args.seed, entries };
     let capsule_dir =
         args.capsules.clone().unwrap_or_else(|| match args.replay.as_deref().and_then(|p| p.parent()) {
             Some(dir) => dir.join("capsules"),
             None => PathBuf::from("capsules"),
         });
-    let recorded_limits: Vec<Option<crate::play::runner::SeatLimits>> = sources
-        .iter()
-        .map(|s| match s {
-            Some(s) => BotSource::recorded_limits(&[s], &limits).pop().flatten(),
-            None => None,
-        })
-        .collect();
     let capsules;
-    let mut bots: Vec<Box<dyn crate::bots::bot::Bot<G>>> = sources
-        .iter()
-        .enumerate()
-        .map(|(seat, s)| match s {
-            Some(s) => s.instantiate::<G>(args.seed, seat, &limits),
-            None => Box::new(crate::human::HumanBot::stdio()),
-        })
-        .collect();
+    let table = sources.iter().fold(Match::<G>::new(variant, args.seed), |t, s| match s {
+        Some(s) => t.seat(s, &limits),
+        None => t.seat_bot(
+            crate::play::runner::BotEntry {
+                name: registry::HUMAN.to_string(),
+                hash: crate::bots::bot::builtin_hash(registry::HUMAN),
+            },
+            Box::new(crate::human::HumanBot::stdio()),
+        ),
+    });
     let replay = if let Some(&seat) = humans.first() {
         print_out(&format!(
             "{} ({}), seed {}: you are seat {seat}; {}\n(moves: docs/games/{}.md; type a number or the move, Ctrl-D to leave)\n",
@@ -379,13 +364,11 @@ fn play_game<G: Hosted + crate::games::view::View>(args: &PlayArgs) -> anyhow::R
             names: args.bots.clone(),
             output: Box::new(std::io::stdout()),
         };
-        let mut replay = run_match(&spec, &mut bots, &mut log);
-        replay.limits = recorded_limits;
+        let replay = table.play_observed(&mut log);
         capsules = write_capsules::<G>(&replay, &capsule_dir);
         replay
     } else if args.json {
-        let mut replay = run_match(&spec, &mut bots, &mut Quiet);
-        replay.limits = recorded_limits;
+        let replay = table.play();
         capsules = write_capsules::<G>(&replay, &capsule_dir);
         replay
     } else {
@@ -397,8 +380,7 @@ fn play_game<G: Hosted + crate::games::view::View>(args: &PlayArgs) -> anyhow::R
             args.seed,
             args.bots.iter().enumerate().map(|(s, b)| format!("seat {s} {b}")).collect::<Vec<_>>().join(", ")
         ));
-        let mut replay = run_match(&spec, &mut bots, &mut log);
-        replay.limits = recorded_limits;
+        let replay = table.play_observed(&mut log);
         capsules = write_capsules::<G>(&replay, &capsule_dir);
         // Each fault line is followed by its capsule's path.
         for (at, seat, decision) in log.fault_ends.iter().rev() {
@@ -778,15 +760,13 @@ fn sprt_game<G: Hosted>(args: &SprtArgs) -> anyhow::Result<()> {
     let play = |pair: u64, new_seat: usize| -> u32 {
         let seed = crate::tournament::schedule::deal_seed(args.seed, pair as u32);
         let order = if new_seat == 0 { [0, 1] } else { [1, 0] };
-        let spec =
-            MatchSpec::<G> { variant, seed, entries: order.iter().map(|&i| entries[i].clone()).collect() };
         let sources = lanes.for_worker(rayon::current_thread_index());
-        let mut bots: Vec<_> = order
+        let r = order
             .iter()
-            .enumerate()
-            .map(|(seat, &i)| sources[i].instantiate::<G>(seed, seat, &limits))
-            .collect();
-        let r = run_match(&spec, &mut bots, &mut Quiet);
+            .fold(Match::<G>::new(variant, seed), |t, &i| {
+                t.seat_with(entries[i].clone(), &sources[i], sources[i].limits(&limits).as_ref())
+            })
+            .play();
         match (r.outcome.ranks[new_seat], r.outcome.ranks[1 - new_seat]) {
             (1, 1) => 1,
             (1, _) => 2,

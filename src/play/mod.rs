@@ -1,9 +1,13 @@
 //! The match seam: how a match is set up and played, whoever sits at the table.
 
+pub mod arena;
 pub mod games;
 pub mod legacy;
 pub mod limits;
 pub mod registry;
 pub mod runner;
+pub mod table;
 
+pub use arena::{Arena, HostError};
 pub use games::{GameId, Hosted};
+pub use table::Match;

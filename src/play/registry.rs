@@ -26,6 +26,11 @@ pub fn variant<G: Game>(name: Option<&str>) -> anyhow::Result<G::Variant> {
     }
 }
 
+/// The sandbox could not start: the host's failure, never a bot's.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot start the sandbox: {0}")]
+pub struct SandboxStart(pub String);
+
 /// The name of the person at the terminal, a bot of `arena play` only.
 pub const HUMAN: &str = "human";
 
@@ -50,7 +55,7 @@ impl Loader {
         if let Some(s) = self.sandbox.get() {
             return Ok(s);
         }
-        let s = Sandbox::new().map_err(|e| anyhow::anyhow!("cannot start the sandbox: {e}"))?;
+        let s = Sandbox::new().map_err(|e| anyhow::Error::new(SandboxStart(e.to_string())))?;
         Ok(self.sandbox.get_or_init(|| s))
     }
 

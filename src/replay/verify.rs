@@ -8,8 +8,9 @@ use anyhow::bail;
 use crate::bots::bot::is_builtin_name;
 use crate::games::Seat;
 use crate::play::registry::{self, BotSource, Loader};
-use crate::play::runner::{run_match, DecisionRecord, FaultRecord, MatchSpec, Quiet, Replay};
+use crate::play::runner::{DecisionRecord, FaultRecord, Replay};
 use crate::play::Hosted;
+use crate::play::Match;
 use crate::replay::view::walk;
 
 /// Where to find the bots of a replay.
@@ -80,13 +81,14 @@ pub fn verify<G: Hosted>(
         }
         vec![None; G::PLAYERS]
     };
-    let spec = MatchSpec::<G> { variant, seed: replay.seed, entries: replay.bots.clone() };
-    let mut bots: Vec<_> = sources
+    let again = sources
         .iter()
-        .enumerate()
-        .map(|(seat, s)| s.instantiate_exact::<G>(replay.seed, seat, limits[seat].as_ref()))
-        .collect();
-    let again = run_match(&spec, &mut bots, &mut Quiet);
+        .zip(&replay.bots)
+        .zip(&limits)
+        .fold(Match::<G>::new(variant, replay.seed), |t, ((s, entry), l)| {
+            t.seat_with(entry.clone(), s, l.as_ref())
+        })
+        .play();
     let name = |s: Seat| replay.bots[s].name.as_str();
 
     for seat in 0..G::PLAYERS {

@@ -25,8 +25,9 @@ use serde::{Deserialize, Serialize};
 use crate::bots::bot::Verdict;
 use crate::games::Game;
 use crate::play::registry::{self, BotSource, Loader};
-use crate::play::runner::{run_match, BotEntry, MatchSpec, Quiet, Replay};
+use crate::play::runner::{BotEntry, Replay};
 use crate::play::Hosted;
+use crate::play::Match;
 use crate::with_game;
 
 pub use config::{Config, Event, Format};
@@ -661,21 +662,13 @@ fn faulted<G: Game>(replay: &Replay, event: &Event, failed: &[bool]) -> Vec<Faul
 }
 
 fn play_one<G: Hosted>(ctx: &EventCtx<G>, bots: &[BotSource], plan: &MatchPlan) -> Replay {
-    let spec = MatchSpec::<G> {
-        variant: ctx.variant,
-        seed: plan.seed,
-        entries: plan.seats.iter().map(|&e| ctx.entries[e].clone()).collect(),
-    };
-    let mut players: Vec<_> = plan
-        .seats
+    let table = Match::<G>::new(ctx.variant, plan.seed);
+    plan.seats
         .iter()
-        .enumerate()
-        .map(|(seat, &e)| bots[e].instantiate::<G>(plan.seed, seat, &ctx.limits))
-        .collect();
-    let mut replay = run_match(&spec, &mut players, &mut Quiet);
-    let sources: Vec<&BotSource> = plan.seats.iter().map(|&e| &bots[e]).collect();
-    replay.limits = BotSource::recorded_limits(&sources, &ctx.limits);
-    replay
+        .fold(table, |t, &e| {
+            t.seat_with(ctx.entries[e].clone(), &bots[e], bots[e].limits(&ctx.limits).as_ref())
+        })
+        .play()
 }
 
 #[cfg(test)]
