@@ -39,9 +39,7 @@
 
 pub mod bench;
 pub mod bots;
-pub mod cli;
 pub mod games;
-pub mod human;
 pub mod play;
 pub mod replay;
 pub mod schema;

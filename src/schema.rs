@@ -52,7 +52,7 @@ pub fn lua_annotations(game: &str) -> Option<String> {
 }
 
 /// `lost-cities` → `LostCities` (the type names in schemas, LuaLS classes and `arena new`).
-pub(crate) fn pascal(game: &str) -> String {
+pub fn pascal(game: &str) -> String {
     game.split('-')
         .map(|w| {
             let mut c = w.chars();

@@ -47,8 +47,13 @@ fn every_game_has_a_tutorial_and_a_current_schema() {
     for game in GameId::ALL {
         let schema = game.observation_schema();
         assert_eq!(schema["type"], "object", "{game}");
-        let committed = std::fs::read_to_string(root().join(format!("docs/schema/{game}.observation.json"))).unwrap();
-        assert_eq!(committed, serde_json::to_string_pretty(&schema).unwrap() + "\n", "{game}: docs/schema is stale");
+        let committed =
+            std::fs::read_to_string(root().join(format!("docs/schema/{game}.observation.json"))).unwrap();
+        assert_eq!(
+            committed,
+            serde_json::to_string_pretty(&schema).unwrap() + "\n",
+            "{game}: docs/schema is stale"
+        );
         let dir = std::env::temp_dir().join(format!("cardarena-game-list-{}-{game}", std::process::id()));
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
             .args(["tutorial", game.name(), "--dir"])
@@ -56,7 +61,11 @@ fn every_game_has_a_tutorial_and_a_current_schema() {
             .output()
             .unwrap();
         let _ = std::fs::remove_dir_all(&dir);
-        assert!(out.status.success(), "{game}: `arena tutorial` fails: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{game}: `arena tutorial` fails: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
 }
 
@@ -64,7 +73,10 @@ fn every_game_has_a_tutorial_and_a_current_schema() {
 fn names_parse_back_to_the_same_game() {
     for game in GameId::ALL {
         assert_eq!(game.name().parse::<GameId>(), Ok(game));
-        assert_eq!(game.variants().len(), game.variants().iter().collect::<std::collections::BTreeSet<_>>().len());
+        assert_eq!(
+            game.variants().len(),
+            game.variants().iter().collect::<std::collections::BTreeSet<_>>().len()
+        );
     }
     let err = "chess".parse::<GameId>().unwrap_err().to_string();
     assert!(err.contains("blade, ecard, lost-cities, intensity"), "{err}");

@@ -59,18 +59,14 @@ const MC_LUA_CAP: &str = "local PER_DECISION = 2500000";
 /// work; 3: the process baseline is the tiny `arena-bench-child`, no longer the arena binary).
 pub const BENCH_FORMAT: u32 = 4;
 
-/// Arguments of `arena bench`.
-#[derive(Debug, Clone, clap::Args)]
+/// What `arena bench` measures and prints.
+#[derive(Debug, Clone)]
 pub struct BenchArgs {
     /// Print one JSON object (keys documented in BENCHMARKS.md) instead of the table.
-    #[arg(long)]
     pub json: bool,
-    /// A few seconds instead of about a minute: every measure, with few samples (a smoke test;
-    /// the numbers are rough).
-    #[arg(long)]
+    /// A few seconds instead of about a minute: every measure, with few samples.
     pub quick: bool,
-    /// Threads for the throughput measures (default 2, the targets' thread count).
-    #[arg(long, default_value_t = 2)]
+    /// Threads for the throughput measures.
     pub threads: usize,
 }
 

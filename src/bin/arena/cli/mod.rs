@@ -10,13 +10,13 @@ use anyhow::{bail, Context};
 use clap::{Parser, Subcommand};
 use serde::Serialize;
 
-use crate::games::{Game, Outcome, Seat};
-use crate::play::limits::LimitsConfig;
-use crate::play::registry::{self, BotSource, Loader};
-use crate::play::runner::{DecisionRecord, FaultRecord, MatchObserver, Replay};
-use crate::play::Match;
-use crate::play::{GameId, Hosted};
-use crate::with_game;
+use cardarena::games::{Game, Outcome, Seat};
+use cardarena::play::limits::LimitsConfig;
+use cardarena::play::registry::{self, BotSource, Loader};
+use cardarena::play::runner::{DecisionRecord, FaultRecord, MatchObserver, Replay};
+use cardarena::play::Match;
+use cardarena::play::{GameId, Hosted};
+use cardarena::with_game;
 
 mod authoring;
 mod new;
@@ -58,7 +58,7 @@ enum Command {
     /// bot (--bot) does now.
     Repro(replay::ReproArgs),
     /// Measure in-process bots against a process per decision, and the performance targets.
-    Bench(crate::bench::BenchArgs),
+    Bench(BenchCmd),
 }
 
 #[derive(Debug, clap::Args)]
@@ -130,7 +130,7 @@ struct SprtArgs {
     limits: LimitArgs,
 }
 
-/// `--elo-model` (`crate::stats::sprt::EloModel`).
+/// `--elo-model` (`cardarena::stats::sprt::EloModel`).
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
 enum EloModelArg {
     Logistic,
@@ -161,6 +161,21 @@ impl LimitArgs {
             wasm: None,
         }
     }
+}
+
+/// Arguments of `arena bench`.
+#[derive(Debug, Clone, clap::Args)]
+struct BenchCmd {
+    /// Print one JSON object (keys documented in BENCHMARKS.md) instead of the table.
+    #[arg(long)]
+    json: bool,
+    /// A few seconds instead of about a minute: every measure, with few samples (a smoke test;
+    /// the numbers are rough).
+    #[arg(long)]
+    quick: bool,
+    /// Threads for the throughput measures (default 2, the targets' thread count).
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
 }
 
 #[derive(Debug, clap::Args)]
@@ -221,7 +236,11 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Schema(args) => authoring::schema_cmd(args),
         Command::Replay(args) => replay::replay_cmd(args),
         Command::Repro(args) => replay::repro_cmd(args),
-        Command::Bench(args) => print_out(&crate::bench::run(&args)?),
+        Command::Bench(a) => print_out(&cardarena::bench::run(&cardarena::bench::BenchArgs {
+            json: a.json,
+            quick: a.quick,
+            threads: a.threads,
+        })?),
     }
 }
 
@@ -273,7 +292,7 @@ fn print_out(s: &str) -> anyhow::Result<()> {
 
 fn play_cmd(args: PlayArgs) -> anyhow::Result<()> {
     let game = args.game.clone();
-    with_game!(game.parse::<crate::play::GameId>()?, G => play_game::<G>(&args))
+    with_game!(game.parse::<cardarena::play::GameId>()?, G => play_game::<G>(&args))
 }
 
 /// The `--json` result of `arena play`.
@@ -302,7 +321,7 @@ struct SeatFault<'a> {
     capsule: Option<String>,
 }
 
-fn play_game<G: Hosted + crate::games::view::View>(args: &PlayArgs) -> anyhow::Result<()> {
+fn play_game<G: Hosted + cardarena::games::view::View>(args: &PlayArgs) -> anyhow::Result<()> {
     let variant = registry::variant::<G>(args.variant.as_deref())?;
     if args.bots.len() != G::PLAYERS {
         bail!(
@@ -336,9 +355,9 @@ fn play_game<G: Hosted + crate::games::view::View>(args: &PlayArgs) -> anyhow::R
     let table = sources.iter().fold(Match::<G>::new(variant, args.seed), |t, s| match s {
         Some(s) => t.seat(s, &limits),
         None => t.seat_bot(
-            crate::play::runner::BotEntry {
+            cardarena::play::runner::BotEntry {
                 name: registry::HUMAN.to_string(),
-                hash: crate::bots::bot::builtin_hash(registry::HUMAN),
+                hash: cardarena::bots::bot::builtin_hash(registry::HUMAN),
             },
             Box::new(crate::human::HumanBot::stdio()),
         ),
@@ -358,12 +377,8 @@ fn play_game<G: Hosted + crate::games::view::View>(args: &PlayArgs) -> anyhow::R
                 .join(", "),
             G::NAME
         ))?;
-        let mut log = crate::human::HumanLog {
-            game: G::NAME,
-            seat,
-            names: args.bots.clone(),
-            output: Box::new(std::io::stdout()),
-        };
+        let mut log =
+            crate::human::HumanLog { seat, names: args.bots.clone(), output: Box::new(std::io::stdout()) };
         let replay = table.play_observed(&mut log);
         capsules = write_capsules::<G>(&replay, &capsule_dir);
         replay
@@ -406,7 +421,7 @@ fn play_game<G: Hosted + crate::games::view::View>(args: &PlayArgs) -> anyhow::R
 /// Writes the crash capsules of a match's file-bot faults; returns `(seat, decision, path)` per
 /// capsule written. A capsule that cannot be written is a warning, not an error: the match stands.
 fn write_capsules<G: Game>(replay: &Replay, dir: &std::path::Path) -> Vec<(Seat, Option<usize>, PathBuf)> {
-    let built = match crate::replay::capsule::build::<G>(replay, None) {
+    let built = match cardarena::replay::capsule::build::<G>(replay, None) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("warning: no crash capsule: {e:#}");
@@ -415,7 +430,7 @@ fn write_capsules<G: Game>(replay: &Replay, dir: &std::path::Path) -> Vec<(Seat,
     };
     let mut out = Vec::new();
     for c in built {
-        match crate::replay::capsule::write(&c, dir) {
+        match cardarena::replay::capsule::write(&c, dir) {
             Ok(path) => out.push((c.seat, c.fault.decision, path)),
             Err(e) => eprintln!("warning: {e:#}"),
         }
@@ -530,9 +545,9 @@ fn tournament_cmd(args: TournamentArgs) -> anyhow::Result<()> {
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Arc;
 
-    let config = crate::tournament::config::load(&args.file)?;
-    let db = args.db.clone().unwrap_or_else(|| crate::tournament::default_db_path(&args.file));
-    let store = crate::tournament::store::Store::open(&db)?;
+    let config = cardarena::tournament::config::load(&args.file)?;
+    let db = args.db.clone().unwrap_or_else(|| cardarena::tournament::default_db_path(&args.file));
+    let store = cardarena::tournament::store::Store::open(&db)?;
     let threads = args.threads.unwrap_or_else(default_threads);
     if threads == 0 {
         bail!("--threads must be at least 1");
@@ -552,15 +567,15 @@ fn tournament_cmd(args: TournamentArgs) -> anyhow::Result<()> {
             }
         });
     }
-    let opts = crate::tournament::RunOptions { threads, progress: !args.quiet, stop_now: Some(stop_now) };
+    let opts = cardarena::tournament::RunOptions { threads, progress: !args.quiet, stop_now: Some(stop_now) };
     let started = std::time::Instant::now();
-    let result = crate::tournament::run(&config, &store, &opts, &stop)?;
+    let result = cardarena::tournament::run(&config, &store, &opts, &stop)?;
     let mut text = String::new();
     for ev in &result.events {
         if ev.matches == 0 && ev.planned > 0 {
             continue; // stopped before its first match: nothing to show
         }
-        text.push_str(&crate::tournament::standings::render(ev, args.ratings == "all"));
+        text.push_str(&cardarena::tournament::standings::render(ev, args.ratings == "all"));
         text.push('\n');
     }
     let to_stdout = |p: &Option<PathBuf>| p.as_deref() == Some(std::path::Path::new("-"));
@@ -587,10 +602,10 @@ fn tournament_cmd(args: TournamentArgs) -> anyhow::Result<()> {
         write_out(out, &standings_csv(&result))?;
     }
     if let Some(out) = &args.html {
-        let faults: Vec<crate::tournament::report::ReportFault> = result
+        let faults: Vec<cardarena::tournament::report::ReportFault> = result
             .faults
             .iter()
-            .map(|f| crate::tournament::report::ReportFault {
+            .map(|f| cardarena::tournament::report::ReportFault {
                 event: f.event.clone(),
                 bot: f.bot.clone(),
                 verdict: f.verdict.name().to_string(),
@@ -604,13 +619,13 @@ fn tournament_cmd(args: TournamentArgs) -> anyhow::Result<()> {
             })
             .collect();
         let title = format!("cardarena tournament: {}", args.file.display());
-        write_out(out, &crate::tournament::report::html(&title, &result.events, &faults))?;
+        write_out(out, &cardarena::tournament::report::html(&title, &result.events, &faults))?;
     }
     Ok(())
 }
 
 /// What the tables of a stopped run cover: per event, the prefix of the plan counted.
-fn stopped_summary(result: &crate::tournament::TournamentResult) -> String {
+fn stopped_summary(result: &cardarena::tournament::TournamentResult) -> String {
     let mut out = String::from("stopped early; run the same command again to resume:\n");
     for ev in &result.events {
         if ev.matches < ev.planned {
@@ -628,7 +643,7 @@ fn stopped_summary(result: &crate::tournament::TournamentResult) -> String {
 
 /// The faults of the matches played now, one line per distinct failure (bot, verdict, site)
 /// with its count, first match id and crash capsule (at most 20 listed).
-fn fault_summary(faults: &[crate::tournament::FaultNote], db: &std::path::Path) -> String {
+fn fault_summary(faults: &[cardarena::tournament::FaultNote], db: &std::path::Path) -> String {
     const SHOWN: usize = 20;
     if faults.is_empty() {
         return String::new();
@@ -637,7 +652,7 @@ fn fault_summary(faults: &[crate::tournament::FaultNote], db: &std::path::Path) 
     let mut out = format!(
         "{total} fault(s) in the matches played now, {} distinct, each with a crash capsule (bots that loaded) in {} (rerun one with `arena repro CAPSULE`):\n",
         faults.len(),
-        crate::tournament::capsule_dir(db).display()
+        cardarena::tournament::capsule_dir(db).display()
     );
     for f in faults.iter().take(SHOWN) {
         let id = f.match_id.map(|id| format!("match {id}")).unwrap_or_else(|| "match ?".into());
@@ -678,7 +693,7 @@ fn csv_field(s: &str) -> String {
     }
 }
 
-fn standings_csv(result: &crate::tournament::TournamentResult) -> String {
+fn standings_csv(result: &cardarena::tournament::TournamentResult) -> String {
     let mut out = String::from(
         "event,game,variant,rank,bot,hash,matches,score,points,wins,draws,losses,rating,ci_low,ci_high,elo,glicko2,trueskill,mean_fuel_per_decision,faults\n",
     );
@@ -715,11 +730,11 @@ fn standings_csv(result: &crate::tournament::TournamentResult) -> String {
 
 fn sprt_cmd(args: SprtArgs) -> anyhow::Result<()> {
     let game = args.game.clone();
-    with_game!(game.parse::<crate::play::GameId>()?, G => sprt_game::<G>(&args))
+    with_game!(game.parse::<cardarena::play::GameId>()?, G => sprt_game::<G>(&args))
 }
 
 fn sprt_game<G: Hosted>(args: &SprtArgs) -> anyhow::Result<()> {
-    use crate::stats::sprt::{EloModel, Sprt, SprtDecision, SprtParams};
+    use cardarena::stats::sprt::{EloModel, Sprt, SprtDecision, SprtParams};
     use rayon::prelude::*;
 
     if G::PLAYERS != 2 {
@@ -758,7 +773,7 @@ fn sprt_game<G: Hosted>(args: &SprtArgs) -> anyhow::Result<()> {
     );
     // One game's score for NEW (seat `new_seat`): 1 win, 0.5 draw, 0 loss.
     let play = |pair: u64, new_seat: usize| -> u32 {
-        let seed = crate::tournament::schedule::deal_seed(args.seed, pair as u32);
+        let seed = cardarena::tournament::schedule::deal_seed(args.seed, pair as u32);
         let order = if new_seat == 0 { [0, 1] } else { [1, 0] };
         let sources = lanes.for_worker(rayon::current_thread_index());
         let r = order

@@ -12,10 +12,10 @@
 
 use std::io::{BufRead, Write};
 
-use crate::bots::bot::{Bot, Fault, Verdict};
-use crate::games::view::View;
-use crate::games::{Observation, Outcome, Seat};
-use crate::play::runner::{DecisionRecord, FaultRecord, MatchObserver};
+use cardarena::bots::bot::{Bot, Fault, Verdict};
+use cardarena::games::view::View;
+use cardarena::games::{Observation, Outcome, Seat};
+use cardarena::play::runner::{DecisionRecord, FaultRecord, MatchObserver};
 
 /// Longest input line read at once; a longer line is read (and refused) in pieces.
 const MAX_LINE: u64 = 4096;
@@ -126,8 +126,6 @@ impl<G: View> Bot<G> for HumanBot {
 
 /// The `arena play` log when a person plays: the others' moves as the person may see them.
 pub struct HumanLog {
-    /// The game's name.
-    pub game: &'static str,
     /// The person's seat.
     pub seat: Seat,
     /// The bots' names, in seat order.
@@ -229,7 +227,7 @@ mod tests {
     #[test]
     fn an_intensity_pass_of_another_seat_hides_its_cards() {
         // seed-games.md §4(b): the passed cards are seen only by the seat that receives them.
-        use crate::games::{ecard::Ecard, intensity::Intensity};
+        use cardarena::games::{ecard::Ecard, intensity::Intensity};
         assert_eq!(Intensity::public_action("pass 12 33 47"), "passes three cards to its left");
         assert_eq!(Intensity::public_action("play 33"), "play 33");
         assert_eq!(Ecard::public_action("S"), "S");

@@ -14,18 +14,18 @@ use anyhow::{bail, Context};
 use rayon::prelude::*;
 
 use super::{csv_field, default_threads, print_out, write_out, LimitArgs, Mismatch};
-use crate::bots::bot::{content_hash, is_builtin_name, Verdict, BUILTIN_BOTS};
-use crate::play::limits::LimitsConfig;
-use crate::play::registry::{self, BotSource, Lanes, Loader};
-use crate::play::runner::{BotEntry, FaultRecord};
-use crate::play::Hosted;
-use crate::play::Match;
-use crate::stats::ratings::{self, Placing};
-use crate::tournament::config::{Event, Format};
-use crate::tournament::schedule::{deal_seed, MatchPlan};
-use crate::tournament::standings::{self, match_score, EventStandings};
-use crate::tournament::MatchSummary;
-use crate::with_game;
+use cardarena::bots::bot::{content_hash, is_builtin_name, Verdict, BUILTIN_BOTS};
+use cardarena::play::limits::LimitsConfig;
+use cardarena::play::registry::{self, BotSource, Lanes, Loader};
+use cardarena::play::runner::{BotEntry, FaultRecord};
+use cardarena::play::Hosted;
+use cardarena::play::Match;
+use cardarena::stats::ratings::{self, Placing};
+use cardarena::tournament::config::{Event, Format};
+use cardarena::tournament::schedule::{deal_seed, MatchPlan};
+use cardarena::tournament::standings::{self, match_score, EventStandings};
+use cardarena::tournament::MatchSummary;
+use cardarena::with_game;
 
 pub(super) use super::new::{new_cmd, tutorial_cmd, NewArgs, TutorialArgs};
 
@@ -104,13 +104,13 @@ pub(super) struct SchemaArgs {
 
 pub(super) fn schema_cmd(args: SchemaArgs) -> anyhow::Result<()> {
     let text = if args.lua {
-        crate::schema::lua_annotations(&args.game)
+        cardarena::schema::lua_annotations(&args.game)
     } else {
-        crate::schema::observation_schema_text(&args.game)
+        cardarena::schema::observation_schema_text(&args.game)
     };
     match text {
         Some(t) => print_out(&t),
-        None => Err(crate::play::games::UnknownGame(args.game.clone()).into()),
+        None => Err(cardarena::play::games::UnknownGame(args.game.clone()).into()),
     }
 }
 
@@ -188,7 +188,7 @@ fn play_plans<G: Hosted>(
                     .fold(Match::<G>::new(variant, plan.seed), |t, &e| {
                         t.seat_with(entries[e].clone(), &sources[e], sources[e].limits(limits).as_ref())
                     })
-                    .play_measured(&mut crate::play::runner::Quiet);
+                    .play_measured(&mut cardarena::play::runner::Quiet);
                 let mut fuel = vec![Vec::new(); G::PLAYERS];
                 let mut replies = vec![String::new(); G::PLAYERS];
                 for d in &replay.decisions {
@@ -286,7 +286,7 @@ impl Stats {
     /// (the rotations of one deal are not independent; deals are).
     fn score(&self) -> (f64, f64, f64) {
         let xs: Vec<f64> = self.deal_scores.values().map(|(s, n)| s / f64::from(*n)).collect();
-        crate::stats::ratings::score_ci95(&xs).unwrap_or((0.0, 0.0, 1.0))
+        cardarena::stats::ratings::score_ci95(&xs).unwrap_or((0.0, 0.0, 1.0))
     }
 
     fn fault_total(&self) -> u64 {
@@ -374,7 +374,7 @@ fn opponents<G: Hosted>(wanted: &[String]) -> anyhow::Result<Vec<String>> {
     if wanted.is_empty() {
         return Ok(BUILTIN_BOTS
             .iter()
-            .filter(|n| crate::bots::bot::builtin::<G>(n, 0, 0).is_ok())
+            .filter(|n| cardarena::bots::bot::builtin::<G>(n, 0, 0).is_ok())
             .map(|n| n.to_string())
             .collect());
     }
@@ -385,7 +385,7 @@ fn opponents<G: Hosted>(wanted: &[String]) -> anyhow::Result<Vec<String>> {
 
 pub(super) fn check_cmd(args: CheckArgs) -> anyhow::Result<()> {
     let game = args.game.clone();
-    with_game!(game.parse::<crate::play::GameId>()?, G => check_game::<G>(&args))
+    with_game!(game.parse::<cardarena::play::GameId>()?, G => check_game::<G>(&args))
 }
 
 fn check_game<G: Hosted>(args: &CheckArgs) -> anyhow::Result<()> {
@@ -410,7 +410,7 @@ fn check_game<G: Hosted>(args: &CheckArgs) -> anyhow::Result<()> {
         BotSource::File { program, .. } => (program.kind().as_str(), args.bot.as_str()),
         BotSource::Legacy { protocol, .. } => (
             protocol.name(),
-            crate::play::legacy::parse_name(&args.bot).and_then(Result::ok).map_or("", |(_, file)| file),
+            cardarena::play::legacy::parse_name(&args.bot).and_then(Result::ok).map_or("", |(_, file)| file),
         ),
         BotSource::Builtin(_) => bail!("arena check takes a bot file, not the built-in {:?}", args.bot),
         BotSource::Failed { error, .. } => bail!("bot {:?} cannot be loaded: {error}", args.bot),
@@ -577,7 +577,7 @@ fn program_size(path: &str) -> u64 {
 
 pub(super) fn grade_cmd(args: GradeArgs) -> anyhow::Result<()> {
     let game = args.game.clone();
-    with_game!(game.parse::<crate::play::GameId>()?, G => grade_game::<G>(&args))
+    with_game!(game.parse::<cardarena::play::GameId>()?, G => grade_game::<G>(&args))
 }
 
 /// One graded file.
@@ -665,7 +665,9 @@ fn grade_game<G: Hosted>(args: &GradeArgs) -> anyhow::Result<()> {
         let outside = link_out_of(&args.bots, path);
         let refused = outside.is_some();
         let name = match &args.legacy {
-            Some(protocol) => format!("{}{protocol}:{}", crate::play::legacy::PREFIX, path.to_string_lossy()),
+            Some(protocol) => {
+                format!("{}{protocol}:{}", cardarena::play::legacy::PREFIX, path.to_string_lossy())
+            }
             None => path.to_string_lossy().into_owned(),
         };
         let resolved = match outside {
@@ -719,7 +721,7 @@ fn grade_game<G: Hosted>(args: &GradeArgs) -> anyhow::Result<()> {
             bail!("--against takes built-in bots ({}), not {r:?}", BUILTIN_BOTS.join(", "));
         }
         sources.push(loader.resolve::<G>(r).with_context(|| format!("--against {r}"))?);
-        entries.push(BotEntry { name: r.clone(), hash: crate::bots::bot::builtin_hash(r) });
+        entries.push(BotEntry { name: r.clone(), hash: cardarena::bots::bot::builtin_hash(r) });
     }
     let names: Vec<String> = entries.iter().map(|e| e.name.clone()).collect();
     let limits_cfg = args.limits.config();
@@ -771,7 +773,7 @@ fn grade_game<G: Hosted>(args: &GradeArgs) -> anyhow::Result<()> {
         .collect();
     let csv = grade_csv(&rows, &args.against);
     if let Some(out) = &args.html {
-        let faults: Vec<crate::tournament::report::ReportFault> = rows
+        let faults: Vec<cardarena::tournament::report::ReportFault> = rows
             .iter()
             .filter_map(|r| {
                 let (at, verdict, message) = match (&r.load_error, &r.stats.first_fault) {
@@ -783,7 +785,7 @@ fn grade_game<G: Hosted>(args: &GradeArgs) -> anyhow::Result<()> {
                     ),
                     (None, None) => return None,
                 };
-                Some(crate::tournament::report::ReportFault {
+                Some(cardarena::tournament::report::ReportFault {
                     event: "grade".into(),
                     bot: r.file.clone(),
                     verdict,
@@ -794,7 +796,7 @@ fn grade_game<G: Hosted>(args: &GradeArgs) -> anyhow::Result<()> {
             })
             .collect();
         let title = format!("cardarena grade: {} ({})", args.bots.display(), G::NAME);
-        write_out(out, &crate::tournament::report::html(&title, std::slice::from_ref(&table), &faults))?;
+        write_out(out, &cardarena::tournament::report::html(&title, std::slice::from_ref(&table), &faults))?;
     }
     let text = grade_table(G::NAME, &variant.to_string(), args, &rows, &references);
     match &args.csv {
@@ -911,7 +913,7 @@ fn grade_table(
     ));
     for r in rows {
         if let Some(e) = &r.load_error {
-            let hash = crate::replay::view::prefix(&r.hash, 12);
+            let hash = cardarena::replay::view::prefix(&r.hash, 12);
             out.push_str(&format!("{:<width$}  {hash:<12}  LOAD ERROR: {e}\n", r.file));
             continue;
         }
@@ -979,10 +981,10 @@ mod tests {
 
     #[test]
     fn by_default_check_plays_every_built_in_the_game_has() {
-        use crate::games::blade::Blade;
+        use cardarena::games::blade::Blade;
         let all = opponents::<Blade>(&[]).unwrap();
         assert_eq!(&all[..2], &["random", "greedy"]);
-        assert!(all.iter().all(|n| crate::bots::bot::builtin::<Blade>(n, 0, 0).is_ok()));
+        assert!(all.iter().all(|n| cardarena::bots::bot::builtin::<Blade>(n, 0, 0).is_ok()));
         assert_eq!(opponents::<Blade>(&["greedy".into()]).unwrap(), vec!["greedy"]);
     }
 

@@ -4,7 +4,7 @@
 //! no checkout. The Rust project gets a copy of the SDK (example_bots/rust/cardarena-bot) and
 //! the example workspace's Cargo.lock, so it builds offline with what the arena's own build
 //! already fetched; the C project gets cardarena.h; the Lua project gets LuaLS annotations
-//! generated from the observation's JSON Schema ([`crate::schema`]).
+//! generated from the observation's JSON Schema ([`cardarena::schema`]).
 
 use std::path::{Path, PathBuf};
 
@@ -43,19 +43,19 @@ const LUA_CARDARENA: &str = include_str!("templates/cardarena.lua");
 const RUST_CARGO: &str = include_str!("templates/Cargo.toml.txt");
 const RUST_LIB: &str = include_str!("templates/lib.rs.txt");
 const SDK_CARGO: &str = include_str!("templates/sdk.Cargo.toml.txt");
-const SDK_LOCK: &str = include_str!("../../example_bots/rust/Cargo.lock");
+const SDK_LOCK: &str = include_str!("../../../../example_bots/rust/Cargo.lock");
 const SDK_FILES: &[(&str, &str)] = &[
-    ("lib.rs", include_str!("../../example_bots/rust/cardarena-bot/src/lib.rs")),
-    ("rng.rs", include_str!("../../example_bots/rust/cardarena-bot/src/rng.rs")),
-    ("blade.rs", include_str!("../../example_bots/rust/cardarena-bot/src/blade.rs")),
-    ("ecard.rs", include_str!("../../example_bots/rust/cardarena-bot/src/ecard.rs")),
-    ("lost_cities.rs", include_str!("../../example_bots/rust/cardarena-bot/src/lost_cities.rs")),
-    ("intensity.rs", include_str!("../../example_bots/rust/cardarena-bot/src/intensity.rs")),
+    ("lib.rs", include_str!("../../../../example_bots/rust/cardarena-bot/src/lib.rs")),
+    ("rng.rs", include_str!("../../../../example_bots/rust/cardarena-bot/src/rng.rs")),
+    ("blade.rs", include_str!("../../../../example_bots/rust/cardarena-bot/src/blade.rs")),
+    ("ecard.rs", include_str!("../../../../example_bots/rust/cardarena-bot/src/ecard.rs")),
+    ("lost_cities.rs", include_str!("../../../../example_bots/rust/cardarena-bot/src/lost_cities.rs")),
+    ("intensity.rs", include_str!("../../../../example_bots/rust/cardarena-bot/src/intensity.rs")),
 ];
 const C_BOT: &str = include_str!("templates/bot.c");
-const C_HEADER: &str = include_str!("../../example_bots/c/cardarena.h");
+const C_HEADER: &str = include_str!("../../../../example_bots/c/cardarena.h");
 const C_BUILD: &str = include_str!("templates/build.sh");
-const WAT_BOT: &str = include_str!("../../example_bots/wat/first_legal.wat");
+const WAT_BOT: &str = include_str!("../../../../example_bots/wat/first_legal.wat");
 
 #[derive(Debug, clap::Args)]
 pub(super) struct TutorialArgs {
@@ -73,47 +73,47 @@ type Files = &'static [(&'static str, &'static str)];
 const TUTORIALS: &[(&str, &str, Files)] = &[
     (
         "blade",
-        include_str!("../../docs/tutorial/blade.md"),
+        include_str!("../../../../docs/tutorial/blade.md"),
         &[
-            ("step1.lua", include_str!("../../docs/tutorial/blade/step1.lua")),
-            ("step2.lua", include_str!("../../docs/tutorial/blade/step2.lua")),
-            ("step3.lua", include_str!("../../docs/tutorial/blade/step3.lua")),
-            ("vs-greedy.toml", include_str!("../../docs/tutorial/blade/vs-greedy.toml")),
+            ("step1.lua", include_str!("../../../../docs/tutorial/blade/step1.lua")),
+            ("step2.lua", include_str!("../../../../docs/tutorial/blade/step2.lua")),
+            ("step3.lua", include_str!("../../../../docs/tutorial/blade/step3.lua")),
+            ("vs-greedy.toml", include_str!("../../../../docs/tutorial/blade/vs-greedy.toml")),
         ],
     ),
     (
         "ecard",
-        include_str!("../../docs/tutorial/ecard.md"),
+        include_str!("../../../../docs/tutorial/ecard.md"),
         &[
-            ("step1.lua", include_str!("../../docs/tutorial/ecard/step1.lua")),
-            ("step2.lua", include_str!("../../docs/tutorial/ecard/step2.lua")),
-            ("step3.lua", include_str!("../../docs/tutorial/ecard/step3.lua")),
-            ("step4.lua", include_str!("../../docs/tutorial/ecard/step4.lua")),
-            ("vs-greedy.toml", include_str!("../../docs/tutorial/ecard/vs-greedy.toml")),
+            ("step1.lua", include_str!("../../../../docs/tutorial/ecard/step1.lua")),
+            ("step2.lua", include_str!("../../../../docs/tutorial/ecard/step2.lua")),
+            ("step3.lua", include_str!("../../../../docs/tutorial/ecard/step3.lua")),
+            ("step4.lua", include_str!("../../../../docs/tutorial/ecard/step4.lua")),
+            ("vs-greedy.toml", include_str!("../../../../docs/tutorial/ecard/vs-greedy.toml")),
         ],
     ),
     (
         "lost-cities",
-        include_str!("../../docs/tutorial/lost-cities.md"),
+        include_str!("../../../../docs/tutorial/lost-cities.md"),
         &[
-            ("step1.lua", include_str!("../../docs/tutorial/lost-cities/step1.lua")),
-            ("step2.lua", include_str!("../../docs/tutorial/lost-cities/step2.lua")),
-            ("step3.lua", include_str!("../../docs/tutorial/lost-cities/step3.lua")),
-            ("step4.lua", include_str!("../../docs/tutorial/lost-cities/step4.lua")),
-            ("step5.lua", include_str!("../../docs/tutorial/lost-cities/step5.lua")),
-            ("vs-greedy.toml", include_str!("../../docs/tutorial/lost-cities/vs-greedy.toml")),
+            ("step1.lua", include_str!("../../../../docs/tutorial/lost-cities/step1.lua")),
+            ("step2.lua", include_str!("../../../../docs/tutorial/lost-cities/step2.lua")),
+            ("step3.lua", include_str!("../../../../docs/tutorial/lost-cities/step3.lua")),
+            ("step4.lua", include_str!("../../../../docs/tutorial/lost-cities/step4.lua")),
+            ("step5.lua", include_str!("../../../../docs/tutorial/lost-cities/step5.lua")),
+            ("vs-greedy.toml", include_str!("../../../../docs/tutorial/lost-cities/vs-greedy.toml")),
         ],
     ),
     (
         "intensity",
-        include_str!("../../docs/tutorial/intensity.md"),
+        include_str!("../../../../docs/tutorial/intensity.md"),
         &[
-            ("step1.lua", include_str!("../../docs/tutorial/intensity/step1.lua")),
-            ("step2.lua", include_str!("../../docs/tutorial/intensity/step2.lua")),
-            ("step3.lua", include_str!("../../docs/tutorial/intensity/step3.lua")),
-            ("step4.lua", include_str!("../../docs/tutorial/intensity/step4.lua")),
-            ("step5.lua", include_str!("../../docs/tutorial/intensity/step5.lua")),
-            ("steps.toml", include_str!("../../docs/tutorial/intensity/steps.toml")),
+            ("step1.lua", include_str!("../../../../docs/tutorial/intensity/step1.lua")),
+            ("step2.lua", include_str!("../../../../docs/tutorial/intensity/step2.lua")),
+            ("step3.lua", include_str!("../../../../docs/tutorial/intensity/step3.lua")),
+            ("step4.lua", include_str!("../../../../docs/tutorial/intensity/step4.lua")),
+            ("step5.lua", include_str!("../../../../docs/tutorial/intensity/step5.lua")),
+            ("steps.toml", include_str!("../../../../docs/tutorial/intensity/steps.toml")),
         ],
     ),
 ];
@@ -123,7 +123,7 @@ const TUTORIALS: &[(&str, &str, Files)] = &[
 /// that measures every step with `arena check --against greedy`.
 pub(super) fn tutorial_cmd(args: TutorialArgs) -> anyhow::Result<()> {
     let Some((game, text, files)) = TUTORIALS.iter().find(|(g, _, _)| *g == args.game) else {
-        return Err(crate::play::games::UnknownGame(args.game.clone()).into());
+        return Err(cardarena::play::games::UnknownGame(args.game.clone()).into());
     };
     let dir = args.dir.clone().unwrap_or_else(|| PathBuf::from(format!("tutorial-{game}")));
     if dir.exists() {
@@ -166,7 +166,7 @@ pub(super) fn tutorial_cmd(args: TutorialArgs) -> anyhow::Result<()> {
 }
 
 pub(super) fn new_cmd(args: NewArgs) -> anyhow::Result<()> {
-    let id: crate::play::GameId = args.game.parse()?;
+    let id: cardarena::play::GameId = args.game.parse()?;
     let dir = &args.name;
     if dir.exists() {
         bail!(
@@ -224,7 +224,7 @@ fn crate_name(name: &str) -> String {
 
 /// The observation's top-level fields as Lua comment lines, from the JSON Schema.
 fn field_comments(game: &str) -> String {
-    let schema = crate::schema::observation_schema(game).expect("a known game");
+    let schema = cardarena::schema::observation_schema(game).expect("a known game");
     let mut out = Vec::new();
     if let Some(Value::Object(props)) = schema.get("properties") {
         let width = props.keys().map(String::len).max().unwrap_or(4);
@@ -258,7 +258,7 @@ fn project_files(
         Lang::C => "bot.wasm".to_string(),
         Lang::Wat => "bot.wat".to_string(),
     };
-    let class = format!("{}Observation", crate::schema::pascal(game));
+    let class = format!("{}Observation", cardarena::schema::pascal(game));
     let fill = |t: &str| {
         t.replace("{{NAME}}", name)
             .replace("{{GAME}}", game)
@@ -275,7 +275,7 @@ fn project_files(
         Lang::Lua => {
             files.push(("bot.lua".into(), fill(LUA_BOT).replace("{{FIELDS}}", &field_comments(game))));
             files.push((".luarc.json".into(), LUA_RC.to_string()));
-            let types = crate::schema::lua_annotations(game).expect("a known game");
+            let types = cardarena::schema::lua_annotations(game).expect("a known game");
             files.push((format!("types/{game}.lua"), types));
             files.push(("types/cardarena.lua".into(), LUA_CARDARENA.to_string()));
             Vec::new()
@@ -368,7 +368,7 @@ mod tests {
     fn crate_names_are_valid_package_names() {
         assert_eq!(crate_name("My Bot"), "my-bot");
         assert_eq!(crate_name("7up"), "bot-7up");
-        assert_eq!(crate::schema::pascal("lost-cities"), "LostCities");
+        assert_eq!(cardarena::schema::pascal("lost-cities"), "LostCities");
     }
 
     #[test]

@@ -4,6 +4,9 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+mod cli;
+mod human;
+
 /// mimalloc instead of glibc's malloc: the sandboxes, the runner and the tournament's writer
 /// allocate small blocks by the million, from several threads (BENCHMARKS.md has the numbers).
 /// Its 2.x line (Cargo feature `v2`), whose heaps are the threads' own: with 3.x, a Blade match
@@ -13,13 +16,13 @@ use clap::Parser;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
-    let cli = cardarena::cli::Cli::parse();
-    match cardarena::cli::run(cli) {
+    let cli = cli::Cli::parse();
+    match cli::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {}", cardarena::cli::terminal_safe(&format!("{e:#}")));
+            eprintln!("error: {}", cli::terminal_safe(&format!("{e:#}")));
             // A check that ran and found a difference is 1 (as in `cmp`); anything else is 2.
-            ExitCode::from(if e.is::<cardarena::cli::Mismatch>() { 1 } else { 2 })
+            ExitCode::from(if e.is::<cli::Mismatch>() { 1 } else { 2 })
         }
     }
 }

@@ -5,14 +5,14 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 
 use super::print_out;
-use crate::games::Seat;
-use crate::play::registry::Loader;
-use crate::play::runner::Replay;
-use crate::replay::capsule;
-use crate::replay::verify::{self, VerifyOptions};
-use crate::replay::view::{self as replay_view, RenderOptions};
-use crate::tournament::store::Store;
-use crate::with_game;
+use cardarena::games::Seat;
+use cardarena::play::registry::Loader;
+use cardarena::play::runner::Replay;
+use cardarena::replay::capsule;
+use cardarena::replay::verify::{self, VerifyOptions};
+use cardarena::replay::view::{self as replay_view, RenderOptions};
+use cardarena::tournament::store::Store;
+use cardarena::with_game;
 
 /// A check that ran and found a difference (exit code 1, as `cmp` and `diff` do); errors that
 /// stop a command from running are exit code 2.
@@ -116,7 +116,7 @@ pub(super) fn replay_cmd(args: ReplayArgs) -> anyhow::Result<()> {
         }
         let opts = VerifyOptions { base, overrides };
         let game = replay.game.clone();
-        let id = game.parse::<crate::play::GameId>().with_context(|| source.clone())?;
+        let id = game.parse::<cardarena::play::GameId>().with_context(|| source.clone())?;
         let v = with_game!(id, G => verify::verify::<G>(&replay, &source, &opts))?;
         print_out(&v.report)?;
         if !v.identical {
@@ -131,7 +131,7 @@ pub(super) fn replay_cmd(args: ReplayArgs) -> anyhow::Result<()> {
 /// Draws a replay (any game).
 fn render(replay: &Replay, source: &str, opts: &RenderOptions) -> anyhow::Result<String> {
     let game = replay.game.clone();
-    let id = game.parse::<crate::play::GameId>().with_context(|| source.to_string())?;
+    let id = game.parse::<cardarena::play::GameId>().with_context(|| source.to_string())?;
     with_game!(id, G => replay_view::render::<G>(replay, source, opts))
 }
 
@@ -183,9 +183,9 @@ pub(super) fn repro_cmd(args: ReproArgs) -> anyhow::Result<()> {
     };
     let source = {
         let game = cap.game.clone();
-        with_game!(game.parse::<crate::play::GameId>()?, G => loader.resolve::<G>(&path))?
+        with_game!(game.parse::<cardarena::play::GameId>()?, G => loader.resolve::<G>(&path))?
     };
-    let crate::play::registry::BotSource::File { program, .. } = &source else {
+    let cardarena::play::registry::BotSource::File { program, .. } = &source else {
         bail!("{path} is a built-in or legacy bot; repro runs Lua/WASM (ABI) bot files, so play the match again with `arena replay <file> --verify` instead");
     };
     let mut out = format!(
