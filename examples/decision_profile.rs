@@ -11,11 +11,11 @@ fn main() {
     let kind = args.next().unwrap_or_else(|| "lua".into());
     let n: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(100_000);
     // The observation every per-decision figure of `arena bench` uses.
-    let obs = cardarena::bench::blade_observation();
+    let obs = cardarena::games::testkit::blade_observation();
     let sandbox = Sandbox::new().expect("sandbox");
     let (name, kind, src): (&str, Kind, &[u8]) = match kind.as_str() {
-        "wasm" => ("trivial.wat", Kind::Wasm, include_bytes!("../src/bench/trivial.wat")),
-        _ => ("trivial.lua", Kind::Lua, include_bytes!("../src/bench/trivial.lua")),
+        "wasm" => ("trivial.wat", Kind::Wasm, include_bytes!("../benches/bots/trivial.wat")),
+        _ => ("trivial.lua", Kind::Lua, include_bytes!("../benches/bots/trivial.lua")),
     };
     let program = sandbox.load(name, kind, src).expect("load");
     let source = BotSource::File { name: name.into(), program };

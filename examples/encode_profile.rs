@@ -8,7 +8,7 @@ fn main() {
     let n: u64 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(1_000_000);
     let serde = std::env::args().nth(2).is_some_and(|s| s == "serde");
     // The observation every per-decision figure of `arena bench` uses.
-    let obs = cardarena::bench::blade_observation();
+    let obs = cardarena::games::testkit::blade_observation();
     let mut buf = Vec::with_capacity(4096);
     let t = std::time::Instant::now();
     for _ in 0..n {

@@ -18,8 +18,8 @@ fn main() {
     let threads: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(1);
     let sandbox = Sandbox::new().expect("sandbox");
     let (name, kind, src): (&str, Kind, &[u8]) = match kind.as_str() {
-        "wasm" => ("random.wat", Kind::Wasm, include_bytes!("../src/bench/random.wat")),
-        _ => ("random.lua", Kind::Lua, include_bytes!("../src/bench/random.lua")),
+        "wasm" => ("random.wat", Kind::Wasm, include_bytes!("../benches/bots/random.wat")),
+        _ => ("random.lua", Kind::Lua, include_bytes!("../benches/bots/random.lua")),
     };
     let program = sandbox.load(name, kind, src).expect("load");
     let sources = if std::env::var_os("NATIVE").is_some() {

@@ -37,7 +37,6 @@
 //! runner, [`Match`]); then [`replay`], [`tournament`], the authoring tools and `bench`, and the
 //! command line on top. ARCHITECTURE.md has the map.
 
-pub mod bench;
 pub mod bots;
 pub mod games;
 pub mod play;

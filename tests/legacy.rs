@@ -271,7 +271,7 @@ fn garbage_answers_cost_five_points_each_in_intensity() {
     );
     assert!(replay.outcome.points[0] >= 55, "{:?}", replay.outcome);
     // Its crash capsules hold the exact stdin of each run.
-    let capsules = cardarena::replay::capsule::build::<Intensity>(&replay, None).unwrap();
+    let capsules = cardarena::play::capsule::build::<Intensity>(&replay, None).unwrap();
     let last = capsules.last().expect("capsules");
     let stdins: Vec<&str> = last.decisions.iter().map(|d| d.stdin.as_deref().expect("stdin")).collect();
     assert_eq!(stdins.len(), 11);

@@ -121,7 +121,7 @@ fn thread_counts_give_identical_json_and_csv() {
 fn sandboxed_bots_give_identical_results_on_any_thread_count() {
     let root = env!("CARGO_MANIFEST_DIR");
     let text = format!(
-        "[defaults]\nseed = 5\ndeals = 12\n\n[[event]]\ngame = \"blade\"\nbots = [\"{root}/src/bench/random.wat\", \"{root}/example_bots/wasm/blade_rust.wasm\", \"{root}/src/bench/random.lua\", \"greedy\"]\n"
+        "[defaults]\nseed = 5\ndeals = 12\n\n[[event]]\ngame = \"blade\"\nbots = [\"{root}/benches/bots/random.wat\", \"{root}/example_bots/wasm/blade_rust.wasm\", \"{root}/benches/bots/random.lua\", \"greedy\"]\n"
     );
     let outputs: Vec<_> = ["1", "3"].iter().map(|t| results_on(t, "lanes", &text)).collect();
     assert_eq!(outputs[0], outputs[1]);
@@ -400,7 +400,7 @@ fn the_repositorys_tournament_files_load_and_every_bot_resolves() {
             for bot in &event.bot_paths {
                 let id: cardarena::play::GameId = event.game.parse().unwrap();
                 let resolved: anyhow::Result<()> =
-                    cardarena::with_game!(id, G => loader.resolve::<G>(bot).map(|_| ()));
+                    cardarena::play::with_game!(id, G => loader.resolve::<G>(bot).map(|_| ()));
                 resolved.unwrap_or_else(|e| panic!("{file}, event {}: {bot}: {e:#}", event.name));
             }
         }

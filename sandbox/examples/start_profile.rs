@@ -25,7 +25,7 @@ fn main() {
     let (name, kind, src): (&str, Kind, &[u8]) = if kind == "wasm" {
         ("first_legal.wat", Kind::Wasm, include_bytes!("../../example_bots/wat/first_legal.wat"))
     } else {
-        ("trivial.lua", Kind::Lua, include_bytes!("../../src/bench/trivial.lua"))
+        ("trivial.lua", Kind::Lua, include_bytes!("../../benches/bots/trivial.lua"))
     };
     let program = sandbox.load(name, kind, src).expect("load");
     let limits = Limits { fuel_per_match: u64::MAX, ..Limits::default_for(kind) };

@@ -44,3 +44,29 @@ pub trait Greedy: crate::games::Game {
         None
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::bots::bot::{builtin, Bot};
+    use crate::games::blade::Blade;
+    use crate::games::Game;
+
+    /// `testkit::blade_observation` (the benchmarks' observation) is where two built-in `random`
+    /// bots really are at the eighth decision of Blade seed 7.
+    #[test]
+    fn the_benchmark_observation_is_the_random_bots_eighth() {
+        let mut state = Blade::new(Blade::variants()[0], 7);
+        let mut bots: Vec<Box<dyn Bot<Blade>>> =
+            (0..2).map(|s| builtin::<Blade>("random", 7, s).unwrap()).collect();
+        let mut last = None;
+        for _ in 0..8 {
+            let Some(&seat) = state.to_act().first() else { break };
+            let obs = state.observe(seat);
+            let action = bots[seat].act(&obs).unwrap();
+            last = Some(serde_json::to_string(&obs).unwrap());
+            state.play(seat, &action).unwrap();
+        }
+        let expected = serde_json::to_string(&crate::games::testkit::blade_observation()).unwrap();
+        assert_eq!(last.unwrap(), expected);
+    }
+}

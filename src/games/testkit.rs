@@ -98,3 +98,21 @@ pub fn replay<G: Game>(setup: G::Setup, actions: &[(Seat, String)]) -> Result<G,
 pub fn observation_json<G: Game>(state: &G, seat: Seat) -> String {
     serde_json::to_string(&state.observe(seat)).expect("observations serialize")
 }
+
+/// The observation of the eighth decision of Blade (default variant, seed 7) between two
+/// `random` bots: a typical mid-match observation, for benchmarks and profiles. (It replays the
+/// built-in `random` bot's choices: each seat draws from its own [`Stream::Bot`] stream.)
+pub fn blade_observation() -> <crate::games::blade::Blade as Game>::Observation {
+    use crate::games::blade::Blade;
+    let mut state = Blade::new(Blade::variants()[0], 7);
+    let mut rngs: Vec<Rng> = (0..2).map(|seat| Rng::new(7, Stream::Bot(seat))).collect();
+    let mut last = None;
+    for _ in 0..8 {
+        let Some(&seat) = state.to_act().first() else { break };
+        let obs = state.observe(seat);
+        let action = rngs[seat].choose(obs.legal()).cloned().expect("a seat to act has a legal action");
+        last = Some(obs);
+        state.play(seat, &action).expect("legal");
+    }
+    last.expect("a blade match has decisions")
+}

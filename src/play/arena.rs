@@ -3,8 +3,8 @@
 use crate::play::limits::LimitsConfig;
 use crate::play::registry::{self, Loader, SandboxStart};
 use crate::play::runner::Replay;
+use crate::play::with_game;
 use crate::play::{GameId, Hosted, Match};
-use crate::with_game;
 
 /// A failure of the host or of the request, never of a bot: a bot's failure is a verdict in the
 /// [`Replay`] (its `faults`), and the match still has an outcome.

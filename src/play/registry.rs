@@ -519,7 +519,7 @@ mod tests {
     #[test]
     fn lanes_give_each_worker_the_same_bots() {
         let loader = Loader::new();
-        let file = |name: &str| format!("{}/src/bench/{name}", env!("CARGO_MANIFEST_DIR"));
+        let file = |name: &str| format!("{}/benches/bots/{name}", env!("CARGO_MANIFEST_DIR"));
         let bots = vec![
             loader.resolve::<Blade>(&file("random.wat")).unwrap(),
             loader.resolve::<Blade>(&file("random.lua")).unwrap(),

@@ -384,3 +384,8 @@ pub fn shorten(s: &str) -> String {
     }
     format!("{}… ({} bytes)", &s[..end], s.len())
 }
+
+/// The first `n` characters of `s` (a hash read from a file may be anything).
+pub fn prefix(s: &str, n: usize) -> &str {
+    s.char_indices().nth(n).map_or(s, |(i, _)| &s[..i])
+}

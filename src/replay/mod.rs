@@ -1,6 +1,6 @@
-//! The replay family: showing a recorded match, checking it by playing it again, and crash
-//! capsules.
+//! The replay family above the match seam: drawing a replay, checking it by playing it again,
+//! and reproducing a crash capsule.
 
-pub mod capsule;
+pub mod repro;
 pub mod verify;
 pub mod view;

@@ -8,10 +8,10 @@ use anyhow::bail;
 use crate::bots::bot::is_builtin_name;
 use crate::games::Seat;
 use crate::play::registry::{self, BotSource, Loader};
+use crate::play::resim::walk;
 use crate::play::runner::{DecisionRecord, FaultRecord, Replay};
 use crate::play::Hosted;
 use crate::play::Match;
-use crate::replay::view::walk;
 
 /// Where to find the bots of a replay.
 #[derive(Clone, Debug, Default)]
@@ -145,7 +145,7 @@ pub fn verify<G: Hosted>(
 }
 
 fn short(hash: &str) -> &str {
-    crate::replay::view::prefix(hash, 12)
+    crate::play::runner::prefix(hash, 12)
 }
 
 fn init_text(faults: &[&FaultRecord]) -> String {

@@ -1,190 +1,13 @@
-//! Reading a replay back: loading it (from a file or the tournament database), re-simulating it
-//! against the rules decision point by decision point ([`walk`]), and drawing it for
-//! `arena replay` ([`render`]), for a spectator or as one seat saw it.
-//!
-//! A replay is untrusted input: every inconsistency (bad JSON, a deal that is not a deal of the
-//! game, a seat that was not to act, an action that is not legal) is an error naming the source
-//! and the decision, never a panic.
+//! Drawing a replay for `arena replay` ([`render`]), for a spectator or as one seat saw it, from
+//! its re-simulation ([`crate::play::resim::walk`]); and loading one from a tournament database.
 
-use std::path::Path;
-
-use anyhow::{bail, Context};
+use anyhow::bail;
 
 use crate::games::view::View;
-use crate::games::{FaultPolicy, Game, Seat};
-use crate::play::runner::{DecisionRecord, FaultRecord, Replay, REPLAY_FORMAT};
-use crate::tournament::store::Store;
-
-/// Reads a replay file.
-///
-/// # Errors
-/// The file cannot be read, is not a replay, or was written by a newer arena.
-pub fn load_file(path: &Path) -> anyhow::Result<Replay> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read replay file {}", path.display()))?;
-    let replay: Replay = serde_json::from_str(&text).with_context(|| {
-        format!("{} is not a replay file (see docs/replay.md for the format)", path.display())
-    })?;
-    check_format(&replay, &path.display().to_string())?;
-    Ok(replay)
-}
-
-/// Reads the replay of match `id` from a tournament database.
-///
-/// # Errors
-/// The database does not exist or has no such match.
-pub fn load_db(db: &Path, id: i64) -> anyhow::Result<Replay> {
-    if !db.is_file() {
-        bail!("no results database {} (a tournament writes <file>.db beside its arena.toml)", db.display());
-    }
-    let store = Store::open(db)?;
-    let replay = store
-        .replay(id)
-        .with_context(|| format!("list the matches with `arena replay --db {} --list`", db.display()))?;
-    check_format(&replay, &format!("{} match {id}", db.display()))?;
-    Ok(replay)
-}
-
-fn check_format(replay: &Replay, source: &str) -> anyhow::Result<()> {
-    if replay.format > REPLAY_FORMAT {
-        bail!(
-            "{source}: replay format {} is newer than this arena's ({REPLAY_FORMAT}); update the arena",
-            replay.format
-        );
-    }
-    Ok(())
-}
-
-/// One decision point of a replayed match: the seats asked together and the positions around it.
-#[derive(Clone, Debug)]
-pub struct Point<G: Game> {
-    /// Index into [`Replay::decisions`] of the point's first decision (one per seat in `seats`).
-    pub first: usize,
-    /// The seats asked, in seat order.
-    pub seats: Vec<Seat>,
-    /// The position the observations were built from.
-    pub before: G,
-    /// The position after the point's actions; `None` when a fault ended the match at this point
-    /// (nothing of it was applied).
-    pub after: Option<G>,
-}
-
-/// A replay re-simulated against the rules.
-#[derive(Clone, Debug)]
-pub struct Walk<G: Game> {
-    /// The dealt position.
-    pub start: G,
-    /// Every decision point, in order.
-    pub points: Vec<Point<G>>,
-    /// The last position.
-    pub end: G,
-}
-
-/// Re-simulates `replay` from its deal with its played actions; `source` names it in errors.
-///
-/// # Errors
-/// The replay is not a consistent match of `G` (the message names the source and the decision).
-pub fn walk<G: Game>(replay: &Replay, source: &str) -> anyhow::Result<Walk<G>> {
-    if replay.game != G::NAME {
-        bail!("{source}: a replay of {:?}, not of {}", replay.game, G::NAME);
-    }
-    let n = G::PLAYERS;
-    if replay.bots.len() != n || replay.faults.len() != n || replay.outcome.points.len() != n {
-        bail!(
-            "{source}: {} is a {n}-player game but the replay's bots, faults or outcome are not one per seat",
-            G::NAME
-        );
-    }
-    let setup: G::Setup = serde_json::from_value(replay.deal.clone())
-        .with_context(|| format!("{source}: `deal` is not a {} deal", G::NAME))?;
-    let start = G::from_setup(setup).with_context(|| format!("{source}: `deal`"))?;
-    if start.variant().to_string() != replay.variant {
-        bail!("{source}: `variant` is {:?} but the deal is of variant {}", replay.variant, start.variant());
-    }
-    // The fault policy as the runner applies it: in a penalty game, a fault at start or at a
-    // decision adds the penalty before the decision point's actions are applied.
-    let penalty = match G::FAULT_POLICY {
-        FaultPolicy::PenaltyAndRandomMove(points) => Some(points),
-        FaultPolicy::Forfeit => None,
-    };
-    let mut start = start;
-    if let Some(points) = penalty {
-        for (seat, faults) in replay.faults.iter().enumerate() {
-            for _ in faults.iter().filter(|f| f.decision.is_none()) {
-                start.add_penalty(seat, points);
-            }
-        }
-    }
-    let mut state = start.clone();
-    let mut points = Vec::new();
-    let decisions = &replay.decisions;
-    let mut i = 0;
-    let mut ended_by_fault = false;
-    while i < decisions.len() {
-        if ended_by_fault || state.is_over() {
-            bail!("{source}: decision #{i} comes after the end of the match");
-        }
-        let seats = state.to_act();
-        if i + seats.len() > decisions.len() {
-            bail!(
-                "{source}: decision #{i}: the replay stops in the middle of a decision point (seats {:?} were to act)",
-                seats
-            );
-        }
-        let before = state.clone();
-        let group = &decisions[i..i + seats.len()];
-        ended_by_fault = group.iter().any(|d| d.played.is_none());
-        if let Some(points) = penalty {
-            for d in group.iter().filter(|d| d.fault.is_some()) {
-                if d.seat < n {
-                    state.add_penalty(d.seat, points);
-                }
-            }
-        }
-        for (k, (d, &seat)) in group.iter().zip(&seats).enumerate() {
-            let index = i + k;
-            if d.seat != seat {
-                bail!("{source}: decision #{index} is by seat {} but seat {seat} was to act", d.seat);
-            }
-            if ended_by_fault {
-                if d.played.is_some() {
-                    bail!(
-                        "{source}: decision #{index} has a move although its decision point ended the match"
-                    );
-                }
-                continue;
-            }
-            let action = d.played.as_deref().unwrap_or_default();
-            state.play(seat, action).with_context(|| format!("{source}: decision #{index} (seat {seat})"))?;
-        }
-        if ended_by_fault && replay.faults.iter().flatten().all(|f| f.decision.is_none_or(|d| d < i)) {
-            bail!("{source}: decision #{i}: no move was played but no fault ended the match there");
-        }
-        points.push(Point {
-            first: i,
-            seats: seats.clone(),
-            before,
-            after: (!ended_by_fault).then(|| state.clone()),
-        });
-        i += seats.len();
-    }
-    let fault_at_init = replay.faults.iter().flatten().any(|f| f.decision.is_none());
-    if !ended_by_fault && !state.is_over() && !fault_at_init {
-        bail!("{source}: the replay stops after {} decisions but the match is not over", decisions.len());
-    }
-    if let Some(outcome) = state.outcome() {
-        if outcome != replay.outcome {
-            bail!(
-                "{source}: the recorded outcome (points {:?}, ranks {:?}) is not the rules' (points {:?}, ranks {:?})",
-                replay.outcome.points,
-                replay.outcome.ranks,
-                outcome.points,
-                outcome.ranks
-            );
-        }
-    }
-    Ok(Walk { start, points, end: state })
-}
+use crate::games::Seat;
+use crate::play::resim::walk;
+use crate::play::runner::prefix;
+use crate::play::runner::{DecisionRecord, FaultRecord, Replay};
 
 /// What `arena replay` shows.
 #[derive(Clone, Debug, Default)]
@@ -320,11 +143,6 @@ pub fn fault_lines(f: &FaultRecord) -> String {
     out
 }
 
-/// The first `n` characters of `s` (a hash read from a file may be anything).
-pub fn prefix(s: &str, n: usize) -> &str {
-    s.char_indices().nth(n).map_or(s, |(i, _)| &s[..i])
-}
-
 /// Indents every line by six spaces.
 pub fn indent(text: &str) -> String {
     text.lines().map(|l| format!("      {l}\n")).collect()
@@ -338,6 +156,7 @@ mod tests {
     use crate::games::ecard::Ecard;
     use crate::games::intensity::Intensity;
     use crate::games::lost_cities::LostCities;
+    use crate::games::Game;
     use crate::play::runner::{run_match, BotEntry, MatchSpec, Quiet};
     use crate::play::Hosted;
 

@@ -26,9 +26,9 @@ use crate::bots::bot::Verdict;
 use crate::games::Game;
 use crate::play::registry::{self, BotSource, Loader};
 use crate::play::runner::{BotEntry, Replay};
+use crate::play::with_game;
 use crate::play::Hosted;
 use crate::play::Match;
-use crate::with_game;
 
 pub use config::{Config, Event, Format};
 use schedule::MatchPlan;
@@ -630,7 +630,7 @@ struct Faulted {
 
 fn faulted<G: Game>(replay: &Replay, event: &Event, failed: &[bool]) -> Vec<Faulted> {
     let mut capsules =
-        crate::replay::capsule::build::<G>(replay, Some(&event.name)).unwrap_or_default().into_iter();
+        crate::play::capsule::build::<G>(replay, Some(&event.name)).unwrap_or_default().into_iter();
     let mut out = Vec::new();
     for (seat, faults) in replay.faults.iter().enumerate() {
         let file_bot = !crate::bots::bot::is_builtin_name(&replay.bots[seat].name);
@@ -638,7 +638,7 @@ fn faulted<G: Game>(replay: &Replay, event: &Event, failed: &[bool]) -> Vec<Faul
             // `build` makes one capsule per fault of a file bot, in this same order; a bot that
             // could not be loaded has nothing to rerun.
             let capsule =
-                if file_bot { capsules.next().map(|c| crate::replay::capsule::encode(&c)) } else { None };
+                if file_bot { capsules.next().map(|c| crate::play::capsule::encode(&c)) } else { None };
             let capsule = capsule.filter(|_| !failed[seat]).map(|(text, name)| (name, text));
             out.push(Faulted {
                 note: FaultNote {

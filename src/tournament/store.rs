@@ -215,6 +215,25 @@ fn unpack(blob: &[u8]) -> std::io::Result<String> {
     String::from_utf8(bytes).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
 }
 
+/// Reads the replay of match `id` from a tournament database.
+///
+/// # Errors
+/// The database does not exist or has no such match.
+pub fn load_replay(db: &Path, id: i64) -> anyhow::Result<Replay> {
+    if !db.is_file() {
+        anyhow::bail!(
+            "no results database {} (a tournament writes <file>.db beside its arena.toml)",
+            db.display()
+        );
+    }
+    let store = Store::open(db)?;
+    let replay = store
+        .replay(id)
+        .with_context(|| format!("list the matches with `arena replay --db {} --list`", db.display()))?;
+    crate::play::resim::check_format(&replay, &format!("{} match {id}", db.display()))?;
+    Ok(replay)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

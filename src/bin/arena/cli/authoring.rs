@@ -18,6 +18,7 @@ use cardarena::bots::bot::{content_hash, is_builtin_name, Verdict, BUILTIN_BOTS}
 use cardarena::play::limits::LimitsConfig;
 use cardarena::play::registry::{self, BotSource, Lanes, Loader};
 use cardarena::play::runner::{BotEntry, FaultRecord};
+use cardarena::play::with_game;
 use cardarena::play::Hosted;
 use cardarena::play::Match;
 use cardarena::stats::ratings::{self, Placing};
@@ -25,7 +26,6 @@ use cardarena::tournament::config::{Event, Format};
 use cardarena::tournament::schedule::{deal_seed, MatchPlan};
 use cardarena::tournament::standings::{self, match_score, EventStandings};
 use cardarena::tournament::MatchSummary;
-use cardarena::with_game;
 
 pub(super) use super::new::{new_cmd, tutorial_cmd, NewArgs, TutorialArgs};
 
@@ -913,7 +913,7 @@ fn grade_table(
     ));
     for r in rows {
         if let Some(e) = &r.load_error {
-            let hash = cardarena::replay::view::prefix(&r.hash, 12);
+            let hash = cardarena::play::runner::prefix(&r.hash, 12);
             out.push_str(&format!("{:<width$}  {hash:<12}  LOAD ERROR: {e}\n", r.file));
             continue;
         }

@@ -14,9 +14,9 @@ use cardarena::games::{Game, Outcome, Seat};
 use cardarena::play::limits::LimitsConfig;
 use cardarena::play::registry::{self, BotSource, Loader};
 use cardarena::play::runner::{DecisionRecord, FaultRecord, MatchObserver, Replay};
+use cardarena::play::with_game;
 use cardarena::play::Match;
 use cardarena::play::{GameId, Hosted};
-use cardarena::with_game;
 
 mod authoring;
 mod new;
@@ -236,7 +236,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Schema(args) => authoring::schema_cmd(args),
         Command::Replay(args) => replay::replay_cmd(args),
         Command::Repro(args) => replay::repro_cmd(args),
-        Command::Bench(a) => print_out(&cardarena::bench::run(&cardarena::bench::BenchArgs {
+        Command::Bench(a) => print_out(&crate::bench::run(&crate::bench::BenchArgs {
             json: a.json,
             quick: a.quick,
             threads: a.threads,
@@ -421,7 +421,7 @@ fn play_game<G: Hosted + cardarena::games::view::View>(args: &PlayArgs) -> anyho
 /// Writes the crash capsules of a match's file-bot faults; returns `(seat, decision, path)` per
 /// capsule written. A capsule that cannot be written is a warning, not an error: the match stands.
 fn write_capsules<G: Game>(replay: &Replay, dir: &std::path::Path) -> Vec<(Seat, Option<usize>, PathBuf)> {
-    let built = match cardarena::replay::capsule::build::<G>(replay, None) {
+    let built = match cardarena::play::capsule::build::<G>(replay, None) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("warning: no crash capsule: {e:#}");
@@ -430,7 +430,7 @@ fn write_capsules<G: Game>(replay: &Replay, dir: &std::path::Path) -> Vec<(Seat,
     };
     let mut out = Vec::new();
     for c in built {
-        match cardarena::replay::capsule::write(&c, dir) {
+        match cardarena::play::capsule::write(&c, dir) {
             Ok(path) => out.push((c.seat, c.fault.decision, path)),
             Err(e) => eprintln!("warning: {e:#}"),
         }

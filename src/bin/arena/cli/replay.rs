@@ -6,13 +6,13 @@ use anyhow::{bail, Context};
 
 use super::print_out;
 use cardarena::games::Seat;
+use cardarena::play::capsule;
 use cardarena::play::registry::Loader;
 use cardarena::play::runner::Replay;
-use cardarena::replay::capsule;
+use cardarena::play::with_game;
 use cardarena::replay::verify::{self, VerifyOptions};
 use cardarena::replay::view::{self as replay_view, RenderOptions};
 use cardarena::tournament::store::Store;
-use cardarena::with_game;
 
 /// A check that ran and found a difference (exit code 1, as `cmp` and `diff` do); errors that
 /// stop a command from running are exit code 2.
@@ -98,11 +98,15 @@ pub(super) fn replay_cmd(args: ReplayArgs) -> anyhow::Result<()> {
             let id: i64 = target.parse().map_err(|_| {
                 anyhow::anyhow!("with --db, {target:?} should be a match id (a number); see --list")
             })?;
-            (replay_view::load_db(db, id)?, format!("{} match {id}", db.display()), parent(db))
+            (
+                cardarena::tournament::store::load_replay(db, id)?,
+                format!("{} match {id}", db.display()),
+                parent(db),
+            )
         }
         None => {
             let path = Path::new(target);
-            (replay_view::load_file(path)?, path.display().to_string(), parent(path))
+            (cardarena::play::resim::load_file(path)?, path.display().to_string(), parent(path))
         }
     };
     if args.verify {
@@ -204,10 +208,10 @@ pub(super) fn repro_cmd(args: ReproArgs) -> anyhow::Result<()> {
         out.push_str(&format!(
             "warning: {path} ({what}) is not the bot of the capsule (hash {}, capsule {}): showing what it does now\n",
             &program.hash()[..12],
-            replay_view::prefix(&cap.bot.hash, 12)
+            cardarena::play::runner::prefix(&cap.bot.hash, 12)
         ));
     }
-    let r = capsule::reproduce(&cap, program)?;
+    let r = cardarena::replay::repro::reproduce(&cap, program)?;
     out.push_str(&r.report);
     print_out(&out)?;
     if !r.same_failure && args.bot.is_none() {

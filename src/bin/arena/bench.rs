@@ -24,31 +24,31 @@ use cardarena_sandbox::baseline::{PlainLua, PlainWasm};
 use cardarena_sandbox::{Kind, Limits, Program, Sandbox};
 use serde_json::{json, Map, Value};
 
-use crate::bots::bot::{Bot, Fault, InitInfo};
-use crate::games::blade::Blade;
-use crate::games::{Game, Observation};
-use crate::play::limits::LimitsConfig;
-use crate::play::registry::{BotSource, Lanes};
-use crate::play::Hosted;
-use crate::play::Match;
+use cardarena::bots::bot::{Bot, Fault, InitInfo};
+use cardarena::games::blade::Blade;
+use cardarena::games::{Game, Observation};
+use cardarena::play::limits::LimitsConfig;
+use cardarena::play::registry::{BotSource, Lanes};
+use cardarena::play::Hosted;
+use cardarena::play::Match;
 
-const TRIVIAL_LUA: &str = include_str!("trivial.lua");
-const RANDOM_LUA: &str = include_str!("random.lua");
-const RANDOM_WAT: &str = include_str!("random.wat");
-const TRIVIAL_WAT: &str = include_str!("trivial.wat");
-const FIRST_LEGAL_WAT: &str = include_str!("../../example_bots/wat/first_legal.wat");
-const CALIB_LUA: &str = include_str!("../../sandbox/tests/bots/calib.lua");
-const CALIB_WAT: &str = include_str!("../../sandbox/tests/bots/calib.wat");
+const TRIVIAL_LUA: &str = include_str!("../../../benches/bots/trivial.lua");
+const RANDOM_LUA: &str = include_str!("../../../benches/bots/random.lua");
+const RANDOM_WAT: &str = include_str!("../../../benches/bots/random.wat");
+const TRIVIAL_WAT: &str = include_str!("../../../benches/bots/trivial.wat");
+const FIRST_LEGAL_WAT: &str = include_str!("../../../example_bots/wat/first_legal.wat");
+const CALIB_LUA: &str = include_str!("../../../sandbox/tests/bots/calib.lua");
+const CALIB_WAT: &str = include_str!("../../../sandbox/tests/bots/calib.wat");
 /// A compiled Rust bot (the Blade example, serde JSON parsing and greedy rules): fuel's cost on
 /// ordinary compiled code.
-const RUST_WASM: &[u8] = include_bytes!("../../example_bots/wasm/blade_rust.wasm");
+const RUST_WASM: &[u8] = include_bytes!("../../../example_bots/wasm/blade_rust.wasm");
 /// The compute-heavy bots: the same determinized Monte-Carlo search in Lua and in Rust.
-const MC_LUA: &str = include_str!("../../example_bots/lua/blade_montecarlo.lua");
-const MC_WASM: &[u8] = include_bytes!("../../example_bots/wasm/blade_montecarlo_rust.wasm");
+const MC_LUA: &str = include_str!("../../../example_bots/lua/blade_montecarlo.lua");
+const MC_WASM: &[u8] = include_bytes!("../../../example_bots/wasm/blade_montecarlo_rust.wasm");
 /// A legacy stdin/stdout bot (a WASI command in C, docs/legacy-bots.md) and the COMP1511 spec's
 /// play example, whose only legal answer is 23: one decision is a fresh instance, libc start-up
 /// and `main`.
-const LEGACY_WASM: &[u8] = include_bytes!("../../example_bots/legacy/intensity_c.wasm");
+const LEGACY_WASM: &[u8] = include_bytes!("../../../example_bots/legacy/intensity_c.wasm");
 const LEGACY_STDIN: &[u8] = b"2\n9 2 0\n11 15 18 23 33 34 47 48 49\n24 26\n16 13 19 12\n37 38 39\n34 47 48\n";
 /// The Lua bot's cap on fuel per decision, lifted for the measure so that it always plays its
 /// full 100 deals: the unmetered copy (whose `budget_left()` never goes down) does.
@@ -267,24 +267,6 @@ impl<G: Game> Bot<G> for FirstLegal {
     fn act(&mut self, obs: &G::Observation) -> Result<String, Fault> {
         Ok(obs.legal()[0].clone())
     }
-}
-
-/// A Blade observation from the middle of a match (seed 7, native random bots), the one every
-/// per-decision figure uses.
-pub fn blade_observation() -> <Blade as Game>::Observation {
-    let variant = Blade::variants()[0];
-    let mut state = Blade::new(variant, 7);
-    let mut bots: Vec<Box<dyn Bot<Blade>>> =
-        (0..2).map(|seat| crate::bots::bot::builtin::<Blade>("random", 7, seat).expect("random")).collect();
-    let mut last = None;
-    for _ in 0..8 {
-        let Some(&seat) = state.to_act().first() else { break };
-        let obs = state.observe(seat);
-        let action = bots[seat].act(&obs).expect("random acts");
-        last = Some(obs);
-        state.play(seat, &action).expect("legal");
-    }
-    last.expect("a blade match has decisions")
 }
 
 /// The bots of the benchmark, loaded once, and the sandbox they were loaded on.
@@ -519,7 +501,7 @@ fn render_table(r: &Report) -> String {
 
 /// Per-decision overhead on one Blade observation: encode, call, decode, check.
 fn decisions(clock: &Clock, p: &Programs, child: &Path, report: &mut Report) -> anyhow::Result<()> {
-    let obs = blade_observation();
+    let obs = cardarena::games::testkit::blade_observation();
     let json_text = serde_json::to_string(&obs)?;
     let check = |reply: &str| assert!(obs.legal().iter().any(|l| l == reply), "bench bot replied {reply:?}");
     let mut buf = Vec::with_capacity(4096);
@@ -639,7 +621,7 @@ fn spawn_child(exe: &Path, observation: &str) -> anyhow::Result<String> {
 /// Starting a bot for one match (new VM or instance, chunk or start function, `init`), and
 /// dropping it at the end; the baseline is the process a process-per-match arena would spawn.
 fn starts(clock: &Clock, p: &Programs, child: &Path, report: &mut Report) {
-    let obs = blade_observation();
+    let obs = cardarena::games::testkit::blade_observation();
     let json_text = serde_json::to_string(&obs).expect("json");
     let mut seed = 0u64;
     let mut start = |program: &Program| {
@@ -671,7 +653,7 @@ fn starts(clock: &Clock, p: &Programs, child: &Path, report: &mut Report) {
 /// tournament's workers have.
 struct Seats {
     bots: Lanes,
-    entries: Vec<crate::play::runner::BotEntry>,
+    entries: Vec<cardarena::play::runner::BotEntry>,
 }
 
 impl Seats {
@@ -733,21 +715,21 @@ fn matches(clock: &Clock, threads: usize, p: &Programs, report: &mut Report) {
         report,
         ["matches_blade_native", "matches_blade_lua", "matches_blade_wasm"],
     );
-    game::<crate::games::ecard::Ecard>(
+    game::<cardarena::games::ecard::Ecard>(
         clock,
         threads,
         p,
         report,
         ["matches_ecard_native", "matches_ecard_lua", "matches_ecard_wasm"],
     );
-    game::<crate::games::lost_cities::LostCities>(
+    game::<cardarena::games::lost_cities::LostCities>(
         clock,
         threads,
         p,
         report,
         ["matches_lost_cities_native", "matches_lost_cities_lua", "matches_lost_cities_wasm"],
     );
-    game::<crate::games::intensity::Intensity>(
+    game::<cardarena::games::intensity::Intensity>(
         clock,
         threads,
         p,
@@ -851,7 +833,7 @@ fn metered_vs_plain(
 /// the bench's Blade observation); the calibration loops (the worst case: a handful of
 /// instructions per iteration) and the Rust greedy bot (mostly JSON parsing) are shown too.
 fn metering(clock: &Clock, sandbox: &Sandbox, report: &mut Report) -> anyhow::Result<()> {
-    let obs = serde_json::to_string(&blade_observation())?;
+    let obs = serde_json::to_string(&cardarena::games::testkit::blade_observation())?;
     let info = serde_json::to_string(&info_for::<Blade>(0, 7))?;
 
     let mc_lua = MC_LUA.replace(MC_LUA_CAP, "local PER_DECISION = 1e15");
@@ -951,7 +933,7 @@ type OpenMatch = (Blade, Vec<Box<dyn Bot<Blade>>>);
 /// started and one decision made), RSS before and after.
 fn memory(quick: bool, p: &Programs, report: &mut Report) {
     let n = if quick { 16 } else { 200 };
-    let obs = blade_observation();
+    let obs = cardarena::games::testkit::blade_observation();
     for (key, label, program) in [
         ("rss_per_match_lua_bytes", "resident memory per match: Lua", &p.random_lua),
         ("rss_per_match_wasm_bytes", "resident memory per match: WASM", &p.random_wasm),
@@ -1000,18 +982,18 @@ fn tournaments(quick: bool, report: &mut Report) -> anyhow::Result<()> {
     );
     let file = dir.0.join("bench.toml");
     std::fs::write(&file, &toml)?;
-    let config = crate::tournament::config::load(&file)?;
+    let config = cardarena::tournament::config::load(&file)?;
     let mut rates = Vec::new();
     // The cores each run kept busy (process CPU time / wall time): the writer thread runs
     // beside the workers, so "1 thread" is more than one core's work.
     let mut cores = Vec::new();
     for threads in [1, 2] {
         let db = dir.0.join(format!("bench-{threads}.db"));
-        let store = crate::tournament::store::Store::open(&db)?;
-        let opts = crate::tournament::RunOptions { threads, progress: false, stop_now: None };
+        let store = cardarena::tournament::store::Store::open(&db)?;
+        let opts = cardarena::tournament::RunOptions { threads, progress: false, stop_now: None };
         let cpu = process_cpu();
         let t = Instant::now();
-        let result = crate::tournament::run(&config, &store, &opts, &AtomicBool::new(false))?;
+        let result = cardarena::tournament::run(&config, &store, &opts, &AtomicBool::new(false))?;
         let elapsed = t.elapsed();
         rates.push(result.played_now as f64 / elapsed.as_secs_f64());
         if let (Some(before), Some(after)) = (cpu, process_cpu()) {
@@ -1062,7 +1044,7 @@ mod tests {
     fn a_decision_measure_forced_past_the_bank_keeps_its_fuel() {
         let sandbox = Sandbox::new().expect("sandbox");
         let source = file_source(&load(&sandbox, "first_legal.wat", Kind::Wasm, FIRST_LEGAL_WAT).unwrap());
-        let obs = blade_observation();
+        let obs = cardarena::games::testkit::blade_observation();
         let mut probe = started(&source, 1);
         probe.act(&obs).unwrap();
         let fuel = probe.fuel_used_last().expect("a sandboxed bot");
@@ -1105,7 +1087,7 @@ mod tests {
             for seed in 0..4 {
                 let mut state = G::new(variant, seed);
                 let mut random: Vec<Box<dyn Bot<G>>> = (0..G::PLAYERS)
-                    .map(|seat| crate::bots::bot::builtin::<G>("random", seed, seat).expect("random"))
+                    .map(|seat| cardarena::bots::bot::builtin::<G>("random", seed, seat).expect("random"))
                     .collect();
                 let mut trivial: Vec<Vec<Box<dyn Bot<G>>>> = programs
                     .iter()
@@ -1139,8 +1121,8 @@ mod tests {
 
     #[test]
     fn trivial_bots_answer_the_first_legal_action_in_every_game() {
-        for game in crate::play::GameId::ALL {
-            crate::with_game!(game, G => trivial_bots_answer_the_first_legal_action::<G>());
+        for game in cardarena::play::GameId::ALL {
+            cardarena::play::with_game!(game, G => trivial_bots_answer_the_first_legal_action::<G>());
         }
     }
 }
