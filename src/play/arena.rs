@@ -3,7 +3,6 @@
 use crate::play::limits::LimitsConfig;
 use crate::play::registry::{self, Loader, SandboxStart};
 use crate::play::runner::Replay;
-use crate::play::with_game;
 use crate::play::{GameId, Hosted, Match};
 
 /// A failure of the host or of the request, never of a bot: a bot's failure is a verdict in the

@@ -19,7 +19,7 @@ use crate::bots::bot::{Bot, Fault, InitInfo, Verdict};
 use crate::games::blade::{BladeObservation, Card as BladeCard, Event, FieldCard};
 use crate::games::intensity::{Card as IntensityCard, IntensityObservation, Phase};
 use crate::games::{Game, Seat};
-use crate::play::registry::{convert, sandbox_seed};
+use crate::play::adapter::{convert, sandbox_seed};
 
 /// The prefix of a legacy bot's name.
 pub const PREFIX: &str = "legacy:";

@@ -1,8 +1,11 @@
 //! The match seam: how a match is set up and played, whoever sits at the table.
 
+// First, so that its `with_game!` is in scope in the modules after it.
+#[macro_use]
+pub mod games;
+pub mod adapter;
 pub mod arena;
 pub mod capsule;
-pub mod games;
 pub mod legacy;
 pub mod limits;
 pub mod registry;
@@ -10,7 +13,7 @@ pub mod resim;
 pub mod runner;
 pub mod table;
 
-pub use crate::with_game;
 pub use arena::{Arena, HostError};
 pub use games::{GameId, Hosted};
 pub use table::Match;
+pub use with_game;

@@ -1,16 +1,14 @@
-//! From a bot's name to a [`Bot`]: the loader, the sandboxed-bot adapter and the lanes.
+//! From a bot's name to a [`Bot`]: the loader, the bot sources and the lanes.
 
 use std::path::Path;
 use std::sync::OnceLock;
 
 use anyhow::bail;
-use cardarena_sandbox::{Instance, Kind, Limits, Program, Sandbox, StdioProgram};
+use cardarena_sandbox::{Kind, Limits, Program, Sandbox, StdioProgram};
 
-use crate::bots::bot::{
-    builtin, builtin_hash, content_hash, is_builtin_name, Bot, Fault, InitInfo, Verdict, BUILTIN_BOTS,
-};
-use crate::games::rng::derive_seed;
-use crate::games::{Game, Observation, Seat};
+use crate::bots::bot::{builtin, builtin_hash, content_hash, is_builtin_name, Bot, InitInfo, BUILTIN_BOTS};
+use crate::games::{Game, Seat};
+use crate::play::adapter::{sandbox_seed, NotLoaded, SandboxBot};
 use crate::play::limits::LimitsConfig;
 use crate::play::runner::{BotEntry, SeatLimits};
 use crate::play::Hosted;
@@ -288,13 +286,10 @@ impl BotSource {
     ) -> Box<dyn Bot<G>> {
         match self {
             BotSource::Builtin(name) => builtin::<G>(name, seed, seat).expect("checked by resolve"),
-            BotSource::File { program, .. } => Box::new(SandboxBot {
-                program: program.clone(),
-                limits: limits.cloned().unwrap_or_else(|| Limits::default_for(program.kind())),
-                instance: None,
-                fuel_last: None,
-                metered: (0, 0),
-            }),
+            BotSource::File { program, .. } => Box::new(SandboxBot::new(
+                program.clone(),
+                limits.cloned().unwrap_or_else(|| Limits::default_for(program.kind())),
+            )),
             BotSource::Legacy { protocol, program, .. } => Box::new(crate::play::legacy::LegacyBot::new(
                 *protocol,
                 program.clone(),
@@ -377,137 +372,6 @@ impl Lanes {
     }
 }
 
-impl From<&Limits> for SeatLimits {
-    fn from(l: &Limits) -> SeatLimits {
-        SeatLimits {
-            fuel_per_decision: l.fuel_per_decision,
-            fuel_per_match: l.fuel_per_match,
-            fuel_init: l.fuel_init,
-            memory_bytes: l.memory_bytes,
-            wall_ms_per_decision: u64::try_from(l.wall_per_decision.as_millis()).unwrap_or(u64::MAX),
-            log_bytes_per_match: l.log_bytes_per_match as u64,
-        }
-    }
-}
-
-impl From<&SeatLimits> for Limits {
-    fn from(l: &SeatLimits) -> Limits {
-        Limits {
-            fuel_per_decision: l.fuel_per_decision,
-            fuel_per_match: l.fuel_per_match,
-            fuel_init: l.fuel_init,
-            memory_bytes: l.memory_bytes,
-            wall_per_decision: std::time::Duration::from_millis(l.wall_ms_per_decision),
-            log_bytes_per_match: usize::try_from(l.log_bytes_per_match).unwrap_or(usize::MAX),
-        }
-    }
-}
-
-/// The seed a file bot's sandbox gets (Lua's `math.random`): derived from the match seed, per seat.
-pub fn sandbox_seed(match_seed: u64, seat: Seat) -> u64 {
-    derive_seed(&[match_seed, seat as u64])
-}
-
-/// A bot file that could not be loaded: every start and every decision is a `load` fault (in a
-/// two-player game the match is forfeited at the start; in Intensity each one costs the penalty).
-struct NotLoaded(String);
-
-impl<G: Game> Bot<G> for NotLoaded {
-    fn init(&mut self, _info: &InitInfo) -> Result<(), Fault> {
-        Err(Fault::new(Verdict::Load, self.0.clone()))
-    }
-
-    fn act(&mut self, _obs: &G::Observation) -> Result<String, Fault> {
-        Err(Fault::new(Verdict::Load, self.0.clone()))
-    }
-}
-
-/// A Lua or WASM bot in one match.
-struct SandboxBot {
-    program: Program,
-    limits: Limits,
-    instance: Option<Instance>,
-    fuel_last: Option<u64>,
-    /// Decisions answered in this match and their fuel, for the average a fuel fault cites.
-    metered: (u64, u64),
-}
-
-/// A sandbox fault as the arena records it.
-pub fn convert(f: cardarena_sandbox::Fault) -> Fault {
-    use cardarena_sandbox::Verdict as V;
-    let verdict = match f.verdict {
-        V::Fuel => Verdict::Fuel,
-        V::Memory => Verdict::Memory,
-        V::Stack => Verdict::Stack,
-        V::Crash => Verdict::Crash,
-        V::Invalid => Verdict::Invalid,
-        V::Load => Verdict::Load,
-        V::Wallclock => Verdict::Wallclock,
-    };
-    Fault {
-        verdict,
-        message: f.message,
-        fuel_used: Some(f.fuel_used),
-        memory_peak: Some(f.memory_peak),
-        trace: f.trace,
-    }
-}
-
-/// How a decision that ran out of fuel compares with the bot's earlier decisions of the match.
-fn over_average(used: u64, (decisions, fuel): (u64, u64)) -> String {
-    if decisions == 0 {
-        return " (its first decision of the match)".into();
-    }
-    let average = (fuel / decisions).max(1);
-    format!(" (it used {used}, {}x its average decision of {average} in this match)", used / average)
-}
-
-impl<G: Game> Bot<G> for SandboxBot {
-    fn init(&mut self, info: &InitInfo) -> Result<(), Fault> {
-        let json = serde_json::to_string(info).expect("init info serializes");
-        let seed = sandbox_seed(info.seed, info.seat);
-        self.instance = Some(self.program.start(&self.limits, seed, &json).map_err(convert)?);
-        Ok(())
-    }
-
-    fn act(&mut self, obs: &G::Observation) -> Result<String, Fault> {
-        let instance = self
-            .instance
-            .as_mut()
-            .ok_or_else(|| Fault::new(Verdict::Load, "the bot did not start (its init failed)"))?;
-        // A Lua bot gets the observation's tables built from the value, a WASM bot its JSON
-        // text (the game's `write_json`): both exactly what `serde_json::to_string(obs)` says.
-        let reply = instance.act_value_with(obs, <G::Observation as Observation>::write_json);
-        let used = instance.fuel_used_last();
-        self.fuel_last = Some(used);
-        match reply {
-            Ok(r) => {
-                self.metered = (self.metered.0 + 1, self.metered.1.saturating_add(used));
-                Ok(r)
-            }
-            Err(f) => {
-                let mut fault = convert(f);
-                if fault.verdict == Verdict::Fuel {
-                    fault.message.push_str(&over_average(used, self.metered));
-                }
-                Err(fault)
-            }
-        }
-    }
-
-    fn fuel_used_last(&self) -> Option<u64> {
-        self.fuel_last
-    }
-
-    fn memory_peak(&self) -> Option<u64> {
-        self.instance.as_ref().map(Instance::memory_peak)
-    }
-
-    fn take_log(&mut self) -> Vec<String> {
-        self.instance.as_mut().map(|i| i.take_log()).unwrap_or_default()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -571,15 +435,6 @@ mod tests {
         );
         let err = loader.resolve::<Blade>("/nonexistent/x.wasm").unwrap_err().to_string();
         assert!(err.contains("no such file"), "{err}");
-    }
-
-    #[test]
-    fn a_fuel_fault_compares_with_the_average_decision() {
-        assert_eq!(
-            over_average(5_000_100, (4, 4000)),
-            " (it used 5000100, 5000x its average decision of 1000 in this match)"
-        );
-        assert_eq!(over_average(10, (0, 0)), " (its first decision of the match)");
     }
 
     #[test]

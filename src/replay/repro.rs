@@ -5,8 +5,8 @@ use cardarena_sandbox::{Limits, Program};
 
 use crate::bots::bot::{Fault, Verdict};
 use crate::games::Game;
+use crate::play::adapter::{convert, sandbox_seed};
 use crate::play::capsule::Capsule;
-use crate::play::registry::{convert, sandbox_seed};
 use crate::play::runner::{judge_reply, shorten};
 
 /// The result of `arena repro`.
