@@ -8,8 +8,7 @@ use crate::rng::Rng;
 // One line per game; the lines between keep the games' branches from touching each other.
 mod blade;
 mod blade_strong;
-#[cfg(test)]
-mod duel;
+pub mod duel;
 // --
 mod ecard;
 mod ecard_nash;
