@@ -40,6 +40,6 @@ fn fuel_is_deterministic_across_fresh_instances() {
         for i in 1..4 {
             assert_eq!(trace(i), first, "{file}");
         }
-        assert!(first[1] > 0 || file.starts_with("normal"), "{file}: {first:?}");
+        assert!(first[1] > 0, "{file}: {first:?}");
     }
 }
