@@ -2,7 +2,7 @@
 //! over the hidden cards in the endgame.
 //!
 //! - **Rules** ([`Policy::STEP5`], the rules of docs/tutorial/lost-cities/step5.lua, each
-//!   measured there): `greedy`'s rules with bolder investments, the most valuable last plays, and
+//!   explained there): `greedy`'s rules with bolder investments, the most valuable last plays, and
 //!   stalling (drawing from a pile so that the deck lasts) when more cards can be played than
 //!   turns are left.
 //! - **Endgame search** (the last [`ENDGAME_DECK`] deck cards): determinized flat Monte Carlo

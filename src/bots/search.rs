@@ -12,8 +12,8 @@
 //! ([`Determinize::baseline`], the greedy action) is kept unless the best beats it by
 //! [`SearchConfig::margin`]: rollouts are biased, and small differences are mostly noise.
 //!
-//! (A single-observer ISMCTS with UCT was tried first: at a few hundred iterations per decision
-//! its root statistics were too noisy to beat greedy in either game.)
+//! (Not a single-observer ISMCTS with UCT: at a few hundred iterations per decision its root
+//! statistics are too noisy to beat greedy in either game.)
 //!
 //! Simultaneous decisions (the Intensity pass): the observer's choice is played first, the other
 //! seats' hidden choices are the rollout policy's, in the sampled world.
