@@ -3,7 +3,6 @@
 //! `cargo run --release -p cardarena-sandbox --example calibration [fuel|costs|bombs|pooling]`
 //! (no argument: all four).
 
-#[allow(dead_code)]
 #[path = "../tests/common/mod.rs"]
 mod common;
 
