@@ -7,14 +7,20 @@ cd "$(dirname "$0")/.."
 # wasm32-unknown-unknown target and clang/lld when missing, builds the bots and refreshes
 # example_bots/wasm/.
 bash scripts/build-example-bots.sh
-# Headless Chromium for tests/report.rs (the HTML report opened in a browser): Debian's
-# chromium, installed when missing (as root, or through passwordless sudo).
-if ! command -v chromium >/dev/null 2>&1; then
+# Headless Chromium for tests/report.rs (the HTML report opened in a browser) and tmux for
+# tests/authoring.rs (a person playing in a terminal): Debian's packages, installed when missing
+# (as root, or through passwordless sudo).
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium chromium-driver)
+command -v tmux >/dev/null 2>&1 || missing+=(tmux)
+if [ ${#missing[@]} -gt 0 ]; then
   sudo=()
   if [ "$(id -u)" != 0 ]; then sudo=(sudo -n); fi
   "${sudo[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq chromium chromium-driver
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "${missing[@]}"
 fi
+# With the tools installed, a test that needs one fails rather than skips when it is missing.
+export CARDARENA_REQUIRE_TOOLS=1
 # The Rust bot SDK's own tests (native; its observation types against docs/games/*.md).
 cargo test --locked --manifest-path example_bots/rust/Cargo.toml -p cardarena-bot
 cargo test --workspace --locked "$@"

@@ -68,9 +68,23 @@ fn quick_json_has_every_documented_key() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
     let obj = v.as_object().expect("an object");
+    let number =
+        |key: &str| obj.get(key).and_then(|x| x.as_f64()).unwrap_or_else(|| panic!("missing number {key}"));
     for key in KEYS {
-        let n = obj.get(*key).and_then(|x| x.as_f64()).unwrap_or_else(|| panic!("missing number {key}"));
-        assert!(n.is_finite() && n >= 0.0 || key.ends_with("_pct"), "{key} = {n}");
+        let n = number(key);
+        if let Some(stem) = key.strip_suffix("_pct") {
+            // An overhead may be negative (noise), but it is the two times' ratio.
+            let what = stem.strip_prefix("metering_overhead_").expect("a metering overhead");
+            let metered = number(&format!("metered_{what}_ns"));
+            let unmetered = number(&format!("unmetered_{what}_ns"));
+            let want = (metered / unmetered - 1.0) * 100.0;
+            assert!((n - want).abs() < 0.01, "{key} = {n}, but the times give {want}");
+        } else if key.ends_with("_bytes") {
+            // Resident memory may not grow at all for a few matches.
+            assert!(n >= 0.0, "{key} = {n}");
+        } else {
+            assert!(n > 0.0, "{key} = {n}");
+        }
     }
     for meta in ["bench_format", "quick", "timing", "threads", "cpus", "seconds"] {
         assert!(obj.contains_key(meta), "missing {meta}");

@@ -7,8 +7,8 @@
 //! * every greedy example (Lua and Rust) beats `random` on a fixed set of deals. Those
 //!   statistical checks use `arena tournament` (one process, so a WASM module is compiled
 //!   once for 100 matches, not once per match); the deals are fixed, so the check is
-//!   deterministic, and the thresholds leave a wide margin below the measured rates (noted at
-//!   each check).
+//!   deterministic, and the thresholds leave a wide margin below the rates these deals give
+//!   (BENCHMARKS.md, "Margins of the strength tests").
 //!
 //! The `.wasm` modules are built by `scripts/build-example-bots.sh` (which `scripts/test.sh`
 //! runs first) and committed; if they are missing, these tests say so.
@@ -217,14 +217,12 @@ fn beats_random(name: &str, bot: &str, min_wins: u64) {
     );
 }
 
-// Measured on these deals: Lua 89 and Rust 89 wins of 100 (about 89% over 1200 matches).
 #[test]
 fn blade_greedy_examples_beat_random() {
     beats_random("blade-lua", "example_bots/lua/blade_greedy.lua", 75);
     beats_random("blade-rust", "example_bots/wasm/blade_rust.wasm", 75);
 }
 
-// Measured on these deals: Lua 99, Rust 98, C 98 wins of 100.
 #[test]
 fn ecard_examples_beat_random() {
     beats_random("ecard-lua", "example_bots/lua/ecard_greedy.lua", 85);
@@ -232,7 +230,6 @@ fn ecard_examples_beat_random() {
     beats_random("ecard-c", "example_bots/wasm/ecard_c.wasm", 85);
 }
 
-// Measured on these deals: 100 wins of 100 for both (by 128 points per match on average).
 #[test]
 fn lost_cities_greedy_examples_beat_random() {
     beats_random("lost-cities-lua", "example_bots/lua/lost-cities_greedy.lua", 90);
@@ -262,7 +259,6 @@ fn intensity_beats_random(name: &str, bot: &str, min_points: f64) {
     );
 }
 
-// Measured on these deals: 2.44 points per match for both; the random bots 0.89 to 1.43.
 #[test]
 fn intensity_greedy_examples_beat_random() {
     intensity_beats_random("intensity-lua", "example_bots/lua/intensity_greedy.lua", 2.0);

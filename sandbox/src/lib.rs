@@ -36,8 +36,8 @@
 //!
 //! Threads: guest calls need native stack (up to 512 KiB for WASM frames, about 0.7 MiB for
 //! Lua's deepest nesting of C calls). A call made with less than 1.5 MiB of stack left (4 MiB
-//! in debug builds) runs on a freshly allocated 8 MiB segment, which costs about 9 µs; a fresh
-//! thread with Rust's default 2 MiB stack does not need it in release builds.
+//! in debug builds) runs on a freshly allocated 8 MiB segment (a cost per call, docs/sandbox.md);
+//! a fresh thread with Rust's default 2 MiB stack does not need it in release builds.
 
 #![deny(missing_docs)]
 #![warn(unsafe_op_in_unsafe_fn)]
@@ -203,9 +203,7 @@ impl Sandbox {
     /// Why: every WASM instantiation updates reference counts that belong to its engine (the
     /// engine's types and its registry of modules). Threads that start instances of one engine
     /// pass those cache lines between cores at every match; with an engine per thread they stay
-    /// put. Measured (perf, Blade matches between WASM random bots): that work is 3.4 % of a
-    /// match on one thread, 6.5 % on two threads sharing an engine, 3.5 % on two lanes
-    /// (BENCHMARKS.md). The more cores, the more it matters.
+    /// put (the profile is in BENCHMARKS.md). The more cores, the more it matters.
     ///
     /// A lane is the same kind as its sandbox: pooled, or (where the pool's address space was
     /// refused) with instances allocated on demand.
@@ -347,8 +345,8 @@ impl Program {
     }
 
     /// This program on `sandbox` (a [`Sandbox::lane`], say): a WASM module's compiled code is
-    /// loaded into that sandbox's engine (serialized once, at the first call; about 0.3 ms for
-    /// an example Rust bot, where compiling it took 150 ms), unless it is already that engine's;
+    /// loaded into that sandbox's engine (serialized once, at the first call; loading is far
+    /// cheaper than compiling, docs/sandbox.md), unless it is already that engine's;
     /// a Lua program is shared as it is. Replies and fuel are the same on either.
     ///
     /// # Errors

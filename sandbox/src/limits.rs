@@ -20,8 +20,8 @@ use crate::Kind;
 ///   `block`, `end`… cost 0; `memory.copy`/`fill` cost 1 per byte). Host calls are charged too
 ///   (`log`: 100 + 1 per byte; `budget_left`: 20).
 ///
-/// Measured on the same algorithm (docs/sandbox.md), one Lua unit does about 3.5 times the
-/// work of one WASM unit, and takes about 50 times as long to run.
+/// One Lua unit does several times the work of one WASM unit and takes far longer to run (the
+/// calibration in docs/sandbox.md), hence a default per kind.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// Fuel for one decision (one `act` call).
@@ -48,7 +48,7 @@ pub struct Limits {
 }
 
 impl Limits {
-    /// Lua defaults: 5M fuel per decision (about 30 ms of Lua on the reference machine),
+    /// Lua defaults: 5M fuel per decision (tens of milliseconds of Lua, docs/sandbox.md),
     /// 50M per match, 20M for init, 64 MiB heap (enough for Lua's own stack limit of 1M
     /// slots, so deep recursion ends as `stack`), 3 s backstop, 64 KiB of log.
     pub const LUA: Limits = Limits {
@@ -60,7 +60,7 @@ impl Limits {
         log_bytes_per_match: 64 << 10,
     };
 
-    /// WASM defaults: 100M fuel per decision (about 12 ms of card-game-like code), 1G per
+    /// WASM defaults: 100M fuel per decision (about as long as a Lua decision), 1G per
     /// match, 500M for init, 64 MiB linear memory, 3 s backstop, 64 KiB of log.
     pub const WASM: Limits = Limits {
         fuel_per_decision: 100_000_000,

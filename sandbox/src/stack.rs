@@ -2,11 +2,12 @@
 //!
 //! WASM code may use up to `max_wasm_stack` (512 KiB) of the calling thread's stack, and
 //! wasmtime aborts the process if the thread has less than that left. Lua nests up to 200 C
-//! calls; the deepest path goes through the host's `gsub` (Lua → Rust → Lua …) and was measured
-//! at about 0.7 MiB (release) and 2.7 MiB (debug build) at Lua's limit of 200 levels.
+//! calls; the deepest path goes through the host's `gsub` (Lua → Rust → Lua …); its depth at
+//! Lua's limit of 200 levels, in release and debug builds, is in docs/sandbox.md and sets the
+//! thresholds below.
 //!
 //! Rather than trusting every caller's thread, each guest call checks the remaining stack and,
-//! when it is short, runs on a freshly allocated segment (about 9 µs per call). A fresh 2 MiB
+//! when it is short, runs on a freshly allocated segment (a small cost per call). A fresh 2 MiB
 //! thread (Rust's default for spawned threads) has enough in release builds.
 
 /// Switch to a new stack when less than this is left.

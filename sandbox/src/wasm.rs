@@ -80,10 +80,10 @@ pub(crate) fn config() -> Config {
 }
 
 /// [`config`] with instances from a pool of slots reserved once per engine, instead of an
-/// mmap/munmap of each instance's memory (4 GiB reservation plus guard pages) per start: a start
-/// costs about 5 µs instead of 14-23 µs, and starts on several threads no longer serialize on the
-/// kernel's address-space lock. Each slot can hold the largest wasm32 memory; the bot's own cap is
-/// the store's ResourceLimiter, as before. The slots cost address space only (PROT_NONE, about
+/// mmap/munmap of each instance's memory (4 GiB reservation plus guard pages) per start: starts
+/// are several times cheaper (docs/sandbox.md), and starts on several threads do not serialize
+/// on the kernel's address-space lock. Each slot can hold the largest wasm32 memory; the bot's own
+/// cap is the store's ResourceLimiter. The slots cost address space only (PROT_NONE, about
 /// 4 GiB each), not memory.
 fn pooled_config(slots: u32) -> Config {
     let mut c = config();
@@ -433,8 +433,8 @@ impl WasmProgram {
 
     /// The same compiled code on another sandbox's engine (or this program itself when it is
     /// already that engine's), so the bot's replies and fuel do not depend on the engine it
-    /// runs on. The code is not compiled again (about 150 ms for an example Rust bot): it is
-    /// serialized once and loaded into the other engine (about a millisecond).
+    /// runs on. The code is not compiled again: it is serialized once and loaded into the other
+    /// engine, which costs a small fraction of a compile.
     pub(crate) fn on(self: &Arc<Self>, shared: &Arc<crate::Shared>) -> Result<Arc<WasmProgram>, Fault> {
         if Arc::ptr_eq(&self.engine, shared) {
             return Ok(self.clone());

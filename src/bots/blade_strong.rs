@@ -39,7 +39,7 @@ pub const NODE_LIMIT: u32 = 4000;
 /// Playouts per (determinization, card) when the position is not solved exactly.
 pub const ROLLOUTS: u32 = 2;
 
-/// The search's knobs (the constants above, overridable in the measurement test).
+/// The search's knobs (the constants above).
 #[derive(Clone, Copy, Debug)]
 struct Params {
     exact_cards: usize,
@@ -49,19 +49,6 @@ struct Params {
 
 impl Params {
     const DEFAULT: Params = Params { exact_cards: EXACT_CARDS, node_limit: NODE_LIMIT, rollouts: ROLLOUTS };
-
-    #[cfg(test)]
-    fn from_env() -> Params {
-        let get = |name: &str, default: u32| {
-            std::env::var(name).ok().and_then(|s| s.parse().ok()).unwrap_or(default)
-        };
-        let d = Params::DEFAULT;
-        Params {
-            exact_cards: get("EXACT_CARDS", d.exact_cards as u32) as usize,
-            node_limit: get("NODE_LIMIT", d.node_limit),
-            rollouts: get("ROLLOUTS", d.rollouts),
-        }
-    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -568,11 +555,7 @@ impl StrongBot {
     /// decision (`None`: [`DEFAULT_BUDGET`]).
     pub fn new(seed: u64, seat: Seat, budget: Option<u32>) -> StrongBot {
         let budget = budget.unwrap_or(DEFAULT_BUDGET).max(1);
-        #[cfg(not(test))]
-        let params = Params::DEFAULT;
-        #[cfg(test)]
-        let params = Params::from_env();
-        StrongBot { rng: Rng::new(seed, Stream::Bot(seat)), budget, params }
+        StrongBot { rng: Rng::new(seed, Stream::Bot(seat)), budget, params: Params::DEFAULT }
     }
 }
 
@@ -710,25 +693,5 @@ mod tests {
         let d = duel::<Blade>(Variant::Readme, "strong:8", "greedy", 2026, 300);
         println!("readme: strong:8 vs greedy: {d}");
         assert!(d.low() > 0.0 && d.wdl[0] > d.wdl[2], "{d}");
-    }
-
-    /// The measurement for the docs: `cargo test --lib blade_strong::tests::measure -- --ignored
-    /// --nocapture` (best with `CARGO_PROFILE_DEV_OPT_LEVEL=2`); `DEALS`, `BOTS` (e.g.
-    /// `strong:8,strong`) and the [`Params`] variables override the defaults.
-    #[test]
-    #[ignore]
-    fn measure() {
-        let deals = std::env::var("DEALS").ok().and_then(|s| s.parse().ok()).unwrap_or(2000);
-        let bots = std::env::var("BOTS").unwrap_or_else(|_| "strong".into());
-        for variant in Variant::ALL {
-            for a in bots.split(',') {
-                for b in ["greedy", "random"] {
-                    let t = std::time::Instant::now();
-                    let d = duel::<Blade>(variant, a, b, 2026, deals);
-                    let ms = t.elapsed().as_secs_f64() * 1000.0 / (2 * deals) as f64;
-                    println!("blade {variant}: {a} vs {b}: {d}; {ms:.3} ms per match");
-                }
-            }
-        }
     }
 }

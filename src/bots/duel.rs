@@ -1,5 +1,6 @@
-//! Test helper: two built-in bots over duplicate deals (each deal played in both seat orders),
-//! as a tournament plays them, with the per-deal points difference and its 95% interval.
+//! Two bots over duplicate deals (each deal played once with bot `a` in every seat, bot `b` in the
+//! others), as a tournament plays them, with the per-deal points difference and its 95% interval:
+//! the strength tests of the built-in bots and `examples/bot_strength.rs` use it.
 
 use crate::bots::bot::{builtin, builtin_hash};
 use crate::bots::Greedy;
@@ -9,11 +10,17 @@ use crate::play::runner::{run_match, BotEntry, MatchSpec, Quiet};
 /// The result of [`duel`], from bot `a`'s side.
 #[derive(Clone, Debug)]
 pub struct Duel {
-    /// Deals played (each twice, seats swapped).
+    /// Deals played (each once per seat, `a` in that seat).
     pub deals: usize,
-    /// Matches `a` won, drew and lost (rank 1 alone, shared, behind).
+    /// Seats of the game: the matches per deal.
+    pub seatings: usize,
+    /// Matches `a` won, drew and lost: placed ahead of every `b`, level with the best `b`, behind.
     pub wdl: [u32; 3],
-    /// Mean over deals of `a`'s points minus `b`'s, averaged over the two seat orders.
+    /// `a`'s mean points per match.
+    pub a_points: f64,
+    /// The mean points per match of a seat of `b`.
+    pub b_points: f64,
+    /// Mean over deals of `a`'s points minus the mean `b` seat's, averaged over the seatings.
     pub mean: f64,
     /// Half-width of the 95% interval of `mean` (1.96 standard errors over deals).
     pub half_width: f64,
@@ -31,9 +38,12 @@ impl std::fmt::Display for Duel {
         let [w, d, l] = self.wdl;
         write!(
             f,
-            "{} deals x 2 seatings: {w}W {d}D {l}L, mean points difference per match {:+.3} \
-             (95% CI {:+.3} .. {:+.3})",
+            "{} deals x {} seatings: {w}W {d}D {l}L, mean points {:.3} vs {:.3}, mean points \
+             difference per match {:+.3} (95% CI {:+.3} .. {:+.3})",
             self.deals,
+            self.seatings,
+            self.a_points,
+            self.b_points,
             self.mean,
             self.mean - self.half_width,
             self.mean + self.half_width
@@ -41,8 +51,8 @@ impl std::fmt::Display for Duel {
     }
 }
 
-/// Plays `a` against `b` on deals `derive_seed(&[seed, d])` for `d` in `0..deals`, both seat
-/// orders.
+/// Plays `a` against `b` on deals `derive_seed(&[seed, d])` for `d` in `0..deals`, each deal
+/// once with `a` in every seat and `b` in all the other seats.
 pub fn duel<G: Greedy>(variant: G::Variant, a: &str, b: &str, seed: u64, deals: usize) -> Duel {
     duel_with::<G>(variant, a, b, seed, deals, |n, deal_seed, seat| {
         builtin::<G>(n, deal_seed, seat).expect("a built-in bot")
@@ -58,31 +68,48 @@ pub fn duel_with<G: Greedy>(
     deals: usize,
     make: impl Fn(&str, u64, usize) -> Box<dyn crate::bots::bot::Bot<G>>,
 ) -> Duel {
+    let seats = G::PLAYERS;
+    let others = (seats - 1) as f64;
     let mut wdl = [0u32; 3];
+    let (mut a_sum, mut b_sum) = (0.0, 0.0);
     let mut diffs = Vec::with_capacity(deals);
     for d in 0..deals {
         let deal_seed = derive_seed(&[seed, d as u64]);
         let mut diff = 0.0;
-        for a_seat in 0..2 {
-            let names = if a_seat == 0 { [a, b] } else { [b, a] };
+        for a_seat in 0..seats {
+            let names: Vec<&str> = (0..seats).map(|s| if s == a_seat { a } else { b }).collect();
             let entries =
                 names.iter().map(|n| BotEntry { name: n.to_string(), hash: builtin_hash(n) }).collect();
             let spec = MatchSpec::<G> { variant, seed: deal_seed, entries };
             let mut bots: Vec<_> =
                 names.iter().enumerate().map(|(seat, n)| make(n, deal_seed, seat)).collect();
             let outcome = run_match(&spec, &mut bots, &mut Quiet).outcome;
-            let b_seat = 1 - a_seat;
-            match outcome.ranks[a_seat].cmp(&outcome.ranks[b_seat]) {
+            let b_seats = || (0..seats).filter(|&s| s != a_seat);
+            let best_b = b_seats().map(|s| outcome.ranks[s]).min().expect("two seats or more");
+            match outcome.ranks[a_seat].cmp(&best_b) {
                 std::cmp::Ordering::Less => wdl[0] += 1,
                 std::cmp::Ordering::Equal => wdl[1] += 1,
                 std::cmp::Ordering::Greater => wdl[2] += 1,
             }
-            diff += (outcome.points[a_seat] - outcome.points[b_seat]) as f64 / 2.0;
+            let mine = outcome.points[a_seat] as f64;
+            let theirs = b_seats().map(|s| outcome.points[s] as f64).sum::<f64>() / others;
+            a_sum += mine;
+            b_sum += theirs;
+            diff += (mine - theirs) / seats as f64;
         }
         diffs.push(diff);
     }
     // A single deal has no spread to measure: its interval has width 0.
     let (mean, half_width) =
         crate::stats::ratings::mean_ci95(&diffs).unwrap_or((diffs.first().copied().unwrap_or(0.0), 0.0));
-    Duel { deals, wdl, mean, half_width }
+    let matches = (deals * seats).max(1) as f64;
+    Duel {
+        deals,
+        seatings: seats,
+        wdl,
+        a_points: a_sum / matches,
+        b_points: b_sum / matches,
+        mean,
+        half_width,
+    }
 }

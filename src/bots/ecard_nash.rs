@@ -642,27 +642,4 @@ mod tests {
             assert!(d.mean + d.half_width > 0.0 && d.wdl[0] + d.wdl[1] / 2 >= d.wdl[2], "{variant}: {d}");
         }
     }
-
-    /// The measurement for the docs: `cargo test --lib ecard_nash::tests::measure -- --ignored
-    /// --nocapture` (`DEALS` overrides the 2000 deals).
-    #[test]
-    #[ignore]
-    fn measure() {
-        let deals = std::env::var("DEALS").ok().and_then(|s| s.parse().ok()).unwrap_or(2000);
-        for variant in Variant::ALL {
-            for (a, b) in [
-                ("strong", "greedy"),
-                ("strong", "random"),
-                ("strong", "nash"),
-                ("nash", "greedy"),
-                ("nash", "random"),
-                ("greedy", "random"),
-            ] {
-                let t = std::time::Instant::now();
-                let d = duel::<Ecard>(variant, a, b, 2026, deals);
-                let ms = t.elapsed().as_secs_f64() * 1000.0 / (2 * deals) as f64;
-                println!("ecard {variant}: {a} vs {b}: {d}; {ms:.3} ms per match");
-            }
-        }
-    }
 }

@@ -2,7 +2,7 @@
 //! over the hidden cards in the endgame.
 //!
 //! - **Rules** ([`Policy::STEP5`], the rules of docs/tutorial/lost-cities/step5.lua, each
-//!   measured there): `greedy`'s rules with bolder investments, the most valuable last plays, and
+//!   explained there): `greedy`'s rules with bolder investments, the most valuable last plays, and
 //!   stalling (drawing from a pile so that the deck lasts) when more cards can be played than
 //!   turns are left.
 //! - **Endgame search** (the last [`ENDGAME_DECK`] deck cards): determinized flat Monte Carlo
@@ -373,42 +373,6 @@ mod tests {
                 play(Variant::Classic, seed, &mut bots, 1)
             };
             assert_eq!(run(seed), run(seed));
-        }
-    }
-
-    /// The measurement of docs/zoo.md: `DEALS` duplicate deals (default 2000) of each of `BOTS`
-    /// (default `strong`; e.g. `rules,strong:8,strong`, where `rules` is the strong bot without
-    /// its endgame search) against greedy and random, classic.
-    /// Run it in an optimized build:
-    /// `CARGO_PROFILE_DEV_OPT_LEVEL=2 cargo test --lib lost_cities_strong::tests::measure -- --ignored --nocapture`.
-    #[test]
-    #[ignore = "a measurement, run by hand in an optimized build"]
-    fn measure() {
-        use crate::bots::duel::duel_with;
-        let deals = std::env::var("DEALS").ok().and_then(|s| s.parse().ok()).unwrap_or(2000);
-        let bots = std::env::var("BOTS").unwrap_or_else(|_| "strong".into());
-        let against = std::env::var("AGAINST").unwrap_or_else(|_| "greedy,random".into());
-        for a in bots.split(',') {
-            for b in against.split(',') {
-                let t = std::time::Instant::now();
-                // "rules": the strong bot without its endgame search
-                let d = duel_with::<LostCities>(Variant::Classic, a, b, 2026, deals, |n, seed, seat| {
-                    if n == "rules" {
-                        Box::new(StrongBot::new(seed, seat, 0))
-                    } else if let Some(spec) = n.strip_prefix("deck") {
-                        // "deckD:N:M": search the last D deck cards, N samples, margin M
-                        let v: Vec<&str> = spec.split(':').collect();
-                        let mut bot = StrongBot::new(seed, seat, v[1].parse().expect("N"));
-                        bot.endgame_deck = v[0].parse().expect("D");
-                        bot.config.margin = v[2].parse().expect("M");
-                        Box::new(bot)
-                    } else {
-                        crate::bots::bot::builtin::<LostCities>(n, seed, seat).expect("a built-in bot")
-                    }
-                });
-                let ms = t.elapsed().as_secs_f64() * 1000.0 / (2 * deals) as f64;
-                println!("lost-cities classic: {a} vs {b}: {d}; {ms:.3} ms per match");
-            }
         }
     }
 }

@@ -10,8 +10,7 @@ pub mod bot;
 // One line per game; the lines between keep the games' branches from touching each other.
 mod blade;
 mod blade_strong;
-#[cfg(test)]
-mod duel;
+pub mod duel;
 // --
 mod ecard;
 mod ecard_nash;

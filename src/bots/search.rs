@@ -12,8 +12,8 @@
 //! ([`Determinize::baseline`], the greedy action) is kept unless the best beats it by
 //! [`SearchConfig::margin`]: rollouts are biased, and small differences are mostly noise.
 //!
-//! (A single-observer ISMCTS with UCT was tried first: at a few hundred iterations per decision
-//! its root statistics were too noisy to beat greedy in either game.)
+//! (Not a single-observer ISMCTS with UCT: at a few hundred iterations per decision its root
+//! statistics are too noisy to beat greedy in either game.)
 //!
 //! Simultaneous decisions (the Intensity pass): the observer's choice is played first, the other
 //! seats' hidden choices are the rollout policy's, in the sampled world.
@@ -211,109 +211,5 @@ pub(crate) mod testkit {
     /// Mean and half-width of the 95% normal interval of `xs`.
     pub fn mean_ci(xs: &[f64]) -> (f64, f64) {
         crate::stats::ratings::mean_ci95(xs).expect("at least two values")
-    }
-}
-
-#[cfg(test)]
-mod measure {
-    //! Strength and cost measurements, run by hand in an optimized build (a `--release` test build
-    //! rebuilds the sandbox's dependencies; this reuses them):
-    //! `CARGO_PROFILE_DEV_OPT_LEVEL=2 cargo test --lib measure_strong -- --ignored --nocapture`
-    //! (environment: `DEALS`, `BUDGET`, `OPP` = greedy | random).
-
-    use std::time::Instant;
-
-    use super::testkit::mean_ci;
-    use super::*;
-    use crate::bots::bot::{GreedyBot, RandomBot};
-    use crate::bots::Greedy;
-
-    struct Timed<G: Game> {
-        inner: Box<dyn Bot<G>>,
-        nanos: std::sync::Arc<std::sync::atomic::AtomicU64>,
-    }
-
-    impl<G: Game> Bot<G> for Timed<G> {
-        fn act(&mut self, obs: &G::Observation) -> Result<String, Fault> {
-            let start = Instant::now();
-            let out = self.inner.act(obs);
-            self.nanos.fetch_add(start.elapsed().as_nanos() as u64, std::sync::atomic::Ordering::Relaxed);
-            out
-        }
-    }
-
-    fn run<G: Greedy + Determinize>(variant: G::Variant, deals: u64, budget: u32, opp: &str) {
-        let nanos = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
-        let mut diffs = Vec::new();
-        let (mut w, mut d, mut l, mut matches) = (0, 0, 0, 0u64);
-        let mut strong_pts = 0i64;
-        let mut opp_pts = 0.0;
-        for deal in 0..deals {
-            let seed = crate::games::rng::derive_seed(&[7, deal]);
-            let mut diff = 0.0;
-            for strong_seat in 0..G::PLAYERS {
-                let mut bots: Vec<Box<dyn Bot<G>>> = (0..G::PLAYERS)
-                    .map(|s| -> Box<dyn Bot<G>> {
-                        if s == strong_seat {
-                            Box::new(Timed {
-                                inner: G::strong_bot(seed, s, Some(budget)).expect("strong"),
-                                nanos: nanos.clone(),
-                            })
-                        } else if opp == "random" {
-                            Box::new(RandomBot::new(seed, s))
-                        } else {
-                            Box::new(GreedyBot::new(seed, s))
-                        }
-                    })
-                    .collect();
-                let points = testkit::play(variant, seed, &mut bots, 0);
-                matches += 1;
-                let mine = points[strong_seat];
-                let others: f64 =
-                    (0..G::PLAYERS).filter(|&s| s != strong_seat).map(|s| points[s] as f64).sum::<f64>()
-                        / (G::PLAYERS - 1) as f64;
-                strong_pts += mine;
-                opp_pts += others;
-                diff += mine as f64 - others;
-                let best_other = (0..G::PLAYERS).filter(|&s| s != strong_seat).map(|s| points[s]).fold(
-                    None,
-                    |a: Option<i64>, p| {
-                        Some(a.map_or(p, |a| if G::PLAYERS == 2 { a.max(p) } else { a.min(p) }))
-                    },
-                );
-                let best_other = best_other.unwrap_or(0);
-                let better = if G::PLAYERS == 2 { mine.cmp(&best_other) } else { best_other.cmp(&mine) };
-                match better {
-                    std::cmp::Ordering::Greater => w += 1,
-                    std::cmp::Ordering::Equal => d += 1,
-                    std::cmp::Ordering::Less => l += 1,
-                }
-            }
-            diffs.push(diff / G::PLAYERS as f64);
-        }
-        let (mean, half) = mean_ci(&diffs);
-        let ms = nanos.load(std::sync::atomic::Ordering::Relaxed) as f64 / 1e6 / matches as f64;
-        eprintln!(
-            "{} strong:{budget} vs {opp}: {deals} deals, {matches} matches, W/D/L {w}/{d}/{l}, mean points strong {:.2} opp {:.2}, per-deal (strong - opp) {mean:+.2} ± {half:.2} (95%), strong CPU {ms:.2} ms/match",
-            G::NAME,
-            strong_pts as f64 / matches as f64,
-            opp_pts / matches as f64,
-        );
-    }
-
-    #[test]
-    #[ignore = "a measurement, run by hand in an optimized build"]
-    fn measure_strong() {
-        let env = |k: &str, d: &str| std::env::var(k).unwrap_or_else(|_| d.to_string());
-        let deals: u64 = env("DEALS", "200").parse().expect("DEALS");
-        let budget: u32 = env("BUDGET", "20").parse().expect("BUDGET");
-        let opp = env("OPP", "greedy");
-        // Intensity is the one game with a strong bot built on this search so far.
-        run::<crate::games::intensity::Intensity>(
-            crate::games::intensity::Variant::Standard,
-            deals,
-            budget,
-            &opp,
-        );
     }
 }

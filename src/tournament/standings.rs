@@ -300,8 +300,8 @@ fn outcome(first: u32, second: u32) -> Outcomes {
 ///
 /// A two-seat match takes skillratings' closed-form two-player update: the factor graph of two
 /// teams of one has no loop, so it is the same update (equal to ~1e-13, see the test), without
-/// the graph's allocations: ~0.2 µs a match instead of ~5 µs, which was most of the standings'
-/// time after a long two-player tournament.
+/// the graph's allocations, which dominate the standings' time after a long two-player
+/// tournament (BENCHMARKS.md).
 fn trueskill_ratings(n: usize, plans: &[MatchPlan], summaries: &[MatchSummary]) -> Vec<TrueSkillRating> {
     let config = TrueSkillConfig::new();
     let mut trues = vec![TrueSkillRating::new(); n];

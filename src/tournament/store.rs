@@ -42,8 +42,8 @@ const ZSTD_LEVEL: i32 = 1;
 const ZSTD_MAGIC: [u8; 4] = zstd::zstd_safe::MAGICNUMBER.to_le_bytes();
 
 /// [`pack`] with its buffers and zstd context kept between matches: a worker thread owns one.
-/// A reused context skips setting up its tables (deflate's reset alone zeroed 160 KiB per
-/// match, 18 % of a Blade tournament's CPU time), and its output does not depend on the
+/// A reused context skips setting up its tables per match (a large share of a tournament's
+/// CPU time otherwise, BENCHMARKS.md), and its output does not depend on the
 /// matches packed before: the same replay always gives the same bytes.
 pub struct Packer {
     json: Vec<u8>,

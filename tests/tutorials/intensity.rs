@@ -4,14 +4,8 @@
 //! and the 95% interval of the difference excludes zero.
 //!
 //! The deals are fixed (`deal_seed(SEED, d)`), so these checks are deterministic. The full
-//! measurement the tutorial quotes (1000 deals per step, 4000 games) is the ignored test
-//! `intensity_measure_steps`:
-//!
-//! ```sh
-//! cargo test --test tutorials intensity_measure_steps -- --ignored --nocapture
-//! ```
-//!
-//! (`TUTORIAL_BOTS=a.lua,b.lua` measures other bot files, `TUTORIAL_DEALS=N` changes the count.)
+//! measurement the tutorial quotes (1000 deals per step, 4000 games) is `cargo run --release
+//! --example tutorial_measure -- intensity`, which uses this module's `measure`.
 
 use std::path::PathBuf;
 
@@ -25,9 +19,9 @@ use rayon::prelude::*;
 /// The event seed of every measurement.
 const SEED: u64 = 2026;
 /// The step files, in order; the last one must beat greedy.
-const STEPS: [&str; 5] = ["step1.lua", "step2.lua", "step3.lua", "step4.lua", "step5.lua"];
+pub(crate) const STEPS: [&str; 5] = ["step1.lua", "step2.lua", "step3.lua", "step4.lua", "step5.lua"];
 
-fn step_path(file: &str) -> String {
+pub(crate) fn step_path(file: &str) -> String {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/tutorial/intensity").join(file);
     p.to_string_lossy().into_owned()
 }
@@ -48,7 +42,7 @@ fn play(bot: &BotSource, greedy: &BotSource, bot_seat: usize, seed: u64) -> Repl
 
 /// What one bot did at tables of three greedy bots.
 #[derive(Debug, Default)]
-struct Measure {
+pub(crate) struct Measure {
     deals: usize,
     games: u32,
     /// Per deal: the bot's penalty minus the greedy seats' mean penalty, averaged over the four
@@ -75,7 +69,7 @@ impl Measure {
         (m - half, m + half)
     }
 
-    fn report(&self, name: &str) -> String {
+    pub(crate) fn report(&self, name: &str) -> String {
         let (lo, hi) = self.interval();
         let g = f64::from(self.games);
         format!(
@@ -98,7 +92,7 @@ impl Measure {
 }
 
 /// Plays `bot` with three greedy bots on deals `0..deals` of event seed `SEED`, in every seat.
-fn measure(bot: &str, deals: u32) -> Measure {
+pub(crate) fn measure(bot: &str, deals: u32) -> Measure {
     let loader = Loader::new();
     let bot = loader.resolve::<Intensity>(bot).unwrap_or_else(|e| panic!("{e:#}"));
     let greedy = loader.resolve::<Intensity>("greedy").expect("built-in");
@@ -149,27 +143,12 @@ fn intensity_every_step_plays_without_faults() {
 
 #[test]
 fn intensity_final_step_beats_greedy() {
-    // 300 deals (1200 games): measured -0.678 per deal (95% CI -0.863 .. -0.493); over deals
-    // 0..1000, -0.638 (-0.743 .. -0.533), docs/tutorial/intensity.md "The numbers". The whole
-    // interval must stay below 0 (fewer points than greedy).
+    // 300 deals (1200 games): the whole 95% interval must lie below 0 (fewer points than greedy;
+    // the figures are in docs/tutorial/intensity.md, "The numbers").
     let final_step = STEPS[STEPS.len() - 1];
     let m = measure(&step_path(final_step), 300);
     eprintln!("{}", m.report(final_step));
     assert_eq!(m.faults, 0, "{}", m.report(final_step));
     let (_, hi) = m.interval();
     assert!(hi < 0.0, "{}", m.report(final_step));
-}
-
-#[test]
-#[ignore = "the tutorial's measurement: 1000 deals per step, minutes"]
-fn intensity_measure_steps() {
-    let deals: u32 = std::env::var("TUTORIAL_DEALS").ok().and_then(|s| s.parse().ok()).unwrap_or(1000);
-    let bots: Vec<String> = match std::env::var("TUTORIAL_BOTS") {
-        Ok(list) => list.split(',').map(str::to_string).collect(),
-        Err(_) => STEPS.iter().map(|s| step_path(s)).collect(),
-    };
-    for bot in &bots {
-        let m = measure(bot, deals);
-        println!("{}", m.report(bot));
-    }
 }

@@ -3,13 +3,8 @@
 //!
 //! The deals are fixed (`deal_seed(SEED, d)`, as a tournament with `seed = SEED` would play
 //! them), so these checks are deterministic. The full measurement the tutorial quotes (1000
-//! deals per step) is the ignored test `lost_cities_measure_steps`:
-//!
-//! ```sh
-//! cargo test --test tutorials lost_cities_measure_steps -- --ignored --nocapture
-//! ```
-//!
-//! (`TUTORIAL_BOTS=a.lua,b.lua` measures other bot files, `TUTORIAL_DEALS=N` changes the count.)
+//! deals per step) is `cargo run --release --example tutorial_measure -- lost-cities`, which
+//! uses this module's `measure`.
 
 use std::path::PathBuf;
 
@@ -23,9 +18,9 @@ use rayon::prelude::*;
 /// The event seed of every measurement (docs/tutorial/lost-cities/vs-greedy.toml uses it too).
 const SEED: u64 = 2026;
 /// The step files, in order; the last one must beat greedy.
-const STEPS: [&str; 5] = ["step1.lua", "step2.lua", "step3.lua", "step4.lua", "step5.lua"];
+pub(crate) const STEPS: [&str; 5] = ["step1.lua", "step2.lua", "step3.lua", "step4.lua", "step5.lua"];
 
-fn step_path(file: &str) -> String {
+pub(crate) fn step_path(file: &str) -> String {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/tutorial/lost-cities").join(file);
     p.to_string_lossy().into_owned()
 }
@@ -46,7 +41,7 @@ fn play(bots: [&BotSource; 2], bot_seat: usize, seed: u64) -> Replay {
 
 /// What one bot did against greedy over duplicate deals.
 #[derive(Debug, Default)]
-struct Measure {
+pub(crate) struct Measure {
     deals: usize,
     wins: u32,
     draws: u32,
@@ -72,7 +67,7 @@ impl Measure {
         (m - half, m + half)
     }
 
-    fn report(&self, name: &str) -> String {
+    pub(crate) fn report(&self, name: &str) -> String {
         let (lo, hi) = self.interval();
         let matches = f64::from(self.wins + self.draws + self.losses);
         format!(
@@ -96,7 +91,7 @@ impl Measure {
 }
 
 /// Plays `bot` against greedy on deals `0..deals` of event seed `SEED`, in both seat orders.
-fn measure(bot: &str, deals: u32) -> Measure {
+pub(crate) fn measure(bot: &str, deals: u32) -> Measure {
     let loader = Loader::new();
     let bot = loader.resolve::<LostCities>(bot).unwrap_or_else(|e| panic!("{e:#}"));
     let greedy = loader.resolve::<LostCities>("greedy").expect("built-in");
@@ -148,9 +143,8 @@ fn lost_cities_every_step_plays_without_faults() {
 
 #[test]
 fn lost_cities_final_step_beats_greedy() {
-    // 300 duplicate deals (600 matches): measured +3.34 per deal (95% CI +2.18 .. +4.50), W-D-L
-    // 321-11-268; over deals 0..1000, +2.73 (+2.08 .. +3.39), docs/tutorial/lost-cities.md "The
-    // numbers". The interval's lower bound must stay above 0.
+    // 300 duplicate deals (600 matches): the 95% interval of the difference per deal must lie
+    // above 0 (the figures are in docs/tutorial/lost-cities.md, "The numbers").
     let final_step = STEPS[STEPS.len() - 1];
     let m = measure(&step_path(final_step), 300);
     eprintln!("{}", m.report(final_step));
@@ -158,18 +152,4 @@ fn lost_cities_final_step_beats_greedy() {
     let (lo, _) = m.interval();
     assert!(lo > 0.0, "{}", m.report(final_step));
     assert!(m.wins > m.losses, "{}", m.report(final_step));
-}
-
-#[test]
-#[ignore = "the tutorial's measurement: 1000 deals per step, minutes"]
-fn lost_cities_measure_steps() {
-    let deals: u32 = std::env::var("TUTORIAL_DEALS").ok().and_then(|s| s.parse().ok()).unwrap_or(1000);
-    let bots: Vec<String> = match std::env::var("TUTORIAL_BOTS") {
-        Ok(list) => list.split(',').map(str::to_string).collect(),
-        Err(_) => STEPS.iter().map(|s| step_path(s)).collect(),
-    };
-    for bot in &bots {
-        let m = measure(bot, deals);
-        println!("{}", m.report(bot));
-    }
 }

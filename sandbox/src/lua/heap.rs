@@ -1,8 +1,8 @@
 //! The memory of one Lua VM: a small-object arena owned by the VM.
 //!
 //! Lua allocates many small blocks (strings, tables, closures, their parts) and frees them
-//! one by one. The process's `malloc` was about a quarter of the cost of starting a VM and of
-//! building an observation's tables; this arena serves blocks of up to [`SMALL_MAX`] bytes from
+//! one by one. The process's `malloc` would be a large part of the cost of starting a VM and of
+//! building an observation's tables (BENCHMARKS.md); this arena serves blocks of up to [`SMALL_MAX`] bytes from
 //! 32 KiB chunks in 16-byte size classes, each with its own free list, in a few instructions.
 //! Larger blocks come from the global allocator and are kept on a list.
 //!

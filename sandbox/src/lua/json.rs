@@ -11,8 +11,7 @@
 //!    into one buffer, each object's entries sorted by key (and de-duplicated);
 //! 2. the tape is pushed onto the Lua stack with the raw C API, in one protected call.
 //!
-//! The tables are the same as those built value by value from a `serde_json::Value` (the
-//! previous implementation): same sizes, and keys inserted in sorted order, so `pairs`
+//! The tables are the same as those built value by value from a `serde_json::Value`: same sizes, and keys inserted in sorted order, so `pairs`
 //! visits them in the same order.
 
 use std::ffi::{c_int, c_void};

@@ -1,7 +1,7 @@
 //! A typed value → [`Tape`], without JSON text in between.
 //!
 //! The arena hands Lua bots observations it holds as Rust values. Encoding them as JSON and
-//! parsing the text back was a third of a Lua decision; this serde `Serializer` writes the
+//! parsing the text back would be a large part of a Lua decision; this serde `Serializer` writes the
 //! tape directly and produces exactly the tape that `Tape::parse(serde_json::to_string(v))`
 //! produces (the same tokens, strings, numbers and key order), so a bot sees the same tables
 //! either way. `tests::typed_and_text_tapes_agree` checks the rules below one by one, and the

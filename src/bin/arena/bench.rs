@@ -1,5 +1,5 @@
 //! `arena bench`: the in-process promise, measured. One run measures every figure next to its
-//! baseline (the same run, the same machine load), prints a table with the targets of issue 6
+//! baseline (the same run, the same machine load), prints a table with the targets
 //! flagged met / not met, or one JSON object with `--json` (keys documented in BENCHMARKS.md).
 //!
 //! Every timing is the median of several batches; throughputs are the median of several
@@ -54,9 +54,8 @@ const LEGACY_STDIN: &[u8] = b"2\n9 2 0\n11 15 18 23 33 34 47 48 49\n24 26\n16 13
 /// full 100 deals: the unmetered copy (whose `budget_left()` never goes down) does.
 const MC_LUA_CAP: &str = "local PER_DECISION = 2500000";
 
-/// Version of the JSON output's keys and of what they measure (4: `trivial.wat` searches a
-/// word at a time, so `decision_wasm_ns` and `process_over_wasm` count less of the bot's own
-/// work; 3: the process baseline is the tiny `arena-bench-child`, no longer the arena binary).
+/// Version of the JSON output's keys and of what they measure: raised whenever a key's meaning
+/// changes (BENCHMARKS.md, "JSON keys", says what each version changed).
 pub const BENCH_FORMAT: u32 = 4;
 
 /// What `arena bench` measures and prints.
@@ -783,7 +782,7 @@ fn churn(i: u64) {
     std::hint::black_box(v.iter().fold(0u64, |a, &e| a.wrapping_add(e)));
 }
 
-/// About 50 µs of register-only arithmetic (the machine-scaling probe).
+/// A fixed amount of register-only arithmetic (the machine-scaling probe).
 fn spin(i: u64) {
     let mut x = i | 1;
     for _ in 0..50_000 {
@@ -975,7 +974,7 @@ fn tournaments(quick: bool, report: &mut Report) -> anyhow::Result<()> {
     std::fs::write(dir.0.join("random.lua"), RANDOM_LUA)?;
     std::fs::write(dir.0.join("random.wat"), RANDOM_WAT)?;
     // Enough matches that the run's fixed costs (opening the event and loading the bots, the
-    // standings after the last match: about 0.1 s) are a small part of it (1.4 s on 2 threads).
+    // standings after the last match) are a small part of it (BENCHMARKS.md, "How it measures").
     let deals = if quick { 5 } else { 1000 };
     let toml = format!(
         "[[event]]\ngame = \"blade\"\nbots = [\"random\", \"greedy\", \"random.lua\", \"random.wat\"]\ndeals = {deals}\nduplicate = true\n"
