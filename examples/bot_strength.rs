@@ -3,8 +3,8 @@
 //! bot in every seat, the opponent in the others), in every variant of GAME (`VARIANT=name`: one).
 //! `cargo run --release --example bot_strength -- GAME [BOTS] [AGAINST] [DEALS] [SEED]`
 //! (defaults: `strong`, `greedy,random`, 2000, 2026), e.g. `-- lost-cities strong:0,strong`.
-use cardarena::bots::duel::duel;
-use cardarena::bots::Greedy;
+use cardarena::play::duel::duel;
+use cardarena::play::Hosted;
 
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -19,7 +19,7 @@ fn main() -> anyhow::Result<()> {
     Ok(())
 }
 
-fn measure<G: Greedy>(
+fn measure<G: Hosted>(
     bots: &str,
     against: &str,
     deals: usize,

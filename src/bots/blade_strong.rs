@@ -571,8 +571,8 @@ impl Bot<Blade> for StrongBot {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bots::duel::duel;
     use crate::games::Game;
+    use crate::play::duel::duel;
 
     /// The position of `state` for its mover, with the true hidden cards.
     fn true_pos(state: &Blade) -> Option<Pos> {

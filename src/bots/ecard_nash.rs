@@ -482,8 +482,8 @@ pub fn strong_bot(seed: u64, seat: Seat) -> Box<dyn Bot<Ecard>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bots::duel::duel;
     use crate::games::Game;
+    use crate::play::duel::duel;
 
     fn q(n: i128, d: i128) -> Ratio {
         Ratio::new(n, d)

@@ -356,7 +356,7 @@ mod tests {
     /// bots, same numbers every run.
     #[test]
     fn strong_beats_greedy_on_fixed_deals() {
-        let d = crate::bots::duel::duel::<LostCities>(Variant::Classic, "strong", "greedy", 7, 120);
+        let d = crate::play::duel::duel::<LostCities>(Variant::Classic, "strong", "greedy", 7, 120);
         eprintln!("lost-cities strong vs greedy: {d}");
         assert!(d.low() > 0.0, "{d}");
     }

@@ -10,7 +10,6 @@ pub mod bot;
 // One line per game; the lines between keep the games' branches from touching each other.
 mod blade;
 mod blade_strong;
-pub mod duel;
 // --
 mod ecard;
 mod ecard_nash;

@@ -6,6 +6,7 @@ pub mod games;
 pub mod adapter;
 pub mod arena;
 pub mod capsule;
+pub mod duel;
 pub mod legacy;
 pub mod limits;
 pub mod registry;

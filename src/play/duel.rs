@@ -3,9 +3,9 @@
 //! the strength tests of the built-in bots and `examples/bot_strength.rs` use it.
 
 use crate::bots::bot::{builtin, builtin_hash};
-use crate::bots::Greedy;
 use crate::games::rng::derive_seed;
-use crate::play::runner::{run_match, BotEntry, MatchSpec, Quiet};
+use crate::play::runner::BotEntry;
+use crate::play::{Hosted, Match};
 
 /// The result of [`duel`], from bot `a`'s side.
 #[derive(Clone, Debug)]
@@ -53,14 +53,14 @@ impl std::fmt::Display for Duel {
 
 /// Plays `a` against `b` on deals `derive_seed(&[seed, d])` for `d` in `0..deals`, each deal
 /// once with `a` in every seat and `b` in all the other seats.
-pub fn duel<G: Greedy>(variant: G::Variant, a: &str, b: &str, seed: u64, deals: usize) -> Duel {
+pub fn duel<G: Hosted>(variant: G::Variant, a: &str, b: &str, seed: u64, deals: usize) -> Duel {
     duel_with::<G>(variant, a, b, seed, deals, |n, deal_seed, seat| {
         builtin::<G>(n, deal_seed, seat).expect("a built-in bot")
     })
 }
 
 /// [`duel`] with bots made by `make(name, deal seed, seat)` (a bot that is not a built-in).
-pub fn duel_with<G: Greedy>(
+pub fn duel_with<G: Hosted>(
     variant: G::Variant,
     a: &str,
     b: &str,
@@ -78,12 +78,16 @@ pub fn duel_with<G: Greedy>(
         let mut diff = 0.0;
         for a_seat in 0..seats {
             let names: Vec<&str> = (0..seats).map(|s| if s == a_seat { a } else { b }).collect();
-            let entries =
+            let entries: Vec<BotEntry> =
                 names.iter().map(|n| BotEntry { name: n.to_string(), hash: builtin_hash(n) }).collect();
-            let spec = MatchSpec::<G> { variant, seed: deal_seed, entries };
-            let mut bots: Vec<_> =
-                names.iter().enumerate().map(|(seat, n)| make(n, deal_seed, seat)).collect();
-            let outcome = run_match(&spec, &mut bots, &mut Quiet).outcome;
+            let table = names
+                .iter()
+                .zip(entries)
+                .enumerate()
+                .fold(Match::<G>::new(variant, deal_seed), |t, (seat, (n, entry))| {
+                    t.seat_bot(entry, make(n, deal_seed, seat))
+                });
+            let outcome = table.play().outcome;
             let b_seats = || (0..seats).filter(|&s| s != a_seat);
             let best_b = b_seats().map(|s| outcome.ranks[s]).min().expect("two seats or more");
             match outcome.ranks[a_seat].cmp(&best_b) {
