@@ -22,4 +22,4 @@ else
   done
 fi
 cd "$root"
-LUA_TESTES="$out" cargo test -p cardarena-sandbox --test official -- --nocapture
+LUA_TESTES="$out" cargo test -p cardarena-sandbox --features lua-testes --test official -- --nocapture

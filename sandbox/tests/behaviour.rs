@@ -209,7 +209,7 @@ const GOLDEN_NORMAL_WAT_INIT: u64 = 121;
 const GOLDEN_NORMAL_WAT_ACT: u64 = 1_820;
 const GOLDEN_CALIB_WAT: u64 = 3_734_081;
 const GOLDEN_CALIB_LUA: u64 = 1_066_140;
-const GOLDEN_NORMAL_LUA: u64 = 555;
+const GOLDEN_NORMAL_LUA: u64 = 558;
 
 #[test]
 fn programs_are_shared_across_threads() {
