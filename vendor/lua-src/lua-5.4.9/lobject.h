@@ -459,7 +459,6 @@ typedef union UValue {
 typedef struct Udata {
   CommonHeader;
   unsigned short nuvalue;  /* number of user values */
-  l_uint32 id;  /* cardarena: per-state creation number (see luaC_newobjdt) */
   size_t len;  /* number of bytes */
   struct Table *metatable;
   GCObject *gclist;
@@ -479,7 +478,6 @@ typedef struct Udata {
 typedef struct Udata0 {
   CommonHeader;
   unsigned short nuvalue;  /* number of user values */
-  l_uint32 id;  /* cardarena: as in 'Udata' */
   size_t len;  /* number of bytes */
   struct Table *metatable;
   union {LUAI_MAXALIGN;} bindata;
@@ -644,7 +642,7 @@ typedef struct UpVal {
 
 
 #define ClosureHeader \
-	CommonHeader; lu_byte nupvalues; l_uint32 id; GCObject *gclist
+	CommonHeader; lu_byte nupvalues; GCObject *gclist
 
 typedef struct CClosure {
   ClosureHeader;
@@ -743,8 +741,7 @@ typedef struct Table {
   unsigned int alimit;  /* "limit" of 'array' array */
   TValue *array;  /* array part */
   Node *node;
-  unsigned int lastfree;  /* any free position is before node[lastfree] */
-  l_uint32 id;  /* cardarena: per-state creation number (see luaC_newobjdt) */
+  Node *lastfree;  /* any free position is before this position */
   struct Table *metatable;
   GCObject *gclist;
 } Table;
