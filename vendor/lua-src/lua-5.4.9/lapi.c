@@ -475,15 +475,13 @@ LUA_API lua_State *lua_tothread (lua_State *L, int idx) {
 LUA_API const void *lua_topointer (lua_State *L, int idx) {
   const TValue *o = index2value(L, idx);
   switch (ttypetag(o)) {
-    case LUA_VLCF: return cast_voidp(cast_sizet(fvalue(o)));
-    case LUA_VUSERDATA: case LUA_VLIGHTUSERDATA:
-      return touserdata(o);
-    default: {
-      if (iscollectable(o))
-        return gcvalue(o);
-      else
-        return NULL;
-    }
+    /* cardarena: an object's creation number, never an address (see
+       'luaH_objid'); NULL for light C functions and strings */
+    case LUA_VLIGHTUSERDATA: return pvalue(o);
+    case LUA_VTABLE: case LUA_VLCL: case LUA_VCCL:
+    case LUA_VUSERDATA: case LUA_VTHREAD:
+      return cast_voidp(cast_sizet(luaH_objid(gcvalue(o))));
+    default: return NULL;
   }
 }
 
@@ -1234,6 +1232,19 @@ LUA_API int lua_gc (lua_State *L, int what, ...) {
 /*
 ** miscellaneous functions
 */
+
+
+/* cardarena: see lua.h */
+LUA_API int lua_takefault (lua_State *L) {
+  int fault = G(L)->fault;
+  G(L)->fault = LUA_FAULT_NONE;
+  return fault;
+}
+
+
+LUA_API void lua_markfault (lua_State *L, int fault) {
+  G(L)->fault = cast_byte(fault);
+}
 
 
 LUA_API int lua_error (lua_State *L) {

@@ -382,6 +382,7 @@ LUALIB_API int luaL_checkoption (lua_State *L, int arg, const char *def,
 */
 LUALIB_API void luaL_checkstack (lua_State *L, int space, const char *msg) {
   if (l_unlikely(!lua_checkstack(L, space))) {
+    lua_markfault(L, LUA_FAULT_STACK);  /* cardarena: see lua_takefault */
     if (msg)
       luaL_error(L, "stack overflow (%s)", msg);
     else
@@ -479,6 +480,7 @@ static void *resizebox (lua_State *L, int idx, size_t newsize) {
   UBox *box = (UBox *)lua_touserdata(L, idx);
   void *temp = allocf(ud, box->box, box->bsize, newsize);
   if (l_unlikely(temp == NULL && newsize > 0)) {  /* allocation error? */
+    lua_markfault(L, LUA_FAULT_MEM);  /* cardarena: see lua_takefault */
     lua_pushliteral(L, "not enough memory");
     lua_error(L);  /* raise a memory error */
   }
@@ -936,7 +938,11 @@ LUALIB_API const char *luaL_tolstring (lua_State *L, int idx, size_t *len) {
         int tt = luaL_getmetafield(L, idx, "__name");  /* try name */
         const char *kind = (tt == LUA_TSTRING) ? lua_tostring(L, -1) :
                                                  luaL_typename(L, idx);
-        lua_pushfstring(L, "%s: %p", kind, lua_topointer(L, idx));
+        const void *p = lua_topointer(L, idx);  /* cardarena: see lapi.c */
+        if (p == NULL)  /* a light C function */
+          lua_pushfstring(L, "%s: builtin", kind);
+        else
+          lua_pushfstring(L, "%s: %p", kind, p);
         if (tt != LUA_TNIL)
           lua_remove(L, -2);  /* remove '__name' */
         break;

@@ -460,6 +460,7 @@ static int luaB_select (lua_State *L) {
 */
 static int finishpcall (lua_State *L, int status, lua_KContext extra) {
   if (l_unlikely(status != LUA_OK && status != LUA_YIELD)) {  /* error? */
+    lua_takefault(L);  /* cardarena: the program caught it, so it ended nothing */
     lua_pushboolean(L, 0);  /* first result (false) */
     lua_pushvalue(L, -2);  /* error message */
     return 2;  /* return false, msg */

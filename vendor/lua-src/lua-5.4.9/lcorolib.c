@@ -58,6 +58,7 @@ static int luaB_coresume (lua_State *L) {
   int r;
   r = auxresume(L, co, lua_gettop(L) - 1);
   if (l_unlikely(r < 0)) {
+    lua_takefault(L);  /* cardarena: the program caught it, so it ended nothing */
     lua_pushboolean(L, 0);
     lua_insert(L, -2);
     return 2;  /* return false + error message */
@@ -178,6 +179,7 @@ static int luaB_close (lua_State *L) {
         return 1;
       }
       else {
+        lua_takefault(L);  /* cardarena: the program caught it, so it ended nothing */
         lua_pushboolean(L, 0);
         lua_xmove(co, L, 1);  /* move error message */
         return 2;

@@ -289,8 +289,10 @@ int luaD_growstack (lua_State *L, int n, int raiseerror) {
   /* else stack overflow */
   /* add extra size to be able to handle the error message */
   luaD_reallocstack(L, ERRORSTACKSIZE, raiseerror);
-  if (raiseerror)
+  if (raiseerror) {
+    G(L)->fault = LUA_FAULT_STACK;  /* cardarena: see lua_takefault */
     luaG_runerror(L, "stack overflow");
+  }
   return 0;
 }
 
@@ -872,7 +874,10 @@ LUA_API int lua_resume (lua_State *L, lua_State *from, int nargs,
     return resume_error(L, "cannot resume dead coroutine", nargs);
   L->nCcalls = (from) ? getCcalls(from) : 0;
   if (getCcalls(L) >= LUAI_MAXCCALLS)
+  {
+    G(L)->fault = LUA_FAULT_STACK;  /* cardarena: see lua_takefault */
     return resume_error(L, "C stack overflow", nargs);
+  }
   L->nCcalls++;
   luai_userstateresume(L, nargs);
   api_checknelems(L, (L->status == LUA_OK) ? nargs + 1 : nargs);

@@ -263,6 +263,14 @@ GCObject *luaC_newobjdt (lua_State *L, int tt, size_t sz, size_t offset) {
   o->tt = tt;
   o->next = g->allgc;
   g->allgc = o;
+  switch (tt) {  /* cardarena: a deterministic identity (see 'luaH_objid') */
+    case LUA_VTABLE: gco2t(o)->id = ++g->lastid; break;
+    case LUA_VLCL: gco2lcl(o)->id = ++g->lastid; break;
+    case LUA_VCCL: gco2ccl(o)->id = ++g->lastid; break;
+    case LUA_VUSERDATA: gco2u(o)->id = ++g->lastid; break;
+    case LUA_VTHREAD: gco2th(o)->id = ++g->lastid; break;
+    default: break;
+  }
   return o;
 }
 

@@ -180,8 +180,10 @@ void *luaM_realloc_ (lua_State *L, void *block, size_t osize, size_t nsize) {
   newblock = firsttry(g, block, osize, nsize);
   if (l_unlikely(newblock == NULL && nsize > 0)) {
     newblock = tryagain(L, block, osize, nsize);
-    if (newblock == NULL)  /* still no memory? */
+    if (newblock == NULL) {  /* still no memory? */
+      g->fault = LUA_FAULT_MEM;  /* cardarena: see lua_takefault */
       return NULL;  /* do not update 'GCdebt' */
+    }
   }
   lua_assert((nsize == 0) == (newblock == NULL));
   g->GCdebt = (g->GCdebt + nsize) - osize;
@@ -206,8 +208,10 @@ void *luaM_malloc_ (lua_State *L, size_t size, int tag) {
     void *newblock = firsttry(g, NULL, tag, size);
     if (l_unlikely(newblock == NULL)) {
       newblock = tryagain(L, NULL, tag, size);
-      if (newblock == NULL)
+      if (newblock == NULL) {
+        g->fault = LUA_FAULT_MEM;  /* cardarena: see lua_takefault */
         luaM_error(L);
+      }
     }
     g->GCdebt += size;
     return newblock;

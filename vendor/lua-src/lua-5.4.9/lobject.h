@@ -459,6 +459,7 @@ typedef union UValue {
 typedef struct Udata {
   CommonHeader;
   unsigned short nuvalue;  /* number of user values */
+  l_uint32 id;  /* cardarena: per-state creation number (see luaC_newobjdt) */
   size_t len;  /* number of bytes */
   struct Table *metatable;
   GCObject *gclist;
@@ -478,6 +479,7 @@ typedef struct Udata {
 typedef struct Udata0 {
   CommonHeader;
   unsigned short nuvalue;  /* number of user values */
+  l_uint32 id;  /* cardarena: as in 'Udata' */
   size_t len;  /* number of bytes */
   struct Table *metatable;
   union {LUAI_MAXALIGN;} bindata;
@@ -642,7 +644,7 @@ typedef struct UpVal {
 
 
 #define ClosureHeader \
-	CommonHeader; lu_byte nupvalues; GCObject *gclist
+	CommonHeader; lu_byte nupvalues; l_uint32 id; GCObject *gclist
 
 typedef struct CClosure {
   ClosureHeader;
@@ -741,7 +743,8 @@ typedef struct Table {
   unsigned int alimit;  /* "limit" of 'array' array */
   TValue *array;  /* array part */
   Node *node;
-  Node *lastfree;  /* any free position is before this position */
+  unsigned int lastfree;  /* any free position is before node[lastfree] */
+  l_uint32 id;  /* cardarena: per-state creation number (see luaC_newobjdt) */
   struct Table *metatable;
   GCObject *gclist;
 } Table;

@@ -262,6 +262,8 @@ typedef struct global_State {
   TValue l_registry;
   TValue nilvalue;  /* a nil value */
   unsigned int seed;  /* randomized seed for hashes */
+  l_uint32 lastid;  /* cardarena: creation number of the newest object */
+  lu_byte fault;  /* cardarena: what Lua itself ran into (LUA_FAULT_*) */
   lu_byte currentwhite;
   lu_byte gcstate;  /* state of garbage collector */
   lu_byte gckind;  /* kind of GC running */
@@ -329,6 +331,7 @@ struct lua_State {
   int basehookcount;
   int hookcount;
   volatile l_signalT hookmask;
+  l_uint32 id;  /* cardarena: creation number (1 for the main thread) */
 };
 
 

@@ -243,15 +243,20 @@ TString *luaS_new (lua_State *L, const char *str) {
   unsigned int i = point2uint(str) % STRCACHE_N;  /* hash */
   int j;
   TString **p = G(L)->strcache[i];
+  /* cardarena: compare lengths before bytes instead of calling 'strcmp' on
+  ** every entry (most lookups miss). The same hits: an entry comes from a C
+  ** string (below) or is 'memerrmsg', so it holds no '\0' and 'strcmp' finds
+  ** it equal exactly when the lengths and the bytes are equal. */
+  size_t l = strlen(str);
   for (j = 0; j < STRCACHE_M; j++) {
-    if (strcmp(str, getstr(p[j])) == 0)  /* hit? */
+    if (tsslen(p[j]) == l && memcmp(str, getstr(p[j]), l) == 0)  /* hit? */
       return p[j];  /* that is it */
   }
   /* normal route */
   for (j = STRCACHE_M - 1; j > 0; j--)
     p[j] = p[j - 1];  /* move out last element */
   /* new element is first in the list */
-  p[0] = luaS_newlstr(L, str, strlen(str));
+  p[0] = luaS_newlstr(L, str, l);
   return p[0];
 }
 

@@ -1661,8 +1661,11 @@ static int str_pack (lua_State *L) {
         luaL_argcheck(L, len <= (size_t)size, arg,
                          "string longer than given size");
         luaL_addlstring(&b, s, len);  /* add string */
-        while (len++ < (size_t)size)  /* pad extra space */
-          luaL_addchar(&b, LUAL_PACKPADBYTE);
+        if (len < (size_t)size) {  /* pad extra space (cardarena: at once) */
+          char *pad = luaL_prepbuffsize(&b, (size_t)size - len);
+          memset(pad, LUAL_PACKPADBYTE, (size_t)size - len);
+          luaL_addsize(&b, (size_t)size - len);
+        }
         break;
       }
       case Kstring: {  /* strings with length count */

@@ -24,6 +24,7 @@
 */
 
 #include <math.h>
+#include <string.h>
 #include <limits.h>
 
 #include "lua.h"
@@ -88,9 +89,38 @@
 #define hashpointer(t,p)	hashmod(t, point2uint(p))
 
 
-#define dummynode		(&dummynode_)
+/*
+** cardarena: the identity of a table, closure, userdata or thread is its
+** creation number in its state (given by 'luaC_newobjdt'), not its address,
+** so that the order of 'next' over such keys, 'tostring' and '%p' follow
+** only what the program did. (Short strings hash by contents; the other
+** collectable keys are strings.)
+*/
+l_uint32 luaH_objid (const GCObject *o) {
+  switch (o->tt) {
+    case LUA_VTABLE: return gco2t(o)->id;
+    case LUA_VLCL: return gco2lcl(o)->id;
+    case LUA_VCCL: return gco2ccl(o)->id;
+    case LUA_VUSERDATA: return gco2u(o)->id;
+    case LUA_VTHREAD: return gco2th(o)->id;
+    default: return point2uint(o);  /* not reached: strings hash by contents */
+  }
+}
 
-static const Node dummynode_ = {
+
+/*
+** cardarena: a light C function's distance from a function of this library:
+** the same in every run of one program (the whole program moves as one
+** under address randomization), and not an address.
+*/
+size_t luaH_cfuncid (lua_CFunction f) {
+  return cast_sizet(f) - cast_sizet(luaH_new);
+}
+
+
+#define dummynode		(&luaH_dummynode_)
+
+LUAI_DDEF const Node luaH_dummynode_ = {
   {{NULL}, LUA_VEMPTY,  /* value's value and type */
    LUA_VNIL, 0, {NULL}}  /* key type, next, and key value */
 };
@@ -127,19 +157,22 @@ static Node *hashint (const Table *t, lua_Integer i) {
 ** adding 'i'; the use of '~u' (instead of '-u') avoids problems with
 ** INT_MIN.
 */
+/*
+** cardarena: a float key hashes by all the bits of its value, mixed (the
+** finalizer of MurmurHash3), so that floats differing only in their low
+** bits do not share one chain (Lua's own hash keeps about 31 bits of the
+** mantissa). Float keys with integral values are integer keys by then.
+*/
 #if !defined(l_hashfloat)
-static int l_hashfloat (lua_Number n) {
-  int i;
-  lua_Integer ni;
-  n = l_mathop(frexp)(n, &i) * -cast_num(INT_MIN);
-  if (!lua_numbertointeger(n, &ni)) {  /* is 'n' inf/-inf/NaN? */
-    lua_assert(luai_numisnan(n) || l_mathop(fabs)(n) == cast_num(HUGE_VAL));
-    return 0;
-  }
-  else {  /* normal case */
-    unsigned int u = cast_uint(i) + cast_uint(ni);
-    return cast_int(u <= cast_uint(INT_MAX) ? u : ~u);
-  }
+static size_t l_hashfloat (lua_Number n) {
+  unsigned long long x = 0;
+  memcpy(&x, &n, sizeof(n) < sizeof(x) ? sizeof(n) : sizeof(x));
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ULL;
+  x ^= x >> 33;
+  return cast_sizet(x);
 }
 #endif
 
@@ -176,11 +209,10 @@ static Node *mainpositionTV (const Table *t, const TValue *key) {
     }
     case LUA_VLCF: {
       lua_CFunction f = fvalue(key);
-      return hashpointer(t, f);
+      return hashmod(t, luaH_cfuncid(f));
     }
     default: {
-      GCObject *o = gcvalue(key);
-      return hashpointer(t, o);
+      return hashmod(t, luaH_objid(gcvalue(key)));
     }
   }
 }
@@ -481,7 +513,7 @@ static void setnodevector (lua_State *L, Table *t, unsigned int size) {
   if (size == 0) {  /* no elements to hash part? */
     t->node = cast(Node *, dummynode);  /* use common 'dummynode' */
     t->lsizenode = 0;
-    t->lastfree = NULL;  /* signal that it is using dummy node */
+    t->lastfree = 0;  /* (isdummy: 'node' is the dummy node) */
   }
   else {
     int i;
@@ -497,7 +529,7 @@ static void setnodevector (lua_State *L, Table *t, unsigned int size) {
       setempty(gval(n));
     }
     t->lsizenode = cast_byte(lsize);
-    t->lastfree = gnode(t, size);  /* all positions are free */
+    t->lastfree = size;  /* all positions are free */
   }
 }
 
@@ -527,7 +559,7 @@ static void reinsert (lua_State *L, Table *ot, Table *t) {
 static void exchangehashpart (Table *t1, Table *t2) {
   lu_byte lsizenode = t1->lsizenode;
   Node *node = t1->node;
-  Node *lastfree = t1->lastfree;
+  unsigned int lastfree = t1->lastfree;
   t1->lsizenode = t2->lsizenode;
   t1->node = t2->node;
   t1->lastfree = t2->lastfree;
@@ -644,10 +676,10 @@ void luaH_free (lua_State *L, Table *t) {
 
 static Node *getfreepos (Table *t) {
   if (!isdummy(t)) {
-    while (t->lastfree > t->node) {
+    while (t->lastfree > 0) {
       t->lastfree--;
-      if (keyisnil(t->lastfree))
-        return t->lastfree;
+      if (keyisnil(gnode(t, t->lastfree)))
+        return gnode(t, t->lastfree);
     }
   }
   return NULL;  /* could not find a free place */

@@ -24,7 +24,9 @@
 
 
 /* true when 't' is using 'dummynode' as its hash part */
-#define isdummy(t)		((t)->lastfree == NULL)
+#define isdummy(t)		((t)->node == &luaH_dummynode_)
+
+LUAI_DDEC(const Node luaH_dummynode_;)
 
 
 /* allocated size for hash nodes */
@@ -46,6 +48,8 @@ LUAI_FUNC void luaH_set (lua_State *L, Table *t, const TValue *key,
 LUAI_FUNC void luaH_finishset (lua_State *L, Table *t, const TValue *key,
                                        const TValue *slot, TValue *value);
 LUAI_FUNC Table *luaH_new (lua_State *L);
+LUAI_FUNC l_uint32 luaH_objid (const GCObject *o);
+LUAI_FUNC size_t luaH_cfuncid (lua_CFunction f);
 LUAI_FUNC void luaH_resize (lua_State *L, Table *t, unsigned int nasize,
                                                     unsigned int nhsize);
 LUAI_FUNC void luaH_resizearray (lua_State *L, Table *t, unsigned int nasize);

@@ -1142,10 +1142,41 @@ void luaV_finishOp (lua_State *L) {
            luai_threadyield(L); }
 
 
+/*
+** cardarena: the fuel hook's turn, as 'luaG_traceexec' runs a count hook
+** whose count reached zero: the saved pc is the next instruction, the count
+** restarts, and the hook sees the LUA_HOOKCOUNT event. 'F' is the main
+** thread, which holds the fuel hook, its mask and its count for every
+** coroutine (see 'vmfetch'); the hook runs in the running thread 'L'.
+*/
+static void fuelhook (lua_State *L, lua_State *F, const Instruction *pc) {
+  CallInfo *ci = L->ci;
+  ci->u.l.savedpc = pc + 1;  /* reference is always next instruction */
+  F->hookcount = F->basehookcount;  /* reset count */
+  if (!isIT(*(ci->u.l.savedpc - 1)))  /* top not being used? */
+    L->top.p = ci->top.p;  /* correct top */
+  L->hook = F->hook;  /* a coroutine made before the hook was set has none */
+  luaD_hook(L, LUA_HOOKCOUNT, -1, 0, 0);
+}
+
+
+/*
+** cardarena: with a LUA_MASKFUEL hook, every fetched instruction counts down
+** 'hookcount' here, and the hook runs when it reaches zero, as a count hook
+** would (see 'fuelhook'). A LUA_MASKCOUNT hook instead puts the VM in trap
+** mode, where every instruction goes through 'luaG_traceexec': about twice
+** the time on tight loops. The mask and the count are the main thread's
+** ('F') whichever thread runs: every coroutine counts down the one count, so
+** switching threads neither restarts nor loses it.
+*/
 /* fetch an instruction and prepare its execution */
 #define vmfetch()	{ \
   if (l_unlikely(trap)) {  /* stack reallocation or hooks? */ \
     trap = luaG_traceexec(L, pc);  /* handle hooks */ \
+    updatebase(ci);  /* correct stack */ \
+  } \
+  if (l_unlikely(F->hookmask & LUA_MASKFUEL) && --F->hookcount == 0) { \
+    fuelhook(L, F, pc);  /* handle the fuel hook */ \
     updatebase(ci);  /* correct stack */ \
   } \
   i = *(pc++); \
@@ -1162,11 +1193,18 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
   StkId base;
   const Instruction *pc;
   int trap;
+  lua_State *const F = G(L)->mainthread;  /* cardarena: holds the fuel count */
 #if LUA_USE_JUMPTABLE
 #include "ljumptab.h"
 #endif
  startfunc:
-  trap = L->hookmask;
+  /* cardarena: a count hook does not count the VARARGPREP that starts a
+  ** vararg function ('luaG_tracecall'); the fuel count skips it too (its
+  ** fetch below takes back this one). The fuel hook needs no trap mode. */
+  if (l_unlikely(F->hookmask & LUA_MASKFUEL) && ci_func(ci)->p->is_vararg &&
+      ci->u.l.savedpc == ci_func(ci)->p->code)
+    F->hookcount++;
+  trap = L->hookmask & ~LUA_MASKFUEL;
  returning:  /* trap already set */
   cl = ci_func(ci);
   k = cl->p->k;
