@@ -180,7 +180,7 @@ impl Sandbox {
     /// # Errors
     ///
     /// If the engine cannot be created, the ticker thread cannot be spawned, or Lua was built
-    /// without `.cargo/config.toml` (see the message).
+    /// without the determinism settings of `vendor/lua-src` (see the message).
     pub fn new() -> Result<Sandbox, SandboxError> {
         if !cardarena_detmath::active() {
             return Err(SandboxError(

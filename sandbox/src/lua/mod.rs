@@ -497,7 +497,7 @@ fn describe(l: *mut ffi::lua_State, idx: c_int) -> String {
 }
 
 /// Checks, once per `Sandbox`, that the vendored Lua was built with the deterministic hash seed
-/// and sort pivot (`.cargo/config.toml`): the iteration order of `pairs` over a fixed set of
+/// and sort pivot (vendor/lua-src's luaconf.h): the iteration order of `pairs` over a fixed set of
 /// string keys must be the pinned one.
 pub(crate) fn self_check() -> Result<(), String> {
     if !vm::fuel_hook_works()? {
@@ -510,15 +510,15 @@ pub(crate) fn self_check() -> Result<(), String> {
     if order != PINNED_PAIRS_ORDER {
         return Err(format!(
             "the vendored Lua was not built with the sandbox's determinism defines \
-             (pairs order {order:?}); build from the workspace so .cargo/config.toml applies, \
-             after `cargo clean -p mlua-sys`"
+             (pairs order {order:?}); build cardarena-sandbox from the cardarena workspace, \
+             whose [patch.crates-io] provides vendor/lua-src"
         ));
     }
     Ok(())
 }
 
 /// The order in which `pairs` visits [`PAIRS_PROBE_KEYS`] when Lua is built with
-/// `-Dluai_makeseed(L)=0x5eedu`, then the probe's table (`t`), function (`f`) and boolean keys
+/// `luai_makeseed(L)` defined as `0x5eedu`, then the probe's table (`t`), function (`f`) and boolean keys
 /// (ordered by creation numbers in the patched Lua).
 pub(crate) const PINNED_PAIRS_ORDER: &str =
     "bravo,hotel,charlie,golf,lima,alpha,juliet,india,delta,kilo,foxtrot,echo,f5,t6,T,f1,t2,f3,t4,F";
