@@ -19,6 +19,7 @@
 //! refuses a block past it, which Lua reports as a memory error like the meter's refusals.
 
 use std::alloc::{self, Layout};
+use std::collections::BTreeMap;
 use std::ptr::{self, NonNull};
 
 /// Blocks of up to this many bytes come from the arena's size classes.
@@ -50,8 +51,8 @@ pub(crate) struct Heap {
     bump: *mut u8,
     end: *mut u8,
     chunks: Vec<NonNull<u8>>,
-    /// The chunks' addresses in ascending order, each with its place in `chunks`.
-    by_address: Vec<(usize, usize)>,
+    /// Each chunk's place in `chunks`, by its address.
+    by_address: BTreeMap<usize, usize>,
     /// Large blocks, most recent first.
     big: *mut Big,
     /// Large blocks made so far.
@@ -86,7 +87,7 @@ impl Heap {
             bump: ptr::null_mut(),
             end: ptr::null_mut(),
             chunks: Vec::new(),
-            by_address: Vec::new(),
+            by_address: BTreeMap::new(),
             big: ptr::null_mut(),
             bigs_made: 0,
             reserved: 0,
@@ -124,9 +125,7 @@ impl Heap {
                 self.reserved -= CHUNK;
                 return ptr::null_mut();
             };
-            let at = chunk.as_ptr() as usize;
-            let place = self.by_address.partition_point(|&(a, _)| a < at);
-            self.by_address.insert(place, (at, self.chunks.len()));
+            self.by_address.insert(chunk.as_ptr() as usize, self.chunks.len());
             self.chunks.push(chunk);
             self.bump = chunk.as_ptr();
             // SAFETY: one past the end of the chunk.
@@ -182,8 +181,7 @@ impl Heap {
     pub(crate) unsafe fn identity(&self, block: *const u8, size: usize) -> Option<u64> {
         let at = block as usize;
         if size <= SMALL_MAX {
-            let i = self.by_address.partition_point(|&(a, _)| a <= at).checked_sub(1)?;
-            let (base, chunk) = self.by_address[i];
+            let (&base, &chunk) = self.by_address.range(..=at).next_back()?;
             return (at - base < CHUNK).then(|| (1 << 60) | ((chunk as u64) << 16) | (at - base) as u64);
         }
         let raw = at.wrapping_sub(HEADER) as *const Big;
