@@ -147,34 +147,47 @@ unsafe extern "C-unwind" fn scan_strings(l: *mut ffi::lua_State) -> c_int {
     }
 }
 
-/// `string.format`: as [`scan_strings`], and a string given to `%p` is shown by a number that
-/// names it in the VM's heap ([`Heap::identity`](super::heap::Heap::identity)) instead of
-/// Lua's address: the same in every run, distinct for distinct live strings, equal for equal
-/// short strings (Lua keeps one copy of each). Tables, functions and coroutines already show
-/// their creation numbers (the patched `lua_topointer`).
+/// `string.format`: as [`scan_strings`]; then [`name_pointed_strings`].
 unsafe extern "C-unwind" fn format(l: *mut ffi::lua_State) -> c_int {
-    // SAFETY (all): a wrapper made by `wrap`; the format string is read while it is on the
-    // stack, and only string arguments at valid indices are replaced.
+    // SAFETY (all): a wrapper made by `wrap`.
     unsafe {
         pay(l, HOST_CALL_FUEL + string_args_len(l) / 8);
-        if ffi::lua_type(l, 1) == ffi::LUA_TSTRING {
-            let mut len = 0;
-            let text = ffi::lua_tolstring(l, 1, &mut len) as *const u8;
-            let text = std::slice::from_raw_parts(text, len);
-            let top = ffi::lua_gettop(l);
-            for arg in pointer_args(text).filter(|&a| a <= top) {
-                if ffi::lua_type(l, arg) == ffi::LUA_TSTRING {
-                    let mut n = 0;
-                    let bytes = ffi::lua_tolstring(l, arg, &mut n) as *const u8;
-                    let block = bytes.wrapping_sub(TSTRING_CONTENTS);
-                    if let Some(id) = ctx(l).block_identity(block, TSTRING_CONTENTS + n + 1) {
-                        ffi::lua_pushlightuserdata(l, id as usize as *mut std::ffi::c_void);
-                        ffi::lua_replace(l, arg);
-                    }
+        name_pointed_strings(l);
+        original(l, 1)(l)
+    }
+}
+
+/// A string given to a `%p` of `string.format` is shown by a number that names it in the VM's
+/// heap ([`Heap::identity`](super::heap::Heap::identity)) instead of Lua's address: the same in
+/// every run, distinct for distinct live strings, equal for equal short strings (Lua keeps one
+/// copy of each). It replaces the argument (a light userdata, which `%p` prints as it is).
+/// Tables, functions and coroutines already show their creation numbers (the patched
+/// `lua_topointer`).
+///
+/// # Safety
+/// The arguments of a running `string.format` call are on the stack.
+unsafe fn name_pointed_strings(l: *mut ffi::lua_State) {
+    // SAFETY (all): the format string is read while it is on the stack, and only string
+    // arguments at valid indices are replaced.
+    unsafe {
+        if ffi::lua_type(l, 1) != ffi::LUA_TSTRING {
+            return;
+        }
+        let mut len = 0;
+        let text = ffi::lua_tolstring(l, 1, &mut len) as *const u8;
+        let text = std::slice::from_raw_parts(text, len);
+        let top = ffi::lua_gettop(l);
+        for arg in pointer_args(text).filter(|&a| a <= top) {
+            if ffi::lua_type(l, arg) == ffi::LUA_TSTRING {
+                let mut n = 0;
+                let bytes = ffi::lua_tolstring(l, arg, &mut n) as *const u8;
+                let block = bytes.wrapping_sub(TSTRING_CONTENTS);
+                if let Some(id) = ctx(l).block_identity(block, TSTRING_CONTENTS + n + 1) {
+                    ffi::lua_pushlightuserdata(l, id as usize as *mut std::ffi::c_void);
+                    ffi::lua_replace(l, arg);
                 }
             }
         }
-        original(l, 1)(l)
     }
 }
 
