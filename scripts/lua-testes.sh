@@ -4,6 +4,8 @@
 # git directory (e.g. a clone of https://github.com/lua/lua):
 #   scripts/lua-testes.sh <checkout-or-git-dir> [tag]     (tag: default v5.4.8)
 # A directory that already holds the .lua files (pm.lua, sort.lua, ...) works too.
+# The test builds the sandbox with the `lua-testes` feature (Lua's debug library and the
+# harness's stubs, docs/sandbox.md), which no other build enables.
 set -euo pipefail
 src=${1:?usage: scripts/lua-testes.sh <lua checkout, git dir or testes dir> [tag]}
 tag=${2:-v5.4.8}
@@ -22,4 +24,4 @@ else
   done
 fi
 cd "$root"
-LUA_TESTES="$out" cargo test -p cardarena-sandbox --test official -- --ignored --nocapture
+LUA_TESTES="$out" cargo test -p cardarena-sandbox --features lua-testes --test official -- --ignored --nocapture

@@ -80,7 +80,8 @@ pub const LUA_HOOK_STEP: u32 = 1000;
 /// configuration). It changes whenever they may change, so results stored under an older
 /// model (a tournament database) are played again rather than mixed with new ones.
 pub const COST_MODEL: &str =
-    "3: raw Lua 5.4.9 with LUA_MASKFUEL for every coroutine, C wrappers, load and os; wasmtime 48";
+    "4: raw Lua 5.4.9 with LUA_MASKFUEL for every coroutine, C wrappers, load and os, \
+     non-yielding sort and luaL_len in insert/remove; wasmtime 48";
 /// Longest reply accepted from `act`, in bytes. Longer replies are [`Verdict::Invalid`].
 pub const MAX_REPLY_BYTES: usize = 4096;
 /// What a log line costs beyond its text, in bytes, against the log caps (its framing in a
@@ -179,7 +180,7 @@ impl Sandbox {
     /// # Errors
     ///
     /// If the engine cannot be created, the ticker thread cannot be spawned, or Lua was built
-    /// without `.cargo/config.toml` (see the message).
+    /// without the determinism settings of `vendor/lua-src` (see the message).
     pub fn new() -> Result<Sandbox, SandboxError> {
         if !cardarena_detmath::active() {
             return Err(SandboxError(

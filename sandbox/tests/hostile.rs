@@ -106,6 +106,8 @@ cases! {
     lua_deep_recursion: "lua_deep_recursion.lua", Act, Stack;
     lua_c_stack_overflow: "lua_c_stack_overflow.lua", Act, Stack;
     lua_gsub_recursion: "lua_gsub_recursion.lua", Act, Stack;
+    lua_sort_recursion: "lua_sort_recursion.lua", Act, Stack;
+    lua_sort_yield: "lua_sort_yield.lua", Act, Crash;
     // Lua: finalizers
     lua_gc_finalizer: "lua_gc_finalizer.lua", Act, Crash;
     // Lua: escape attempts (every one of these is simply absent)

@@ -1,10 +1,13 @@
 //! The official Lua 5.4 test files (`testes/` of the Lua distribution) run inside the sandbox,
 //! each as a bot whose `init` loads the file with `load` and whose first `act` runs it, under
-//! raised limits, behind the small harness in `official/harness.lua`.
+//! raised limits, behind the small harness in `official/harness.lua`; twice, with the same
+//! fuel both times.
 //!
 //! The files are not in the repository: `scripts/lua-testes.sh` fetches them from a Lua
-//! checkout or mirror and runs this test with `LUA_TESTES` pointing at them, so the test is
-//! ignored by a plain `cargo test`; run without `LUA_TESTES`, it fails naming that script.
+//! checkout or mirror and runs this test with `LUA_TESTES` pointing at them and the `lua-testes`
+//! feature, which gives the test files Lua's real `debug` library (a bot never gets it). The test
+//! is ignored by a plain `cargo test`; run without `LUA_TESTES` or the feature, it fails naming
+//! that script.
 
 mod common;
 
@@ -63,6 +66,11 @@ fn official_lua_test_files_pass() {
              the official Lua 5.4 test files and run them"
         )
     });
+    assert!(
+        cfg!(feature = "lua-testes"),
+        "the test files need the `lua-testes` feature (Lua's debug library); run \
+         `scripts/lua-testes.sh <lua checkout or git dir>`"
+    );
     let dir = std::path::PathBuf::from(dir);
     let sb = Sandbox::new().unwrap();
     let limits = Limits {
@@ -81,15 +89,24 @@ fn official_lua_test_files_pass() {
         let text = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let program =
             sb.load(&format!("{name}_harness.lua"), Kind::Lua, &bot_source(name, &text, &bwcoercion));
-        let result = program
-            .map_err(|f| f.to_string())
-            .and_then(|p| p.start(&limits, common::SEED, common::INFO).map_err(|f| f.to_string()))
-            .and_then(|mut bot| {
-                let reply = bot.act(common::OBS).map_err(|f| f.to_string());
-                reply.map(|_| bot.fuel_used_last())
-            });
+        let run = || {
+            program
+                .as_ref()
+                .map_err(|f| f.to_string())
+                .and_then(|p| p.start(&limits, common::SEED, common::INFO).map_err(|f| f.to_string()))
+                .and_then(|mut bot| {
+                    let reply = bot.act(common::OBS).map_err(|f| f.to_string());
+                    reply.map(|_| bot.fuel_used_last())
+                })
+        };
+        // Twice: a file that passes must use the same fuel both times (determinism).
+        let result = run().and_then(|fuel| match run() {
+            Ok(again) if again == fuel => Ok(fuel),
+            Ok(again) => Err(format!("fuel differs between two runs: {fuel} then {again}")),
+            Err(e) => Err(format!("the second run failed: {e}")),
+        });
         match result {
-            Ok(fuel) => eprintln!("PASS {name}.lua (fuel {fuel})"),
+            Ok(fuel) => eprintln!("PASS {name}.lua (fuel {fuel}, the same in two runs)"),
             Err(e) => {
                 eprintln!("FAIL {name}.lua: {}", e.lines().next().unwrap_or(""));
                 failed.push(*name);

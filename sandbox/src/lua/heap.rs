@@ -19,6 +19,7 @@
 //! refuses a block past it, which Lua reports as a memory error like the meter's refusals.
 
 use std::alloc::{self, Layout};
+use std::collections::BTreeMap;
 use std::ptr::{self, NonNull};
 
 /// Blocks of up to this many bytes come from the arena's size classes.
@@ -28,8 +29,8 @@ const GRAIN: usize = 16;
 const CLASSES: usize = SMALL_MAX / GRAIN;
 /// Size of one arena chunk.
 const CHUNK: usize = 32 << 10;
-/// The header in front of every large block: the links of the large-block list and the
-/// block's size (a multiple of GRAIN, so the caller's part stays 16-aligned).
+/// The header in front of every large block: the links of the large-block list, the block's
+/// size and its creation number (a multiple of GRAIN, so the caller's part stays 16-aligned).
 const HEADER: usize = 32;
 
 #[repr(C)]
@@ -38,6 +39,8 @@ struct Big {
     next: *mut Big,
     /// The caller's size (so the heap can free the block when it is dropped).
     size: usize,
+    /// How many large blocks the heap made before this one ([`Heap::identity`]).
+    number: u64,
 }
 
 /// The memory of one VM.
@@ -48,8 +51,12 @@ pub(crate) struct Heap {
     bump: *mut u8,
     end: *mut u8,
     chunks: Vec<NonNull<u8>>,
+    /// Each chunk's place in `chunks`, by its address.
+    by_address: BTreeMap<usize, usize>,
     /// Large blocks, most recent first.
     big: *mut Big,
+    /// Large blocks made so far.
+    bigs_made: u64,
     /// Bytes taken from the system (chunks, and large blocks with their headers).
     reserved: usize,
     /// The most `reserved` may reach.
@@ -80,7 +87,9 @@ impl Heap {
             bump: ptr::null_mut(),
             end: ptr::null_mut(),
             chunks: Vec::new(),
+            by_address: BTreeMap::new(),
             big: ptr::null_mut(),
+            bigs_made: 0,
             reserved: 0,
             cap,
         }
@@ -116,6 +125,7 @@ impl Heap {
                 self.reserved -= CHUNK;
                 return ptr::null_mut();
             };
+            self.by_address.insert(chunk.as_ptr() as usize, self.chunks.len());
             self.chunks.push(chunk);
             self.bump = chunk.as_ptr();
             // SAFETY: one past the end of the chunk.
@@ -152,10 +162,43 @@ impl Heap {
         // SAFETY: `raw` is a fresh block with room for the header.
         unsafe {
             (*raw).size = size;
+            (*raw).number = self.bigs_made;
             self.link(raw);
         }
+        self.bigs_made += 1;
         // SAFETY: the caller's part starts after the header.
         unsafe { (raw as *mut u8).add(HEADER) }
+    }
+
+    /// A number that names the live block at `block` (of `size` bytes) among the heap's live
+    /// blocks, the same in every run that makes the same allocations and frees: a small
+    /// block's chunk (in the order the chunks were made) and its offset there, or a large
+    /// block's creation number. No host address is part of it. `None` if a small `block` is
+    /// in no chunk of this heap.
+    ///
+    /// # Safety
+    /// A `block` of more than [`SMALL_MAX`] bytes is a live block of this heap of that size.
+    pub(crate) unsafe fn identity(&self, block: *const u8, size: usize) -> Option<u64> {
+        let at = block as usize;
+        if size <= SMALL_MAX {
+            let (&base, &chunk) = self.by_address.range(..=at).next_back()?;
+            return (at - base < CHUNK).then(|| (1 << 60) | ((chunk as u64) << 16) | (at - base) as u64);
+        }
+        let raw = at.wrapping_sub(HEADER) as *const Big;
+        debug_assert!(self.is_listed(raw), "identity of a block that is not this heap's");
+        // SAFETY: see the function's contract: the header sits right before the block.
+        let header = unsafe { &*raw };
+        (header.size == size).then_some((2 << 60) | header.number)
+    }
+
+    /// Whether `raw` is on the large-block list.
+    fn is_listed(&self, raw: *const Big) -> bool {
+        let mut at = self.big as *const Big;
+        while !at.is_null() && at != raw {
+            // SAFETY: a listed block's `next` is a listed block or null.
+            at = unsafe { (*at).next };
+        }
+        !at.is_null()
     }
 
     /// # Safety
@@ -297,6 +340,32 @@ impl Drop for Heap {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Two heaps that see the same allocations and frees name their blocks alike, live blocks
+    /// by distinct numbers, and a pointer outside the heap by none.
+    #[test]
+    fn identities_follow_the_allocation_history() {
+        let run = || {
+            let mut heap = Heap::new(usize::MAX);
+            let sizes = [24, 600, 40, 5000, 24, 100_000, 512, 513];
+            let blocks: Vec<(*mut u8, usize)> =
+                sizes.iter().map(|&n| (unsafe { heap.realloc(ptr::null_mut(), 0, n) }, n)).collect();
+            unsafe { heap.realloc(blocks[3].0, 5000, 0) };
+            let reused = unsafe { heap.realloc(ptr::null_mut(), 0, 5000) };
+            let mut live = blocks.clone();
+            live[3] = (reused, 5000);
+            let ids: Vec<u64> = live.iter().map(|&(b, n)| unsafe { heap.identity(b, n) }.unwrap()).collect();
+            let outside = 0u64;
+            assert_eq!(unsafe { heap.identity(&outside as *const u64 as *const u8, 8) }, None);
+            ids
+        };
+        let ids = run();
+        assert_eq!(ids, run());
+        let mut distinct = ids.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert_eq!(distinct.len(), ids.len(), "{ids:?}");
+    }
 
     /// Random allocations, resizes and frees of every size range: contents survive resizes,
     /// live blocks never overlap, and the heap frees everything when dropped.

@@ -73,6 +73,18 @@ pub(crate) unsafe extern "C-unwind" fn fuel_used(l: *mut ffi::lua_State) -> c_in
     1
 }
 
+/// `call_noyield(f, ...)`: `f(...)` called as a C library function calls a function it is
+/// given (`lua_call`), so a coroutine cannot yield inside it ("attempt to yield across a
+/// C-call boundary"): the prelude's `table.sort`, Lua code in the sandbox, is C in Lua. Not
+/// charged beyond the instructions that call it (it replaces a plain call).
+pub(crate) unsafe extern "C-unwind" fn call_noyield(l: *mut ffi::lua_State) -> c_int {
+    // SAFETY: the function and its arguments are the whole stack.
+    unsafe {
+        ffi::lua_call(l, ffi::lua_gettop(l) - 1, ffi::LUA_MULTRET);
+        ffi::lua_gettop(l)
+    }
+}
+
 // ------------------------------------------------------------------------------------------
 // Charged library functions: C closures around the library's own C functions. Each charges
 // the call (HOST_CALL_FUEL) plus the work the C function does without the hook seeing it,
@@ -126,13 +138,92 @@ unsafe fn string_args_len(l: *mut ffi::lua_State) -> u64 {
     unsafe { (1..=ffi::lua_gettop(l)).map(|i| string_len(l, i)).sum() }
 }
 
-/// `string.format`, `string.pack`, `string.packsize`: 1 per 8 bytes of string arguments.
+/// `string.pack`, `string.packsize` (and [`format`]): 1 per 8 bytes of string arguments.
 unsafe extern "C-unwind" fn scan_strings(l: *mut ffi::lua_State) -> c_int {
     // SAFETY (all): a wrapper made by `wrap`.
     unsafe {
         pay(l, HOST_CALL_FUEL + string_args_len(l) / 8);
         original(l, 1)(l)
     }
+}
+
+/// `string.format`: as [`scan_strings`]; then [`name_pointed_strings`].
+unsafe extern "C-unwind" fn format(l: *mut ffi::lua_State) -> c_int {
+    // SAFETY (all): a wrapper made by `wrap`.
+    unsafe {
+        pay(l, HOST_CALL_FUEL + string_args_len(l) / 8);
+        name_pointed_strings(l);
+        original(l, 1)(l)
+    }
+}
+
+/// A string given to a `%p` of `string.format` is shown by a number that names it in the VM's
+/// heap ([`Heap::identity`](super::heap::Heap::identity)) instead of Lua's address: the same in
+/// every run, distinct for distinct live strings, equal for equal short strings (Lua keeps one
+/// copy of each). It replaces the argument (a light userdata, which `%p` prints as it is).
+/// Tables, functions and coroutines already show their creation numbers (the patched
+/// `lua_topointer`).
+///
+/// # Safety
+/// The arguments of a running `string.format` call are on the stack.
+unsafe fn name_pointed_strings(l: *mut ffi::lua_State) {
+    // SAFETY (all): the format string is read while it is on the stack, and only string
+    // arguments at valid indices are replaced.
+    unsafe {
+        if ffi::lua_type(l, 1) != ffi::LUA_TSTRING {
+            return;
+        }
+        let mut len = 0;
+        let text = ffi::lua_tolstring(l, 1, &mut len) as *const u8;
+        let text = std::slice::from_raw_parts(text, len);
+        let top = ffi::lua_gettop(l);
+        for arg in pointer_args(text).filter(|&a| a <= top) {
+            if ffi::lua_type(l, arg) == ffi::LUA_TSTRING {
+                let mut n = 0;
+                let bytes = ffi::lua_tolstring(l, arg, &mut n) as *const u8;
+                let block = bytes.wrapping_sub(TSTRING_CONTENTS);
+                if let Some(id) = ctx(l).block_identity(block, TSTRING_CONTENTS + n + 1) {
+                    ffi::lua_pushlightuserdata(l, id as usize as *mut std::ffi::c_void);
+                    ffi::lua_replace(l, arg);
+                }
+            }
+        }
+    }
+}
+
+/// Where a Lua string's bytes start in its block (`offsetof(TString, contents)` of Lua 5.4 on
+/// a 64-bit target); its block has this many bytes more than the string, plus its `\0`.
+const TSTRING_CONTENTS: usize = 24;
+
+/// The argument positions of a format's `%p` items, as `str_format` (lstrlib.c) walks it:
+/// `%%` takes no argument, every other item the next one (the format itself is argument 1);
+/// an item is `%`, flags, width and precision (`-+#0 123456789.`), then its conversion.
+fn pointer_args(text: &[u8]) -> impl Iterator<Item = c_int> + '_ {
+    let mut i = 0;
+    let mut arg: c_int = 1;
+    std::iter::from_fn(move || {
+        while i < text.len() {
+            if text[i] != b'%' {
+                i += 1;
+                continue;
+            }
+            if text.get(i + 1) == Some(&b'%') {
+                i += 2;
+                continue;
+            }
+            i += 1;
+            arg = arg.saturating_add(1);
+            while i < text.len() && b"-+#0 123456789.".contains(&text[i]) {
+                i += 1;
+            }
+            let conversion = text.get(i).copied();
+            i += 1;
+            if conversion == Some(b'p') {
+                return Some(arg);
+            }
+        }
+        None
+    })
 }
 
 /// `tonumber(v [, base])`, `utf8.len`, `utf8.offset`: 1 per 8 bytes of the first argument
@@ -290,7 +381,7 @@ pub(crate) unsafe fn install_wrappers(l: *mut ffi::lua_State, seed: i64) {
         ffi::lua_getfield(l, g, c"string".as_ptr());
         let s = ffi::lua_gettop(l);
         wrap(l, s, c"rep", rep, 0);
-        wrap(l, s, c"format", scan_strings, 0);
+        wrap(l, s, c"format", format, 0);
         wrap(l, s, c"pack", scan_strings, 0);
         wrap(l, s, c"packsize", scan_strings, 0);
         wrap(l, s, c"unpack", scan_strings_per_result, 0);

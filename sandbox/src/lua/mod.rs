@@ -146,9 +146,10 @@ impl LuaInstance {
         // SAFETY: the stack is empty; every push has room (LUA_MINSTACK slots); the calls are
         // protected.
         unsafe {
-            ffi::lua_createtable(l, 0, 10);
-            let functions: [(&CStr, ffi::lua_CFunction); 8] = [
+            ffi::lua_createtable(l, 0, 11);
+            let functions: [(&CStr, ffi::lua_CFunction); 9] = [
                 (c"charge", host::charge),
+                (c"call_noyield", host::call_noyield),
                 (c"emit", host::emit),
                 (c"budget_left", host::budget_left),
                 (c"fuel_used", host::fuel_used),
@@ -170,6 +171,23 @@ impl LuaInstance {
             ffi::lua_remove(l, -2);
             ffi::lua_pushinteger(l, seed as i64);
             self.vm.call(1, 0)?;
+
+            // Only in the build that runs the official Lua test files: Lua's own `load`,
+            // `string.dump` and `collectgarbage`, which the prelude replaces, kept in the
+            // registry for their harness (sandbox/tests/official/harness.lua).
+            #[cfg(feature = "lua-testes")]
+            {
+                ffi::lua_createtable(l, 0, 3);
+                ffi::lua_getglobal(l, c"load".as_ptr());
+                ffi::lua_setfield(l, -2, c"load".as_ptr());
+                ffi::lua_getglobal(l, c"collectgarbage".as_ptr());
+                ffi::lua_setfield(l, -2, c"collectgarbage".as_ptr());
+                ffi::lua_getglobal(l, c"string".as_ptr());
+                ffi::lua_getfield(l, -1, c"dump".as_ptr());
+                ffi::lua_setfield(l, -3, c"dump".as_ptr());
+                ffi::lua_pop(l, 1);
+                ffi::lua_setfield(l, ffi::LUA_REGISTRYINDEX, c"lua-testes".as_ptr());
+            }
 
             // Host-made bytecode (`compile_prelude`), not the text: parsing it every match cost
             // more than everything else in starting a VM.
@@ -435,6 +453,13 @@ unsafe extern "C-unwind" fn install_wrappers(l: *mut ffi::lua_State) -> c_int {
         let seed = *(ffi::lua_touserdata(l, 1) as *const i64);
         ffi::lua_pop(l, 1);
         host::install_wrappers(l, seed);
+        // Only in the build that runs the official Lua test files (`scripts/lua-testes.sh`):
+        // they inspect locals, upvalues and hooks, which no bot may (docs/sandbox.md).
+        #[cfg(feature = "lua-testes")]
+        {
+            ffi::luaL_requiref(l, c"debug".as_ptr(), ffi::luaopen_debug, 1);
+            ffi::lua_settop(l, 0);
+        }
     }
     0
 }
@@ -472,7 +497,7 @@ fn describe(l: *mut ffi::lua_State, idx: c_int) -> String {
 }
 
 /// Checks, once per `Sandbox`, that the vendored Lua was built with the deterministic hash seed
-/// and sort pivot (`.cargo/config.toml`): the iteration order of `pairs` over a fixed set of
+/// and sort pivot (vendor/lua-src's luaconf.h): the iteration order of `pairs` over a fixed set of
 /// string keys must be the pinned one.
 pub(crate) fn self_check() -> Result<(), String> {
     if !vm::fuel_hook_works()? {
@@ -485,15 +510,15 @@ pub(crate) fn self_check() -> Result<(), String> {
     if order != PINNED_PAIRS_ORDER {
         return Err(format!(
             "the vendored Lua was not built with the sandbox's determinism defines \
-             (pairs order {order:?}); build from the workspace so .cargo/config.toml applies, \
-             after `cargo clean -p mlua-sys`"
+             (pairs order {order:?}); build cardarena-sandbox from the cardarena workspace, \
+             whose [patch.crates-io] provides vendor/lua-src"
         ));
     }
     Ok(())
 }
 
 /// The order in which `pairs` visits [`PAIRS_PROBE_KEYS`] when Lua is built with
-/// `-Dluai_makeseed(L)=0x5eedu`, then the probe's table (`t`), function (`f`) and boolean keys
+/// `luai_makeseed(L)` defined as `0x5eedu`, then the probe's table (`t`), function (`f`) and boolean keys
 /// (ordered by creation numbers in the patched Lua).
 pub(crate) const PINNED_PAIRS_ORDER: &str =
     "bravo,hotel,charlie,golf,lima,alpha,juliet,india,delta,kilo,foxtrot,echo,f5,t6,T,f1,t2,f3,t4,F";
@@ -775,6 +800,11 @@ mod tests {
             out[#out+1] = try(table.sort, {{3, 'a', 1}})
             out[#out+1] = try(table.sort, {{3, 2, 1}}, 5)
             out[#out+1] = try(table.sort, {{1, 2, 3, 4, 5}}, function() return true end)
+            for _, n in ipairs({{'abc', 2.5, {{}}, 2.0, '2'}}) do
+              local odd = setmetatable({{}}, {{__len = function() return n end}})
+              out[#out+1] = try(table.insert, odd, 1) .. try(table.remove, odd)
+            end
+            out[#out+1] = coroutine.wrap(function() return try(table.sort, {{1, 2, 3}}, coroutine.yield) end)()
             return table.concat(out, '\\n')"
         );
         let (sandboxed, original) = both(&code);
@@ -782,6 +812,27 @@ mod tests {
             assert_eq!(a, b, "line {i}");
         }
         assert_eq!(sandboxed, original);
+    }
+
+    /// `string.format('%p')` of a string names it in the VM's heap: equal for equal short
+    /// strings (Lua keeps one copy), distinct for distinct long ones, the very string that
+    /// `gsub` returns when nothing was replaced, and the same text in two runs.
+    #[test]
+    fn strings_have_a_deterministic_identity() {
+        let code = "local p = function(x) return string.format('%p', x) end
+            local s1, s2 = string.rep('a', 10), string.rep('aa', 5)
+            local l1, l2 = string.rep('a', 300), string.rep('a', 300)
+            local b1, b2 = string.rep('b', 5000), string.rep('b', 5000)
+            return table.concat({ tostring(p(s1) == p(s2)), tostring(p(l1) ~= p(l2)),
+              tostring(p(b1) ~= p(b2)), tostring(p(b1) == p(b1)), tostring(p(s1) ~= p(l1)),
+              tostring(p(l1) == p((string.gsub(l1, 'x', 'y')))),
+              tostring(p(l1) ~= p((string.gsub(l1, 'a', 'a')))),
+              string.format('%5.1s|%p|%%|%-20p|', 'abc', l1, b1), p(s1), p(b2), p('') }, ' ')";
+        let first = both(code).0;
+        assert_eq!(first, both(code).0, "the same in two runs");
+        let (checks, shown) = first.split_at(first.find("    a|").expect(&first));
+        assert_eq!(checks, "true true true true true true true ");
+        assert!(!shown.contains("(null)"), "{shown}");
     }
 
     #[test]

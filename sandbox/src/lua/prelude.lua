@@ -13,6 +13,7 @@ local host = ...
 -- Every host function costs a fixed 10 units per call on top of what is listed here.
 local charge = host.charge                 -- charge(n): n units of fuel; error once exhausted
 local emit = host.emit                     -- emit(line): one log line; 50 + 1 per 8 bytes
+local call_noyield = host.call_noyield     -- call_noyield(f, ...): f(...), no yield inside (free)
 
 local type, select, error, tostring, rawget = type, select, error, tostring, rawget
 local tointeger, mtype = math.tointeger, math.type
@@ -304,6 +305,15 @@ local function checktable(t, pos, fname)
   end
 end
 
+-- `#t` as the C library's `luaL_len` takes it for insert and remove: an integer (or a value
+-- convertible to one), else Lua's error, at the position of the caller. (concat, unpack and
+-- sort take `#t` as it comes: a non-integer length fails there with another message.)
+local function getn(t)
+  local n = tointeger(#t)
+  if n == nil then error("object length is not an integer", 3) end
+  return n
+end
+
 local function checkint(v, pos, fname)
   local i = tointeger(v)
   if i == nil then
@@ -342,7 +352,7 @@ end
 table.insert = function(t, ...)
   checktable(t, 1, "insert")
   local nargs = select('#', ...)
-  local e = #t + 1
+  local e = getn(t) + 1
   if nargs == 1 then
     t[e] = ...
   elseif nargs == 2 then
@@ -360,7 +370,7 @@ end
 
 table.remove = function(t, pos)
   checktable(t, 1, "remove")
-  local size = #t
+  local size = getn(t)
   if pos == nil then
     pos = size
   else
@@ -478,7 +488,7 @@ table.sort = function(t, cmp)
     if cmp ~= nil and type(cmp) ~= "function" then
       error(("bad argument #2 to 'sort' (function expected, got %s)"):format(type(cmp)), 2)
     end
-    auxsort(t, 1, n, 0, cmp)
+    call_noyield(auxsort, t, 1, n, 0, cmp)  -- no yield in a comparator, as in C
   end
 end
 end

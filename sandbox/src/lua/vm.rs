@@ -53,6 +53,17 @@ pub(crate) struct Ctx {
     pub(crate) log: RefCell<LogBook>,
 }
 
+impl Ctx {
+    /// [`Heap::identity`] of a block of the state's heap.
+    ///
+    /// # Safety
+    /// As [`Heap::identity`]; called from the state's thread, outside the allocator.
+    pub(crate) unsafe fn block_identity(&self, block: *const u8, size: usize) -> Option<u64> {
+        // SAFETY: see the function's contract (no allocation runs meanwhile).
+        unsafe { (*self.heap.get()).identity(block, size) }
+    }
+}
+
 /// The `Ctx` of the state `L` (its allocator's user data).
 ///
 /// # Safety

@@ -794,6 +794,16 @@
 ** without modifying the main part of the file.
 */
 
+/*
+** cardarena: determinism. The seed of the string hash is a constant instead
+** of the time and addresses (lstate.c), and 'table.sort' never randomizes
+** its pivot with 'clock' and 'time' (ltablib.c), so 'pairs' orders and
+** sorts are the same in every run. (The build, src/lib.rs, also turns off
+** fused multiply-adds.)
+*/
+#define luai_makeseed(L)	0x5eedu
+#define l_randomizePivot()	(~0u)
+
 
 
 

@@ -194,6 +194,14 @@ impl Build {
 
         if let Lua54 = version {
             config.define("LUA_COMPAT_5_3", None);
+            // cardarena: no multiply-add is fused into one FMA instruction (GCC fuses by
+            // default where the target has one, as on aarch64), so a float result of Lua's C
+            // code is the same bits on every CPU. The other determinism settings are in
+            // luaconf.h. (CFLAGS from the environment come after these flags and could undo it.)
+            let compiler = config.try_get_compiler()?;
+            if compiler.is_like_gnu() || compiler.is_like_clang() {
+                config.flag("-ffp-contract=off");
+            }
         }
 
         #[cfg(feature = "ucid")]
