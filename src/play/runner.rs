@@ -35,36 +35,64 @@ pub struct BotEntry {
     pub hash: String,
 }
 
-/// A fault as recorded against a seat.
+/// A fault as recorded against a seat: the bot's [`Fault`] and the decision it happened at. It
+/// reads as the fault itself (`record.verdict`, `record.message`, ...).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(into = "FaultRecordJson", from = "FaultRecordJson")]
 pub struct FaultRecord {
-    /// The verdict.
-    pub verdict: Verdict,
     /// Index into [`Replay::decisions`] of the failing decision, or `None` for a failed `init`.
     pub decision: Option<usize>,
-    /// What went wrong.
-    pub message: String,
-    /// Fuel used in the failing decision, for sandboxed bots.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fuel_used: Option<u64>,
-    /// Peak memory, for sandboxed bots.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub memory_peak: Option<u64>,
-    /// Traceback or backtrace.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub trace: Option<String>,
+    /// The fault.
+    pub fault: Fault,
 }
 
 impl FaultRecord {
-    fn new(fault: Fault, decision: Option<usize>) -> FaultRecord {
-        FaultRecord {
-            verdict: fault.verdict,
-            decision,
-            message: fault.message,
-            fuel_used: fault.fuel_used,
-            memory_peak: fault.memory_peak,
-            trace: fault.trace,
-        }
+    /// `fault`, recorded at `decision`.
+    pub fn new(fault: Fault, decision: Option<usize>) -> FaultRecord {
+        FaultRecord { decision, fault }
+    }
+}
+
+impl std::ops::Deref for FaultRecord {
+    type Target = Fault;
+
+    fn deref(&self) -> &Fault {
+        &self.fault
+    }
+}
+
+/// A [`FaultRecord`] as replays and capsules write it (docs/replay.md): the fault's fields with
+/// the decision after the verdict.
+#[derive(Serialize, Deserialize)]
+struct FaultRecordJson {
+    verdict: Verdict,
+    decision: Option<usize>,
+    message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    fuel_used: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    memory_peak: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    trace: Option<String>,
+}
+
+impl From<FaultRecord> for FaultRecordJson {
+    fn from(r: FaultRecord) -> FaultRecordJson {
+        let Fault { verdict, message, fuel_used, memory_peak, trace } = r.fault;
+        FaultRecordJson { verdict, decision: r.decision, message, fuel_used, memory_peak, trace }
+    }
+}
+
+impl From<FaultRecordJson> for FaultRecord {
+    fn from(j: FaultRecordJson) -> FaultRecord {
+        let fault = Fault {
+            verdict: j.verdict,
+            message: j.message,
+            fuel_used: j.fuel_used,
+            memory_peak: j.memory_peak,
+            trace: j.trace,
+        };
+        FaultRecord { decision: j.decision, fault }
     }
 }
 

@@ -57,13 +57,7 @@ fn reproduce_game<G: Game>(capsule: &Capsule, program: &Program) -> anyhow::Resu
             Limits::default_for(program.kind())
         }
     };
-    let recorded_fault = Fault {
-        verdict: capsule.fault.verdict,
-        message: capsule.fault.message.clone(),
-        fuel_used: capsule.fault.fuel_used,
-        memory_peak: capsule.fault.memory_peak,
-        trace: capsule.fault.trace.clone(),
-    };
+    let recorded_fault = capsule.fault.fault.clone();
     let seed = sandbox_seed(capsule.seed, capsule.seat);
     let mut instance = match program.start(&limits, seed, capsule.init.get()) {
         Ok(i) => {
