@@ -453,7 +453,12 @@ fn check_game<G: Greedy>(args: &CheckArgs) -> anyhow::Result<()> {
     let width = names[1..].iter().map(String::len).max().unwrap_or(8).max(8);
     out.push_str(&format!(
         "\n  {:<width$}  {:>7}  {:>13}  {:>9}  {:>19}  {:>22}  faults\n",
-        "opponent", "matches", "W-D-L", "points", "score (95% CI)", "rating diff (95% CI)"
+        "opponent",
+        "matches",
+        "W-D-L",
+        standings::points_heading(G::NAME),
+        "score (95% CI)",
+        "rating diff (95% CI)"
     ));
     for (i, s) in per_opp.iter().enumerate().skip(1) {
         let (score, lo, hi) = s.score();
@@ -483,7 +488,11 @@ fn check_game<G: Greedy>(args: &CheckArgs) -> anyhow::Result<()> {
         lo,
         hi
     ));
-    out.push_str("  (score: 1 = first alone at the table, 0 = last, ties halved; points: the game's own, see docs/tournament.md)\n\n");
+    out.push_str(&format!(
+        "  (score: 1 = first alone at the table, 0 = last, ties halved; {}: {})\n\n",
+        standings::points_heading(G::NAME),
+        standings::points_are(G::NAME)
+    ));
     if all.faults.is_empty() {
         out.push_str(&format!("verdicts: no faults in {} matches\n", all.matches));
     } else {
@@ -910,7 +919,13 @@ fn grade_table(
     let width = rows.iter().map(|r| r.file.len()).max().unwrap_or(4).clamp(4, 40);
     out.push_str(&format!(
         "{:<width$}  {:<12}  {:>7}  {:>9}  {:>19}  {:>18}  {:>22}  faults\n",
-        "file", "hash", "matches", "points", "score (95% CI)", "rating (95% CI)", "fuel mean/p99/max"
+        "file",
+        "hash",
+        "matches",
+        standings::points_heading(game),
+        "score (95% CI)",
+        "rating (95% CI)",
+        "fuel mean/p99/max"
     ));
     for r in rows {
         if let Some(e) = &r.load_error {

@@ -515,8 +515,10 @@ impl<G: Game> MatchObserver<G> for TextLog {
         self.out.push_str("Result:\n");
         for (seat, name) in self.names.iter().enumerate() {
             self.out.push_str(&format!(
-                "  seat {seat} {name}: {} points, rank {}\n",
-                outcome.points[seat], outcome.ranks[seat]
+                "  seat {seat} {name}: {} {}, rank {}\n",
+                outcome.points[seat],
+                crate::tournament::standings::points_word(G::NAME),
+                outcome.ranks[seat]
             ));
         }
     }

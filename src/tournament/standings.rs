@@ -132,6 +132,25 @@ pub fn fewer_points_better(game: &str) -> bool {
     game == "intensity"
 }
 
+/// The word for `game`'s points in results: "penalty points" in Intensity (fewer is better),
+/// "points" elsewhere.
+pub fn points_word(game: &str) -> &'static str {
+    if fewer_points_better(game) {
+        "penalty points"
+    } else {
+        "points"
+    }
+}
+
+/// The heading of a table's points column: "penalty" in Intensity, "points" elsewhere.
+pub fn points_heading(game: &str) -> &'static str {
+    if fewer_points_better(game) {
+        "penalty"
+    } else {
+        "points"
+    }
+}
+
 /// What the points of `game` are, for the legend and the JSON.
 pub fn points_are(game: &str) -> &'static str {
     match game {
@@ -341,7 +360,7 @@ pub fn render(ev: &EventStandings, all_ratings: bool) -> String {
     };
     let mut out = format!("== {} — {} ({}), {}, {covers}\n", ev.name, ev.game, ev.variant, ev.format);
     let width = ev.standings.iter().map(|s| s.bot.chars().count()).max().unwrap_or(3).clamp(3, 40);
-    let points = if fewer_points_better(&ev.game) { "penalty" } else { "points" };
+    let points = points_heading(&ev.game);
     let mut head = format!(
         "{:>4}  {:<width$}  {:>7}  {:>7}  {:>14}  {:>8}  {:>17}  {:>10}  ",
         "rank", "bot", "score", "matches", "W-D-L", points, "rating (95% CI)", "fuel/dec"
