@@ -285,7 +285,7 @@ impl Stats {
         }
     }
 
-    /// Mean score and its 95% interval (Wilson, `ratings::score_ci95`), from the per-deal means
+    /// Mean score and its 95% interval (`ratings::score_ci95`), from the per-deal means
     /// (the rotations of one deal are not independent; deals are).
     fn score(&self) -> (f64, f64, f64) {
         let xs: Vec<f64> = self.deal_scores.values().map(|(s, n)| s / f64::from(*n)).collect();
