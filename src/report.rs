@@ -74,16 +74,21 @@ fn event_section(i: usize, ev: &EventStandings) -> String {
         esc(&ev.format),
         ev.matches
     );
-    out.push_str("<table class=\"standings\"><tr><th>rank</th><th class=\"name\">bot</th><th>rating (95% interval)</th><th>matches</th><th>W-D-L</th><th>points</th><th class=\"name\">faults</th></tr>\n");
+    out.push_str("<table class=\"standings\"><tr><th>rank</th><th class=\"name\">bot</th><th>rating (95% interval)</th><th>vs leader (95% interval)</th><th>matches</th><th>W-D-L</th><th>points</th><th class=\"name\">faults</th></tr>\n");
     for s in &ev.standings {
         let faults = s.faults.iter().map(|(k, v)| format!("{k}: {v}")).collect::<Vec<_>>().join(", ");
+        let vs_leader = s
+            .vs_leader
+            .map(|d| format!("{:+.0} ({:+.0}..{:+.0})", d.diff, d.low, d.high))
+            .unwrap_or_else(|| "-".into());
         out.push_str(&format!(
-            "<tr><td>{}</td><td class=\"name\">{}</td><td>{:.0} ({:.0}..{:.0})</td><td>{}</td><td>{}-{}-{}</td><td>{:.1}</td><td class=\"name\">{}</td></tr>\n",
+            "<tr><td>{}</td><td class=\"name\">{}</td><td>{:.0} ({:.0}..{:.0})</td><td>{}</td><td>{}</td><td>{}-{}-{}</td><td>{:.1}</td><td class=\"name\">{}</td></tr>\n",
             s.rank,
             esc(&s.bot),
             s.rating,
             s.ci_low,
             s.ci_high,
+            vs_leader,
             s.matches,
             s.wins,
             s.draws,
@@ -92,7 +97,7 @@ fn event_section(i: usize, ev: &EventStandings) -> String {
             esc(&faults)
         ));
     }
-    out.push_str("</table>\n<p class=\"legend\">rating: Plackett–Luce on the Elo scale with its 95% interval; points: the game's own (docs/tournament.md).</p>\n");
+    out.push_str("</table>\n<p class=\"legend\">rating: Plackett–Luce on the Elo scale with its 95% interval; vs leader: rating minus the first's, with the interval of that difference; points: the game's own (docs/tournament.md).</p>\n");
     out.push_str(&heat_map(ev));
     out.push_str(&rating_chart(ev));
     out.push_str("</section>\n");

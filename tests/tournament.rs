@@ -108,10 +108,22 @@ fn thread_counts_give_identical_json_and_csv() {
                 assert!(!s[key].is_null(), "{key} in {s}");
             }
             assert!(s["ci_low"].as_f64().unwrap() <= s["rating"].as_f64().unwrap());
+            // the difference to the leader, with its own interval; none on the leader's line
+            let leader = standings[0]["rating"].as_f64().unwrap();
+            let vs = &s["vs_leader"];
+            if i == 0 {
+                assert!(vs.is_null(), "{s}");
+            } else {
+                let (d, lo, hi) =
+                    (vs["diff"].as_f64().unwrap(), vs["low"].as_f64().unwrap(), vs["high"].as_f64().unwrap());
+                assert!((d - (s["rating"].as_f64().unwrap() - leader)).abs() < 1e-9, "{s}");
+                assert!(lo < d && d < hi, "{s}");
+            }
         }
     }
     let csv = String::from_utf8(outputs[0].1.clone()).unwrap();
     assert!(csv.starts_with("event,game,variant,rank,bot,hash,matches,score,points"));
+    assert!(csv.lines().next().unwrap().contains(",ci_high,vs_leader,vs_leader_low,vs_leader_high,"));
     assert_eq!(csv.lines().count(), 1 + 6);
 }
 

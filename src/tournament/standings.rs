@@ -48,6 +48,9 @@ pub struct Standing {
     pub ci_low: f64,
     /// 95% interval of `rating`, high end.
     pub ci_high: f64,
+    /// The fitted rating minus the leader's (rank 1), with the 95% interval of that difference
+    /// (`ratings::Fitted::difference`); `None` for the leader. Below 0 at 95% when `high < 0`.
+    pub vs_leader: Option<Difference>,
     /// Faults by verdict (only verdicts that occurred).
     pub faults: BTreeMap<String, u64>,
     /// Matches with at least one fault of this bot.
@@ -66,6 +69,17 @@ pub struct Standing {
     pub glicko2: f64,
     /// TrueSkill conservative estimate μ − 3σ (skillratings defaults).
     pub trueskill: f64,
+}
+
+/// A rating difference (Elo) with its own 95% interval.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Difference {
+    /// The difference.
+    pub diff: f64,
+    /// 95% interval, low end.
+    pub low: f64,
+    /// 95% interval, high end.
+    pub high: f64,
 }
 
 /// The standings of one event.
@@ -185,6 +199,7 @@ pub fn compute(
             rating: 1500.0,
             ci_low: 1500.0,
             ci_high: 1500.0,
+            vs_leader: None,
             faults: BTreeMap::new(),
             faulted_matches: 0,
             wins: 0,
@@ -254,7 +269,7 @@ pub fn compute(
                 }
             }
         }
-        let fitted = ratings::fit(n, &placings);
+        let fitted = ratings::fit_all(n, &placings);
         (rows, fuel, matrix, elos, glickos, fitted)
     };
     let trueskill = || trueskill_ratings(n, plans, summaries);
@@ -265,9 +280,9 @@ pub fn compute(
         (counts_and_fit(), trueskill())
     };
     for (e, row) in rows.iter_mut().enumerate() {
-        row.rating = fitted[e].rating;
-        row.ci_low = fitted[e].low;
-        row.ci_high = fitted[e].high;
+        row.rating = fitted.ratings[e].rating;
+        row.ci_low = fitted.ratings[e].low;
+        row.ci_high = fitted.ratings[e].high;
         row.mean_fuel_per_decision = (fuel[e].1 > 0).then(|| fuel[e].0 as f64 / fuel[e].1 as f64);
         row.elo = elos[e].rating;
         row.glicko2 = glickos[e].rating;
@@ -293,6 +308,10 @@ pub fn compute(
     for (place, &e) in order.iter().enumerate() {
         let mut row = rows[e].clone();
         row.rank = place as u32 + 1;
+        if place > 0 {
+            let d = fitted.difference(e, order[0]);
+            row.vs_leader = Some(Difference { diff: d.rating, low: d.low, high: d.high });
+        }
         standings.push(row);
     }
     EventStandings {
@@ -362,8 +381,16 @@ pub fn render(ev: &EventStandings, all_ratings: bool) -> String {
     let width = ev.standings.iter().map(|s| s.bot.chars().count()).max().unwrap_or(3).clamp(3, 40);
     let points = points_heading(&ev.game);
     let mut head = format!(
-        "{:>4}  {:<width$}  {:>7}  {:>7}  {:>14}  {:>8}  {:>17}  {:>10}  ",
-        "rank", "bot", "score", "matches", "W-D-L", points, "rating (95% CI)", "fuel/dec"
+        "{:>4}  {:<width$}  {:>7}  {:>7}  {:>14}  {:>8}  {:>17}  {:>21}  {:>10}  ",
+        "rank",
+        "bot",
+        "score",
+        "matches",
+        "W-D-L",
+        points,
+        "rating (95% CI)",
+        "vs leader (95% CI)",
+        "fuel/dec"
     );
     if all_ratings {
         head.push_str(&format!("{:>6}  {:>7}  {:>9}  ", "elo", "glicko2", "trueskill"));
@@ -377,8 +404,12 @@ pub fn render(ev: &EventStandings, all_ratings: bool) -> String {
             s.faults.iter().map(|(k, v)| format!("{k}:{v}")).collect::<Vec<_>>().join(" ")
         };
         let fuel = s.mean_fuel_per_decision.map(|f| format!("{f:.0}")).unwrap_or_else(|| "-".into());
+        let vs_leader = s
+            .vs_leader
+            .map(|d| format!("{:+.0} ({:+.0}..{:+.0})", d.diff, d.low, d.high))
+            .unwrap_or_else(|| "-".into());
         out.push_str(&format!(
-            "{:>4}  {:<width$}  {:>7.1}  {:>7}  {:>14}  {:>8.1}  {:>5.0} ({:>4.0}..{:<4.0})  {:>10}  ",
+            "{:>4}  {:<width$}  {:>7.1}  {:>7}  {:>14}  {:>8.1}  {:>5.0} ({:>4.0}..{:<4.0})  {:>21}  {:>10}  ",
             s.rank,
             s.bot,
             s.score,
@@ -388,6 +419,7 @@ pub fn render(ev: &EventStandings, all_ratings: bool) -> String {
             s.rating,
             s.ci_low,
             s.ci_high,
+            vs_leader,
             fuel,
         ));
         if all_ratings {
@@ -397,7 +429,7 @@ pub fn render(ev: &EventStandings, all_ratings: bool) -> String {
         out.push('\n');
     }
     out.push_str(&format!(
-        "  ranked by {}. {points}: {}. rating: Plackett–Luce fit to the placings, Elo scale, field mean 1500, 95% interval{}. {}.\n",
+        "  ranked by {}. {points}: {}. rating: Plackett–Luce fit to the placings, Elo scale, field mean 1500, 95% interval; vs leader: rating minus the first's, with the interval of that difference (below 0 at 95% when it ends below 0){}. {}.\n",
         ev.ranked_by,
         ev.points_are,
         if all_ratings { "; elo, glicko2, trueskill (μ − 3σ): incremental, in match order" } else { " (--ratings all: Elo, Glicko-2, TrueSkill too)" },
