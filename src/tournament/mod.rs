@@ -21,7 +21,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::bot::Verdict;
+use crate::bot::{Bot, Verdict};
 use crate::bots::Greedy;
 use crate::games::Game;
 use crate::registry::{self, BotSource, Loader};
@@ -346,7 +346,7 @@ fn run_event<G: Greedy>(
     pool: &rayon::ThreadPool,
     bar: &Progress,
     stop: &AtomicBool,
-    stop_now: &AtomicBool,
+    stop_now: &Arc<AtomicBool>,
     result: &mut TournamentResult,
 ) -> anyhow::Result<EventStandings> {
     let variant = registry::variant::<G>(event.variant.as_deref())?;
@@ -439,7 +439,7 @@ struct Run<'a> {
     pool: &'a rayon::ThreadPool,
     bar: &'a Progress,
     stop: &'a AtomicBool,
-    stop_now: &'a AtomicBool,
+    stop_now: &'a Arc<AtomicBool>,
 }
 
 fn key<G: Game>(ctx: &EventCtx<G>, event: &Event, plan: &MatchPlan) -> String {
@@ -493,7 +493,10 @@ fn play_all<G: Greedy>(
                             return;
                         }
                         let bots = ctx.bots.for_worker(rayon::current_thread_index());
-                        let replay = play_one(ctx, bots, &plans[i]);
+                        let replay = play_one(ctx, bots, &plans[i], stop_now);
+                        if stop_now.load(Ordering::SeqCst) {
+                            return; // cut short: dropped, played again on resume
+                        }
                         let summary = MatchSummary::of(&replay);
                         let packed = packer.pack(&summary, &replay);
                         // Only a match with a fault does more work: its capsules.
@@ -657,7 +660,14 @@ fn faulted<G: Game>(replay: &Replay, event: &Event, failed: &[bool]) -> Vec<Faul
     out
 }
 
-fn play_one<G: Greedy>(ctx: &EventCtx<G>, bots: &[BotSource], plan: &MatchPlan) -> Replay {
+/// Plays one match; once `stop_now` is set, every bot's next decision fails at once, so the
+/// match ends within the decision in progress (its replay is then dropped, never stored).
+fn play_one<G: Greedy>(
+    ctx: &EventCtx<G>,
+    bots: &[BotSource],
+    plan: &MatchPlan,
+    stop_now: &Arc<AtomicBool>,
+) -> Replay {
     let spec = MatchSpec::<G> {
         variant: ctx.variant,
         seed: plan.seed,
@@ -667,12 +677,53 @@ fn play_one<G: Greedy>(ctx: &EventCtx<G>, bots: &[BotSource], plan: &MatchPlan) 
         .seats
         .iter()
         .enumerate()
-        .map(|(seat, &e)| bots[e].instantiate::<G>(plan.seed, seat, &ctx.limits))
+        .map(|(seat, &e)| {
+            let bot = bots[e].instantiate::<G>(plan.seed, seat, &ctx.limits);
+            Box::new(Stoppable { bot, stop_now: stop_now.clone() }) as Box<dyn Bot<G>>
+        })
         .collect();
     let mut replay = run_match(&spec, &mut players, &mut Quiet);
     let sources: Vec<&BotSource> = plan.seats.iter().map(|&e| &bots[e]).collect();
     replay.limits = BotSource::recorded_limits(&sources, &ctx.limits);
     replay
+}
+
+/// A bot that stops answering once the run is stopped now (a second Ctrl-C).
+struct Stoppable<G: Game> {
+    bot: Box<dyn Bot<G>>,
+    stop_now: Arc<AtomicBool>,
+}
+
+impl<G: Game> Stoppable<G> {
+    fn stopped(&self) -> Result<(), crate::bot::Fault> {
+        if self.stop_now.load(Ordering::Relaxed) {
+            return Err(crate::bot::Fault::new(
+                Verdict::Wallclock,
+                "the run was stopped; this match is dropped",
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl<G: Game> Bot<G> for Stoppable<G> {
+    fn init(&mut self, info: &crate::bot::InitInfo) -> Result<(), crate::bot::Fault> {
+        self.stopped()?;
+        self.bot.init(info)
+    }
+    fn act(&mut self, obs: &G::Observation) -> Result<String, crate::bot::Fault> {
+        self.stopped()?;
+        self.bot.act(obs)
+    }
+    fn fuel_used_last(&self) -> Option<u64> {
+        self.bot.fuel_used_last()
+    }
+    fn memory_peak(&self) -> Option<u64> {
+        self.bot.memory_peak()
+    }
+    fn take_log(&mut self) -> Vec<String> {
+        self.bot.take_log()
+    }
 }
 
 #[cfg(test)]
