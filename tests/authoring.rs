@@ -10,6 +10,11 @@ fn arena(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_arena")).args(args).output().expect("arena runs")
 }
 
+/// `arena` run in the folder `dir`.
+fn arena_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arena")).args(args).current_dir(dir).output().expect("arena runs")
+}
+
 /// `arena` with `input` piped to its stdin.
 fn arena_with_input(args: &[&str], input: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
@@ -266,24 +271,28 @@ fn grade_writes_one_row_per_bot_file_the_same_at_any_thread_count() {
     let dir = class_folder("grade-a");
     let csv1 = dir.join("grades1.csv");
     let csv2 = dir.join("grades2.csv");
+    // run in the class's folder: the capsules go to its capsules/, the CSV names them relative
     let run = |csv: &Path, threads: &str| {
-        arena(&[
-            "grade",
-            "--game",
-            "ecard",
-            "--bots",
-            dir.to_str().unwrap(),
-            "--against",
-            "random,greedy",
-            "--deals",
-            "5",
-            "--seed",
-            "11",
-            "--threads",
-            threads,
-            "--csv",
-            csv.to_str().unwrap(),
-        ])
+        arena_in(
+            &dir,
+            &[
+                "grade",
+                "--game",
+                "ecard",
+                "--bots",
+                dir.to_str().unwrap(),
+                "--against",
+                "random,greedy",
+                "--deals",
+                "5",
+                "--seed",
+                "11",
+                "--threads",
+                threads,
+                "--csv",
+                csv.to_str().unwrap(),
+            ],
+        )
     };
     let o = run(&csv1, "1");
     assert!(o.status.success(), "{}", stderr(&o));
@@ -330,6 +339,20 @@ fn grade_writes_one_row_per_bot_file_the_same_at_any_thread_count() {
         .unwrap();
     assert!(stdout(&replayed).contains("FAULT"), "{command}: {}", stderr(&replayed));
     assert_eq!(col(lines[1], "first_fault_verdict"), "");
+    // the first fault's crash capsule, which `arena repro` reruns to the same fault
+    // (the replay command before it is quoted and has commas: count from the end)
+    assert_eq!(header[header.len() - 3], "first_fault_capsule");
+    let capsule = lines[4].rsplit(',').nth(2).unwrap().to_string();
+    assert!(capsule.starts_with("capsules/ecard-") && capsule.ends_with(".json"), "{}", lines[4]);
+    assert_eq!(col(lines[1], "first_fault_capsule"), "");
+    assert!(table.contains(&format!("  crash capsule: {capsule} (arena repro to rerun)")), "{table}");
+    let repro = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["repro", &capsule])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(repro.status.success(), "{}{}", stdout(&repro), stderr(&repro));
+    assert!(stdout(&repro).contains("deliberate crash at decision"), "{}", stdout(&repro));
     // copies: the same bytes, and the same replies under another comment
     assert_eq!(col(lines[2], "same_hash_as"), "frank.lua");
     assert_eq!(col(lines[6], "same_hash_as"), "bob.lua");
@@ -345,19 +368,22 @@ fn grade_writes_one_row_per_bot_file_the_same_at_any_thread_count() {
     // the same command on another machine (another folder) gives the same CSV
     let elsewhere = class_folder("grade-b");
     let csv3 = elsewhere.join("grades.csv");
-    let o3 = arena(&[
-        "grade",
-        "--game",
-        "ecard",
-        "--bots",
-        elsewhere.to_str().unwrap(),
-        "--deals",
-        "5",
-        "--seed",
-        "11",
-        "--csv",
-        csv3.to_str().unwrap(),
-    ]);
+    let o3 = arena_in(
+        &elsewhere,
+        &[
+            "grade",
+            "--game",
+            "ecard",
+            "--bots",
+            elsewhere.to_str().unwrap(),
+            "--deals",
+            "5",
+            "--seed",
+            "11",
+            "--csv",
+            csv3.to_str().unwrap(),
+        ],
+    );
     assert!(o3.status.success(), "{}", stderr(&o3));
     assert_eq!(std::fs::read_to_string(&csv3).unwrap(), text);
 }

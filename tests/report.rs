@@ -113,6 +113,8 @@ fn grade_writes_the_same_report() {
         "3",
         "--html",
         html.to_str().unwrap(),
+        "--capsules",
+        dir.join("capsules").to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let page = std::fs::read_to_string(&html).unwrap();

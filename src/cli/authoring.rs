@@ -83,6 +83,10 @@ pub(super) struct GradeArgs {
     /// Write a self-contained HTML report (grades, win matrix, ratings, first faults) to this file.
     #[arg(long, value_name = "OUT")]
     html: Option<PathBuf>,
+    /// Where each bot's first fault writes its crash capsule (default: `capsules/` in the
+    /// current folder); see `arena repro`.
+    #[arg(long, value_name = "DIR", default_value = "capsules")]
+    capsules: PathBuf,
     /// Worker threads (default: every core); the output does not depend on it.
     #[arg(long)]
     threads: Option<usize>,
@@ -180,18 +184,7 @@ fn play_plans<G: Greedy>(
             .par_iter()
             .map(|plan| {
                 let sources = bots.for_worker(rayon::current_thread_index());
-                let spec = MatchSpec::<G> {
-                    variant,
-                    seed: plan.seed,
-                    entries: plan.seats.iter().map(|&e| entries[e].clone()).collect(),
-                };
-                let mut bots: Vec<_> = plan
-                    .seats
-                    .iter()
-                    .enumerate()
-                    .map(|(seat, &e)| sources[e].instantiate::<G>(plan.seed, seat, limits))
-                    .collect();
-                let replay = run_match(&spec, &mut bots, &mut Quiet);
+                let (replay, memory) = play_plan::<G>(variant, sources, entries, plan, limits);
                 let mut fuel = vec![Vec::new(); G::PLAYERS];
                 let mut replies = vec![String::new(); G::PLAYERS];
                 for d in &replay.decisions {
@@ -205,7 +198,7 @@ fn play_plans<G: Greedy>(
                     plan: plan.clone(),
                     summary: MatchSummary::of(&replay),
                     fuel,
-                    memory: bots.iter().map(|b| b.memory_peak()).collect(),
+                    memory,
                     faults: replay.faults,
                     replies: replies.iter().map(|r| content_hash(r.as_bytes())).collect(),
                 }
@@ -213,6 +206,32 @@ fn play_plans<G: Greedy>(
             .collect()
     });
     Ok(played)
+}
+
+/// Plays one planned match; returns its replay (with the limits recorded, as capsules want them)
+/// and each seat's peak memory.
+fn play_plan<G: Greedy>(
+    variant: G::Variant,
+    sources: &[BotSource],
+    entries: &[BotEntry],
+    plan: &MatchPlan,
+    limits: &LimitsConfig,
+) -> (crate::runner::Replay, Vec<Option<u64>>) {
+    let spec = MatchSpec::<G> {
+        variant,
+        seed: plan.seed,
+        entries: plan.seats.iter().map(|&e| entries[e].clone()).collect(),
+    };
+    let mut bots: Vec<_> = plan
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(seat, &e)| sources[e].instantiate::<G>(plan.seed, seat, limits))
+        .collect();
+    let mut replay = run_match(&spec, &mut bots, &mut Quiet);
+    let seated: Vec<&BotSource> = plan.seats.iter().map(|&e| &sources[e]).collect();
+    replay.limits = BotSource::recorded_limits(&seated, limits);
+    (replay, bots.iter().map(|b| b.memory_peak()).collect())
 }
 
 /// The first fault of a bot, with what reproduces it.
@@ -224,6 +243,8 @@ struct FirstFault {
     seat: usize,
     decision: Option<usize>,
     seat_names: Vec<String>,
+    /// The match it happened in (played again for its crash capsule).
+    plan: MatchPlan,
 }
 
 /// What one bot did against one group of opponents.
@@ -274,6 +295,7 @@ impl Stats {
                     seat,
                     decision: f.decision,
                     seat_names: p.plan.seats.iter().map(|&e| names[e].clone()).collect(),
+                    plan: p.plan.clone(),
                 });
             }
         }
@@ -608,6 +630,8 @@ struct GradeRow {
     same_replies: Vec<String>,
     /// The command that plays the match of the first fault again (run in the folder of bots).
     replay: Option<String>,
+    /// The crash capsule of the first fault (`arena repro` reruns it).
+    capsule: Option<PathBuf>,
 }
 
 fn bot_files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
@@ -699,6 +723,7 @@ fn grade_game<G: Greedy>(args: &GradeArgs) -> anyhow::Result<()> {
                     same_hash: Vec::new(),
                     same_replies: Vec::new(),
                     replay: None,
+                    capsule: None,
                 });
                 sources.push(source);
                 entries.push(entry);
@@ -718,6 +743,7 @@ fn grade_game<G: Greedy>(args: &GradeArgs) -> anyhow::Result<()> {
                     same_hash: Vec::new(),
                     same_replies: Vec::new(),
                     replay: None,
+                    capsule: None,
                 });
             }
         }
@@ -771,6 +797,10 @@ fn grade_game<G: Greedy>(args: &GradeArgs) -> anyhow::Result<()> {
                     limit_flags(&args.limits)
                 )
             });
+            if let Some(f) = &row.stats.first_fault {
+                row.capsule =
+                    first_fault_capsule::<G>(variant, &sources, &entries, f, &limits_cfg, &args.capsules);
+            }
         }
     }
     mark_copies(&mut rows);
@@ -820,6 +850,24 @@ fn grade_game<G: Greedy>(args: &GradeArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Plays the match of a first fault again (it is deterministic) and writes the capsule of that
+/// fault into `dir`; `None` (with a warning) when it cannot be written.
+fn first_fault_capsule<G: Greedy>(
+    variant: G::Variant,
+    sources: &[BotSource],
+    entries: &[BotEntry],
+    first: &FirstFault,
+    limits: &LimitsConfig,
+    dir: &Path,
+) -> Option<PathBuf> {
+    let (replay, _) = play_plan::<G>(variant, sources, entries, &first.plan, limits);
+    let built = crate::capsule::build::<G>(&replay, None)
+        .map_err(|e| eprintln!("warning: no crash capsule: {e:#}"))
+        .ok()?;
+    let capsule = built.into_iter().find(|c| c.seat == first.seat && c.fault.decision == first.decision)?;
+    crate::capsule::write(&capsule, dir).map_err(|e| eprintln!("warning: {e:#}")).ok()
+}
+
 /// Fills in which files are copies of which: the same bytes, or the same reply at every
 /// decision of the graded matches (a copy under another name, with other comments).
 fn mark_copies(rows: &mut [GradeRow]) {
@@ -852,7 +900,7 @@ fn grade_csv(rows: &[GradeRow], against: &[String]) -> String {
         out.push_str(&format!(",vs_{}", csv_field(a)));
     }
     out.push_str(
-        ",first_fault_verdict,first_fault_decision,first_fault_message,replay_command,same_hash_as,same_replies_as\n",
+        ",first_fault_verdict,first_fault_decision,first_fault_message,replay_command,first_fault_capsule,same_hash_as,same_replies_as\n",
     );
     let copies = |r: &GradeRow| (csv_field(&r.same_hash.join(" ")), csv_field(&r.same_replies.join(" ")));
     for r in rows {
@@ -862,7 +910,7 @@ fn grade_csv(rows: &[GradeRow], against: &[String]) -> String {
         };
         out.push_str(&format!("{},{},{}", csv_field(&r.file), r.hash, csv_field(&status)));
         if r.load_error.is_some() {
-            out.push_str(&",".repeat(11 + Verdict::ALL.len() + 4 + against.len() + 4));
+            out.push_str(&",".repeat(11 + Verdict::ALL.len() + 4 + against.len() + 5));
             let (hash, replies) = copies(r);
             out.push_str(&format!(",{hash},{replies}\n"));
             continue;
@@ -888,13 +936,14 @@ fn grade_csv(rows: &[GradeRow], against: &[String]) -> String {
         }
         match &s.first_fault {
             Some(f) => out.push_str(&format!(
-                ",{},{},{},{}",
+                ",{},{},{},{},{}",
                 f.verdict,
                 f.decision.map(|d| d.to_string()).unwrap_or_else(|| "init".into()),
                 csv_field(&f.message),
-                csv_field(r.replay.as_deref().unwrap_or_default())
+                csv_field(r.replay.as_deref().unwrap_or_default()),
+                csv_field(&r.capsule.as_ref().map(|c| c.display().to_string()).unwrap_or_default())
             )),
-            None => out.push_str(",,,,"),
+            None => out.push_str(",,,,,"),
         }
         let (hash, replies) = copies(r);
         out.push_str(&format!(",{hash},{replies}\n"));
@@ -955,6 +1004,9 @@ fn grade_table(
             out.push_str(&format!("{}: first fault {} at {at}: {}\n", r.file, f.verdict, f.message));
             if let Some(cmd) = &r.replay {
                 out.push_str(&format!("  replay it (in {}): {cmd}\n", args.bots.display()));
+            }
+            if let Some(c) = &r.capsule {
+                out.push_str(&format!("  crash capsule: {} (arena repro to rerun)\n", c.display()));
             }
         }
         if !r.same_hash.is_empty() {
