@@ -388,6 +388,63 @@ fn grade_writes_one_row_per_bot_file_the_same_at_any_thread_count() {
     assert_eq!(std::fs::read_to_string(&csv3).unwrap(), text);
 }
 
+/// `--round-robin`: the graded bots also play each other on the same deals, every pair in both
+/// seatings; the CSV gains the rr_ columns, still the same bytes at any thread count.
+#[test]
+fn grade_round_robin_plays_the_graded_bots_against_each_other() {
+    let dir = scratch("grade-rr");
+    for (from, to) in [
+        ("example_bots/lua/ecard_greedy.lua", "alice.lua"),
+        ("example_bots/lua/ecard_random.lua", "bob.lua"),
+        ("tests/data/bots/crashes_sometimes.lua", "dave.lua"),
+    ] {
+        std::fs::copy(repo(from), dir.join(to)).unwrap();
+    }
+    let grade = |threads: &str, extra: &[&str]| {
+        let mut args = vec![
+            "grade",
+            "--game",
+            "ecard",
+            "--bots",
+            ".",
+            "--deals",
+            "3",
+            "--csv",
+            "-",
+            "--threads",
+            threads,
+        ];
+        args.extend(extra);
+        let o = arena_in(&dir, &args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+    };
+    let csv = grade("1", &["--round-robin"]);
+    assert_eq!(csv, grade("2", &["--round-robin"]), "CSV bytes differ between 1 and 2 threads");
+    let lines: Vec<&str> = csv.lines().collect();
+    let header: Vec<&str> = lines[0].split(',').collect();
+    let rr_cols =
+        ["rr_matches", "rr_wins", "rr_draws", "rr_losses", "rr_score", "rr_score_low", "rr_score_high"];
+    assert_eq!(&header[header.len() - 7..], &rr_cols);
+    // the last seven fields of a row (the replay command before them may hold commas)
+    let rr = |file: &str| -> Vec<f64> {
+        let line = lines.iter().find(|l| l.starts_with(file)).unwrap();
+        let mut v: Vec<f64> = line.rsplit(',').take(7).map(|x| x.parse().unwrap()).collect();
+        v.reverse();
+        v
+    };
+    let (alice, bob, dave) = (rr("alice.lua"), rr("bob.lua"), rr("dave.lua"));
+    for row in [&alice, &bob, &dave] {
+        assert_eq!(row[0], 12.0, "2 others × 3 deals × 2 seatings: {row:?}");
+        assert_eq!(row[1] + row[2] + row[3], row[0], "{row:?}");
+        assert!(row[5] <= row[4] && row[4] <= row[6], "{row:?}");
+    }
+    // greedy beats random, and both beat the bot that crashes
+    assert!(alice[4] > bob[4] && bob[4] > dave[4], "{alice:?} {bob:?} {dave:?}");
+    // without the flag: no rr_ columns
+    assert!(!grade("1", &[]).lines().next().unwrap().contains("rr_"));
+}
+
 #[test]
 fn grade_explains_a_missing_or_empty_folder() {
     let o = arena(&["grade", "--game", "blade", "--bots", "/nonexistent/class"]);

@@ -90,6 +90,11 @@ pub(super) struct GradeArgs {
     /// Worker threads (default: every core); the output does not depend on it.
     #[arg(long)]
     threads: Option<usize>,
+    /// Also play the graded bots against each other (a round robin on the same deals; in
+    /// Intensity at most 35 tables of four): the rating is fitted over these matches too, and
+    /// the CSV gains `rr_*` columns.
+    #[arg(long)]
+    round_robin: bool,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -632,6 +637,8 @@ struct GradeRow {
     replay: Option<String>,
     /// The crash capsule of the first fault (`arena repro` reruns it).
     capsule: Option<PathBuf>,
+    /// With `--round-robin`: what it did against the other graded bots.
+    rr: Stats,
 }
 
 fn bot_files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
@@ -724,6 +731,7 @@ fn grade_game<G: Greedy>(args: &GradeArgs) -> anyhow::Result<()> {
                     same_replies: Vec::new(),
                     replay: None,
                     capsule: None,
+                    rr: Stats::default(),
                 });
                 sources.push(source);
                 entries.push(entry);
@@ -744,6 +752,7 @@ fn grade_game<G: Greedy>(args: &GradeArgs) -> anyhow::Result<()> {
                     same_replies: Vec::new(),
                     replay: None,
                     capsule: None,
+                    rr: Stats::default(),
                 });
             }
         }
@@ -768,15 +777,29 @@ fn grade_game<G: Greedy>(args: &GradeArgs) -> anyhow::Result<()> {
         args.deals,
         args.seed,
     );
+    let against_refs = plans.len();
+    let mut plans = plans;
+    if args.round_robin {
+        // the graded bots are entrants 0..graded: a round robin of them on the same deals
+        let mut rr = event_for(G::NAME, "grade", &names[..graded]);
+        (rr.format, rr.deals, rr.seed, rr.max_tables) = (Format::RoundRobin, args.deals, args.seed, 35);
+        plans.extend(crate::tournament::schedule::plan(&rr, G::PLAYERS));
+    }
     let threads = args.threads.unwrap_or_else(default_threads);
     let played = play_plans::<G>(variant, &loader, &sources, &entries, &plans, &limits_cfg, threads)?;
     let mut stats = vec![Stats::default(); graded];
     let mut vs = vec![vec![Stats::default(); args.against.len()]; graded];
-    for p in &played {
+    let mut rr = vec![Stats::default(); graded];
+    for p in &played[..against_refs] {
         let (seat, &e) = p.plan.seats.iter().enumerate().find(|(_, &e)| e < graded).expect("a graded bot");
         stats[e].add(G::NAME, p, seat, &names);
         let opp = p.plan.seats.iter().copied().find(|&o| o >= graded).expect("a reference bot");
         vs[e][opp - graded].add(G::NAME, p, seat, &names);
+    }
+    for p in &played[against_refs..] {
+        for (seat, &e) in p.plan.seats.iter().enumerate() {
+            rr[e].add(G::NAME, p, seat, &names);
+        }
     }
     let event = event_for(G::NAME, "grade", &names);
     let summaries: Vec<MatchSummary> = played.iter().map(|p| p.summary.clone()).collect();
@@ -785,6 +808,7 @@ fn grade_game<G: Greedy>(args: &GradeArgs) -> anyhow::Result<()> {
     for (row, entrant) in rows.iter_mut().zip(&row_entrant) {
         if let Some(e) = *entrant {
             row.stats = stats[e].clone();
+            row.rr = rr[e].clone();
             row.rating =
                 table.standings.iter().find(|s| s.bot == names[e]).map(|s| (s.rating, s.ci_low, s.ci_high));
             row.vs = vs[e].iter().map(|s| (s.wins, s.draws, s.losses)).collect();
@@ -811,7 +835,7 @@ fn grade_game<G: Greedy>(args: &GradeArgs) -> anyhow::Result<()> {
             table.standings.iter().find(|s| &s.bot == r).map(|s| (r.clone(), s.rating, s.ci_low, s.ci_high))
         })
         .collect();
-    let csv = grade_csv(&rows, &args.against);
+    let csv = grade_csv(&rows, &args.against, args.round_robin);
     if let Some(out) = &args.html {
         let faults: Vec<crate::report::ReportFault> = rows
             .iter()
@@ -890,7 +914,7 @@ fn mark_copies(rows: &mut [GradeRow]) {
     }
 }
 
-fn grade_csv(rows: &[GradeRow], against: &[String]) -> String {
+fn grade_csv(rows: &[GradeRow], against: &[String], round_robin: bool) -> String {
     let mut out = String::from("file,hash,status,matches,points,wins,draws,losses,score,score_low,score_high,rating,rating_low,rating_high");
     for v in Verdict::ALL {
         out.push_str(&format!(",faults_{v}"));
@@ -900,8 +924,24 @@ fn grade_csv(rows: &[GradeRow], against: &[String]) -> String {
         out.push_str(&format!(",vs_{}", csv_field(a)));
     }
     out.push_str(
-        ",first_fault_verdict,first_fault_decision,first_fault_message,replay_command,first_fault_capsule,same_hash_as,same_replies_as\n",
+        ",first_fault_verdict,first_fault_decision,first_fault_message,replay_command,first_fault_capsule,same_hash_as,same_replies_as",
     );
+    if round_robin {
+        out.push_str(",rr_matches,rr_wins,rr_draws,rr_losses,rr_score,rr_score_low,rr_score_high");
+    }
+    out.push('\n');
+    // the round robin's columns, or as many empty ones
+    let rr = |r: &GradeRow| -> String {
+        match (round_robin, r.load_error.is_some() || r.rr.matches == 0) {
+            (false, _) => String::new(),
+            (true, true) => ",".repeat(7),
+            (true, false) => {
+                let s = &r.rr;
+                let (score, lo, hi) = s.score();
+                format!(",{},{},{},{},{score:.4},{lo:.4},{hi:.4}", s.matches, s.wins, s.draws, s.losses)
+            }
+        }
+    };
     let copies = |r: &GradeRow| (csv_field(&r.same_hash.join(" ")), csv_field(&r.same_replies.join(" ")));
     for r in rows {
         let status = match &r.load_error {
@@ -912,7 +952,7 @@ fn grade_csv(rows: &[GradeRow], against: &[String]) -> String {
         if r.load_error.is_some() {
             out.push_str(&",".repeat(11 + Verdict::ALL.len() + 4 + against.len() + 5));
             let (hash, replies) = copies(r);
-            out.push_str(&format!(",{hash},{replies}\n"));
+            out.push_str(&format!(",{hash},{replies}{}\n", rr(r)));
             continue;
         }
         let s = &r.stats;
@@ -946,7 +986,7 @@ fn grade_csv(rows: &[GradeRow], against: &[String]) -> String {
             None => out.push_str(",,,,,"),
         }
         let (hash, replies) = copies(r);
-        out.push_str(&format!(",{hash},{replies}\n"));
+        out.push_str(&format!(",{hash},{replies}{}\n", rr(r)));
     }
     out
 }
@@ -997,6 +1037,21 @@ fn grade_table(
     }
     for (name, rating, lo, hi) in references {
         out.push_str(&format!("reference {name}: rating {rating:.0} ({lo:.0}..{hi:.0})\n"));
+    }
+    if args.round_robin {
+        out.push_str(
+            "round robin of the graded bots (W-D-L, score with its 95% CI; the ratings above include it):\n",
+        );
+        for r in rows.iter().filter(|r| r.load_error.is_none() && r.rr.matches > 0) {
+            let s = &r.rr;
+            let (score, lo, hi) = s.score();
+            out.push_str(&format!(
+                "  {:<width$}  {:>13}  {score:.3} ({lo:.3}..{hi:.3})  {}\n",
+                r.file,
+                format!("{}-{}-{}", s.wins, s.draws, s.losses),
+                faults_text(s)
+            ));
+        }
     }
     for r in rows {
         if let Some(f) = &r.stats.first_fault {
