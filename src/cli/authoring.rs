@@ -1139,6 +1139,8 @@ mod tests {
                 same_hash: Vec::new(),
                 same_replies: Vec::new(),
                 replay: None,
+                capsule: None,
+                rr: Stats::default(),
             },
             GradeRow {
                 file: "c.lua".into(),
@@ -1150,11 +1152,23 @@ mod tests {
                 same_hash: Vec::new(),
                 same_replies: Vec::new(),
                 replay: None,
+                capsule: None,
+                rr: Stats::default(),
             },
         ];
-        let csv = grade_csv(&rows, &["random".to_string()]);
-        let header = csv.lines().next().unwrap().split(',').count();
-        assert!(csv.contains("\"a,b.lua\",") && csv.contains("\"load error: bad \"\"syntax\"\"\""), "{csv}");
+        for round_robin in [false, true] {
+            let csv = grade_csv(&rows, &["random".to_string()], round_robin);
+            let header = csv.lines().next().unwrap().split(',').count();
+            assert!(
+                csv.contains("\"a,b.lua\",") && csv.contains("\"load error: bad \"\"syntax\"\"\""),
+                "{csv}"
+            );
+            assert_fields(&csv, header);
+        }
+    }
+
+    /// Every row of `csv` has `header` fields (commas inside quotes do not count).
+    fn assert_fields(csv: &str, header: usize) {
         for line in csv.lines().skip(1) {
             // fields outside quotes
             let mut n = 1;

@@ -63,6 +63,10 @@ pub struct Standing {
     pub losses: u64,
     /// Mean fuel per decision (sandboxed bots only).
     pub mean_fuel_per_decision: Option<f64>,
+    /// Matches per bin of the game's points in a match ([`EventStandings::points_bins`]), for
+    /// the HTML report's histograms (not in the JSON).
+    #[serde(skip)]
+    pub points_histogram: Vec<u64>,
     /// Incremental Elo (skillratings, K = 32), in match order.
     pub elo: f64,
     /// Incremental Glicko-2 rating (skillratings defaults).
@@ -109,6 +113,38 @@ pub struct EventStandings {
     pub matrix_bots: Vec<String>,
     /// `matrix[i][j]`: how often bot `i` (file order) placed above bot `j` at the same table.
     pub matrix: Vec<Vec<u64>>,
+    /// The bins of every bot's `points_histogram` (not in the JSON).
+    #[serde(skip)]
+    pub points_bins: PointsBins,
+}
+
+/// Bins of the points a bot made in one match, shared by every bot of an event: bin `k` holds
+/// `low + k·width ≤ points < low + (k + 1)·width`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PointsBins {
+    /// The lowest points of any bot in any match.
+    pub low: f64,
+    /// The width of a bin (whole points).
+    pub width: f64,
+    /// The number of bins.
+    pub count: usize,
+}
+
+impl PointsBins {
+    /// At most `max` bins of whole-point width covering `values`.
+    fn covering(values: impl Iterator<Item = f64> + Clone, max: usize) -> PointsBins {
+        let low = values.clone().fold(f64::INFINITY, f64::min);
+        let high = values.fold(f64::NEG_INFINITY, f64::max);
+        if !low.is_finite() {
+            return PointsBins::default();
+        }
+        let width = ((high - low + 1.0) / max as f64).ceil().max(1.0);
+        PointsBins { low, width, count: ((high - low) / width).floor() as usize + 1 }
+    }
+
+    fn bin(&self, points: f64) -> usize {
+        (((points - self.low) / self.width).floor() as usize).min(self.count - 1)
+    }
 }
 
 /// A bot of an event that could not be loaded.
@@ -200,6 +236,7 @@ pub fn compute(
             ci_low: 1500.0,
             ci_high: 1500.0,
             vs_leader: None,
+            points_histogram: Vec::new(),
             faults: BTreeMap::new(),
             faulted_matches: 0,
             wins: 0,
@@ -220,6 +257,7 @@ pub fn compute(
         let mut fuel = vec![(0u64, 0u64); n];
         let mut matrix = vec![vec![0u64; n]; n];
         let mut placings = Vec::with_capacity(plans.len());
+        let mut match_points: Vec<Vec<f64>> = vec![Vec::new(); n];
         let mut elos = vec![EloRating::new(); n];
         let mut glickos = vec![Glicko2Rating::new(); n];
         let (ec, gc) = (EloConfig::new(), Glicko2Config::new());
@@ -228,7 +266,9 @@ pub fn compute(
                 let row = &mut rows[e];
                 row.matches += 1;
                 row.score += match_score(&s.ranks, seat);
-                row.points += game_points(game, s, seat);
+                let points = game_points(game, s, seat);
+                row.points += points;
+                match_points[e].push(points);
                 let rank = s.ranks[seat];
                 let tied_first = s.ranks.iter().filter(|&&r| r == 1).count() > 1;
                 match (rank, tied_first) {
@@ -270,15 +310,22 @@ pub fn compute(
             }
         }
         let fitted = ratings::fit_all(n, &placings);
-        (rows, fuel, matrix, elos, glickos, fitted)
+        let bins = PointsBins::covering(match_points.iter().flatten().copied(), 12);
+        for (row, points) in rows.iter_mut().zip(&match_points) {
+            row.points_histogram = vec![0; bins.count];
+            for &p in points {
+                row.points_histogram[bins.bin(p)] += 1;
+            }
+        }
+        (rows, fuel, matrix, elos, glickos, fitted, bins)
     };
     let trueskill = || trueskill_ratings(n, plans, summaries);
-    let ((mut rows, fuel, matrix, elos, glickos, fitted), trues) = if rayon::current_thread_index().is_some()
-    {
-        rayon::join(counts_and_fit, trueskill)
-    } else {
-        (counts_and_fit(), trueskill())
-    };
+    let ((mut rows, fuel, matrix, elos, glickos, fitted, points_bins), trues) =
+        if rayon::current_thread_index().is_some() {
+            rayon::join(counts_and_fit, trueskill)
+        } else {
+            (counts_and_fit(), trueskill())
+        };
     for (e, row) in rows.iter_mut().enumerate() {
         row.rating = fitted.ratings[e].rating;
         row.ci_low = fitted.ratings[e].low;
@@ -327,6 +374,7 @@ pub fn compute(
         standings,
         matrix_bots: entries.iter().map(|e| e.name.clone()).collect(),
         matrix,
+        points_bins,
     }
 }
 
