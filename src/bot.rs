@@ -139,6 +139,16 @@ pub trait Bot<G: Game>: Send {
     fn take_log(&mut self) -> Vec<String> {
         Vec::new()
     }
+
+    /// From the next decision on, record reads of observation fields that do not exist (Lua
+    /// bots; for `arena check`: the bot sees the same values and uses the same fuel).
+    fn watch_unknown_fields(&mut self) {}
+
+    /// The observation fields the last decision read that did not exist (after
+    /// [`Bot::watch_unknown_fields`]; at most a few).
+    fn unknown_fields(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// Uniformly random over the legal actions, seeded from the match seed and seat.

@@ -233,7 +233,7 @@ fn act_lookalike(source: &str) -> Option<String> {
 }
 
 /// Levenshtein distance (short names only).
-fn edit_distance(a: &str, b: &str) -> usize {
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut row: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {
@@ -323,6 +323,7 @@ impl BotSource {
                 program: program.clone(),
                 limits: limits.cloned().unwrap_or_else(|| Limits::default_for(program.kind())),
                 instance: None,
+                watch: false,
                 fuel_last: None,
                 metered: (0, 0),
             }),
@@ -481,6 +482,8 @@ struct SandboxBot {
     program: Program,
     limits: Limits,
     instance: Option<Instance>,
+    /// Whether reads of missing observation fields are recorded (`Bot::watch_unknown_fields`).
+    watch: bool,
     fuel_last: Option<u64>,
     /// Decisions answered in this match and their fuel, for the average a fuel fault cites.
     metered: (u64, u64),
@@ -520,7 +523,11 @@ impl<G: Game> Bot<G> for SandboxBot {
     fn init(&mut self, info: &InitInfo) -> Result<(), Fault> {
         let json = serde_json::to_string(info).expect("init info serializes");
         let seed = sandbox_seed(info.seed, info.seat);
-        self.instance = Some(self.program.start(&self.limits, seed, &json).map_err(convert)?);
+        let mut instance = self.program.start(&self.limits, seed, &json).map_err(convert)?;
+        if self.watch {
+            instance.watch_unknown_fields();
+        }
+        self.instance = Some(instance);
         Ok(())
     }
 
@@ -559,6 +566,17 @@ impl<G: Game> Bot<G> for SandboxBot {
 
     fn take_log(&mut self) -> Vec<String> {
         self.instance.as_mut().map(|i| i.take_log()).unwrap_or_default()
+    }
+
+    fn watch_unknown_fields(&mut self) {
+        self.watch = true;
+        if let Some(i) = self.instance.as_mut() {
+            i.watch_unknown_fields();
+        }
+    }
+
+    fn unknown_fields(&self) -> Vec<String> {
+        self.instance.as_ref().map(Instance::unknown_fields).unwrap_or_default()
     }
 }
 

@@ -231,6 +231,42 @@ fn a_tutorial_runs_from_its_folder_with_the_installed_arena() {
     }
 }
 
+/// `check` reports reads of observation fields that do not exist, with a did-you-mean and the
+/// real fields; a bot that reads only real fields gets no such line.
+#[test]
+fn check_reports_reads_of_fields_the_observation_does_not_have() {
+    let dir = scratch("check-typo");
+    let bot = dir.join("typo.lua");
+    std::fs::write(&bot, "function act(obs)\n  if obs.deck then return obs.legal[2] end\n  local h = obs.hnad\n  return obs.legal[1]\nend\n").unwrap();
+    let o = arena(&[
+        "check",
+        bot.to_str().unwrap(),
+        "--game",
+        "lost-cities",
+        "--deals",
+        "1",
+        "--against",
+        "random",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let line = out.lines().find(|l| l.starts_with("observation fields read that do not exist")).expect(&out);
+    assert!(line.contains("`deck` (") && line.contains("`hnad` ("), "{line}");
+    assert!(line.contains("did you mean `hand`?"), "{line}");
+    assert!(out.contains("the observation's fields: deck_size, "), "{out}");
+    let clean = arena(&[
+        "check",
+        &repo("example_bots/lua/lost-cities_greedy.lua"),
+        "--game",
+        "lost-cities",
+        "--deals",
+        "1",
+        "--against",
+        "random",
+    ]);
+    assert!(!stdout(&clean).contains("do not exist"), "{}", stdout(&clean));
+}
+
 #[test]
 fn only_play_takes_a_human() {
     let o = arena(&["check", "human", "--game", "blade"]);

@@ -9,12 +9,13 @@
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use anyhow::{bail, Context};
 use rayon::prelude::*;
 
 use super::{csv_field, default_threads, print_out, write_out, LimitArgs, Mismatch};
-use crate::bot::{content_hash, is_builtin_name, Verdict, BUILTIN_BOTS};
+use crate::bot::{content_hash, is_builtin_name, Bot, Verdict, BUILTIN_BOTS};
 use crate::bots::Greedy;
 use crate::ratings::{self, Placing};
 use crate::registry::{self, BotSource, Lanes, Loader};
@@ -135,6 +136,8 @@ struct Played {
     faults: Vec<Vec<FaultRecord>>,
     /// Per seat, a digest of every reply the seat gave (copies of a bot give the same).
     replies: Vec<String>,
+    /// Per seat, the observation fields read that did not exist: key -> decisions that read it.
+    unknown_fields: Vec<BTreeMap<String, u64>>,
 }
 
 /// The matches of `candidates` against each of `opponents` (entrant indices): per deal, per
@@ -189,7 +192,8 @@ fn play_plans<G: Greedy>(
             .par_iter()
             .map(|plan| {
                 let sources = bots.for_worker(rayon::current_thread_index());
-                let (replay, memory) = play_plan::<G>(variant, sources, entries, plan, limits);
+                let (replay, memory, unknown_fields) =
+                    play_plan::<G>(variant, sources, entries, plan, limits);
                 let mut fuel = vec![Vec::new(); G::PLAYERS];
                 let mut replies = vec![String::new(); G::PLAYERS];
                 for d in &replay.decisions {
@@ -206,6 +210,7 @@ fn play_plans<G: Greedy>(
                     memory,
                     faults: replay.faults,
                     replies: replies.iter().map(|r| content_hash(r.as_bytes())).collect(),
+                    unknown_fields,
                 }
             })
             .collect()
@@ -213,30 +218,70 @@ fn play_plans<G: Greedy>(
     Ok(played)
 }
 
-/// Plays one planned match; returns its replay (with the limits recorded, as capsules want them)
-/// and each seat's peak memory.
+/// Plays one planned match; returns its replay (with the limits recorded, as capsules want them),
+/// each seat's peak memory, and per seat the observation fields it read that do not exist
+/// (with the number of decisions that read each).
 fn play_plan<G: Greedy>(
     variant: G::Variant,
     sources: &[BotSource],
     entries: &[BotEntry],
     plan: &MatchPlan,
     limits: &LimitsConfig,
-) -> (crate::runner::Replay, Vec<Option<u64>>) {
+) -> (crate::runner::Replay, Vec<Option<u64>>, Vec<BTreeMap<String, u64>>) {
     let spec = MatchSpec::<G> {
         variant,
         seed: plan.seed,
         entries: plan.seats.iter().map(|&e| entries[e].clone()).collect(),
     };
-    let mut bots: Vec<_> = plan
+    let seen: Vec<Arc<Mutex<BTreeMap<String, u64>>>> = plan.seats.iter().map(|_| Arc::default()).collect();
+    let mut bots: Vec<Box<dyn Bot<G>>> = plan
         .seats
         .iter()
         .enumerate()
-        .map(|(seat, &e)| sources[e].instantiate::<G>(plan.seed, seat, limits))
+        .map(|(seat, &e)| {
+            let mut bot = sources[e].instantiate::<G>(plan.seed, seat, limits);
+            bot.watch_unknown_fields();
+            Box::new(FieldWatch { bot, seen: seen[seat].clone() }) as Box<dyn Bot<G>>
+        })
         .collect();
     let mut replay = run_match(&spec, &mut bots, &mut Quiet);
     let seated: Vec<&BotSource> = plan.seats.iter().map(|&e| &sources[e]).collect();
     replay.limits = BotSource::recorded_limits(&seated, limits);
-    (replay, bots.iter().map(|b| b.memory_peak()).collect())
+    let unknown =
+        seen.iter().map(|s| std::mem::take(&mut *s.lock().unwrap_or_else(|p| p.into_inner()))).collect();
+    (replay, bots.iter().map(|b| b.memory_peak()).collect(), unknown)
+}
+
+/// A bot whose reads of missing observation fields are counted (by key, per decision).
+struct FieldWatch<G: crate::games::Game> {
+    bot: Box<dyn Bot<G>>,
+    seen: Arc<Mutex<BTreeMap<String, u64>>>,
+}
+
+impl<G: crate::games::Game> Bot<G> for FieldWatch<G> {
+    fn init(&mut self, info: &crate::bot::InitInfo) -> Result<(), crate::bot::Fault> {
+        self.bot.init(info)
+    }
+    fn act(&mut self, obs: &G::Observation) -> Result<String, crate::bot::Fault> {
+        let reply = self.bot.act(obs);
+        let keys = self.bot.unknown_fields();
+        if !keys.is_empty() {
+            let mut seen = self.seen.lock().unwrap_or_else(|p| p.into_inner());
+            for key in keys {
+                *seen.entry(key).or_insert(0) += 1;
+            }
+        }
+        reply
+    }
+    fn fuel_used_last(&self) -> Option<u64> {
+        self.bot.fuel_used_last()
+    }
+    fn memory_peak(&self) -> Option<u64> {
+        self.bot.memory_peak()
+    }
+    fn take_log(&mut self) -> Vec<String> {
+        self.bot.take_log()
+    }
 }
 
 /// The first fault of a bot, with what reproduces it.
@@ -271,6 +316,8 @@ struct Stats {
     memory_peak: Option<u64>,
     /// The reply digest of every match, in plan order.
     replies: Vec<String>,
+    /// Observation fields read that did not exist: key -> decisions that read it.
+    unknown_fields: BTreeMap<String, u64>,
 }
 
 impl Stats {
@@ -306,6 +353,9 @@ impl Stats {
         }
         self.fuel.extend(&p.fuel[seat]);
         self.replies.push(p.replies[seat].clone());
+        for (k, n) in &p.unknown_fields[seat] {
+            *self.unknown_fields.entry(k.clone()).or_insert(0) += n;
+        }
         self.fuel_match_max = self.fuel_match_max.max(p.fuel[seat].iter().sum());
         if let Some(m) = p.memory[seat] {
             self.memory_peak = Some(self.memory_peak.unwrap_or(0).max(m));
@@ -355,6 +405,9 @@ impl Stats {
             self.deal_scores.insert(base + i as u32, *v);
         }
         self.fuel.extend(&other.fuel);
+        for (k, n) in &other.unknown_fields {
+            *self.unknown_fields.entry(k.clone()).or_insert(0) += n;
+        }
         self.fuel_match_max = self.fuel_match_max.max(other.fuel_match_max);
         self.memory_peak = match (self.memory_peak, other.memory_peak) {
             (Some(a), Some(b)) => Some(a.max(b)),
@@ -542,6 +595,7 @@ fn check_game<G: Greedy>(args: &CheckArgs) -> anyhow::Result<()> {
             ));
         }
     }
+    out.push_str(&unknown_fields_text(G::NAME, &all.unknown_fields));
     match all.fuel_stats() {
         Some((mean, p99, max)) => out.push_str(&format!(
             "fuel per decision: mean {mean:.0}, p99 {p99}, max {max} of {} ({}); per match: max {} of {}\n",
@@ -582,6 +636,34 @@ fn limit_share(used: u64, limit: u64) -> String {
     } else {
         format!("{:.2}% of the limit at most", 100.0 * used as f64 / limit as f64)
     }
+}
+
+/// What `check` says about reads of observation fields that do not exist (`read` counts the
+/// decisions that read each): a field of the game's schema that was
+/// absent (null) is no typo and is left out. Empty when there is nothing to say.
+fn unknown_fields_text(game: &str, read: &BTreeMap<String, u64>) -> String {
+    let Some((top, known)) = crate::schema::observation_fields(game) else {
+        return String::new();
+    };
+    let typos: Vec<(&String, &u64)> = read.iter().filter(|(k, _)| !known.contains(*k)).collect();
+    if typos.is_empty() {
+        return String::new();
+    }
+    let listed: Vec<String> = typos
+        .iter()
+        .map(|(key, decisions)| {
+            let closest =
+                known.iter().map(|k| (registry::edit_distance(k, key), k)).filter(|(d, _)| *d <= 2).min();
+            let hint = closest.map(|(_, k)| format!("; did you mean `{k}`?")).unwrap_or_default();
+            format!("`{key}` ({decisions} decisions{hint})")
+        })
+        .collect();
+    let mut out = format!("observation fields read that do not exist (they are nil): {}", listed.join(", "));
+    out.push_str(&format!(
+        "\n  the observation's fields: {} (all of them, nested too: arena schema --game {game})\n",
+        top.join(", ")
+    ));
+    out
 }
 
 /// `word` quoted for a POSIX shell when it needs it.
@@ -884,7 +966,7 @@ fn first_fault_capsule<G: Greedy>(
     limits: &LimitsConfig,
     dir: &Path,
 ) -> Option<PathBuf> {
-    let (replay, _) = play_plan::<G>(variant, sources, entries, &first.plan, limits);
+    let (replay, _, _) = play_plan::<G>(variant, sources, entries, &first.plan, limits);
     let built = crate::capsule::build::<G>(&replay, None)
         .map_err(|e| eprintln!("warning: no crash capsule: {e:#}"))
         .ok()?;

@@ -724,6 +724,12 @@ impl<G: Game> Bot<G> for Stoppable<G> {
     fn take_log(&mut self) -> Vec<String> {
         self.bot.take_log()
     }
+    fn watch_unknown_fields(&mut self) {
+        self.bot.watch_unknown_fields();
+    }
+    fn unknown_fields(&self) -> Vec<String> {
+        self.bot.unknown_fields()
+    }
 }
 
 #[cfg(test)]
