@@ -454,4 +454,25 @@ fn lua_reads_of_missing_fields_are_recorded_without_changing_fuel() {
     // recorded per decision: the next one starts afresh
     bot.act(r#"{"legal":["1"],"inner":{"colour":1}}"#).unwrap();
     assert!(bot.unknown_fields().is_empty());
+
+    // A bot that gives the shared metatable a finalizer does not get it onto later tables
+    // (finalizers run unmetered): the loop below would never end once the collector, which the
+    // junk drives, freed an observation table.
+    let gc = sb
+        .load(
+            "gc.lua",
+            Kind::Lua,
+            b"function act(obs)\n\
+              local mt = getmetatable(obs)\n\
+              if mt then rawset(mt, '__gc', function() while true do end end) end\n\
+              local junk = {} for i = 1, 20000 do junk[i] = {i} end\n\
+              return obs.legal[1]\n\
+              end",
+        )
+        .unwrap();
+    let mut bot = gc.start(&Limits::LUA, SEED, INFO).unwrap();
+    bot.watch_unknown_fields();
+    for _ in 0..10 {
+        assert_eq!(bot.act(OBS).unwrap(), "1");
+    }
 }

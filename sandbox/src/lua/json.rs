@@ -443,11 +443,18 @@ unsafe extern "C-unwind" fn build(l: *mut ffi::lua_State) -> c_int {
         let arg = &*(ffi::lua_touserdata(l, 1) as *const BuildArg<'_>);
         let tape = arg.tape;
         ffi::lua_pop(l, 1);
-        // the metatable of watched tables below everything else (0: none)
+        // the metatable of watched tables below everything else (0: none). The bot can reach
+        // it (`getmetatable(obs)`) and change it; one that gained a `__gc` is not set on new
+        // tables, since finalizers run unmetered (raw reads only: its own metatable is the bot's).
         let meta = if arg.watch
             && ffi::lua_rawgetp(l, ffi::LUA_REGISTRYINDEX, &UNKNOWN_FIELDS as *const u8 as *const c_void)
                 == ffi::LUA_TTABLE
-        {
+            && {
+                ffi::lua_pushstring(l, c"__gc".as_ptr());
+                let gc = ffi::lua_rawget(l, -2);
+                ffi::lua_pop(l, 1);
+                gc == ffi::LUA_TNIL
+            } {
             ffi::lua_gettop(l)
         } else {
             0
