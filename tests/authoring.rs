@@ -218,7 +218,14 @@ fn a_tutorial_runs_from_its_folder_with_the_installed_arena() {
         let o = arena(&["tutorial", game, "--dir", folder.to_str().unwrap()]);
         assert!(o.status.success(), "{}", stderr(&o));
         let readme = std::fs::read_to_string(folder.join("README.md")).unwrap();
-        assert!(!readme.contains("cargo run"), "{game}: {readme}");
+        // nothing that needs a checkout: no cargo, no markers, no folders of the checkout
+        for word in ["cargo", "<!--", "docs/tutorial/", "example_bots/lua/blade"] {
+            assert!(!readme.contains(word), "{game}: {word} in {readme}");
+        }
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+            assert!(!text.contains("cargo"), "{game}: {text}");
+        }
         let checks: Vec<&str> = readme.lines().filter(|l| l.starts_with("arena check step")).collect();
         assert!(checks.len() >= 3, "{game}: a measuring command per step: {readme}");
         // the last step, measured as the README says (fewer deals)
@@ -229,6 +236,22 @@ fn a_tutorial_runs_from_its_folder_with_the_installed_arena() {
         assert_eq!(o.status.code(), Some(0), "{game}: {}{}", stdout(&o), stderr(&o));
         assert!(stdout(&o).contains("verdicts: no faults"), "{}", stdout(&o));
     }
+    // Blade's step 4 (an example bot of a checkout) comes along, and its tournament names it
+    let dir = scratch("tutorial-new");
+    let folder = dir.join("class");
+    let o = arena(&["new", folder.to_str().unwrap(), "--game", "blade", "--tutorial"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(folder.join("step4.lua").is_file());
+    let toml = std::fs::read_to_string(folder.join("vs-greedy.toml")).unwrap();
+    assert!(toml.contains("\"step4.lua\""), "{toml}");
+    let readme = std::fs::read_to_string(folder.join("README.md")).unwrap();
+    assert!(
+        readme.contains("The commands call the `arena` you installed, and run in this folder."),
+        "{readme}"
+    );
+    let o = arena(&["new", dir.join("x").to_str().unwrap(), "--game", "blade", "--tutorial", "--lang", "c"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("the tutorials are in Lua"), "{}", stderr(&o));
 }
 
 /// `check` reports reads of observation fields that do not exist, with a did-you-mean and the
