@@ -15,7 +15,7 @@ use anyhow::{bail, Context};
 use rayon::prelude::*;
 
 use super::{csv_field, default_threads, print_out, write_out, LimitArgs, Mismatch};
-use crate::bot::{content_hash, is_builtin_name, Bot, Verdict, BUILTIN_BOTS};
+use crate::bot::{content_hash, is_builtin_name, Around, Bot, Verdict, BUILTIN_BOTS};
 use crate::bots::Greedy;
 use crate::ratings::{self, Placing};
 use crate::registry::{self, BotSource, Lanes, Loader};
@@ -241,7 +241,17 @@ fn play_plan<G: Greedy>(
         .map(|(seat, &e)| {
             let mut bot = sources[e].instantiate::<G>(plan.seed, seat, limits);
             bot.watch_unknown_fields();
-            Box::new(FieldWatch { bot, seen: seen[seat].clone() }) as Box<dyn Bot<G>>
+            let seen = seen[seat].clone();
+            let count = move |bot: &dyn Bot<G>| {
+                let keys = bot.unknown_fields();
+                if !keys.is_empty() {
+                    let mut seen = seen.lock().unwrap_or_else(|p| p.into_inner());
+                    for key in keys {
+                        *seen.entry(key).or_insert(0) += 1;
+                    }
+                }
+            };
+            Around::wrap(bot, || Ok(()), count)
         })
         .collect();
     let mut replay = run_match(&spec, &mut bots, &mut Quiet);
@@ -250,38 +260,6 @@ fn play_plan<G: Greedy>(
     let unknown =
         seen.iter().map(|s| std::mem::take(&mut *s.lock().unwrap_or_else(|p| p.into_inner()))).collect();
     (replay, bots.iter().map(|b| b.memory_peak()).collect(), unknown)
-}
-
-/// A bot whose reads of missing observation fields are counted (by key, per decision).
-struct FieldWatch<G: crate::games::Game> {
-    bot: Box<dyn Bot<G>>,
-    seen: Arc<Mutex<BTreeMap<String, u64>>>,
-}
-
-impl<G: crate::games::Game> Bot<G> for FieldWatch<G> {
-    fn init(&mut self, info: &crate::bot::InitInfo) -> Result<(), crate::bot::Fault> {
-        self.bot.init(info)
-    }
-    fn act(&mut self, obs: &G::Observation) -> Result<String, crate::bot::Fault> {
-        let reply = self.bot.act(obs);
-        let keys = self.bot.unknown_fields();
-        if !keys.is_empty() {
-            let mut seen = self.seen.lock().unwrap_or_else(|p| p.into_inner());
-            for key in keys {
-                *seen.entry(key).or_insert(0) += 1;
-            }
-        }
-        reply
-    }
-    fn fuel_used_last(&self) -> Option<u64> {
-        self.bot.fuel_used_last()
-    }
-    fn memory_peak(&self) -> Option<u64> {
-        self.bot.memory_peak()
-    }
-    fn take_log(&mut self) -> Vec<String> {
-        self.bot.take_log()
-    }
 }
 
 /// The first fault of a bot, with what reproduces it.

@@ -21,7 +21,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::bot::{Bot, Verdict};
+use crate::bot::{Around, Fault, Verdict};
 use crate::bots::Greedy;
 use crate::games::Game;
 use crate::registry::{self, BotSource, Loader};
@@ -678,58 +678,18 @@ fn play_one<G: Greedy>(
         .iter()
         .enumerate()
         .map(|(seat, &e)| {
-            let bot = bots[e].instantiate::<G>(plan.seed, seat, &ctx.limits);
-            Box::new(Stoppable { bot, stop_now: stop_now.clone() }) as Box<dyn Bot<G>>
+            let stop_now = stop_now.clone();
+            let stopped = move || match stop_now.load(Ordering::Relaxed) {
+                true => Err(Fault::new(Verdict::Wallclock, "the run was stopped; this match is dropped")),
+                false => Ok(()),
+            };
+            Around::wrap(bots[e].instantiate::<G>(plan.seed, seat, &ctx.limits), stopped, |_| ())
         })
         .collect();
     let mut replay = run_match(&spec, &mut players, &mut Quiet);
     let sources: Vec<&BotSource> = plan.seats.iter().map(|&e| &bots[e]).collect();
     replay.limits = BotSource::recorded_limits(&sources, &ctx.limits);
     replay
-}
-
-/// A bot that stops answering once the run is stopped now (a second Ctrl-C).
-struct Stoppable<G: Game> {
-    bot: Box<dyn Bot<G>>,
-    stop_now: Arc<AtomicBool>,
-}
-
-impl<G: Game> Stoppable<G> {
-    fn stopped(&self) -> Result<(), crate::bot::Fault> {
-        if self.stop_now.load(Ordering::Relaxed) {
-            return Err(crate::bot::Fault::new(
-                Verdict::Wallclock,
-                "the run was stopped; this match is dropped",
-            ));
-        }
-        Ok(())
-    }
-}
-
-impl<G: Game> Bot<G> for Stoppable<G> {
-    fn init(&mut self, info: &crate::bot::InitInfo) -> Result<(), crate::bot::Fault> {
-        self.stopped()?;
-        self.bot.init(info)
-    }
-    fn act(&mut self, obs: &G::Observation) -> Result<String, crate::bot::Fault> {
-        self.stopped()?;
-        self.bot.act(obs)
-    }
-    fn fuel_used_last(&self) -> Option<u64> {
-        self.bot.fuel_used_last()
-    }
-    fn memory_peak(&self) -> Option<u64> {
-        self.bot.memory_peak()
-    }
-    fn take_log(&mut self) -> Vec<String> {
-        self.bot.take_log()
-    }
-    fn watch_unknown_fields(&mut self) {
-        self.bot.watch_unknown_fields();
-    }
-    fn unknown_fields(&self) -> Vec<String> {
-        self.bot.unknown_fields()
-    }
 }
 
 #[cfg(test)]
