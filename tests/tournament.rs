@@ -445,7 +445,7 @@ fn a_crashers_faults_are_one_line_across_swiss_rounds() {
 /// prints its summary.
 #[test]
 fn a_second_sigint_stops_within_the_decision_in_play() {
-    let dir = scratch("sigint");
+    let dir = scratch("sigint-now");
     // Each decision spins some 300M Lua instructions (most of a second; under the 3 s backstop);
     // a Lost Cities match has dozens of decisions per seat, so the one in play would go on for
     // a minute.
