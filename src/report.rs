@@ -75,7 +75,8 @@ fn event_section(i: usize, ev: &EventStandings) -> String {
         esc(&ev.format),
         ev.matches
     );
-    out.push_str("<table class=\"standings\"><tr><th>rank</th><th class=\"name\">bot</th><th>rating (95% interval)</th><th>vs leader (95% interval)</th><th>matches</th><th>W-D-L</th><th>points</th><th class=\"name\">faults</th></tr>\n");
+    let points = crate::tournament::standings::points_heading(&ev.game);
+    out.push_str(&format!("<table class=\"standings\"><tr><th>rank</th><th class=\"name\">bot</th><th>rating (95% interval)</th><th>vs leader (95% interval)</th><th>matches</th><th>W-D-L</th><th>{points}</th><th class=\"name\">faults</th></tr>\n"));
     for s in &ev.standings {
         let faults = s.faults.iter().map(|(k, v)| format!("{k}: {v}")).collect::<Vec<_>>().join(", ");
         let vs_leader = s
@@ -98,7 +99,10 @@ fn event_section(i: usize, ev: &EventStandings) -> String {
             esc(&faults)
         ));
     }
-    out.push_str("</table>\n<p class=\"legend\">rating: Plackett–Luce on the Elo scale with its 95% interval; vs leader: rating minus the first's, with the interval of that difference; points: the game's own (docs/tournament.md).</p>\n");
+    out.push_str(&format!(
+        "</table>\n<p class=\"legend\">rating: Plackett–Luce on the Elo scale with its 95% interval; vs leader: rating minus the first's, with the interval of that difference; {points}: {}.</p>\n",
+        esc(&ev.points_are)
+    ));
     out.push_str(&heat_map(ev));
     out.push_str(&rating_chart(ev));
     out.push_str(&histograms(ev));

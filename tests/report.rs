@@ -59,6 +59,10 @@ fn the_tournament_report_is_one_file_a_browser_shows() {
     }
     assert!(page.contains("deliberate crash at decision"), "the faults are listed with their messages");
     assert!(
+        page.contains("<th>points</th>") && page.contains("points: Blade&#39;s 2/1/0"),
+        "the game's points explained"
+    );
+    assert!(
         page.contains("arena repro ") || page.contains("arena replay --db "),
         "a command that replays a fault"
     );
