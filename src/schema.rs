@@ -17,6 +17,32 @@ pub fn observation_schema(game: &str) -> Option<Value> {
     game.parse::<crate::play::GameId>().ok().map(crate::play::GameId::observation_schema)
 }
 
+/// The field names of game `game`'s observation: its top-level fields (in the schema's order),
+/// and every field name of any object in it (nested ones and those that may be null included).
+/// `None` for an unknown game.
+pub fn observation_fields(game: &str) -> Option<(Vec<String>, std::collections::BTreeSet<String>)> {
+    fn walk(v: &Value, all: &mut std::collections::BTreeSet<String>) {
+        match v {
+            Value::Object(map) => {
+                if let Some(Value::Object(props)) = map.get("properties") {
+                    all.extend(props.keys().cloned());
+                }
+                map.values().for_each(|x| walk(x, all));
+            }
+            Value::Array(items) => items.iter().for_each(|x| walk(x, all)),
+            _ => {}
+        }
+    }
+    let schema = observation_schema(game)?;
+    let top = match schema.get("properties") {
+        Some(Value::Object(props)) => props.keys().cloned().collect(),
+        _ => Vec::new(),
+    };
+    let mut all = std::collections::BTreeSet::new();
+    walk(&schema, &mut all);
+    Some((top, all))
+}
+
 /// The schema file's text as committed in `docs/schema/` (pretty JSON, one trailing newline).
 pub fn observation_schema_text(game: &str) -> Option<String> {
     observation_schema(game).map(|v| serde_json::to_string_pretty(&v).expect("json") + "\n")

@@ -12,6 +12,11 @@ fn arena(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_arena")).args(args).output().expect("arena runs")
 }
 
+/// `arena` run in the folder `dir`.
+fn arena_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arena")).args(args).current_dir(dir).output().expect("arena runs")
+}
+
 /// `arena` with `input` piped to its stdin.
 fn arena_with_input(args: &[&str], input: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
@@ -215,14 +220,14 @@ fn a_tutorial_runs_from_its_folder_with_the_installed_arena() {
         let o = arena(&["tutorial", game, "--dir", folder.to_str().unwrap()]);
         assert!(o.status.success(), "{}", stderr(&o));
         let readme = std::fs::read_to_string(folder.join("README.md")).unwrap();
-        // Every `cargo run --release -- …` is an `arena …` here; the one `cargo run` left is the
-        // tutorial's own 1000-deal measurement (an example of the checkout), for which the
-        // appended `arena check` section stands in.
-        let cargo_run: Vec<&str> = readme.lines().filter(|l| l.contains("cargo run")).collect();
-        assert!(
-            cargo_run.iter().all(|l| l.contains("cargo run --release --example tutorial_measure")),
-            "{game}: {cargo_run:?}"
-        );
+        // nothing that needs a checkout: no cargo, no markers, no folders of the checkout
+        for word in ["cargo", "<!--", "docs/tutorial/", "example_bots/lua/blade"] {
+            assert!(!readme.contains(word), "{game}: {word} in {readme}");
+        }
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+            assert!(!text.contains("cargo"), "{game}: {text}");
+        }
         let checks: Vec<&str> = readme.lines().filter(|l| l.starts_with("arena check step")).collect();
         assert!(checks.len() >= 3, "{game}: a measuring command per step: {readme}");
         // the last step, measured as the README says (fewer deals)
@@ -233,6 +238,58 @@ fn a_tutorial_runs_from_its_folder_with_the_installed_arena() {
         assert_eq!(o.status.code(), Some(0), "{game}: {}{}", stdout(&o), stderr(&o));
         assert!(stdout(&o).contains("verdicts: no faults"), "{}", stdout(&o));
     }
+    // Blade's step 4 (an example bot of a checkout) comes along, and its tournament names it
+    let dir = scratch("tutorial-new");
+    let folder = dir.join("class");
+    let o = arena(&["new", folder.to_str().unwrap(), "--game", "blade", "--tutorial"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(folder.join("step4.lua").is_file());
+    let toml = std::fs::read_to_string(folder.join("vs-greedy.toml")).unwrap();
+    assert!(toml.contains("\"step4.lua\""), "{toml}");
+    let readme = std::fs::read_to_string(folder.join("README.md")).unwrap();
+    assert!(
+        readme.contains("The commands call the `arena` you installed, and run in this folder."),
+        "{readme}"
+    );
+    let o = arena(&["new", dir.join("x").to_str().unwrap(), "--game", "blade", "--tutorial", "--lang", "c"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("the tutorials are in Lua"), "{}", stderr(&o));
+}
+
+/// `check` reports reads of observation fields that do not exist, with a did-you-mean and the
+/// real fields; a bot that reads only real fields gets no such line.
+#[test]
+fn check_reports_reads_of_fields_the_observation_does_not_have() {
+    let dir = scratch("check-typo");
+    let bot = dir.join("typo.lua");
+    std::fs::write(&bot, "function act(obs)\n  if obs.deck then return obs.legal[2] end\n  local h = obs.hnad\n  return obs.legal[1]\nend\n").unwrap();
+    let o = arena(&[
+        "check",
+        bot.to_str().unwrap(),
+        "--game",
+        "lost-cities",
+        "--deals",
+        "1",
+        "--against",
+        "random",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let line = out.lines().find(|l| l.starts_with("observation fields read that do not exist")).expect(&out);
+    assert!(line.contains("`deck` (") && line.contains("`hnad` ("), "{line}");
+    assert!(line.contains("did you mean `hand`?"), "{line}");
+    assert!(out.contains("the observation's fields: deck_size, "), "{out}");
+    let clean = arena(&[
+        "check",
+        &repo("example_bots/lua/lost-cities_greedy.lua"),
+        "--game",
+        "lost-cities",
+        "--deals",
+        "1",
+        "--against",
+        "random",
+    ]);
+    assert!(!stdout(&clean).contains("do not exist"), "{}", stdout(&clean));
 }
 
 #[test]
@@ -275,24 +332,28 @@ fn grade_writes_one_row_per_bot_file_the_same_at_any_thread_count() {
     let dir = class_folder("grade-a");
     let csv1 = dir.join("grades1.csv");
     let csv2 = dir.join("grades2.csv");
+    // run in the class's folder: the capsules go to its capsules/, the CSV names them relative
     let run = |csv: &Path, threads: &str| {
-        arena(&[
-            "grade",
-            "--game",
-            "ecard",
-            "--bots",
-            dir.to_str().unwrap(),
-            "--against",
-            "random,greedy",
-            "--deals",
-            "5",
-            "--seed",
-            "11",
-            "--threads",
-            threads,
-            "--csv",
-            csv.to_str().unwrap(),
-        ])
+        arena_in(
+            &dir,
+            &[
+                "grade",
+                "--game",
+                "ecard",
+                "--bots",
+                dir.to_str().unwrap(),
+                "--against",
+                "random,greedy",
+                "--deals",
+                "5",
+                "--seed",
+                "11",
+                "--threads",
+                threads,
+                "--csv",
+                csv.to_str().unwrap(),
+            ],
+        )
     };
     let o = run(&csv1, "1");
     assert!(o.status.success(), "{}", stderr(&o));
@@ -339,6 +400,20 @@ fn grade_writes_one_row_per_bot_file_the_same_at_any_thread_count() {
         .unwrap();
     assert!(stdout(&replayed).contains("FAULT"), "{command}: {}", stderr(&replayed));
     assert_eq!(col(lines[1], "first_fault_verdict"), "");
+    // the first fault's crash capsule, which `arena repro` reruns to the same fault
+    // (the replay command before it is quoted and has commas: count from the end)
+    assert_eq!(header[header.len() - 3], "first_fault_capsule");
+    let capsule = lines[4].rsplit(',').nth(2).unwrap().to_string();
+    assert!(capsule.starts_with("capsules/ecard-") && capsule.ends_with(".json"), "{}", lines[4]);
+    assert_eq!(col(lines[1], "first_fault_capsule"), "");
+    assert!(table.contains(&format!("  crash capsule: {capsule} (arena repro to rerun)")), "{table}");
+    let repro = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["repro", &capsule])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(repro.status.success(), "{}{}", stdout(&repro), stderr(&repro));
+    assert!(stdout(&repro).contains("deliberate crash at decision"), "{}", stdout(&repro));
     // copies: the same bytes, and the same replies under another comment
     assert_eq!(col(lines[2], "same_hash_as"), "frank.lua");
     assert_eq!(col(lines[6], "same_hash_as"), "bob.lua");
@@ -354,21 +429,81 @@ fn grade_writes_one_row_per_bot_file_the_same_at_any_thread_count() {
     // the same command on another machine (another folder) gives the same CSV
     let elsewhere = class_folder("grade-b");
     let csv3 = elsewhere.join("grades.csv");
-    let o3 = arena(&[
-        "grade",
-        "--game",
-        "ecard",
-        "--bots",
-        elsewhere.to_str().unwrap(),
-        "--deals",
-        "5",
-        "--seed",
-        "11",
-        "--csv",
-        csv3.to_str().unwrap(),
-    ]);
+    let o3 = arena_in(
+        &elsewhere,
+        &[
+            "grade",
+            "--game",
+            "ecard",
+            "--bots",
+            elsewhere.to_str().unwrap(),
+            "--deals",
+            "5",
+            "--seed",
+            "11",
+            "--csv",
+            csv3.to_str().unwrap(),
+        ],
+    );
     assert!(o3.status.success(), "{}", stderr(&o3));
     assert_eq!(std::fs::read_to_string(&csv3).unwrap(), text);
+}
+
+/// `--round-robin`: the graded bots also play each other on the same deals, every pair in both
+/// seatings; the CSV gains the rr_ columns, still the same bytes at any thread count.
+#[test]
+fn grade_round_robin_plays_the_graded_bots_against_each_other() {
+    let dir = scratch("grade-rr");
+    for (from, to) in [
+        ("example_bots/lua/ecard_greedy.lua", "alice.lua"),
+        ("example_bots/lua/ecard_random.lua", "bob.lua"),
+        ("tests/data/bots/crashes_sometimes.lua", "dave.lua"),
+    ] {
+        std::fs::copy(repo(from), dir.join(to)).unwrap();
+    }
+    let grade = |threads: &str, extra: &[&str]| {
+        let mut args = vec![
+            "grade",
+            "--game",
+            "ecard",
+            "--bots",
+            ".",
+            "--deals",
+            "3",
+            "--csv",
+            "-",
+            "--threads",
+            threads,
+        ];
+        args.extend(extra);
+        let o = arena_in(&dir, &args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+    };
+    let csv = grade("1", &["--round-robin"]);
+    assert_eq!(csv, grade("2", &["--round-robin"]), "CSV bytes differ between 1 and 2 threads");
+    let lines: Vec<&str> = csv.lines().collect();
+    let header: Vec<&str> = lines[0].split(',').collect();
+    let rr_cols =
+        ["rr_matches", "rr_wins", "rr_draws", "rr_losses", "rr_score", "rr_score_low", "rr_score_high"];
+    assert_eq!(&header[header.len() - 7..], &rr_cols);
+    // the last seven fields of a row (the replay command before them may hold commas)
+    let rr = |file: &str| -> Vec<f64> {
+        let line = lines.iter().find(|l| l.starts_with(file)).unwrap();
+        let mut v: Vec<f64> = line.rsplit(',').take(7).map(|x| x.parse().unwrap()).collect();
+        v.reverse();
+        v
+    };
+    let (alice, bob, dave) = (rr("alice.lua"), rr("bob.lua"), rr("dave.lua"));
+    for row in [&alice, &bob, &dave] {
+        assert_eq!(row[0], 12.0, "2 others × 3 deals × 2 seatings: {row:?}");
+        assert_eq!(row[1] + row[2] + row[3], row[0], "{row:?}");
+        assert!(row[5] <= row[4] && row[4] <= row[6], "{row:?}");
+    }
+    // greedy beats random, and both beat the bot that crashes
+    assert!(alice[4] > bob[4] && bob[4] > dave[4], "{alice:?} {bob:?} {dave:?}");
+    // without the flag: no rr_ columns
+    assert!(!grade("1", &[]).lines().next().unwrap().contains("rr_"));
 }
 
 #[test]

@@ -115,6 +115,20 @@ fn the_log_is_readable() {
     assert!(out.contains("seat 1 (random):"));
 }
 
+/// Intensity's points are penalties (fewer is better): results call them penalty points, and
+/// the other games keep plain points.
+#[test]
+fn intensity_results_say_penalty_points() {
+    let o = arena(&["play", "--game", "intensity", "--bots", "greedy,greedy,random,random", "--seed", "1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let result = &out[out.find("Result:").expect("a result")..];
+    assert_eq!(result.matches(" penalty points, rank ").count(), 4, "{result}");
+    let o = arena(&["play", "--game", "ecard", "--bots", "greedy,random", "--seed", "1"]);
+    let out = stdout(&o);
+    assert!(out.contains(" points, rank ") && !out.contains("penalty"), "{out}");
+}
+
 #[test]
 fn bad_input_gets_a_clear_error() {
     let cases: &[(&[&str], &str)] = &[

@@ -60,6 +60,10 @@ fn the_tournament_report_is_one_file_a_browser_shows() {
         assert!(!page.contains(fetch), "the report fetches something ({fetch})");
     }
     assert!(page.contains("deliberate crash at decision"), "the faults are listed with their messages");
+    assert!(
+        page.contains("<th>points</th>") && page.contains("points: Blade&#39;s 2/1/0"),
+        "the game's points explained"
+    );
     // the crashing bot is a Lua file: each of its faults has a crash capsule to rerun
     assert!(page.contains("arena repro "), "a command that replays a fault");
 
@@ -75,6 +79,18 @@ fn the_tournament_report_is_one_file_a_browser_shows() {
     assert_eq!(dom.matches("<tr><td>").count(), 3, "{dom}");
     assert_eq!(dom.matches("<circle class=\"rating\"").count(), 3, "{dom}");
     assert_eq!(dom.matches("class=\"cell\"").count(), 6, "{dom}");
+    // a histogram of points per match per bot: as many bars per bot, adding up to its matches
+    let bars: Vec<&str> = dom.split("<rect class=\"hist-bar\"").skip(1).collect();
+    assert!(!bars.is_empty() && bars.len().is_multiple_of(3), "{dom}");
+    let per_bot = |bot: &str| -> u64 {
+        bars.iter()
+            .filter_map(|b| b.split("<title>").nth(1))
+            .filter(|t| t.starts_with(&format!("{bot}: ")))
+            .map(|t| t.split(": ").nth(1).unwrap().split(' ').next().unwrap().parse::<u64>().unwrap())
+            .sum()
+    };
+    assert_eq!(per_bot("greedy"), 24, "2 opponents × 6 deals × 2 seatings: {dom}");
+    assert_eq!(per_bot("random"), 24, "{dom}");
     assert!(dom.contains("<section id=\"faults\">"), "{dom}");
     let shot = dir.join("report.png");
     let o = Command::new(browser)
@@ -113,6 +129,8 @@ fn grade_writes_the_same_report() {
         "3",
         "--html",
         html.to_str().unwrap(),
+        "--capsules",
+        dir.join("capsules").to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let page = std::fs::read_to_string(&html).unwrap();

@@ -108,10 +108,22 @@ fn thread_counts_give_identical_json_and_csv() {
                 assert!(!s[key].is_null(), "{key} in {s}");
             }
             assert!(s["ci_low"].as_f64().unwrap() <= s["rating"].as_f64().unwrap());
+            // the difference to the leader, with its own interval; none on the leader's line
+            let leader = standings[0]["rating"].as_f64().unwrap();
+            let vs = &s["vs_leader"];
+            if i == 0 {
+                assert!(vs.is_null(), "{s}");
+            } else {
+                let (d, lo, hi) =
+                    (vs["diff"].as_f64().unwrap(), vs["low"].as_f64().unwrap(), vs["high"].as_f64().unwrap());
+                assert!((d - (s["rating"].as_f64().unwrap() - leader)).abs() < 1e-9, "{s}");
+                assert!(lo < d && d < hi, "{s}");
+            }
         }
     }
     let csv = String::from_utf8(outputs[0].1.clone()).unwrap();
     assert!(csv.starts_with("event,game,variant,rank,bot,hash,matches,score,points"));
+    assert!(csv.lines().next().unwrap().contains(",ci_high,vs_leader,vs_leader_low,vs_leader_high,"));
     assert_eq!(csv.lines().count(), 1 + 6);
 }
 
@@ -424,5 +436,48 @@ fn a_crashers_faults_are_one_line_across_swiss_rounds() {
     assert_eq!(lines.len(), 1, "{err}");
     assert!(lines[0].contains("crash ×12 "), "3 rounds × 2 deals × 2 seats: {err}");
     assert_eq!(std::fs::read_dir(dir.join("capsules")).unwrap().count(), 1, "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A second SIGINT (what `timeout -s INT` and a second Ctrl-C send) stops within the decision
+/// in progress: the match in play is dropped, not finished and not stored, and the run still
+/// prints its summary.
+#[test]
+fn a_second_sigint_stops_within_the_decision_in_play() {
+    let dir = scratch("sigint-now");
+    // Each decision spins some 300M Lua instructions (most of a second; under the 3 s backstop);
+    // a Lost Cities match has dozens of decisions per seat, so the one in play would go on for
+    // a minute.
+    std::fs::write(
+        dir.join("slow.lua"),
+        "function act(obs) local x = 0 for i = 1, 150000000 do x = x + i end return obs.legal[1] end\n",
+    )
+    .unwrap();
+    let text = "[[event]]\ngame = \"lost-cities\"\ndeals = 1\nbots = [\"slow.lua\", \"greedy\"]\n\
+                [event.limits]\nfuel_per_decision = 1000000000\nfuel_per_match = 1000000000000\n";
+    let file = write(&dir, text);
+    let child = arena()
+        .args(["tournament", file.to_str().unwrap(), "--threads", "1", "--quiet"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id() as libc::pid_t;
+    std::thread::sleep(Duration::from_millis(1500)); // inside the first match
+                                                     // SAFETY: `pid` is our own child, still running (it cannot end before its first match does).
+    unsafe { libc::kill(pid, libc::SIGINT) };
+    std::thread::sleep(Duration::from_millis(300));
+    let second = Instant::now();
+    unsafe { libc::kill(pid, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    let took = second.elapsed();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(took < Duration::from_secs(4), "the second SIGINT took {took:?} to stop the run: {err}");
+    assert!(err.contains("stopping now"), "{err}");
+    assert!(err.contains("0 matches played now"), "{err}");
+    assert!(err.contains("stopped early; run the same command again to resume"), "{err}");
+    // The match cut short is not in the store: a resume plays it from the start.
+    assert_eq!(rows(&dir.join("arena.db")), 0);
     std::fs::remove_dir_all(&dir).ok();
 }

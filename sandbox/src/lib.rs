@@ -455,6 +455,25 @@ impl Instance {
         }
     }
 
+    /// From the next decision on, record the first read of a field the observation does not
+    /// have (Lua: its tables get an `__index` that records the key and answers nil; the values
+    /// and the fuel are the same). WASM bots read JSON bytes: nothing to watch.
+    pub fn watch_unknown_fields(&mut self) {
+        if let InstanceInner::Lua(i) = &mut self.inner {
+            i.watch_unknown_fields();
+        }
+    }
+
+    /// The fields the last decision read that its observation tables did not have, in the
+    /// order first read, at most 4 distinct (after [`Instance::watch_unknown_fields`]; none for
+    /// WASM bots).
+    pub fn unknown_fields(&self) -> Vec<String> {
+        match &self.inner {
+            InstanceInner::Lua(i) => i.unknown_fields(),
+            InstanceInner::Wasm(_) => Vec::new(),
+        }
+    }
+
     /// Lua or WASM.
     pub fn kind(&self) -> Kind {
         match &self.inner {

@@ -398,3 +398,81 @@ fn lua_fuel_is_exact_across_coroutines() {
     assert_eq!(fuel(true, 1300) - fuel(true, 1000), 600);
     assert_eq!(fuel(true, 1000), fuel(true, 1000));
 }
+
+/// `watch_unknown_fields` (for `arena check`): the keys read that an observation table lacks
+/// are recorded per decision, nested tables included; the bot gets the same values and
+/// uses exactly the same fuel as unwatched. Arrays are not watched (`obs.hand[9]` is not
+/// recorded); a field that is null in the JSON is absent from the table, so reading it is
+/// recorded like a typo, and the arena tells the two apart by the game's schema.
+#[test]
+fn lua_reads_of_missing_fields_are_recorded_without_changing_fuel() {
+    let sb = sandbox();
+    let source = "function act(obs)\n\
+                  local n = 0\n\
+                  for i = 1, 50 do n = n + #obs.legal end\n\
+                  if obs.deck == nil and obs.scores.total == nil and obs.hand[9] == nil then n = n + 1 end\n\
+                  local again = obs.phase_ or obs.deck\n\
+                  return obs.legal[1 + n % #obs.legal]\n\
+                  end\n";
+    let program = sb.load("typo.lua", Kind::Lua, source.as_bytes()).unwrap();
+    let run = |watch: bool| {
+        let mut bot = program.start(&Limits::LUA, SEED, INFO).unwrap();
+        if watch {
+            bot.watch_unknown_fields();
+        }
+        let reply = bot.act(OBS).unwrap();
+        (reply, bot.fuel_used_last(), bot.unknown_fields(), bot.memory_peak())
+    };
+    let (plain_reply, plain_fuel, plain_unknown, plain_memory) = run(false);
+    let (reply, fuel, unknown, memory) = run(true);
+    // one shared metatable per VM: a few dozen bytes more memory, no fuel
+    eprintln!("memory peak {plain_memory} unwatched, {memory} watched");
+    assert!(memory >= plain_memory && memory - plain_memory <= 256, "{plain_memory} -> {memory}");
+    assert!(plain_unknown.is_empty(), "nothing is recorded unwatched");
+    // (`obs.scores` is an array: `obs.scores.total` is not recorded)
+    assert_eq!(unknown, ["deck", "phase_"], "each missing key once, in the order first read");
+    assert_eq!((reply, fuel), (plain_reply, plain_fuel), "the same reply and fuel");
+
+    // a bot that reads only what is there records nothing; a nested object's key is recorded
+    let clean =
+        sb.load("clean.lua", Kind::Lua, b"function act(obs) return obs.legal[#obs.hand] end").unwrap();
+    let mut bot = clean.start(&Limits::LUA, SEED, INFO).unwrap();
+    bot.watch_unknown_fields();
+    bot.act(OBS).unwrap();
+    assert!(bot.unknown_fields().is_empty());
+    let nested = sb
+        .load(
+            "nested.lua",
+            Kind::Lua,
+            b"function act(obs) local x = obs.inner.colour; return obs.legal[1] end",
+        )
+        .unwrap();
+    let mut bot = nested.start(&Limits::LUA, SEED, INFO).unwrap();
+    bot.watch_unknown_fields();
+    bot.act(r#"{"legal":["1"],"inner":{"color":1}}"#).unwrap();
+    assert_eq!(bot.unknown_fields(), ["colour"]);
+    // recorded per decision: the next one starts afresh
+    bot.act(r#"{"legal":["1"],"inner":{"colour":1}}"#).unwrap();
+    assert!(bot.unknown_fields().is_empty());
+
+    // A bot that gives the shared metatable a finalizer does not get it onto later tables
+    // (finalizers run unmetered): the loop below would never end once the collector, which the
+    // junk drives, freed an observation table.
+    let gc = sb
+        .load(
+            "gc.lua",
+            Kind::Lua,
+            b"function act(obs)\n\
+              local mt = getmetatable(obs)\n\
+              if mt then rawset(mt, '__gc', function() while true do end end) end\n\
+              local junk = {} for i = 1, 20000 do junk[i] = {i} end\n\
+              return obs.legal[1]\n\
+              end",
+        )
+        .unwrap();
+    let mut bot = gc.start(&Limits::LUA, SEED, INFO).unwrap();
+    bot.watch_unknown_fields();
+    for _ in 0..10 {
+        assert_eq!(bot.act(OBS).unwrap(), "1");
+    }
+}

@@ -139,6 +139,67 @@ pub trait Bot<G: Game>: Send {
     fn take_log(&mut self) -> Vec<String> {
         Vec::new()
     }
+
+    /// From the next decision on, record reads of observation fields that do not exist (Lua
+    /// bots; for `arena check`: the bot sees the same values and uses the same fuel).
+    fn watch_unknown_fields(&mut self) {}
+
+    /// The observation fields the last decision read that did not exist (after
+    /// [`Bot::watch_unknown_fields`]; at most a few).
+    fn unknown_fields(&self) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+/// A bot with something done around its start and each decision: `before` may refuse with a
+/// fault instead (a run stopped at once), `after` sees the bot after each decision (counting
+/// reads of missing observation fields). Everything else is the bot's own.
+pub struct Around<G: Game> {
+    bot: Box<dyn Bot<G>>,
+    before: Box<dyn Fn() -> Result<(), Fault> + Send>,
+    after: After<G>,
+}
+
+/// What [`Around`] does after each decision.
+type After<G> = Box<dyn FnMut(&dyn Bot<G>) + Send>;
+
+impl<G: Game> Around<G> {
+    /// `bot` wrapped.
+    pub fn wrap(
+        bot: Box<dyn Bot<G>>,
+        before: impl Fn() -> Result<(), Fault> + Send + 'static,
+        after: impl FnMut(&dyn Bot<G>) + Send + 'static,
+    ) -> Box<dyn Bot<G>> {
+        Box::new(Around { bot, before: Box::new(before), after: Box::new(after) })
+    }
+}
+
+impl<G: Game> Bot<G> for Around<G> {
+    fn init(&mut self, info: &InitInfo) -> Result<(), Fault> {
+        (self.before)()?;
+        self.bot.init(info)
+    }
+    fn act(&mut self, obs: &G::Observation) -> Result<String, Fault> {
+        (self.before)()?;
+        let reply = self.bot.act(obs);
+        (self.after)(&*self.bot);
+        reply
+    }
+    fn fuel_used_last(&self) -> Option<u64> {
+        self.bot.fuel_used_last()
+    }
+    fn memory_peak(&self) -> Option<u64> {
+        self.bot.memory_peak()
+    }
+    fn take_log(&mut self) -> Vec<String> {
+        self.bot.take_log()
+    }
+    fn watch_unknown_fields(&mut self) {
+        self.bot.watch_unknown_fields();
+    }
+    fn unknown_fields(&self) -> Vec<String> {
+        self.bot.unknown_fields()
+    }
 }
 
 /// Uniformly random over the legal actions, seeded from the match seed and seat.

@@ -31,6 +31,8 @@ pub struct SandboxBot {
     program: Program,
     limits: Limits,
     instance: Option<Instance>,
+    /// Whether reads of missing observation fields are recorded (`Bot::watch_unknown_fields`).
+    watch: bool,
     fuel_last: Option<u64>,
     /// Decisions answered in this match and their fuel, for the average a fuel fault cites.
     metered: (u64, u64),
@@ -69,7 +71,7 @@ fn over_average(used: u64, (decisions, fuel): (u64, u64)) -> String {
 impl SandboxBot {
     /// A bot that starts `program` under `limits` at its `init`.
     pub fn new(program: Program, limits: Limits) -> SandboxBot {
-        SandboxBot { program, limits, instance: None, fuel_last: None, metered: (0, 0) }
+        SandboxBot { program, limits, instance: None, watch: false, fuel_last: None, metered: (0, 0) }
     }
 }
 
@@ -77,7 +79,11 @@ impl<G: Game> Bot<G> for SandboxBot {
     fn init(&mut self, info: &InitInfo) -> Result<(), Fault> {
         let json = serde_json::to_string(info).expect("init info serializes");
         let seed = sandbox_seed(info.seed, info.seat);
-        self.instance = Some(self.program.start(&self.limits, seed, &json).map_err(convert)?);
+        let mut instance = self.program.start(&self.limits, seed, &json).map_err(convert)?;
+        if self.watch {
+            instance.watch_unknown_fields();
+        }
+        self.instance = Some(instance);
         Ok(())
     }
 
@@ -116,6 +122,17 @@ impl<G: Game> Bot<G> for SandboxBot {
 
     fn take_log(&mut self) -> Vec<String> {
         self.instance.as_mut().map(|i| i.take_log()).unwrap_or_default()
+    }
+
+    fn watch_unknown_fields(&mut self) {
+        self.watch = true;
+        if let Some(i) = self.instance.as_mut() {
+            i.watch_unknown_fields();
+        }
+    }
+
+    fn unknown_fields(&self) -> Vec<String> {
+        self.instance.as_ref().map(Instance::unknown_fields).unwrap_or_default()
     }
 }
 

@@ -200,7 +200,7 @@ fn act_lookalike(source: &str) -> Option<String> {
 }
 
 /// Levenshtein distance (short names only).
-fn edit_distance(a: &str, b: &str) -> usize {
+pub fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut row: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {

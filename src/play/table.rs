@@ -33,9 +33,21 @@ impl<G: Hosted> Match<G> {
 
     /// Seats a loaded bot next under exactly these limits (`None`: its kind's defaults), recorded
     /// under `entry` (re-playing a replay records the names and hashes it had).
-    pub fn seat_with(mut self, entry: BotEntry, source: &BotSource, limits: Option<&Limits>) -> Match<G> {
+    pub fn seat_with(self, entry: BotEntry, source: &BotSource, limits: Option<&Limits>) -> Match<G> {
+        self.seat_wrapped(entry, source, limits, |bot| bot)
+    }
+
+    /// As [`Match::seat_with`], with the bot passed through `wrap` first (a bot that watches
+    /// its own decisions, or that a stopped run makes fail at once: [`crate::bots::bot::Around`]).
+    pub fn seat_wrapped(
+        mut self,
+        entry: BotEntry,
+        source: &BotSource,
+        limits: Option<&Limits>,
+        wrap: impl FnOnce(Box<dyn Bot<G>>) -> Box<dyn Bot<G>>,
+    ) -> Match<G> {
         let seat = self.bots.len();
-        self.bots.push(source.instantiate_exact::<G>(self.seed, seat, limits));
+        self.bots.push(wrap(source.instantiate_exact::<G>(self.seed, seat, limits)));
         self.limits.push(limits.map(SeatLimits::from));
         self.entries.push(entry);
         self

@@ -104,9 +104,10 @@ pub fn render<G: View>(replay: &Replay, source: &str, opts: &RenderOptions) -> a
         out.push_str("Result:\n");
         for s in 0..G::PLAYERS {
             out.push_str(&format!(
-                "  seat {s} {}: {} points, rank {}\n",
+                "  seat {s} {}: {} {}, rank {}\n",
                 name(s),
                 replay.outcome.points[s],
+                crate::tournament::standings::points_word(G::NAME),
                 replay.outcome.ranks[s]
             ));
         }

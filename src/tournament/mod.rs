@@ -22,7 +22,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::bots::bot::Verdict;
+use crate::bots::bot::{Around, Fault, Verdict};
 use crate::games::Game;
 use crate::play::registry::{self, BotSource, Loader};
 use crate::play::runner::{BotEntry, Replay};
@@ -348,7 +348,7 @@ fn run_event<G: Hosted>(
     pool: &rayon::ThreadPool,
     bar: &Progress,
     stop: &AtomicBool,
-    stop_now: &AtomicBool,
+    stop_now: &Arc<AtomicBool>,
     result: &mut TournamentResult,
 ) -> anyhow::Result<EventStandings> {
     let variant = registry::variant::<G>(event.variant.as_deref())?;
@@ -441,7 +441,7 @@ struct Run<'a> {
     pool: &'a rayon::ThreadPool,
     bar: &'a Progress,
     stop: &'a AtomicBool,
-    stop_now: &'a AtomicBool,
+    stop_now: &'a Arc<AtomicBool>,
 }
 
 fn key<G: Game>(ctx: &EventCtx<G>, event: &Event, plan: &MatchPlan) -> String {
@@ -495,7 +495,10 @@ fn play_all<G: Hosted>(
                             return;
                         }
                         let bots = ctx.bots.for_worker(rayon::current_thread_index());
-                        let replay = play_one(ctx, bots, &plans[i]);
+                        let replay = play_one(ctx, bots, &plans[i], stop_now);
+                        if stop_now.load(Ordering::SeqCst) {
+                            return; // cut short: dropped, played again on resume
+                        }
                         let summary = MatchSummary::of(&replay);
                         let packed = packer.pack(&summary, &replay);
                         // Only a match with a fault does more work: its capsules.
@@ -661,12 +664,26 @@ fn faulted<G: Game>(replay: &Replay, event: &Event, failed: &[bool]) -> Vec<Faul
     out
 }
 
-fn play_one<G: Hosted>(ctx: &EventCtx<G>, bots: &[BotSource], plan: &MatchPlan) -> Replay {
+/// Plays one match; once `stop_now` is set, every bot's next decision fails at once, so the
+/// match ends within the decision in progress (its replay is then dropped, never stored).
+fn play_one<G: Hosted>(
+    ctx: &EventCtx<G>,
+    bots: &[BotSource],
+    plan: &MatchPlan,
+    stop_now: &Arc<AtomicBool>,
+) -> Replay {
     let table = Match::<G>::new(ctx.variant, plan.seed);
     plan.seats
         .iter()
         .fold(table, |t, &e| {
-            t.seat_with(ctx.entries[e].clone(), &bots[e], bots[e].limits(&ctx.limits).as_ref())
+            let stop_now = stop_now.clone();
+            let stopped = move || match stop_now.load(Ordering::Relaxed) {
+                true => Err(Fault::new(Verdict::Wallclock, "the run was stopped; this match is dropped")),
+                false => Ok(()),
+            };
+            t.seat_wrapped(ctx.entries[e].clone(), &bots[e], bots[e].limits(&ctx.limits).as_ref(), |bot| {
+                Around::wrap(bot, stopped, |_| ())
+            })
         })
         .play()
 }

@@ -2,7 +2,8 @@
 //! file (inline CSS and SVG, no script, nothing fetched) built from the standings.
 //!
 //! Per event: the standings table, the win matrix as a heat map, the ratings with their 95%
-//! intervals as a chart; then the faults with their messages and the commands that replay them.
+//! intervals as a chart, a histogram per bot of its points per match; then the faults with their
+//! messages and the commands that replay them.
 
 use crate::tournament::standings::EventStandings;
 
@@ -74,16 +75,22 @@ fn event_section(i: usize, ev: &EventStandings) -> String {
         esc(&ev.format),
         ev.matches
     );
-    out.push_str("<table class=\"standings\"><tr><th>rank</th><th class=\"name\">bot</th><th>rating (95% interval)</th><th>matches</th><th>W-D-L</th><th>points</th><th class=\"name\">faults</th></tr>\n");
+    let points = crate::tournament::standings::points_heading(&ev.game);
+    out.push_str(&format!("<table class=\"standings\"><tr><th>rank</th><th class=\"name\">bot</th><th>rating (95% interval)</th><th>vs leader (95% interval)</th><th>matches</th><th>W-D-L</th><th>{points}</th><th class=\"name\">faults</th></tr>\n"));
     for s in &ev.standings {
         let faults = s.faults.iter().map(|(k, v)| format!("{k}: {v}")).collect::<Vec<_>>().join(", ");
+        let vs_leader = s
+            .vs_leader
+            .map(|d| format!("{:+.0} ({:+.0}..{:+.0})", d.diff, d.low, d.high))
+            .unwrap_or_else(|| "-".into());
         out.push_str(&format!(
-            "<tr><td>{}</td><td class=\"name\">{}</td><td>{:.0} ({:.0}..{:.0})</td><td>{}</td><td>{}-{}-{}</td><td>{:.1}</td><td class=\"name\">{}</td></tr>\n",
+            "<tr><td>{}</td><td class=\"name\">{}</td><td>{:.0} ({:.0}..{:.0})</td><td>{}</td><td>{}</td><td>{}-{}-{}</td><td>{:.1}</td><td class=\"name\">{}</td></tr>\n",
             s.rank,
             esc(&s.bot),
             s.rating,
             s.ci_low,
             s.ci_high,
+            vs_leader,
             s.matches,
             s.wins,
             s.draws,
@@ -92,9 +99,13 @@ fn event_section(i: usize, ev: &EventStandings) -> String {
             esc(&faults)
         ));
     }
-    out.push_str("</table>\n<p class=\"legend\">rating: Plackett–Luce on the Elo scale with its 95% interval; points: the game's own (docs/tournament.md).</p>\n");
+    out.push_str(&format!(
+        "</table>\n<p class=\"legend\">rating: Plackett–Luce on the Elo scale with its 95% interval; vs leader: rating minus the first's, with the interval of that difference; {points}: {}.</p>\n",
+        esc(&ev.points_are)
+    ));
     out.push_str(&heat_map(ev));
     out.push_str(&rating_chart(ev));
+    out.push_str(&histograms(ev));
     out.push_str("</section>\n");
     out
 }
@@ -175,6 +186,60 @@ fn rating_chart(ev: &EventStandings) -> String {
         left + width
     ));
     out
+}
+
+/// Per bot, how many matches it made how many points (the game's own, bins shared by every bot),
+/// as bars in inline SVG; each bot's bars are scaled to its own tallest.
+fn histograms(ev: &EventStandings) -> String {
+    let bins = ev.points_bins;
+    if bins.count == 0 {
+        return String::new();
+    }
+    let word = crate::tournament::standings::points_word(&ev.game);
+    let (left, width, row, gap) = (160.0, 480.0, 44.0, 8.0);
+    let bar = width / bins.count as f64;
+    let height = row * ev.standings.len() as f64 + 24.0;
+    let mut out = format!(
+        "<h3>{} per match, per bot</h3>\n<svg class=\"histograms\" width=\"{}\" height=\"{height}\">\n",
+        esc(&capitalized(word)),
+        left + width + 40.0
+    );
+    for (i, s) in ev.standings.iter().enumerate() {
+        let base = row * (i + 1) as f64;
+        let tallest = s.points_histogram.iter().copied().max().unwrap_or(0).max(1) as f64;
+        out.push_str(&format!(
+            "<text x=\"4\" y=\"{:.1}\" font-size=\"13\">{}</text>\n",
+            base - 6.0,
+            esc(&short(&s.bot))
+        ));
+        for (k, &count) in s.points_histogram.iter().enumerate() {
+            let h = (row - gap) * count as f64 / tallest;
+            let from = bins.low + k as f64 * bins.width;
+            let to = from + bins.width - 1.0;
+            let range = if to > from { format!("{from:.0} to {to:.0}") } else { format!("{from:.0}") };
+            out.push_str(&format!(
+                "<rect class=\"hist-bar\" x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{h:.1}\" fill=\"#36c\"><title>{}: {count} matches with {range} {word}</title></rect>\n",
+                left + k as f64 * bar + 1.0,
+                base - h,
+                (bar - 2.0).max(1.0),
+                esc(&s.bot)
+            ));
+        }
+    }
+    let high = bins.low + bins.count as f64 * bins.width - 1.0;
+    let axis_y = height - 6.0;
+    out.push_str(&format!(
+        "<text x=\"{left}\" y=\"{axis_y}\" font-size=\"11\">{:.0}</text><text x=\"{:.1}\" y=\"{axis_y}\" font-size=\"11\" text-anchor=\"end\">{high:.0} {word}</text></svg>\n",
+        bins.low,
+        left + width
+    ));
+    out
+}
+
+/// `text` with its first letter in capitals.
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
 }
 
 fn faults_section(faults: &[ReportFault]) -> String {

@@ -49,6 +49,9 @@ pub struct Standing {
     pub ci_low: f64,
     /// 95% interval of `rating`, high end.
     pub ci_high: f64,
+    /// The fitted rating minus the leader's (rank 1), with the 95% interval of that difference
+    /// (`ratings::Fitted::difference`); `None` for the leader. Below 0 at 95% when `high < 0`.
+    pub vs_leader: Option<Difference>,
     /// Faults by verdict (only verdicts that occurred).
     pub faults: BTreeMap<String, u64>,
     /// Matches with at least one fault of this bot.
@@ -61,12 +64,27 @@ pub struct Standing {
     pub losses: u64,
     /// Mean fuel per decision (sandboxed bots only).
     pub mean_fuel_per_decision: Option<f64>,
+    /// Matches per bin of the game's points in a match ([`EventStandings::points_bins`]), for
+    /// the HTML report's histograms (not in the JSON).
+    #[serde(skip)]
+    pub points_histogram: Vec<u64>,
     /// Incremental Elo (skillratings, K = 32), in match order.
     pub elo: f64,
     /// Incremental Glicko-2 rating (skillratings defaults).
     pub glicko2: f64,
     /// TrueSkill conservative estimate μ − 3σ (skillratings defaults).
     pub trueskill: f64,
+}
+
+/// A rating difference (Elo) with its own 95% interval.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Difference {
+    /// The difference.
+    pub diff: f64,
+    /// 95% interval, low end.
+    pub low: f64,
+    /// 95% interval, high end.
+    pub high: f64,
 }
 
 /// The standings of one event.
@@ -96,6 +114,38 @@ pub struct EventStandings {
     pub matrix_bots: Vec<String>,
     /// `matrix[i][j]`: how often bot `i` (file order) placed above bot `j` at the same table.
     pub matrix: Vec<Vec<u64>>,
+    /// The bins of every bot's `points_histogram` (not in the JSON).
+    #[serde(skip)]
+    pub points_bins: PointsBins,
+}
+
+/// Bins of the points a bot made in one match, shared by every bot of an event: bin `k` holds
+/// `low + k·width ≤ points < low + (k + 1)·width`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PointsBins {
+    /// The lowest points of any bot in any match.
+    pub low: f64,
+    /// The width of a bin (whole points).
+    pub width: f64,
+    /// The number of bins.
+    pub count: usize,
+}
+
+impl PointsBins {
+    /// At most `max` bins of whole-point width covering `values`.
+    fn covering(values: impl Iterator<Item = f64> + Clone, max: usize) -> PointsBins {
+        let low = values.clone().fold(f64::INFINITY, f64::min);
+        let high = values.fold(f64::NEG_INFINITY, f64::max);
+        if !low.is_finite() {
+            return PointsBins::default();
+        }
+        let width = ((high - low + 1.0) / max as f64).ceil().max(1.0);
+        PointsBins { low, width, count: ((high - low) / width).floor() as usize + 1 }
+    }
+
+    fn bin(&self, points: f64) -> usize {
+        (((points - self.low) / self.width).floor() as usize).min(self.count - 1)
+    }
 }
 
 /// A bot of an event that could not be loaded.
@@ -133,6 +183,25 @@ pub fn fewer_points_better(game: &str) -> bool {
     game.parse::<GameId>().is_ok_and(GameId::fewer_points_better)
 }
 
+/// The word for `game`'s points in results: "penalty points" in Intensity (fewer is better),
+/// "points" elsewhere.
+pub fn points_word(game: &str) -> &'static str {
+    if fewer_points_better(game) {
+        "penalty points"
+    } else {
+        "points"
+    }
+}
+
+/// The heading of a table's points column: "penalty" in Intensity, "points" elsewhere.
+pub fn points_heading(game: &str) -> &'static str {
+    if fewer_points_better(game) {
+        "penalty"
+    } else {
+        "points"
+    }
+}
+
 /// What the points of `game` are, for the legend and the JSON.
 pub fn points_are(game: &str) -> &'static str {
     game.parse::<GameId>().map_or("the game's own points", GameId::points_are)
@@ -161,6 +230,8 @@ pub fn compute(
             rating: 1500.0,
             ci_low: 1500.0,
             ci_high: 1500.0,
+            vs_leader: None,
+            points_histogram: Vec::new(),
             faults: BTreeMap::new(),
             faulted_matches: 0,
             wins: 0,
@@ -181,6 +252,7 @@ pub fn compute(
         let mut fuel = vec![(0u64, 0u64); n];
         let mut matrix = vec![vec![0u64; n]; n];
         let mut placings = Vec::with_capacity(plans.len());
+        let mut match_points: Vec<Vec<f64>> = vec![Vec::new(); n];
         let mut elos = vec![EloRating::new(); n];
         let mut glickos = vec![Glicko2Rating::new(); n];
         let (ec, gc) = (EloConfig::new(), Glicko2Config::new());
@@ -189,7 +261,9 @@ pub fn compute(
                 let row = &mut rows[e];
                 row.matches += 1;
                 row.score += match_score(&s.ranks, seat);
-                row.points += game_points(game, s, seat);
+                let points = game_points(game, s, seat);
+                row.points += points;
+                match_points[e].push(points);
                 let rank = s.ranks[seat];
                 let tied_first = s.ranks.iter().filter(|&&r| r == 1).count() > 1;
                 match (rank, tied_first) {
@@ -230,20 +304,27 @@ pub fn compute(
                 }
             }
         }
-        let fitted = ratings::fit(n, &placings);
-        (rows, fuel, matrix, elos, glickos, fitted)
+        let fitted = ratings::fit_all(n, &placings);
+        let bins = PointsBins::covering(match_points.iter().flatten().copied(), 12);
+        for (row, points) in rows.iter_mut().zip(&match_points) {
+            row.points_histogram = vec![0; bins.count];
+            for &p in points {
+                row.points_histogram[bins.bin(p)] += 1;
+            }
+        }
+        (rows, fuel, matrix, elos, glickos, fitted, bins)
     };
     let trueskill = || trueskill_ratings(n, plans, summaries);
-    let ((mut rows, fuel, matrix, elos, glickos, fitted), trues) = if rayon::current_thread_index().is_some()
-    {
-        rayon::join(counts_and_fit, trueskill)
-    } else {
-        (counts_and_fit(), trueskill())
-    };
+    let ((mut rows, fuel, matrix, elos, glickos, fitted, points_bins), trues) =
+        if rayon::current_thread_index().is_some() {
+            rayon::join(counts_and_fit, trueskill)
+        } else {
+            (counts_and_fit(), trueskill())
+        };
     for (e, row) in rows.iter_mut().enumerate() {
-        row.rating = fitted[e].rating;
-        row.ci_low = fitted[e].low;
-        row.ci_high = fitted[e].high;
+        row.rating = fitted.ratings[e].rating;
+        row.ci_low = fitted.ratings[e].low;
+        row.ci_high = fitted.ratings[e].high;
         row.mean_fuel_per_decision = (fuel[e].1 > 0).then(|| fuel[e].0 as f64 / fuel[e].1 as f64);
         row.elo = elos[e].rating;
         row.glicko2 = glickos[e].rating;
@@ -269,6 +350,10 @@ pub fn compute(
     for (place, &e) in order.iter().enumerate() {
         let mut row = rows[e].clone();
         row.rank = place as u32 + 1;
+        if place > 0 {
+            let d = fitted.difference(e, order[0]);
+            row.vs_leader = Some(Difference { diff: d.rating, low: d.low, high: d.high });
+        }
         standings.push(row);
     }
     EventStandings {
@@ -284,6 +369,7 @@ pub fn compute(
         standings,
         matrix_bots: entries.iter().map(|e| e.name.clone()).collect(),
         matrix,
+        points_bins,
     }
 }
 
@@ -336,10 +422,18 @@ pub fn render(ev: &EventStandings, all_ratings: bool) -> String {
     };
     let mut out = format!("== {} — {} ({}), {}, {covers}\n", ev.name, ev.game, ev.variant, ev.format);
     let width = ev.standings.iter().map(|s| s.bot.chars().count()).max().unwrap_or(3).clamp(3, 40);
-    let points = if fewer_points_better(&ev.game) { "penalty" } else { "points" };
+    let points = points_heading(&ev.game);
     let mut head = format!(
-        "{:>4}  {:<width$}  {:>7}  {:>7}  {:>14}  {:>8}  {:>17}  {:>10}  ",
-        "rank", "bot", "score", "matches", "W-D-L", points, "rating (95% CI)", "fuel/dec"
+        "{:>4}  {:<width$}  {:>7}  {:>7}  {:>14}  {:>8}  {:>17}  {:>21}  {:>10}  ",
+        "rank",
+        "bot",
+        "score",
+        "matches",
+        "W-D-L",
+        points,
+        "rating (95% CI)",
+        "vs leader (95% CI)",
+        "fuel/dec"
     );
     if all_ratings {
         head.push_str(&format!("{:>6}  {:>7}  {:>9}  ", "elo", "glicko2", "trueskill"));
@@ -353,8 +447,12 @@ pub fn render(ev: &EventStandings, all_ratings: bool) -> String {
             s.faults.iter().map(|(k, v)| format!("{k}:{v}")).collect::<Vec<_>>().join(" ")
         };
         let fuel = s.mean_fuel_per_decision.map(|f| format!("{f:.0}")).unwrap_or_else(|| "-".into());
+        let vs_leader = s
+            .vs_leader
+            .map(|d| format!("{:+.0} ({:+.0}..{:+.0})", d.diff, d.low, d.high))
+            .unwrap_or_else(|| "-".into());
         out.push_str(&format!(
-            "{:>4}  {:<width$}  {:>7.1}  {:>7}  {:>14}  {:>8.1}  {:>5.0} ({:>4.0}..{:<4.0})  {:>10}  ",
+            "{:>4}  {:<width$}  {:>7.1}  {:>7}  {:>14}  {:>8.1}  {:>5.0} ({:>4.0}..{:<4.0})  {:>21}  {:>10}  ",
             s.rank,
             s.bot,
             s.score,
@@ -364,6 +462,7 @@ pub fn render(ev: &EventStandings, all_ratings: bool) -> String {
             s.rating,
             s.ci_low,
             s.ci_high,
+            vs_leader,
             fuel,
         ));
         if all_ratings {
@@ -373,7 +472,7 @@ pub fn render(ev: &EventStandings, all_ratings: bool) -> String {
         out.push('\n');
     }
     out.push_str(&format!(
-        "  ranked by {}. {points}: {}. rating: Plackett–Luce fit to the placings, Elo scale, field mean 1500, 95% interval{}. {}.\n",
+        "  ranked by {}. {points}: {}. rating: Plackett–Luce fit to the placings, Elo scale, field mean 1500, 95% interval; vs leader: rating minus the first's, with the interval of that difference (below 0 at 95% when it ends below 0){}. {}.\n",
         ev.ranked_by,
         ev.points_are,
         if all_ratings { "; elo, glicko2, trueskill (μ − 3σ): incremental, in match order" } else { " (--ratings all: Elo, Glicko-2, TrueSkill too)" },

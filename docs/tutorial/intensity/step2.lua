@@ -1,7 +1,7 @@
 -- Intensity tutorial, step 2: pass away the dangerous cards.
 -- (docs/tutorial/intensity.md)
 --
---   cargo run --release -- play --game intensity --bots docs/tutorial/intensity/step2.lua,greedy,greedy,greedy
+--   arena play --game intensity --bots docs/tutorial/intensity/step2.lua,greedy,greedy,greedy
 --
 -- Before the tricks everybody passes three cards to the left. The cards that cost points
 -- are the buffalo (47, 7 points) and the calves (30..39, 1 point each), and a trick is won

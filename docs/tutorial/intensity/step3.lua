@@ -1,7 +1,7 @@
 -- Intensity tutorial, step 3: duck, and dump when void.
 -- (docs/tutorial/intensity.md)
 --
---   cargo run --release -- play --game intensity --bots docs/tutorial/intensity/step3.lua,greedy,greedy,greedy
+--   arena play --game intensity --bots docs/tutorial/intensity/step3.lua,greedy,greedy,greedy
 --
 -- Step 2's pass, and two ideas for the tricks:
 --   * following suit, play the HIGHEST card that still LOSES to the card winning the trick

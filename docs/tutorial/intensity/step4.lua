@@ -1,7 +1,7 @@
 -- Intensity tutorial, step 4: mind the buffalo.
 -- (docs/tutorial/intensity.md)
 --
---   cargo run --release -- play --game intensity --bots docs/tutorial/intensity/step4.lua,greedy,greedy,greedy
+--   arena play --game intensity --bots docs/tutorial/intensity/step4.lua,greedy,greedy,greedy
 --
 -- Step 3, plus what a careful player does about the buffalo (7 of the 17 points):
 --   * remember whether it is still "out" (in another player's hand);

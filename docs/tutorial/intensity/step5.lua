@@ -1,7 +1,7 @@
 -- Intensity tutorial, step 5: count the cards.
 -- (docs/tutorial/intensity.md)
 --
---   cargo run --release -- play --game intensity --bots docs/tutorial/intensity/step5.lua,greedy,greedy,greedy
+--   arena play --game intensity --bots docs/tutorial/intensity/step5.lua,greedy,greedy,greedy
 --
 -- Step 4 plays the rules of thumb of the built-in `greedy`. Both lead "a low card", but
 -- low is relative: a 44 is the lowest card there is once 40..43 have been played, and

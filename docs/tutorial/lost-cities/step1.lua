@@ -1,7 +1,7 @@
 -- Lost Cities tutorial, step 1: the smallest bot that plays a whole game.
 -- (docs/tutorial/lost-cities.md)
 --
---   cargo run --release -- play --game lost-cities --bots docs/tutorial/lost-cities/step1.lua,greedy
+--   arena play --game lost-cities --bots docs/tutorial/lost-cities/step1.lua,greedy
 --
 -- Every turn is two decisions: play or discard a card (obs.phase == "play"), then draw
 -- (obs.phase == "draw"). `obs.legal` lists every legal action; the first one is always

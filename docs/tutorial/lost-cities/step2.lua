@@ -1,7 +1,7 @@
 -- Lost Cities tutorial, step 2: never start an expedition.
 -- (docs/tutorial/lost-cities.md)
 --
---   cargo run --release -- play --game lost-cities --bots docs/tutorial/lost-cities/step2.lua,greedy
+--   arena play --game lost-cities --bots docs/tutorial/lost-cities/step2.lua,greedy
 --
 -- An expedition costs 20 points before its cards count: step 1 starts expeditions with a
 -- card or two each and ends about 30 points below zero. This bot never plays a card: it

@@ -1,7 +1,7 @@
 -- Lost Cities tutorial, step 3: start an expedition only when the hand pays for it.
 -- (docs/tutorial/lost-cities.md)
 --
---   cargo run --release -- play --game lost-cities --bots docs/tutorial/lost-cities/step3.lua,greedy
+--   arena play --game lost-cities --bots docs/tutorial/lost-cities/step3.lua,greedy
 --
 -- An expedition scores (sum of its numbers - 20) x (1 + investments). So:
 --   * keep playing on the expeditions we started, lowest card first (numbers must go up,

@@ -1,7 +1,7 @@
 -- Lost Cities tutorial, step 4: the rule list of the built-in greedy.
 -- (docs/tutorial/lost-cities.md)
 --
---   cargo run --release -- play --game lost-cities --bots docs/tutorial/lost-cities/step4.lua,greedy
+--   arena play --game lost-cities --bots docs/tutorial/lost-cities/step4.lua,greedy
 --
 -- Step 3 knew what an expedition costs. This step adds what a good human player watches:
 --   * the GAP: playing 8D on a 3D gives up 4D..7D for good; do it only when few of those

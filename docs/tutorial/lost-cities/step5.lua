@@ -1,7 +1,7 @@
 -- Lost Cities tutorial, step 5: bolder investments and a better endgame.
 -- (docs/tutorial/lost-cities.md)
 --
---   cargo run --release -- play --game lost-cities --bots docs/tutorial/lost-cities/step5.lua,greedy
+--   arena play --game lost-cities --bots docs/tutorial/lost-cities/step5.lua,greedy
 --
 -- Step 4 plays the rules of the built-in `greedy`. This step changes three things, each
 -- measured against greedy (the tutorial has the numbers):

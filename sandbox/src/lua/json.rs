@@ -365,13 +365,71 @@ use super::vm::{LuaFailure, Vm};
 /// protected call: building the tables may hit the memory cap. Nesting is bounded by
 /// serde_json's parser (128).
 pub(crate) fn push_tape(vm: &Vm, tape: &Tape) -> Result<(), LuaFailure> {
+    push_tape_watched(vm, tape, false)
+}
+
+/// [`push_tape`]; with `watch`, every object table gets the metatable that
+/// [`watch_unknown_fields`] made, so that reading a key it lacks is recorded.
+pub(crate) fn push_tape_watched(vm: &Vm, tape: &Tape, watch: bool) -> Result<(), LuaFailure> {
     if tape.toks.is_empty() {
         // SAFETY: the host keeps free slots on the stack between calls.
         unsafe { ffi::lua_pushnil(vm.state()) };
         return Ok(());
     }
-    // SAFETY: `build` reads the tape, which outlives the call.
-    unsafe { vm.pcall_c(build, tape as *const Tape as *mut c_void, 1) }
+    let mut arg = BuildArg { tape, watch };
+    // SAFETY: `build` reads the argument, which outlives the call.
+    unsafe { vm.pcall_c(build, &mut arg as *mut BuildArg<'_> as *mut c_void, 1) }
+}
+
+/// What `build` receives.
+struct BuildArg<'a> {
+    tape: &'a Tape,
+    watch: bool,
+}
+
+/// The registry key (its address) of the metatable of watched observation tables.
+static UNKNOWN_FIELDS: u8 = 0;
+
+/// The distinct missing keys recorded per decision.
+pub(crate) const MAX_UNKNOWN_FIELDS: usize = 4;
+
+/// Makes the metatable of watched observation tables (once per VM, outside any phase): its
+/// `__index` records the string keys read that a table lacks ([`super::vm::Ctx`]), and
+/// answers nil as a plain table would. A C function runs no Lua instruction, so the fuel of
+/// a decision is the same whether it is watched or not.
+pub(crate) fn watch_unknown_fields(vm: &Vm) {
+    let l = vm.state();
+    // SAFETY: a live state between calls (free slots); creating a small table and setting a
+    // field can only fail for memory, which the heap's cap leaves for the host's set-up.
+    unsafe {
+        ffi::lua_createtable(l, 0, 1);
+        ffi::lua_pushcfunction(l, unknown_field);
+        ffi::lua_setfield(l, -2, c"__index".as_ptr());
+        ffi::lua_rawsetp(l, ffi::LUA_REGISTRYINDEX, &UNKNOWN_FIELDS as *const u8 as *const c_void);
+    }
+}
+
+/// `__index(t, k)` of a watched table: records `k` (a string, its first 64 bytes) among the
+/// decision's first [`MAX_UNKNOWN_FIELDS`] distinct keys; returns nil.
+unsafe extern "C-unwind" fn unknown_field(l: *mut ffi::lua_State) -> c_int {
+    // SAFETY: called by Lua with (table, key) on its stack; copying the key's bytes into a
+    // Rust string neither allocates in Lua nor raises.
+    unsafe {
+        if ffi::lua_type(l, 2) == ffi::LUA_TSTRING {
+            let ctx = super::vm::ctx(l);
+            let mut seen = ctx.unknown_fields.borrow_mut();
+            if seen.len() < MAX_UNKNOWN_FIELDS {
+                let mut len = 0;
+                let p = ffi::lua_tolstring(l, 2, &mut len);
+                let key = String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, len.min(64)));
+                if !seen.iter().any(|k| *k == key) {
+                    seen.push(key.into_owned());
+                }
+            }
+        }
+        ffi::lua_pushnil(l);
+    }
+    1
 }
 
 /// The protected part of [`push_tape`]: the first [`STACKED_STRINGS`] distinct strings go on
@@ -381,8 +439,25 @@ unsafe extern "C-unwind" fn build(l: *mut ffi::lua_State) -> c_int {
     // stack and keeps nothing with a destructor in its frames (only borrows and integers), so
     // a memory error that unwinds through it leaks nothing.
     unsafe {
-        let tape = &*(ffi::lua_touserdata(l, 1) as *const Tape);
+        let arg = &*(ffi::lua_touserdata(l, 1) as *const BuildArg<'_>);
+        let tape = arg.tape;
         ffi::lua_pop(l, 1);
+        // the metatable of watched tables below everything else (0: none). The bot can reach
+        // it (`getmetatable(obs)`) and change it; one that gained a `__gc` is not set on new
+        // tables, since finalizers run unmetered (raw reads only: its own metatable is the bot's).
+        let meta = if arg.watch
+            && ffi::lua_rawgetp(l, ffi::LUA_REGISTRYINDEX, &UNKNOWN_FIELDS as *const u8 as *const c_void)
+                == ffi::LUA_TTABLE
+            && {
+                ffi::lua_pushstring(l, c"__gc".as_ptr());
+                let gc = ffi::lua_rawget(l, -2);
+                ffi::lua_pop(l, 1);
+                gc == ffi::LUA_TNIL
+            } {
+            ffi::lua_gettop(l)
+        } else {
+            0
+        };
         let stacked = tape.syms.len().min(STACKED_STRINGS);
         ffi::luaL_checkstack(l, stacked as c_int + 1, c"observation strings".as_ptr());
         let base = ffi::lua_gettop(l) + 1;
@@ -390,7 +465,7 @@ unsafe extern "C-unwind" fn build(l: *mut ffi::lua_State) -> c_int {
             let b = tape.sym(sym);
             ffi::lua_pushlstring(l, b.as_ptr().cast(), b.len());
         }
-        let cx = Build { tape, base, stacked: stacked as u32 };
+        let cx = Build { tape, base, stacked: stacked as u32, meta };
         push(l, &cx, 0);
         ffi::lua_copy(l, -1, base);
         ffi::lua_settop(l, base);
@@ -403,6 +478,8 @@ struct Build<'a> {
     tape: &'a Tape,
     base: c_int,
     stacked: u32,
+    /// The stack slot of the watched tables' metatable, or 0.
+    meta: c_int,
 }
 
 /// Pushes the value whose first token is at `at`; returns the index after it.
@@ -444,6 +521,10 @@ unsafe fn push(state: *mut ffi::lua_State, cx: &Build<'_>, at: usize) -> usize {
                     push(state, cx, entry); // the key
                     next = push(state, cx, entry + 1); // the value
                     ffi::lua_rawset(state, -3);
+                }
+                if cx.meta != 0 {
+                    ffi::lua_pushvalue(state, cx.meta);
+                    ffi::lua_setmetatable(state, -2);
                 }
                 return at + 1 + span as usize;
             }

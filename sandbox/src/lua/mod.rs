@@ -116,6 +116,8 @@ pub(crate) struct LuaInstance {
     fuel_used_last: u64,
     fuel_total: u64,
     fuel_init: u64,
+    /// Whether observation tables record reads of keys they lack ([`LuaInstance::watch_unknown_fields`]).
+    watch: bool,
 }
 
 impl LuaInstance {
@@ -135,6 +137,7 @@ impl LuaInstance {
             fuel_used_last: 0,
             fuel_total: 0,
             fuel_init: 0,
+            watch: false,
         };
         inst.install_prelude(seed, prelude).map_err(|f| host_err(f.message))?;
         Ok(inst)
@@ -305,9 +308,10 @@ impl LuaInstance {
         }
         let l = self.vm.state();
         // SAFETY: ACT_SLOT holds `act`; the pushes have room; the calls are protected.
+        self.vm.ctx().unknown_fields.borrow_mut().clear();
         let result = unsafe {
             ffi::lua_pushvalue(l, ACT_SLOT);
-            json::push_tape(&self.vm, &self.tape).and_then(|()| {
+            json::push_tape_watched(&self.vm, &self.tape, self.watch).and_then(|()| {
                 self.arm_hook();
                 meter.set_charging(true);
                 self.vm.call(1, 1)
@@ -423,6 +427,22 @@ impl LuaInstance {
     /// numbers.
     fn host_fault(&self, message: String) -> Fault {
         self.fault(Verdict::Crash, format!("host error: {message}"), None)
+    }
+
+    /// From the next decision on, the observation's tables record the first key read that they
+    /// lack (a typo such as `obs.deck`): for `arena check`. Bots see the same values and use
+    /// the same fuel; only `getmetatable(obs)` tells the difference.
+    pub(crate) fn watch_unknown_fields(&mut self) {
+        if !self.watch {
+            json::watch_unknown_fields(&self.vm);
+            self.watch = true;
+        }
+    }
+
+    /// The keys watched observation tables lacked, read in the last decision (in the order
+    /// first read; at most 4 distinct).
+    pub(crate) fn unknown_fields(&self) -> Vec<String> {
+        self.vm.ctx().unknown_fields.borrow().clone()
     }
 
     pub(crate) fn fuel_used_last(&self) -> u64 {

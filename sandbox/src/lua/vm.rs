@@ -51,6 +51,9 @@ pub(crate) struct Ctx {
     pub(crate) meter: Arc<Meter>,
     heap: UnsafeCell<Heap>,
     pub(crate) log: RefCell<LogBook>,
+    /// The keys watched observation tables lacked, read in this decision, first
+    /// [`MAX_UNKNOWN_FIELDS`](super::json::MAX_UNKNOWN_FIELDS) distinct (`json::watch_unknown_fields`).
+    pub(crate) unknown_fields: RefCell<Vec<String>>,
 }
 
 impl Ctx {
@@ -170,7 +173,12 @@ impl Vm {
     /// by `meter` or unmetered.
     pub(crate) fn new(meter: Arc<Meter>, log: LogBook, metered: bool) -> Result<Vm, String> {
         let cap = if metered { heap_cap(meter.memory_limit()) } else { usize::MAX };
-        let ctx = Box::new(Ctx { meter, heap: UnsafeCell::new(Heap::new(cap)), log: RefCell::new(log) });
+        let ctx = Box::new(Ctx {
+            meter,
+            heap: UnsafeCell::new(Heap::new(cap)),
+            log: RefCell::new(log),
+            unknown_fields: RefCell::new(Vec::new()),
+        });
         let alloc: ffi::lua_Alloc = if metered { metered_alloc } else { plain_alloc };
         // SAFETY: the `Ctx` is boxed (a stable address) and lives as long as the state.
         let l = unsafe { ffi::lua_newstate(alloc, &*ctx as *const Ctx as *mut c_void) };

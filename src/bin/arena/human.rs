@@ -180,8 +180,10 @@ impl<G: View> MatchObserver<G> for HumanLog {
         for (seat, name) in self.names.iter().enumerate() {
             let you = if seat == self.seat { " (you)" } else { "" };
             text.push_str(&format!(
-                "  seat {seat} {name}{you}: {} points, rank {}\n",
-                outcome.points[seat], outcome.ranks[seat]
+                "  seat {seat} {name}{you}: {} {}, rank {}\n",
+                outcome.points[seat],
+                cardarena::tournament::standings::points_word(G::NAME),
+                outcome.ranks[seat]
             ));
         }
         let verdict = match outcome.ranks[self.seat] {

@@ -9,15 +9,16 @@
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use anyhow::{bail, Context};
 use rayon::prelude::*;
 
 use super::{csv_field, default_threads, print_out, write_out, LimitArgs, Mismatch};
-use cardarena::bots::bot::{content_hash, is_builtin_name, Verdict, BUILTIN_BOTS};
+use cardarena::bots::bot::{content_hash, is_builtin_name, Around, Bot, Verdict, BUILTIN_BOTS};
 use cardarena::play::limits::LimitsConfig;
 use cardarena::play::registry::{self, BotSource, Lanes, Loader};
-use cardarena::play::runner::{BotEntry, FaultRecord};
+use cardarena::play::runner::{BotEntry, FaultRecord, Quiet};
 use cardarena::play::with_game;
 use cardarena::play::Hosted;
 use cardarena::play::Match;
@@ -85,9 +86,18 @@ pub(super) struct GradeArgs {
     /// Write a self-contained HTML report (grades, win matrix, ratings, first faults) to this file.
     #[arg(long, value_name = "OUT")]
     html: Option<PathBuf>,
+    /// Where each bot's first fault writes its crash capsule (default: `capsules/` in the
+    /// current folder); see `arena repro`.
+    #[arg(long, value_name = "DIR", default_value = "capsules")]
+    capsules: PathBuf,
     /// Worker threads (default: every core); the output does not depend on it.
     #[arg(long)]
     threads: Option<usize>,
+    /// Also play the graded bots against each other (a round robin on the same deals; in
+    /// Intensity at most 35 tables of four): the rating is fitted over these matches too, and
+    /// the CSV gains `rr_*` columns.
+    #[arg(long)]
+    round_robin: bool,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -128,6 +138,8 @@ struct Played {
     faults: Vec<Vec<FaultRecord>>,
     /// Per seat, a digest of every reply the seat gave (copies of a bot give the same).
     replies: Vec<String>,
+    /// Per seat, the observation fields read that did not exist: key -> decisions that read it.
+    unknown_fields: Vec<BTreeMap<String, u64>>,
 }
 
 /// The matches of `candidates` against each of `opponents` (entrant indices): per deal, per
@@ -182,13 +194,8 @@ fn play_plans<G: Hosted>(
             .par_iter()
             .map(|plan| {
                 let sources = bots.for_worker(rayon::current_thread_index());
-                let (replay, memory) = plan
-                    .seats
-                    .iter()
-                    .fold(Match::<G>::new(variant, plan.seed), |t, &e| {
-                        t.seat_with(entries[e].clone(), &sources[e], sources[e].limits(limits).as_ref())
-                    })
-                    .play_measured(&mut cardarena::play::runner::Quiet);
+                let (replay, memory, unknown_fields) =
+                    play_plan::<G>(variant, sources, entries, plan, limits);
                 let mut fuel = vec![Vec::new(); G::PLAYERS];
                 let mut replies = vec![String::new(); G::PLAYERS];
                 for d in &replay.decisions {
@@ -205,11 +212,54 @@ fn play_plans<G: Hosted>(
                     memory,
                     faults: replay.faults,
                     replies: replies.iter().map(|r| content_hash(r.as_bytes())).collect(),
+                    unknown_fields,
                 }
             })
             .collect()
     });
     Ok(played)
+}
+
+/// Plays one planned match; returns its replay (with the limits recorded, as capsules want them),
+/// each seat's peak memory, and per seat the observation fields it read that do not exist
+/// (with the number of decisions that read each).
+fn play_plan<G: Hosted>(
+    variant: G::Variant,
+    sources: &[BotSource],
+    entries: &[BotEntry],
+    plan: &MatchPlan,
+    limits: &LimitsConfig,
+) -> (cardarena::Replay, Vec<Option<u64>>, Vec<BTreeMap<String, u64>>) {
+    let seen: Vec<Arc<Mutex<BTreeMap<String, u64>>>> = plan.seats.iter().map(|_| Arc::default()).collect();
+    let (replay, memory) = plan
+        .seats
+        .iter()
+        .zip(&seen)
+        .fold(Match::<G>::new(variant, plan.seed), |t, (&e, seen)| {
+            let seen = seen.clone();
+            t.seat_wrapped(
+                entries[e].clone(),
+                &sources[e],
+                sources[e].limits(limits).as_ref(),
+                move |mut bot| {
+                    bot.watch_unknown_fields();
+                    let count = move |bot: &dyn Bot<G>| {
+                        let keys = bot.unknown_fields();
+                        if !keys.is_empty() {
+                            let mut seen = seen.lock().unwrap_or_else(|p| p.into_inner());
+                            for key in keys {
+                                *seen.entry(key).or_insert(0) += 1;
+                            }
+                        }
+                    };
+                    Around::wrap(bot, || Ok(()), count)
+                },
+            )
+        })
+        .play_measured(&mut Quiet);
+    let unknown =
+        seen.iter().map(|s| std::mem::take(&mut *s.lock().unwrap_or_else(|p| p.into_inner()))).collect();
+    (replay, memory, unknown)
 }
 
 /// The first fault of a bot, with what reproduces it.
@@ -221,6 +271,8 @@ struct FirstFault {
     seat: usize,
     decision: Option<usize>,
     seat_names: Vec<String>,
+    /// The match it happened in (played again for its crash capsule).
+    plan: MatchPlan,
 }
 
 /// What one bot did against one group of opponents.
@@ -242,6 +294,8 @@ struct Stats {
     memory_peak: Option<u64>,
     /// The reply digest of every match, in plan order.
     replies: Vec<String>,
+    /// Observation fields read that did not exist: key -> decisions that read it.
+    unknown_fields: BTreeMap<String, u64>,
 }
 
 impl Stats {
@@ -271,18 +325,22 @@ impl Stats {
                     seat,
                     decision: f.decision,
                     seat_names: p.plan.seats.iter().map(|&e| names[e].clone()).collect(),
+                    plan: p.plan.clone(),
                 });
             }
         }
         self.fuel.extend(&p.fuel[seat]);
         self.replies.push(p.replies[seat].clone());
+        for (k, n) in &p.unknown_fields[seat] {
+            *self.unknown_fields.entry(k.clone()).or_insert(0) += n;
+        }
         self.fuel_match_max = self.fuel_match_max.max(p.fuel[seat].iter().sum());
         if let Some(m) = p.memory[seat] {
             self.memory_peak = Some(self.memory_peak.unwrap_or(0).max(m));
         }
     }
 
-    /// Mean score and its 95% interval (Wilson, `ratings::score_ci95`), from the per-deal means
+    /// Mean score and its 95% interval (`ratings::score_ci95`), from the per-deal means
     /// (the rotations of one deal are not independent; deals are).
     fn score(&self) -> (f64, f64, f64) {
         let xs: Vec<f64> = self.deal_scores.values().map(|(s, n)| s / f64::from(*n)).collect();
@@ -325,6 +383,9 @@ impl Stats {
             self.deal_scores.insert(base + i as u32, *v);
         }
         self.fuel.extend(&other.fuel);
+        for (k, n) in &other.unknown_fields {
+            *self.unknown_fields.entry(k.clone()).or_insert(0) += n;
+        }
         self.fuel_match_max = self.fuel_match_max.max(other.fuel_match_max);
         self.memory_peak = match (self.memory_peak, other.memory_peak) {
             (Some(a), Some(b)) => Some(a.max(b)),
@@ -450,7 +511,12 @@ fn check_game<G: Hosted>(args: &CheckArgs) -> anyhow::Result<()> {
     let width = names[1..].iter().map(String::len).max().unwrap_or(8).max(8);
     out.push_str(&format!(
         "\n  {:<width$}  {:>7}  {:>13}  {:>9}  {:>19}  {:>22}  faults\n",
-        "opponent", "matches", "W-D-L", "points", "score (95% CI)", "rating diff (95% CI)"
+        "opponent",
+        "matches",
+        "W-D-L",
+        standings::points_heading(G::NAME),
+        "score (95% CI)",
+        "rating diff (95% CI)"
     ));
     for (i, s) in per_opp.iter().enumerate().skip(1) {
         let (score, lo, hi) = s.score();
@@ -480,7 +546,11 @@ fn check_game<G: Hosted>(args: &CheckArgs) -> anyhow::Result<()> {
         lo,
         hi
     ));
-    out.push_str("  (score: 1 = first alone at the table, 0 = last, ties halved; points: the game's own, see docs/tournament.md)\n\n");
+    out.push_str(&format!(
+        "  (score: 1 = first alone at the table, 0 = last, ties halved; {}: {})\n\n",
+        standings::points_heading(G::NAME),
+        standings::points_are(G::NAME)
+    ));
     if all.faults.is_empty() {
         out.push_str(&format!("verdicts: no faults in {} matches\n", all.matches));
     } else {
@@ -503,6 +573,7 @@ fn check_game<G: Hosted>(args: &CheckArgs) -> anyhow::Result<()> {
             ));
         }
     }
+    out.push_str(&unknown_fields_text(G::NAME, &all.unknown_fields));
     match all.fuel_stats() {
         Some((mean, p99, max)) => out.push_str(&format!(
             "fuel per decision: mean {mean:.0}, p99 {p99}, max {max} of {} ({}); per match: max {} of {}\n",
@@ -543,6 +614,34 @@ fn limit_share(used: u64, limit: u64) -> String {
     } else {
         format!("{:.2}% of the limit at most", 100.0 * used as f64 / limit as f64)
     }
+}
+
+/// What `check` says about reads of observation fields that do not exist (`read` counts the
+/// decisions that read each): a field of the game's schema that was
+/// absent (null) is no typo and is left out. Empty when there is nothing to say.
+fn unknown_fields_text(game: &str, read: &BTreeMap<String, u64>) -> String {
+    let Some((top, known)) = cardarena::schema::observation_fields(game) else {
+        return String::new();
+    };
+    let typos: Vec<(&String, &u64)> = read.iter().filter(|(k, _)| !known.contains(*k)).collect();
+    if typos.is_empty() {
+        return String::new();
+    }
+    let listed: Vec<String> = typos
+        .iter()
+        .map(|(key, decisions)| {
+            let closest =
+                known.iter().map(|k| (registry::edit_distance(k, key), k)).filter(|(d, _)| *d <= 2).min();
+            let hint = closest.map(|(_, k)| format!("; did you mean `{k}`?")).unwrap_or_default();
+            format!("`{key}` ({decisions} decisions{hint})")
+        })
+        .collect();
+    let mut out = format!("observation fields read that do not exist (they are nil): {}", listed.join(", "));
+    out.push_str(&format!(
+        "\n  the observation's fields: {} (all of them, nested too: arena schema --game {game})\n",
+        top.join(", ")
+    ));
+    out
 }
 
 /// `word` quoted for a POSIX shell when it needs it.
@@ -596,6 +695,10 @@ struct GradeRow {
     same_replies: Vec<String>,
     /// The command that plays the match of the first fault again (run in the folder of bots).
     replay: Option<String>,
+    /// The crash capsule of the first fault (`arena repro` reruns it).
+    capsule: Option<PathBuf>,
+    /// With `--round-robin`: what it did against the other graded bots.
+    rr: Stats,
 }
 
 fn bot_files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
@@ -689,6 +792,8 @@ fn grade_game<G: Hosted>(args: &GradeArgs) -> anyhow::Result<()> {
                     same_hash: Vec::new(),
                     same_replies: Vec::new(),
                     replay: None,
+                    capsule: None,
+                    rr: Stats::default(),
                 });
                 sources.push(source);
                 entries.push(entry);
@@ -708,6 +813,8 @@ fn grade_game<G: Hosted>(args: &GradeArgs) -> anyhow::Result<()> {
                     same_hash: Vec::new(),
                     same_replies: Vec::new(),
                     replay: None,
+                    capsule: None,
+                    rr: Stats::default(),
                 });
             }
         }
@@ -732,15 +839,29 @@ fn grade_game<G: Hosted>(args: &GradeArgs) -> anyhow::Result<()> {
         args.deals,
         args.seed,
     );
+    let against_refs = plans.len();
+    let mut plans = plans;
+    if args.round_robin {
+        // the graded bots are entrants 0..graded: a round robin of them on the same deals
+        let mut rr = event_for(G::NAME, "grade", &names[..graded]);
+        (rr.format, rr.deals, rr.seed, rr.max_tables) = (Format::RoundRobin, args.deals, args.seed, 35);
+        plans.extend(cardarena::tournament::schedule::plan(&rr, G::PLAYERS));
+    }
     let threads = args.threads.unwrap_or_else(default_threads);
     let played = play_plans::<G>(variant, &loader, &sources, &entries, &plans, &limits_cfg, threads)?;
     let mut stats = vec![Stats::default(); graded];
     let mut vs = vec![vec![Stats::default(); args.against.len()]; graded];
-    for p in &played {
+    let mut rr = vec![Stats::default(); graded];
+    for p in &played[..against_refs] {
         let (seat, &e) = p.plan.seats.iter().enumerate().find(|(_, &e)| e < graded).expect("a graded bot");
         stats[e].add(G::NAME, p, seat, &names);
         let opp = p.plan.seats.iter().copied().find(|&o| o >= graded).expect("a reference bot");
         vs[e][opp - graded].add(G::NAME, p, seat, &names);
+    }
+    for p in &played[against_refs..] {
+        for (seat, &e) in p.plan.seats.iter().enumerate() {
+            rr[e].add(G::NAME, p, seat, &names);
+        }
     }
     let event = event_for(G::NAME, "grade", &names);
     let summaries: Vec<MatchSummary> = played.iter().map(|p| p.summary.clone()).collect();
@@ -749,6 +870,7 @@ fn grade_game<G: Hosted>(args: &GradeArgs) -> anyhow::Result<()> {
     for (row, entrant) in rows.iter_mut().zip(&row_entrant) {
         if let Some(e) = *entrant {
             row.stats = stats[e].clone();
+            row.rr = rr[e].clone();
             row.rating =
                 table.standings.iter().find(|s| s.bot == names[e]).map(|s| (s.rating, s.ci_low, s.ci_high));
             row.vs = vs[e].iter().map(|s| (s.wins, s.draws, s.losses)).collect();
@@ -761,6 +883,10 @@ fn grade_game<G: Hosted>(args: &GradeArgs) -> anyhow::Result<()> {
                     limit_flags(&args.limits)
                 )
             });
+            if let Some(f) = &row.stats.first_fault {
+                row.capsule =
+                    first_fault_capsule::<G>(variant, &sources, &entries, f, &limits_cfg, &args.capsules);
+            }
         }
     }
     mark_copies(&mut rows);
@@ -771,7 +897,7 @@ fn grade_game<G: Hosted>(args: &GradeArgs) -> anyhow::Result<()> {
             table.standings.iter().find(|s| &s.bot == r).map(|s| (r.clone(), s.rating, s.ci_low, s.ci_high))
         })
         .collect();
-    let csv = grade_csv(&rows, &args.against);
+    let csv = grade_csv(&rows, &args.against, args.round_robin);
     if let Some(out) = &args.html {
         let faults: Vec<cardarena::tournament::report::ReportFault> = rows
             .iter()
@@ -810,6 +936,24 @@ fn grade_game<G: Hosted>(args: &GradeArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Plays the match of a first fault again (it is deterministic) and writes the capsule of that
+/// fault into `dir`; `None` (with a warning) when it cannot be written.
+fn first_fault_capsule<G: Hosted>(
+    variant: G::Variant,
+    sources: &[BotSource],
+    entries: &[BotEntry],
+    first: &FirstFault,
+    limits: &LimitsConfig,
+    dir: &Path,
+) -> Option<PathBuf> {
+    let (replay, _, _) = play_plan::<G>(variant, sources, entries, &first.plan, limits);
+    let built = cardarena::play::capsule::build::<G>(&replay, None)
+        .map_err(|e| eprintln!("warning: no crash capsule: {e:#}"))
+        .ok()?;
+    let capsule = built.into_iter().find(|c| c.seat == first.seat && c.fault.decision == first.decision)?;
+    cardarena::play::capsule::write(&capsule, dir).map_err(|e| eprintln!("warning: {e:#}")).ok()
+}
+
 /// Fills in which files are copies of which: the same bytes, or the same reply at every
 /// decision of the graded matches (a copy under another name, with other comments).
 fn mark_copies(rows: &mut [GradeRow]) {
@@ -832,7 +976,7 @@ fn mark_copies(rows: &mut [GradeRow]) {
     }
 }
 
-fn grade_csv(rows: &[GradeRow], against: &[String]) -> String {
+fn grade_csv(rows: &[GradeRow], against: &[String], round_robin: bool) -> String {
     let mut out = String::from("file,hash,status,matches,points,wins,draws,losses,score,score_low,score_high,rating,rating_low,rating_high");
     for v in Verdict::ALL {
         out.push_str(&format!(",faults_{v}"));
@@ -842,8 +986,24 @@ fn grade_csv(rows: &[GradeRow], against: &[String]) -> String {
         out.push_str(&format!(",vs_{}", csv_field(a)));
     }
     out.push_str(
-        ",first_fault_verdict,first_fault_decision,first_fault_message,replay_command,same_hash_as,same_replies_as\n",
+        ",first_fault_verdict,first_fault_decision,first_fault_message,replay_command,first_fault_capsule,same_hash_as,same_replies_as",
     );
+    if round_robin {
+        out.push_str(",rr_matches,rr_wins,rr_draws,rr_losses,rr_score,rr_score_low,rr_score_high");
+    }
+    out.push('\n');
+    // the round robin's columns, or as many empty ones
+    let rr = |r: &GradeRow| -> String {
+        match (round_robin, r.load_error.is_some() || r.rr.matches == 0) {
+            (false, _) => String::new(),
+            (true, true) => ",".repeat(7),
+            (true, false) => {
+                let s = &r.rr;
+                let (score, lo, hi) = s.score();
+                format!(",{},{},{},{},{score:.4},{lo:.4},{hi:.4}", s.matches, s.wins, s.draws, s.losses)
+            }
+        }
+    };
     let copies = |r: &GradeRow| (csv_field(&r.same_hash.join(" ")), csv_field(&r.same_replies.join(" ")));
     for r in rows {
         let status = match &r.load_error {
@@ -852,9 +1012,9 @@ fn grade_csv(rows: &[GradeRow], against: &[String]) -> String {
         };
         out.push_str(&format!("{},{},{}", csv_field(&r.file), r.hash, csv_field(&status)));
         if r.load_error.is_some() {
-            out.push_str(&",".repeat(11 + Verdict::ALL.len() + 4 + against.len() + 4));
+            out.push_str(&",".repeat(11 + Verdict::ALL.len() + 4 + against.len() + 5));
             let (hash, replies) = copies(r);
-            out.push_str(&format!(",{hash},{replies}\n"));
+            out.push_str(&format!(",{hash},{replies}{}\n", rr(r)));
             continue;
         }
         let s = &r.stats;
@@ -878,16 +1038,17 @@ fn grade_csv(rows: &[GradeRow], against: &[String]) -> String {
         }
         match &s.first_fault {
             Some(f) => out.push_str(&format!(
-                ",{},{},{},{}",
+                ",{},{},{},{},{}",
                 f.verdict,
                 f.decision.map(|d| d.to_string()).unwrap_or_else(|| "init".into()),
                 csv_field(&f.message),
-                csv_field(r.replay.as_deref().unwrap_or_default())
+                csv_field(r.replay.as_deref().unwrap_or_default()),
+                csv_field(&r.capsule.as_ref().map(|c| c.display().to_string()).unwrap_or_default())
             )),
-            None => out.push_str(",,,,"),
+            None => out.push_str(",,,,,"),
         }
         let (hash, replies) = copies(r);
-        out.push_str(&format!(",{hash},{replies}\n"));
+        out.push_str(&format!(",{hash},{replies}{}\n", rr(r)));
     }
     out
 }
@@ -909,7 +1070,13 @@ fn grade_table(
     let width = rows.iter().map(|r| r.file.len()).max().unwrap_or(4).clamp(4, 40);
     out.push_str(&format!(
         "{:<width$}  {:<12}  {:>7}  {:>9}  {:>19}  {:>18}  {:>22}  faults\n",
-        "file", "hash", "matches", "points", "score (95% CI)", "rating (95% CI)", "fuel mean/p99/max"
+        "file",
+        "hash",
+        "matches",
+        standings::points_heading(game),
+        "score (95% CI)",
+        "rating (95% CI)",
+        "fuel mean/p99/max"
     ));
     for r in rows {
         if let Some(e) = &r.load_error {
@@ -933,12 +1100,30 @@ fn grade_table(
     for (name, rating, lo, hi) in references {
         out.push_str(&format!("reference {name}: rating {rating:.0} ({lo:.0}..{hi:.0})\n"));
     }
+    if args.round_robin {
+        out.push_str(
+            "round robin of the graded bots (W-D-L, score with its 95% CI; the ratings above include it):\n",
+        );
+        for r in rows.iter().filter(|r| r.load_error.is_none() && r.rr.matches > 0) {
+            let s = &r.rr;
+            let (score, lo, hi) = s.score();
+            out.push_str(&format!(
+                "  {:<width$}  {:>13}  {score:.3} ({lo:.3}..{hi:.3})  {}\n",
+                r.file,
+                format!("{}-{}-{}", s.wins, s.draws, s.losses),
+                faults_text(s)
+            ));
+        }
+    }
     for r in rows {
         if let Some(f) = &r.stats.first_fault {
             let at = f.decision.map(|d| format!("decision #{d}")).unwrap_or_else(|| "start (init)".into());
             out.push_str(&format!("{}: first fault {} at {at}: {}\n", r.file, f.verdict, f.message));
             if let Some(cmd) = &r.replay {
                 out.push_str(&format!("  replay it (in {}): {cmd}\n", args.bots.display()));
+            }
+            if let Some(c) = &r.capsule {
+                out.push_str(&format!("  crash capsule: {} (arena repro to rerun)\n", c.display()));
             }
         }
         if !r.same_hash.is_empty() {
@@ -1016,6 +1201,8 @@ mod tests {
                 same_hash: Vec::new(),
                 same_replies: Vec::new(),
                 replay: None,
+                capsule: None,
+                rr: Stats::default(),
             },
             GradeRow {
                 file: "c.lua".into(),
@@ -1027,11 +1214,23 @@ mod tests {
                 same_hash: Vec::new(),
                 same_replies: Vec::new(),
                 replay: None,
+                capsule: None,
+                rr: Stats::default(),
             },
         ];
-        let csv = grade_csv(&rows, &["random".to_string()]);
-        let header = csv.lines().next().unwrap().split(',').count();
-        assert!(csv.contains("\"a,b.lua\",") && csv.contains("\"load error: bad \"\"syntax\"\"\""), "{csv}");
+        for round_robin in [false, true] {
+            let csv = grade_csv(&rows, &["random".to_string()], round_robin);
+            let header = csv.lines().next().unwrap().split(',').count();
+            assert!(
+                csv.contains("\"a,b.lua\",") && csv.contains("\"load error: bad \"\"syntax\"\"\""),
+                "{csv}"
+            );
+            assert_fields(&csv, header);
+        }
+    }
+
+    /// Every row of `csv` has `header` fields (commas inside quotes do not count).
+    fn assert_fields(csv: &str, header: usize) {
         for line in csv.lines().skip(1) {
             // fields outside quotes
             let mut n = 1;

@@ -513,8 +513,10 @@ impl<G: Game> MatchObserver<G> for TextLog {
         self.out.push_str("Result:\n");
         for (seat, name) in self.names.iter().enumerate() {
             self.out.push_str(&format!(
-                "  seat {seat} {name}: {} points, rank {}\n",
-                outcome.points[seat], outcome.ranks[seat]
+                "  seat {seat} {name}: {} {}, rank {}\n",
+                outcome.points[seat],
+                cardarena::tournament::standings::points_word(G::NAME),
+                outcome.ranks[seat]
             ));
         }
     }
@@ -695,13 +697,17 @@ fn csv_field(s: &str) -> String {
 
 fn standings_csv(result: &cardarena::tournament::TournamentResult) -> String {
     let mut out = String::from(
-        "event,game,variant,rank,bot,hash,matches,score,points,wins,draws,losses,rating,ci_low,ci_high,elo,glicko2,trueskill,mean_fuel_per_decision,faults\n",
+        "event,game,variant,rank,bot,hash,matches,score,points,wins,draws,losses,rating,ci_low,ci_high,vs_leader,vs_leader_low,vs_leader_high,elo,glicko2,trueskill,mean_fuel_per_decision,faults\n",
     );
     for ev in &result.events {
         for s in &ev.standings {
             let faults = s.faults.iter().map(|(k, v)| format!("{k}:{v}")).collect::<Vec<_>>().join(" ");
+            let vs_leader = s
+                .vs_leader
+                .map(|d| format!("{:.1},{:.1},{:.1}", d.diff, d.low, d.high))
+                .unwrap_or_else(|| ",,".into());
             out.push_str(&format!(
-                "{},{},{},{},{},{},{},{},{},{},{},{},{:.1},{:.1},{:.1},{:.1},{:.1},{:.3},{},{}\n",
+                "{},{},{},{},{},{},{},{},{},{},{},{},{:.1},{:.1},{:.1},{},{:.1},{:.1},{:.3},{},{}\n",
                 csv_field(&ev.name),
                 ev.game,
                 ev.variant,
@@ -717,6 +723,7 @@ fn standings_csv(result: &cardarena::tournament::TournamentResult) -> String {
                 s.rating,
                 s.ci_low,
                 s.ci_high,
+                vs_leader,
                 s.elo,
                 s.glicko2,
                 s.trueskill,

@@ -35,6 +35,10 @@ pub(super) struct NewArgs {
     /// The language.
     #[arg(long, value_enum, default_value = "lua")]
     lang: Lang,
+    /// Write the game's tutorial instead (README.md and its step bots, in Lua), as
+    /// `arena tutorial GAME --dir NAME` does.
+    #[arg(long)]
+    tutorial: bool,
 }
 
 const LUA_BOT: &str = include_str!("templates/bot.lua");
@@ -78,6 +82,8 @@ const TUTORIALS: &[(&str, &str, Files)] = &[
             ("step1.lua", include_str!("../../../../docs/tutorial/blade/step1.lua")),
             ("step2.lua", include_str!("../../../../docs/tutorial/blade/step2.lua")),
             ("step3.lua", include_str!("../../../../docs/tutorial/blade/step3.lua")),
+            // step 4 is an example bot of a checkout (`local` renames it)
+            ("step4.lua", include_str!("../../../../example_bots/lua/blade_montecarlo.lua")),
             ("vs-greedy.toml", include_str!("../../../../docs/tutorial/blade/vs-greedy.toml")),
         ],
     ),
@@ -122,17 +128,50 @@ const TUTORIALS: &[(&str, &str, Files)] = &[
 /// text as README.md with the commands rewritten for the folder, the step files, and a section
 /// that measures every step with `arena check --against greedy`.
 pub(super) fn tutorial_cmd(args: TutorialArgs) -> anyhow::Result<()> {
-    let Some((game, text, files)) = TUTORIALS.iter().find(|(g, _, _)| *g == args.game) else {
-        return Err(cardarena::play::games::UnknownGame(args.game.clone()).into());
+    let dir = args.dir.clone().unwrap_or_else(|| PathBuf::from(format!("tutorial-{}", args.game)));
+    write_tutorial(&args.game, &dir)
+}
+
+/// Writes game `game`'s tutorial into the new folder `dir`.
+fn write_tutorial(game: &str, dir: &Path) -> anyhow::Result<()> {
+    let Some((game, text, files)) = TUTORIALS.iter().find(|(g, _, _)| *g == game) else {
+        return Err(cardarena::play::games::UnknownGame(game.to_string()).into());
     };
-    let dir = args.dir.clone().unwrap_or_else(|| PathBuf::from(format!("tutorial-{game}")));
     if dir.exists() {
-        bail!("{} already exists; arena tutorial never overwrites: give --dir or remove it", dir.display());
+        bail!(
+            "{} already exists; the tutorial is never written over: choose another folder or remove it",
+            dir.display()
+        );
     }
+    // The text for the folder: what only a checkout has (between `<!-- checkout -->` and
+    // `<!-- /checkout -->`) goes, `<!-- folder: … -->` comes in, and paths lose their folders.
     let local = |t: &str| {
-        t.replace("cargo run --release -- ", "arena ")
+        let mut out = String::new();
+        let mut rest = t;
+        while let Some(start) = rest.find("<!-- checkout -->") {
+            out.push_str(&rest[..start]);
+            let end = rest[start..].find("<!-- /checkout -->").map_or(rest.len(), |e| start + e + 18);
+            rest = rest[end..].strip_prefix('\n').filter(|_| out.ends_with('\n')).unwrap_or(&rest[end..]);
+        }
+        out.push_str(rest);
+        let mut text = String::new();
+        let mut rest = out.as_str();
+        while let Some(start) = rest.find("<!-- folder: ") {
+            text.push_str(&rest[..start]);
+            let body = &rest[start + 13..];
+            let end = body.find(" -->").unwrap_or(body.len());
+            text.push_str(&body[..end]);
+            rest = body.get(end + 4..).unwrap_or_default();
+        }
+        text.push_str(rest);
+        text.replace(&format!("[`docs/tutorial/{game}/`]({game}/)"), "this folder")
+            .replace(&format!("]({game}/"), "](")
+            .replace(&format!("[`{game}/"), "[`")
             .replace(&format!("docs/tutorial/{game}/"), "")
             .replace("docs/tutorial/", "")
+            .replace("../../../example_bots/lua/blade_montecarlo.lua", "step4.lua")
+            .replace("../../example_bots/lua/blade_montecarlo.lua", "step4.lua")
+            .replace("example_bots/lua/blade_montecarlo.lua", "step4.lua")
     };
     let mut readme = local(text);
     readme.push_str(
@@ -143,7 +182,7 @@ pub(super) fn tutorial_cmd(args: TutorialArgs) -> anyhow::Result<()> {
         readme.push_str(&format!("arena check {file} --game {game} --against greedy\n"));
     }
     readme.push_str("```\n");
-    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let mut written = vec![("README.md".to_string(), readme)];
     // The example bots of a checkout are not in the folder: their entries leave the tournaments.
     let own = |f: &str, t: &str| {
@@ -166,6 +205,12 @@ pub(super) fn tutorial_cmd(args: TutorialArgs) -> anyhow::Result<()> {
 }
 
 pub(super) fn new_cmd(args: NewArgs) -> anyhow::Result<()> {
+    if args.tutorial {
+        if args.lang != Lang::Lua {
+            bail!("the tutorials are in Lua: leave out --lang with --tutorial");
+        }
+        return write_tutorial(&args.game, &args.name);
+    }
     let id: cardarena::play::GameId = args.game.parse()?;
     let dir = &args.name;
     if dir.exists() {
