@@ -84,6 +84,26 @@ impl GameId {
         with_game!(self, G => G::FEWER_POINTS_BETTER)
     }
 
+    /// The word for the game's points in results: "penalty points" where fewer is better,
+    /// "points" elsewhere.
+    pub fn points_word(self) -> &'static str {
+        if self.fewer_points_better() {
+            "penalty points"
+        } else {
+            "points"
+        }
+    }
+
+    /// The heading of a table's points column: "penalty" where fewer is better, "points"
+    /// elsewhere.
+    pub fn points_heading(self) -> &'static str {
+        if self.fewer_points_better() {
+            "penalty"
+        } else {
+            "points"
+        }
+    }
+
     /// The points `seat` earns in an event from a match's points.
     pub fn event_points(self, points: &[i64], seat: usize) -> f64 {
         with_game!(self, G => G::event_points(points, seat))

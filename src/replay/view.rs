@@ -107,7 +107,7 @@ pub fn render<G: View>(replay: &Replay, source: &str, opts: &RenderOptions) -> a
                 "  seat {s} {}: {} {}, rank {}\n",
                 name(s),
                 replay.outcome.points[s],
-                crate::tournament::standings::points_word(G::NAME),
+                crate::play::GameId::of::<G>().points_word(),
                 replay.outcome.ranks[s]
             ));
         }

@@ -183,23 +183,15 @@ pub fn fewer_points_better(game: &str) -> bool {
     game.parse::<GameId>().is_ok_and(GameId::fewer_points_better)
 }
 
-/// The word for `game`'s points in results: "penalty points" in Intensity (fewer is better),
-/// "points" elsewhere.
+/// The word for `game`'s points in results ([`GameId::points_word`]; "points" for an unknown
+/// game).
 pub fn points_word(game: &str) -> &'static str {
-    if fewer_points_better(game) {
-        "penalty points"
-    } else {
-        "points"
-    }
+    game.parse::<GameId>().map_or("points", GameId::points_word)
 }
 
-/// The heading of a table's points column: "penalty" in Intensity, "points" elsewhere.
+/// The heading of a table's points column ([`GameId::points_heading`]).
 pub fn points_heading(game: &str) -> &'static str {
-    if fewer_points_better(game) {
-        "penalty"
-    } else {
-        "points"
-    }
+    game.parse::<GameId>().map_or("points", GameId::points_heading)
 }
 
 /// What the points of `game` are, for the legend and the JSON.

@@ -182,7 +182,7 @@ impl<G: View> MatchObserver<G> for HumanLog {
             text.push_str(&format!(
                 "  seat {seat} {name}{you}: {} {}, rank {}\n",
                 outcome.points[seat],
-                cardarena::tournament::standings::points_word(G::NAME),
+                cardarena::play::GameId::of::<G>().points_word(),
                 outcome.ranks[seat]
             ));
         }

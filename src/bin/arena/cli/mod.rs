@@ -515,7 +515,7 @@ impl<G: Game> MatchObserver<G> for TextLog {
             self.out.push_str(&format!(
                 "  seat {seat} {name}: {} {}, rank {}\n",
                 outcome.points[seat],
-                cardarena::tournament::standings::points_word(G::NAME),
+                cardarena::play::GameId::of::<G>().points_word(),
                 outcome.ranks[seat]
             ));
         }
