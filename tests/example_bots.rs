@@ -18,7 +18,10 @@ use std::process::Command;
 
 use serde_json::Value;
 
-const GAMES: [&str; 4] = ["blade", "ecard", "lost-cities", "intensity"];
+/// Every game's name, from the arena's one list.
+fn games() -> impl Iterator<Item = &'static str> {
+    cardarena::GameId::ALL.into_iter().map(cardarena::GameId::name)
+}
 
 /// The WASM modules that scripts/build-example-bots.sh produces.
 const BUILT: [&str; 6] =
@@ -54,8 +57,7 @@ fn files(dir: &str, ext: &str) -> Vec<String> {
 /// The game an example bot plays, from its file name (`<game>_….lua`, `<game>_….wasm`).
 fn game_of(path: &str) -> &'static str {
     let name = Path::new(path).file_name().unwrap().to_str().unwrap();
-    GAMES
-        .into_iter()
+    games()
         .find(|g| name.starts_with(&format!("{g}_")))
         .unwrap_or_else(|| panic!("{path}: the file name does not start with a game name"))
 }
@@ -127,7 +129,7 @@ fn c_bot_plays_without_faults() {
 
 #[test]
 fn lua_coroutine_bot_plays_every_game_without_faults() {
-    for game in GAMES {
+    for game in games() {
         for opponent in ["random", "greedy"] {
             plays_without_faults(game, "example_bots/lua/any_coroutines.lua", opponent, &[0, 1, 2]);
         }
@@ -136,7 +138,7 @@ fn lua_coroutine_bot_plays_every_game_without_faults() {
 
 #[test]
 fn wat_bot_plays_every_game_without_faults() {
-    for game in GAMES {
+    for game in games() {
         for opponent in ["random", "greedy"] {
             plays_without_faults(game, "example_bots/wat/first_legal.wat", opponent, &[0, 1]);
         }

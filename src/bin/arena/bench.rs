@@ -14,6 +14,7 @@
 //! observation line on stdin and writes its first legal action on stdout (like the Blade
 //! controller's bots).
 
+use std::borrow::Cow;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -312,7 +313,7 @@ fn started_for(source: &BotSource, clock: &Clock, limits: &LimitsConfig) -> Box<
 
 /// One row of the table (and one key of the JSON).
 struct Row {
-    key: &'static str,
+    key: Cow<'static, str>,
     label: String,
     value: f64,
     unit: &'static str,
@@ -344,12 +345,12 @@ struct Report {
 impl Report {
     fn add(
         &mut self,
-        key: &'static str,
+        key: impl Into<Cow<'static, str>>,
         label: impl Into<String>,
         value: f64,
         unit: &'static str,
     ) -> &mut Row {
-        self.rows.push(Row { key, label: label.into(), value, unit, versus: None, target: None });
+        self.rows.push(Row { key: key.into(), label: label.into(), value, unit, versus: None, target: None });
         self.rows.last_mut().expect("just pushed")
     }
 }
@@ -681,22 +682,17 @@ fn play<G: Hosted>(seats: &Seats, k: usize, seed: u64) {
 
 /// Full matches per second, every game, random bots of every kind.
 fn matches(clock: &Clock, threads: usize, p: &Programs, report: &mut Report) {
-    fn game<G: Hosted>(
-        clock: &Clock,
-        threads: usize,
-        p: &Programs,
-        report: &mut Report,
-        keys: [&'static str; 3],
-    ) {
+    fn game<G: Hosted>(clock: &Clock, threads: usize, p: &Programs, report: &mut Report) {
+        let key = |kind: &str| format!("matches_{}_{kind}", G::NAME.replace('-', "_"));
         let native = Seats::new(p, vec![BotSource::Builtin("random".into()); G::PLAYERS], threads);
         let lua = Seats::new(p, vec![file_source(&p.random_lua); G::PLAYERS], threads);
         let wasm = Seats::new(p, vec![file_source(&p.random_wasm); G::PLAYERS], threads);
         let rate = |seats: &Seats| clock.per_second(threads, &|k, i| play::<G>(seats, k, i));
         let n = rate(&native);
-        report.add(keys[0], format!("{} matches: native random", G::NAME), n, "/s");
+        report.add(key("native"), format!("{} matches: native random", G::NAME), n, "/s");
         let is_blade = G::NAME == "blade";
         for (key, kind, sources, target) in
-            [(keys[1], "Lua", &lua, 10_000.0), (keys[2], "WASM", &wasm, 20_000.0)]
+            [(key("lua"), "Lua", &lua, 10_000.0), (key("wasm"), "WASM", &wasm, 20_000.0)]
         {
             let v = rate(sources);
             let row = report
@@ -707,34 +703,9 @@ fn matches(clock: &Clock, threads: usize, p: &Programs, report: &mut Report) {
             }
         }
     }
-    game::<Blade>(
-        clock,
-        threads,
-        p,
-        report,
-        ["matches_blade_native", "matches_blade_lua", "matches_blade_wasm"],
-    );
-    game::<cardarena::games::ecard::Ecard>(
-        clock,
-        threads,
-        p,
-        report,
-        ["matches_ecard_native", "matches_ecard_lua", "matches_ecard_wasm"],
-    );
-    game::<cardarena::games::lost_cities::LostCities>(
-        clock,
-        threads,
-        p,
-        report,
-        ["matches_lost_cities_native", "matches_lost_cities_lua", "matches_lost_cities_wasm"],
-    );
-    game::<cardarena::games::intensity::Intensity>(
-        clock,
-        threads,
-        p,
-        report,
-        ["matches_intensity_native", "matches_intensity_lua", "matches_intensity_wasm"],
-    );
+    for id in cardarena::GameId::ALL {
+        cardarena::play::with_game!(id, G => game::<G>(clock, threads, p, report));
+    }
     // Scaling of the runner alone (no storage): Blade with WASM random bots on 1 and 2 threads,
     // next to what the machine itself gives two threads of plain arithmetic (no memory, no
     // shared data): the ceiling of any program's scaling here.
