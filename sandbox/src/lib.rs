@@ -50,6 +50,7 @@ mod log;
 mod lua;
 mod shape;
 mod stack;
+mod stdio;
 mod wasi;
 mod wasm;
 mod watchdog;

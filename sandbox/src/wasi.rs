@@ -26,6 +26,7 @@ use wasmtime::{
 };
 
 use crate::log::LogBook;
+use crate::stdio::Stdio;
 use crate::wasm::{charge_host, classify, epoch_ticks, Host};
 use crate::{Fault, Limits, Verdict, MAX_WASM_MODULE};
 
@@ -101,23 +102,6 @@ const PREVIEW1: &[&str] = &[
     "sock_send",
     "sock_shutdown",
 ];
-
-/// The standard streams and the deterministic sources of one run (in the store's [`Host`]).
-#[derive(Default)]
-pub(crate) struct Stdio {
-    stdin: Vec<u8>,
-    read: usize,
-    stdout: Vec<u8>,
-    stdout_over: bool,
-    /// stderr since its last newline.
-    stderr_line: Vec<u8>,
-    /// SplitMix64 state of `random_get`.
-    random: u64,
-    /// The run's fuel at its start (the clocks count the fuel used since).
-    fuel_start: u64,
-    /// The first NOSYS stub the program called.
-    nosys: Option<String>,
-}
 
 /// The error that ends a run at `proc_exit`.
 #[derive(Debug)]

@@ -199,7 +199,7 @@ pub(crate) struct Host {
     /// A host function ran out of fuel during the current call.
     pub(crate) host_fuel_out: bool,
     /// The standard streams of a WASI command (`wasi.rs`); empty for ABI bots.
-    pub(crate) stdio: crate::wasi::Stdio,
+    pub(crate) stdio: crate::stdio::Stdio,
 }
 
 /// The error that traps a guest whose memory or table growth the limiter refused.
@@ -535,7 +535,7 @@ impl WasmInstance {
                 memory_peak: 0,
                 resource_denied: false,
                 host_fuel_out: false,
-                stdio: crate::wasi::Stdio::default(),
+                stdio: crate::stdio::Stdio::default(),
             },
         );
         store.limiter(|h| h as &mut dyn ResourceLimiter);

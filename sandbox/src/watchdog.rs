@@ -12,21 +12,27 @@
 
 use std::sync::{Arc, Mutex};
 
-use crate::lua::Meter;
+/// A call the ticker can check: the Lua meter.
+pub(crate) trait Overdue: Send + Sync {
+    /// Whether a call is in progress and past its deadline.
+    fn past_deadline(&self) -> bool;
+    /// Makes the call check its clock at its next instruction.
+    fn poke(&self);
+}
 
 /// Every live Lua VM of a sandbox (its meter), shared with the ticker. A VM registers when it
 /// is created and leaves when it is dropped, not at every call: a meter that is not in a call
 /// has no deadline, so the ticker passes it by.
 #[derive(Default)]
 pub(crate) struct Watchlist {
-    active: Mutex<Vec<Arc<Meter>>>,
+    active: Mutex<Vec<Arc<dyn Overdue>>>,
 }
 
 impl Watchlist {
     /// Registers a VM's meter until the returned guard is dropped.
-    pub(crate) fn register(self: &Arc<Self>, meter: &Arc<Meter>) -> Registered {
+    pub(crate) fn register(self: &Arc<Self>, meter: Arc<dyn Overdue>) -> Registered {
         self.active.lock().unwrap_or_else(|p| p.into_inner()).push(meter.clone());
-        Registered { list: self.clone(), meter: meter.clone() }
+        Registered { list: self.clone(), meter }
     }
 
     /// Called by the ticker: makes every overdue call check its clock at its next instruction.
@@ -41,7 +47,7 @@ impl Watchlist {
 /// Unregisters a VM when dropped (before the VM itself is: see `LuaInstance`'s field order).
 pub(crate) struct Registered {
     list: Arc<Watchlist>,
-    meter: Arc<Meter>,
+    meter: Arc<dyn Overdue>,
 }
 
 impl Drop for Registered {

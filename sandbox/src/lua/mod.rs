@@ -28,6 +28,16 @@ mod vm;
 
 use std::ffi::{c_int, CStr, CString};
 use std::sync::Arc;
+impl Overdue for Meter {
+    fn past_deadline(&self) -> bool {
+        Meter::past_deadline(self)
+    }
+
+    fn poke(&self) {
+        Meter::poke(self)
+    }
+}
+
 #[cfg(test)]
 use std::time::Duration;
 
@@ -39,7 +49,7 @@ pub(crate) use self::meter::Meter;
 use self::meter::Trip;
 pub(crate) use self::vm::{LuaFailure, Vm};
 use crate::log::LogBook;
-use crate::watchdog::{Registered, Watchlist};
+use crate::watchdog::{Overdue, Registered, Watchlist};
 use crate::{Fault, Limits, Verdict, LUA_HOOK_STEP, MAX_LUA_SOURCE, MAX_REPLY_BYTES};
 
 const PRELUDE: &str = include_str!("prelude.lua");
@@ -128,7 +138,7 @@ impl LuaInstance {
         // SAFETY: the VM's live main state, with no Lua code running.
         unsafe { meter.probe_hookcount() };
         let inst = LuaInstance {
-            _registered: watch.register(&meter),
+            _registered: watch.register(meter.clone()),
             vm,
             has_act: false,
             meter,
