@@ -417,3 +417,24 @@ pub fn shorten(s: &str) -> String {
 pub fn prefix(s: &str, n: usize) -> &str {
     s.char_indices().nth(n).map_or(s, |(i, _)| &s[..i])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A recorded fault is written as docs/replay.md shows it: the verdict, the decision, then
+    /// the fault's other fields, the unset ones left out; and it reads back the same.
+    #[test]
+    fn a_fault_record_keeps_its_replay_format() {
+        let mut fault = Fault::new(Verdict::Fuel, "out of fuel");
+        fault.fuel_used = Some(5_000_001);
+        let record = FaultRecord::new(fault, Some(3));
+        let text = serde_json::to_string(&record).unwrap();
+        assert_eq!(text, r#"{"verdict":"fuel","decision":3,"message":"out of fuel","fuel_used":5000001}"#);
+        assert_eq!(serde_json::from_str::<FaultRecord>(&text).unwrap(), record);
+        let at_init = r#"{"verdict":"load","decision":null,"message":"no act"}"#;
+        let read: FaultRecord = serde_json::from_str(at_init).unwrap();
+        assert_eq!((read.decision, read.verdict, read.trace.as_deref()), (None, Verdict::Load, None));
+        assert_eq!(serde_json::to_string(&read).unwrap(), at_init);
+    }
+}
