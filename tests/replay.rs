@@ -307,6 +307,11 @@ fn tournament_faults_print_match_ids_and_capsules_and_replays_read_from_the_data
     let o = arena(&["replay", "--db", s(&db), "--list"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("crash_third.lua"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("in Intensity they are penalty points"),
+        "the points explained: {}",
+        stdout(&o)
+    );
     let o = arena(&["replay", "--db", s(&db), &id]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("FAULT crash"), "{}", stdout(&o));

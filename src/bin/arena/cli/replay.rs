@@ -169,6 +169,8 @@ fn list(db: &Path, event: Option<&str>) -> anyhow::Result<String> {
     }
     if rows.is_empty() {
         out.push_str("(no matches)\n");
+    } else {
+        out.push_str("(points: each game's own, in seat order; in Intensity they are penalty points, fewer is better)\n");
     }
     Ok(out)
 }
