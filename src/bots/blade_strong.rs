@@ -25,19 +25,33 @@
 //! hand is not used (no inference): determinizations are uniform over the unseen cards.
 
 use crate::bot::{Bot, Fault, Verdict};
-use crate::bots::Greedy;
-use crate::games::blade::{Blade, BladeObservation, Card, Phase, Variant};
+use crate::bots::{Greedy, Level};
+use crate::games::blade::{Blade, BladeObservation, Card, Event, Phase, Source, Variant};
 use crate::games::Seat;
 use crate::rng::{Rng, Stream};
 
 /// Determinizations per decision when no budget is given.
-pub const DEFAULT_BUDGET: u32 = 8;
+pub const DEFAULT_BUDGET: u32 = 400;
+/// `strong:1` … `strong:8`: the lowest play some random cards, the rest search with more
+/// determinizations each (docs/zoo.md has their ratings).
+pub const LEVELS: &[Level] = &[
+    Level { budget: Some(4), random_per_mille: 600 },
+    Level { budget: Some(4), random_per_mille: 300 },
+    Level::search(4),
+    Level::search(16),
+    Level::search(50),
+    Level::search(150),
+    Level::search(DEFAULT_BUDGET),
+    Level::search(2000),
+];
+/// The level plain `strong` plays (1-based): [`DEFAULT_BUDGET`].
+pub const DEFAULT_LEVEL: usize = 7;
 /// Exact search is tried when both hands together hold at most this many cards.
-pub const EXACT_CARDS: usize = 12;
+pub const EXACT_CARDS: usize = 0;
 /// The most nodes one exact search may visit before it gives up for playouts.
 pub const NODE_LIMIT: u32 = 4000;
 /// Playouts per (determinization, card) when the position is not solved exactly.
-pub const ROLLOUTS: u32 = 2;
+pub const ROLLOUTS: u32 = 1;
 
 /// The search's knobs (the constants above, overridable in the measurement test).
 #[derive(Clone, Copy, Debug)]
@@ -45,10 +59,16 @@ struct Params {
     exact_cards: usize,
     node_limit: u32,
     rollouts: u32,
+    peek: bool,
+    noise: f64,
+    /// Opponent model: temperature and floor of [`Replay::likelihood`]; `temp` 0: no inference.
+    temp: f64,
+    floor: f64,
 }
 
 impl Params {
-    const DEFAULT: Params = Params { exact_cards: EXACT_CARDS, node_limit: NODE_LIMIT, rollouts: ROLLOUTS };
+    const DEFAULT: Params =
+        Params { exact_cards: EXACT_CARDS, node_limit: NODE_LIMIT, rollouts: ROLLOUTS, peek: false, noise: 0.0, temp: 2.0, floor: 0.05 };
 
     #[cfg(test)]
     fn from_env() -> Params {
@@ -60,6 +80,10 @@ impl Params {
             exact_cards: get("EXACT_CARDS", d.exact_cards as u32) as usize,
             node_limit: get("NODE_LIMIT", d.node_limit),
             rollouts: get("ROLLOUTS", d.rollouts),
+            peek: get("PEEK", u32::from(d.peek)) == 1,
+            noise: f64::from(get("NOISE100", (d.noise * 100.0) as u32)) / 100.0,
+            temp: f64::from(get("TEMP100", (d.temp * 100.0) as u32)) / 100.0,
+            floor: f64::from(get("FLOOR100", (d.floor * 100.0) as u32)) / 100.0,
         }
     }
 }
@@ -419,50 +443,129 @@ fn cost(pos: &Pos, seat: usize, card: u8) -> f64 {
 /// no answer to, and a B/M first when the rest of the hand would be only B/M;
 /// failing that a card that ties (a re-init), failing that anything. A set-up pick places the
 /// cheapest card, avoiding a tie with the opponent's field.
-fn rollout_choice(pos: &Pos, rng: &mut Rng) -> u8 {
-    let seat = pos.mover().unwrap_or(0);
-    let other = 1 - seat;
+fn rollout_choice(pos: &Pos, params: &Params, rng: &mut Rng) -> u8 {
     let (moves, n) = pos.moves();
     let mut best = (f64::INFINITY, moves[0]);
-    let effects_in_hand =
-        u32::from(pos.hands[seat][usize::from(BOLT)] + pos.hands[seat][usize::from(MIRROR)]);
     for &card in &moves[..n] {
-        let noise = f64::from(rng.next_u32() >> 22) / 1024.0; // [0, 1)
-        let rate = if let Stage::Pick(_) = pos.stage {
-            let tie = pos.fields[other].score == pos.score(seat) + value(card);
-            let base = if is_effect(card) { 0.0 } else { f64::from(value(card)) };
-            base + if tie { 10.0 } else { 0.0 }
-        } else {
-            let mut child = *pos;
-            child.play(card);
-            let ahead = match child.stage {
-                Stage::Over(w) => {
-                    if w == Some(seat as u8) {
-                        -100.0
-                    } else {
-                        1000.0
-                    }
-                }
-                Stage::Turn(s) if usize::from(s) == other => {
-                    if has_answer(&child) {
-                        0.0
-                    } else {
-                        -NO_ANSWER
-                    }
-                }
-                _ => 100.0, // a re-init
-            };
-            let left = u32::from(pos.hand_len[seat]) - 1;
-            let effects_left = effects_in_hand - u32::from(is_effect(card));
-            let only_effects = left > 0 && effects_left == left;
-            ahead + cost(pos, seat, card) + if only_effects { 60.0 } else { 0.0 }
-        };
-        let rate = rate + noise;
+        let noise = if params.noise > 0.0 { params.noise * f64::from(rng.next_u32() >> 22) / 1024.0 } else { 0.0 };
+        let rate = rate(pos, card, params.peek) + noise;
         if rate < best.0 {
             best = (rate, card);
         }
     }
     best.1
+}
+
+/// The playout policy's rating of `card` for the mover of `pos` (lower is better), without
+/// noise; `peek`: prefer a card the opponent's (determinized) hand has no answer to.
+fn rate(pos: &Pos, card: u8, peek: bool) -> f64 {
+    let seat = pos.mover().unwrap_or(0);
+    let other = 1 - seat;
+    if let Stage::Pick(_) = pos.stage {
+        let tie = pos.fields[other].score == pos.score(seat) + value(card);
+        let base = if is_effect(card) { 0.0 } else { f64::from(value(card)) };
+        return base + if tie { 10.0 } else { 0.0 };
+    }
+    let mut child = *pos;
+    child.play(card);
+    let ahead = match child.stage {
+        Stage::Over(w) => {
+            if w == Some(seat as u8) {
+                -100.0
+            } else {
+                1000.0
+            }
+        }
+        Stage::Turn(s) if usize::from(s) == other => {
+            if !peek || has_answer(&child) {
+                0.0
+            } else {
+                -NO_ANSWER
+            }
+        }
+        _ => 100.0, // a re-init
+    };
+    let effects_in_hand = u32::from(pos.hands[seat][usize::from(BOLT)] + pos.hands[seat][usize::from(MIRROR)]);
+    let left = u32::from(pos.hand_len[seat]) - 1;
+    let effects_left = effects_in_hand - u32::from(is_effect(card));
+    let only_effects = left > 0 && effects_left == left;
+    ahead + cost(pos, seat, card) + if only_effects { 60.0 } else { 0.0 }
+}
+
+/// The opponent's past turns, replayed from the public history: for each, the fields before
+/// it, the card it played, and the hand cards both seats had spent by then (so a sampled
+/// current hand gives the hand it held then).
+struct Replay {
+    /// Per opponent turn: fields before it, the card, cards each seat spent before it.
+    turns: Vec<([Field; 2], u8, [[u8; 9]; 2])>,
+    /// Hand cards each seat spent over the whole history.
+    spent: [[u8; 9]; 2],
+}
+
+impl Replay {
+    fn new(obs: &BladeObservation) -> Replay {
+        let them = 1 - obs.seat;
+        let mut fields = [Field::EMPTY; 2];
+        let mut spent = [[0u8; 9]; 2];
+        let mut turns = Vec::new();
+        for event in &obs.history {
+            match *event {
+                Event::Place { seat, card, from } => {
+                    if from == Source::Hand {
+                        spent[seat][card.index()] += 1;
+                    }
+                    fields[seat].push(card.index() as u8);
+                }
+                Event::Play { seat, card, .. } => {
+                    let c = card.index() as u8;
+                    if seat == them {
+                        turns.push((fields, c, spent));
+                    }
+                    spent[seat][card.index()] += 1;
+                    let other = 1 - seat;
+                    match c {
+                        ONE => fields[seat].one(),
+                        BOLT => fields[other].bolt(),
+                        MIRROR => fields.swap(0, 1),
+                        _ => {
+                            fields[seat].pop_bolted();
+                            fields[seat].push(c);
+                        }
+                    }
+                }
+                Event::Reinit { .. } => fields = [Field::EMPTY; 2],
+            }
+        }
+        Replay { turns, spent }
+    }
+
+    /// How likely the opponent's past plays are if it holds `pos`'s hand now and plays like the
+    /// playout policy, softened: each turn costs `exp(-(rating - best rating) / temp)`, at least
+    /// `floor`.
+    fn likelihood(&self, pos: &Pos, them: usize, temp: f64, floor: f64) -> f64 {
+        let me = 1 - them;
+        let mut weight = 1.0;
+        for (fields, card, spent_then) in &self.turns {
+            let mut p = *pos;
+            p.fields = *fields;
+            p.deck_len = [0, 0];
+            p.stage = Stage::Turn(them as u8);
+            for seat in [me, them] {
+                let mut len = 0u8;
+                for c in 0..9 {
+                    let held = pos.hands[seat][c] + self.spent[seat][c] - spent_then[seat][c];
+                    p.hands[seat][c] = held;
+                    len += held;
+                }
+                p.hand_len[seat] = len;
+            }
+            let (moves, n) = p.moves();
+            let best = moves[..n].iter().map(|&c| rate(&p, c, false)).fold(f64::INFINITY, f64::min);
+            let played = rate(&p, *card, false);
+            weight *= (-(played - best) / temp).exp().max(floor);
+        }
+        weight
+    }
 }
 
 /// What the playout policy gains for a move after which the opponent has no card that goes
@@ -485,13 +588,13 @@ fn has_answer(pos: &Pos) -> bool {
 }
 
 /// One playout to the end with [`rollout_choice`] for both seats; the result for seat 0.
-fn rollout(pos: &Pos, rng: &mut Rng) -> i8 {
+fn rollout(pos: &Pos, params: &Params, rng: &mut Rng) -> i8 {
     let mut p = *pos;
     loop {
         if let Some(r) = p.result() {
             return r;
         }
-        let card = rollout_choice(&p, rng);
+        let card = rollout_choice(&p, params, rng);
         p.play(card);
     }
 }
@@ -507,9 +610,11 @@ fn evaluate(obs: &BladeObservation, budget: u32, params: Params, rng: &mut Rng) 
     let sign = if obs.seat == 0 { 1.0 } else { -1.0 };
     let mut totals: Vec<(Card, f64)> = cards.iter().map(|&c| (c, 0.0)).collect();
     let mut hidden = obs.unseen.clone();
+    let replay = (params.temp > 0.0).then(|| Replay::new(obs));
     for _ in 0..budget {
         rng.shuffle(&mut hidden);
         let pos = Pos::from_observation(obs, &hidden)?;
+        let weight = replay.as_ref().map_or(1.0, |r| r.likelihood(&pos, 1 - obs.seat, params.temp, params.floor));
         let small = usize::from(pos.hand_len[0]) + usize::from(pos.hand_len[1]) <= params.exact_cards;
         for (card, total) in &mut totals {
             let mut child = pos;
@@ -520,10 +625,10 @@ fn evaluate(obs: &BladeObservation, budget: u32, params: Params, rng: &mut Rng) 
                 Some(v) => f64::from(v),
                 None => {
                     let n = params.rollouts.max(1);
-                    (0..n).map(|_| f64::from(rollout(&child, rng))).sum::<f64>() / f64::from(n)
+                    (0..n).map(|_| f64::from(rollout(&child, &params, rng))).sum::<f64>() / f64::from(n)
                 }
             };
-            *total += sign * v;
+            *total += weight * sign * v;
         }
     }
     Some(totals)
@@ -712,6 +817,22 @@ mod tests {
         assert!(d.low() > 0.0 && d.wdl[0] > d.wdl[2], "{d}");
     }
 
+    /// Counts the decisions of a bot and the CPU time they take.
+    struct Timed {
+        bot: Box<dyn Bot<Blade>>,
+        clock: std::sync::Arc<std::sync::Mutex<(u32, f64)>>,
+    }
+
+    impl Bot<Blade> for Timed {
+        fn act(&mut self, obs: &BladeObservation) -> Result<String, Fault> {
+            let start = std::time::Instant::now();
+            let out = self.bot.act(obs);
+            let mut clock = self.clock.lock().expect("clock");
+            *clock = (clock.0 + 1, clock.1 + start.elapsed().as_secs_f64());
+            out
+        }
+    }
+
     /// The measurement for the docs: `cargo test --lib blade_strong::tests::measure -- --ignored
     /// --nocapture` (best with `CARGO_PROFILE_DEV_OPT_LEVEL=2`); `DEALS`, `BOTS` (e.g.
     /// `strong:8,strong`) and the [`Params`] variables override the defaults.
@@ -720,13 +841,23 @@ mod tests {
     fn measure() {
         let deals = std::env::var("DEALS").ok().and_then(|s| s.parse().ok()).unwrap_or(2000);
         let bots = std::env::var("BOTS").unwrap_or_else(|_| "strong".into());
-        for variant in Variant::ALL {
+        let opps = std::env::var("OPPS").unwrap_or_else(|_| "greedy,random".into());
+        let only = std::env::var("VARIANT").ok();
+        for variant in Variant::ALL.into_iter().filter(|v| only.as_ref().is_none_or(|o| *o == v.to_string())) {
             for a in bots.split(',') {
-                for b in ["greedy", "random"] {
-                    let t = std::time::Instant::now();
-                    let d = duel::<Blade>(variant, a, b, 2026, deals);
-                    let ms = t.elapsed().as_secs_f64() * 1000.0 / (2 * deals) as f64;
-                    println!("blade {variant}: {a} vs {b}: {d}; {ms:.3} ms per match");
+                for b in opps.split(',') {
+                    let clock = std::sync::Arc::new(std::sync::Mutex::new((0u32, 0.0f64)));
+                    let d = crate::bots::duel::duel_with::<Blade>(variant, a, b, 2026, deals, |n, seed, seat| {
+                        let bot = crate::bot::builtin::<Blade>(n, seed, seat).expect("a built-in");
+                        if n == a {
+                            Box::new(Timed { bot, clock: clock.clone() })
+                        } else {
+                            bot
+                        }
+                    });
+                    let (n, secs) = *clock.lock().expect("clock");
+                    let ms = secs * 1000.0 / f64::from(n.max(1));
+                    println!("blade {variant}: {a} vs {b}: {d}; {ms:.3} ms per decision of {a}");
                 }
             }
         }

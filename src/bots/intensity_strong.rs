@@ -28,7 +28,19 @@ use crate::rng::Rng;
 pub const MARGIN: f64 = 0.03;
 
 /// The default iterations per decision.
-pub const DEFAULT_ITERATIONS: u32 = 8;
+pub const DEFAULT_ITERATIONS: u32 = 40;
+
+/// `strong:1` … `strong:6` (docs/zoo.md has their ratings).
+pub const LEVELS: &[super::Level] = &[
+    super::Level { budget: Some(1), random_per_mille: 300 },
+    super::Level::search(1),
+    super::Level::search(4),
+    super::Level::search(12),
+    super::Level::search(DEFAULT_ITERATIONS),
+    super::Level::search(160),
+];
+/// The level plain `strong` plays (1-based).
+pub const DEFAULT_LEVEL: usize = 5;
 
 /// Cards of our hand whose triples the search considers at the pass.
 const PASS_CANDIDATES: usize = 6;

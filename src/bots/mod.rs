@@ -29,16 +29,82 @@ pub trait Greedy: crate::view::View {
     fn greedy_action(obs: &Self::Observation, rng: &mut Rng) -> Self::Action;
 
     /// The game's `strong` bot (search over the hidden information), for `seat` of the match with
-    /// `seed`; `budget` is its search budget in iterations (`None`: the game's default, `strong:N`
-    /// on the command line). `None` if the game has no strong bot yet.
+    /// `seed`; `budget` is its search budget in iterations (`None`: the game's default; on the
+    /// command line `strong:N` picks a level of [`Greedy::strong_levels`]). `None` if the game
+    /// has no strong bot yet.
     fn strong_bot(seed: u64, seat: Seat, budget: Option<u32>) -> Option<Box<dyn Bot<Self>>> {
         let _ = (seed, seat, budget);
         None
     }
+
+    /// The levels `strong:1` … `strong:N` of the game's strong bot, weakest first (empty: no
+    /// strong bot). Each level is measured to rate above the one below (docs/zoo.md).
+    fn strong_levels() -> &'static [Level] {
+        &[]
+    }
+
+    /// Which level (1-based, into [`Greedy::strong_levels`]) plain `strong` plays.
+    const STRONG_DEFAULT_LEVEL: usize = 1;
 
     /// The game's `nash` bot (an exact equilibrium strategy), where the game has one.
     fn nash_bot(seed: u64, seat: Seat) -> Option<Box<dyn Bot<Self>>> {
         let _ = (seed, seat);
         None
     }
+}
+
+/// One level of a game's `strong` bot: the search budget it gets and how often it plays a
+/// uniformly random legal action instead of the search's (the lowest levels' handicap).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Level {
+    /// The budget passed to [`Greedy::strong_bot`] (`None`: the game's default).
+    pub budget: Option<u32>,
+    /// Decisions in a thousand played at random instead of by the search.
+    pub random_per_mille: u32,
+}
+
+impl Level {
+    /// The search at `budget`, no handicap.
+    pub const fn search(budget: u32) -> Level {
+        Level { budget: Some(budget), random_per_mille: 0 }
+    }
+}
+
+/// A strong bot that plays a uniformly random legal action in `random_per_mille` of its
+/// decisions (drawn from a stream of its own).
+pub struct Handicap<G: crate::games::Game> {
+    inner: Box<dyn Bot<G>>,
+    rng: Rng,
+    random_per_mille: u32,
+}
+
+impl<G: crate::games::Game> Handicap<G> {
+    /// `inner` with `level`'s handicap, for `seat` of the match with `seed`.
+    pub fn new(inner: Box<dyn Bot<G>>, seed: u64, seat: Seat, random_per_mille: u32) -> Handicap<G> {
+        let rng = Rng::new(crate::rng::derive_seed(&[seed, HANDICAP_STREAM]), crate::rng::Stream::Bot(seat));
+        Handicap { inner, rng, random_per_mille }
+    }
+}
+
+/// Mixed into the match seed for the handicap's own stream.
+const HANDICAP_STREAM: u64 = 0x6c65_7665_6c;
+
+impl<G: crate::games::Game> Bot<G> for Handicap<G> {
+    fn act(&mut self, obs: &G::Observation) -> Result<String, crate::bot::Fault> {
+        use crate::games::Observation;
+        // Both draws every decision, so the stream does not depend on the inner bot.
+        let roll = self.rng.below(1000) as u32;
+        let pick = self.rng.below(obs.legal().len().max(1));
+        if roll < self.random_per_mille && !obs.legal().is_empty() {
+            return Ok(obs.legal()[pick].clone());
+        }
+        self.inner.act(obs)
+    }
+}
+
+/// The strong bot of level `level` (1-based) of game `G`, or `None` if there is no such level.
+pub fn strong_level<G: Greedy>(seed: u64, seat: Seat, level: usize) -> Option<Box<dyn Bot<G>>> {
+    let l = *G::strong_levels().get(level.checked_sub(1)?)?;
+    let inner = G::strong_bot(seed, seat, l.budget)?;
+    Some(if l.random_per_mille == 0 { inner } else { Box::new(Handicap::new(inner, seed, seat, l.random_per_mille)) })
 }

@@ -9,6 +9,7 @@ pub mod config;
 pub mod schedule;
 pub mod standings;
 pub mod store;
+pub mod timing;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -1,0 +1,119 @@
+//! `arena timing`: the CPU time per decision of every bot of a tournament file, for the zoo
+//! (docs/zoo.md). Each bot plays a few deals against `greedy` in every other seat, once from each
+//! seat; every decision is timed in the calling thread's CPU time (a clock that other processes
+//! on the machine do not advance). Only the figures depend on the machine; the matches are the
+//! same as anywhere.
+
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use anyhow::Context;
+use serde::Serialize;
+
+use super::config::{self, Event};
+use crate::bot::{Bot, Fault};
+use crate::bots::Greedy;
+use crate::games::Game;
+use crate::registry::{self, BotSource, Loader};
+use crate::rng::derive_seed;
+use crate::runner::{run_match, BotEntry, MatchSpec, Quiet};
+use crate::with_game;
+
+/// One bot's time per decision.
+#[derive(Clone, Debug, Serialize)]
+pub struct BotTiming {
+    /// The bot as written in the file.
+    pub bot: String,
+    /// Decisions timed.
+    pub decisions: u64,
+    /// Mean CPU milliseconds per decision.
+    pub mean_ms: f64,
+    /// The slowest decision, in CPU milliseconds.
+    pub max_ms: f64,
+}
+
+/// The timings of one event.
+#[derive(Clone, Debug, Serialize)]
+pub struct EventTiming {
+    /// The event's name.
+    pub name: String,
+    /// Its game.
+    pub game: String,
+    /// Deals per bot (each played once from every seat).
+    pub deals: u32,
+    /// One row per bot, in file order.
+    pub bots: Vec<BotTiming>,
+}
+
+/// Times every bot of every event of the tournament file at `path` on `deals` deals.
+///
+/// # Errors
+/// The file cannot be read or checked, or a bot cannot be loaded.
+pub fn run(path: &Path, deals: u32) -> anyhow::Result<Vec<EventTiming>> {
+    let config = config::load(path)?;
+    let loader = Loader::new();
+    let mut out = Vec::new();
+    for event in &config.events {
+        let bots = with_game!(event.game.as_str(), G => time_event::<G>(event, &loader, deals))??;
+        out.push(EventTiming { name: event.name.clone(), game: event.game.clone(), deals, bots });
+    }
+    Ok(out)
+}
+
+/// A bot that adds the CPU time of each decision to `clock`.
+struct Timed<G: Game> {
+    inner: Box<dyn Bot<G>>,
+    clock: Arc<Mutex<(u64, Duration, Duration)>>,
+}
+
+impl<G: Game> Bot<G> for Timed<G> {
+    fn act(&mut self, obs: &G::Observation) -> Result<String, Fault> {
+        let start = crate::bench::thread_cpu();
+        let out = self.inner.act(obs);
+        let spent = crate::bench::thread_cpu().saturating_sub(start);
+        let mut c = self.clock.lock().unwrap_or_else(|e| e.into_inner());
+        *c = (c.0 + 1, c.1 + spent, c.2.max(spent));
+        out
+    }
+}
+
+fn time_event<G: Greedy>(event: &Event, loader: &Loader, deals: u32) -> anyhow::Result<Vec<BotTiming>> {
+    let variant = registry::variant::<G>(event.variant.as_deref())?;
+    let greedy = BotSource::Builtin("greedy".into());
+    let mut rows = Vec::new();
+    for (name, path) in event.bots.iter().zip(&event.bot_paths) {
+        let source = loader.resolve::<G>(path).with_context(|| format!("event {:?}", event.name))?;
+        let clock = Arc::new(Mutex::new((0u64, Duration::ZERO, Duration::ZERO)));
+        for d in 0..deals {
+            let seed = derive_seed(&[event.seed, u64::from(d)]);
+            for seat in 0..G::PLAYERS {
+                let sources: Vec<&BotSource> =
+                    (0..G::PLAYERS).map(|s| if s == seat { &source } else { &greedy }).collect();
+                let entries: Vec<BotEntry> = sources.iter().map(|s| s.entry()).collect();
+                let spec = MatchSpec::<G> { variant, seed, entries };
+                let mut bots: Vec<Box<dyn Bot<G>>> = sources
+                    .iter()
+                    .enumerate()
+                    .map(|(s, src)| {
+                        let bot = src.instantiate::<G>(seed, s, &event.limits);
+                        if s == seat {
+                            Box::new(Timed { inner: bot, clock: clock.clone() }) as Box<dyn Bot<G>>
+                        } else {
+                            bot
+                        }
+                    })
+                    .collect();
+                run_match(&spec, &mut bots, &mut Quiet);
+            }
+        }
+        let (n, total, max) = *clock.lock().unwrap_or_else(|e| e.into_inner());
+        rows.push(BotTiming {
+            bot: name.clone(),
+            decisions: n,
+            mean_ms: total.as_secs_f64() * 1000.0 / n.max(1) as f64,
+            max_ms: max.as_secs_f64() * 1000.0,
+        });
+    }
+    Ok(rows)
+}
