@@ -32,20 +32,18 @@ use crate::rng::{Rng, Stream};
 
 /// Determinizations per decision when no budget is given.
 pub const DEFAULT_BUDGET: u32 = 400;
-/// `strong:1` … `strong:8`: the lowest play some random cards, the rest search with more
+/// `strong:1` … `strong:6`: the lowest play some random cards, the rest search with more
 /// determinizations each (docs/zoo.md has their ratings).
 pub const LEVELS: &[Level] = &[
-    Level { budget: Some(4), random_per_mille: 600 },
-    Level { budget: Some(4), random_per_mille: 300 },
+    Level { budget: Some(4), random_per_mille: 500 },
+    Level { budget: Some(4), random_per_mille: 200 },
     Level::search(4),
-    Level::search(16),
-    Level::search(50),
-    Level::search(150),
+    Level::search(30),
     Level::search(DEFAULT_BUDGET),
     Level::search(2000),
 ];
 /// The level plain `strong` plays (1-based): [`DEFAULT_BUDGET`].
-pub const DEFAULT_LEVEL: usize = 7;
+pub const DEFAULT_LEVEL: usize = 5;
 /// Exact search is tried when both hands together hold at most this many cards.
 pub const EXACT_CARDS: usize = 0;
 /// The most nodes one exact search may visit before it gives up for playouts.
@@ -64,11 +62,13 @@ struct Params {
     /// Opponent model: temperature and floor of [`Replay::likelihood`]; `temp` 0: no inference.
     temp: f64,
     floor: f64,
+    /// Decisions with fewer candidate cards than this get proportionally more determinizations.
+    wide: u32,
 }
 
 impl Params {
     const DEFAULT: Params =
-        Params { exact_cards: EXACT_CARDS, node_limit: NODE_LIMIT, rollouts: ROLLOUTS, peek: false, noise: 0.0, temp: 2.0, floor: 0.05 };
+        Params { exact_cards: EXACT_CARDS, node_limit: NODE_LIMIT, rollouts: ROLLOUTS, peek: false, noise: 0.0, temp: 1.0, floor: 0.02, wide: 6 };
 
     #[cfg(test)]
     fn from_env() -> Params {
@@ -84,6 +84,7 @@ impl Params {
             noise: f64::from(get("NOISE100", (d.noise * 100.0) as u32)) / 100.0,
             temp: f64::from(get("TEMP100", (d.temp * 100.0) as u32)) / 100.0,
             floor: f64::from(get("FLOOR100", (d.floor * 100.0) as u32)) / 100.0,
+            wide: get("WIDE", d.wide),
         }
     }
 }
@@ -611,7 +612,9 @@ fn evaluate(obs: &BladeObservation, budget: u32, params: Params, rng: &mut Rng) 
     let mut totals: Vec<(Card, f64)> = cards.iter().map(|&c| (c, 0.0)).collect();
     let mut hidden = obs.unseen.clone();
     let replay = (params.temp > 0.0).then(|| Replay::new(obs));
-    for _ in 0..budget {
+    // Narrow decisions get more determinizations: their rollouts are fewer per determinization.
+    let dets = budget.max(budget * params.wide / totals.len().max(1) as u32);
+    for _ in 0..dets {
         rng.shuffle(&mut hidden);
         let pos = Pos::from_observation(obs, &hidden)?;
         let weight = replay.as_ref().map_or(1.0, |r| r.likelihood(&pos, 1 - obs.seat, params.temp, params.floor));
@@ -847,8 +850,14 @@ mod tests {
             for a in bots.split(',') {
                 for b in opps.split(',') {
                     let clock = std::sync::Arc::new(std::sync::Mutex::new((0u32, 0.0f64)));
+                    let loader = crate::registry::Loader::new();
+                    let source = loader.resolve::<Blade>(b).expect("a bot");
                     let d = crate::bots::duel::duel_with::<Blade>(variant, a, b, 2026, deals, |n, seed, seat| {
-                        let bot = crate::bot::builtin::<Blade>(n, seed, seat).expect("a built-in");
+                        let bot = if n == b {
+                            source.instantiate::<Blade>(seed, seat, &Default::default())
+                        } else {
+                            crate::bot::builtin::<Blade>(n, seed, seat).expect("a built-in")
+                        };
                         if n == a {
                             Box::new(Timed { bot, clock: clock.clone() })
                         } else {

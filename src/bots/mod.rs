@@ -90,6 +90,10 @@ impl<G: crate::games::Game> Handicap<G> {
 const HANDICAP_STREAM: u64 = 0x6c65_7665_6c;
 
 impl<G: crate::games::Game> Bot<G> for Handicap<G> {
+    fn init(&mut self, info: &crate::bot::InitInfo) -> Result<(), crate::bot::Fault> {
+        self.inner.init(info)
+    }
+
     fn act(&mut self, obs: &G::Observation) -> Result<String, crate::bot::Fault> {
         use crate::games::Observation;
         // Both draws every decision, so the stream does not depend on the inner bot.

@@ -42,6 +42,10 @@ pub struct EventTiming {
     pub game: String,
     /// Deals per bot (each played once from every seat).
     pub deals: u32,
+    /// How many levels the game's `strong` has (`strong:1` …).
+    pub strong_levels: usize,
+    /// The level plain `strong` plays.
+    pub strong_default_level: usize,
     /// One row per bot, in file order.
     pub bots: Vec<BotTiming>,
 }
@@ -55,8 +59,8 @@ pub fn run(path: &Path, deals: u32) -> anyhow::Result<Vec<EventTiming>> {
     let loader = Loader::new();
     let mut out = Vec::new();
     for event in &config.events {
-        let bots = with_game!(event.game.as_str(), G => time_event::<G>(event, &loader, deals))??;
-        out.push(EventTiming { name: event.name.clone(), game: event.game.clone(), deals, bots });
+        let timing = with_game!(event.game.as_str(), G => time_event::<G>(event, &loader, deals))??;
+        out.push(timing);
     }
     Ok(out)
 }
@@ -68,6 +72,14 @@ struct Timed<G: Game> {
 }
 
 impl<G: Game> Bot<G> for Timed<G> {
+    fn init(&mut self, info: &crate::bot::InitInfo) -> Result<(), Fault> {
+        self.inner.init(info)
+    }
+
+    fn take_log(&mut self) -> Vec<String> {
+        self.inner.take_log()
+    }
+
     fn act(&mut self, obs: &G::Observation) -> Result<String, Fault> {
         let start = crate::bench::thread_cpu();
         let out = self.inner.act(obs);
@@ -78,7 +90,7 @@ impl<G: Game> Bot<G> for Timed<G> {
     }
 }
 
-fn time_event<G: Greedy>(event: &Event, loader: &Loader, deals: u32) -> anyhow::Result<Vec<BotTiming>> {
+fn time_event<G: Greedy>(event: &Event, loader: &Loader, deals: u32) -> anyhow::Result<EventTiming> {
     let variant = registry::variant::<G>(event.variant.as_deref())?;
     let greedy = BotSource::Builtin("greedy".into());
     let mut rows = Vec::new();
@@ -115,5 +127,12 @@ fn time_event<G: Greedy>(event: &Event, loader: &Loader, deals: u32) -> anyhow::
             max_ms: max.as_secs_f64() * 1000.0,
         });
     }
-    Ok(rows)
+    Ok(EventTiming {
+        name: event.name.clone(),
+        game: event.game.clone(),
+        deals,
+        strong_levels: G::strong_levels().len(),
+        strong_default_level: G::STRONG_DEFAULT_LEVEL,
+        bots: rows,
+    })
 }
