@@ -206,14 +206,15 @@ pub fn builtin<G: Greedy>(name: &str, seed: u64, seat: Seat) -> Result<Box<dyn B
                 if levels == 0 {
                     return Err(missing());
                 }
-                let level = n.parse::<usize>().ok().filter(|l| (1..=levels).contains(l)).ok_or_else(|| {
-                    format!(
-                        "bad level in {name:?}: {} `strong` has levels strong:1 to strong:{levels} \
+                let level =
+                    n.parse::<usize>().ok().filter(|l| (1..=levels).contains(l)).ok_or_else(|| {
+                        format!(
+                            "bad level in {name:?}: {} `strong` has levels strong:1 to strong:{levels} \
                          (plain `strong` is strong:{})",
-                        G::NAME,
-                        G::STRONG_DEFAULT_LEVEL
-                    )
-                })?;
+                            G::NAME,
+                            G::STRONG_DEFAULT_LEVEL
+                        )
+                    })?;
                 crate::bots::strong_level::<G>(seed, seat, level).ok_or_else(missing)
             }
             None => {

@@ -387,7 +387,7 @@ mod tests {
     }
 
     /// The measurement of docs/zoo.md: `DEALS` duplicate deals (default 2000) of each of `BOTS`
-    /// (default `strong`; e.g. `rules,strong:8,strong`, where `rules` is the strong bot without
+    /// (default `strong`; e.g. `rules,strong:2,strong`, where `rules` is the strong bot without
     /// its endgame search) against greedy and random, classic.
     /// Run it in an optimized build:
     /// `CARGO_PROFILE_DEV_OPT_LEVEL=2 cargo test --lib lost_cities_strong::tests::measure -- --ignored --nocapture`.
