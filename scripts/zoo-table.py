@@ -21,8 +21,10 @@ page and the chart with `scripts/zoo-table.py`. Results are deterministic (same 
 matches on any machine); only the times depend on the machine.
 
 Every game has a `strong` bot (E-card also `nash`) in levels `strong:1` … `strong:N`, weakest
-first; plain `strong` is the level marked *default*. How each one searches is in
-docs/games/<game>.md, "strong".
+first; plain `strong` is the level marked *default*. How each one searches, and its learning
+curve (strength against budget, and what limits it), is in docs/games/<game>.md, "strong"; the
+levels below are that curve measured in one field. Intensity's head-to-head target (strong
+against three `greedy` seats) is measured by a test and reported there.
 """
 
 LEVEL = re.compile(r"^strong:(\d+)$")
@@ -49,8 +51,9 @@ def targets_table(events):
     out = [
         "## Targets: head to head on 2000 duplicate deals (4000 matches)\n",
         "Score: win 1, draw ½, loss 0 per match, with a 95% interval (normal approximation over",
-        "matches; duplicate deals make the true interval narrower). Points: the game's own per match.\n",
-        "| match | W / D / L | score (95% CI) | points per match, first − second |",
+        "matches; duplicate deals make the true interval narrower). Points per match: the game's own",
+        "(docs/tournament.md; in Lost Cities already the score difference, own − opponent's).\n",
+        "| match | W / D / L | score (95% CI) | points per match, first / second |",
         "|---|---|---|---:|",
     ]
     for ev in events:
@@ -58,10 +61,10 @@ def targets_table(events):
         rows = {s["bot"]: s for s in ev["standings"]}
         a, b = rows[bots[0]], rows[bots[1]]
         p, lo, hi = score_ci(a)
-        diff = (a["points"] - b["points"]) / a["matches"]
         out.append(
             f"| {ev['name']} | {a['wins']} / {a['draws']} / {a['losses']} "
-            f"| {100 * p:.1f}% ({100 * lo:.1f} .. {100 * hi:.1f}) | {diff:+.3f} |"
+            f"| {100 * p:.1f}% ({100 * lo:.1f} .. {100 * hi:.1f}) "
+            f"| {a['points'] / a['matches']:+.3f} / {b['points'] / b['matches']:+.3f} |"
         )
     out.append("")
     return "\n".join(out)
@@ -162,11 +165,11 @@ def svg_chart(events, timing):
             return x0 + pad + (w - pad - 20) * (level - 1) / max(n - 1, 1)
 
         parts.append(f'<text x="{x0 + w / 2}" y="14" text-anchor="middle" font-weight="bold">{ev["name"]}</text>')
-        parts.append(f'<line x1="{x0 + pad}" y1="{y_of(lo_all)}" x2="{x0 + pad}" y2="{y_of(hi_all)}" stroke="black"/>')
-        parts.append(f'<line x1="{x0 + pad}" y1="{y_of(lo_all)}" x2="{x0 + w - 20}" y2="{y_of(lo_all)}" stroke="black"/>')
         for r in range(int(lo_all), int(hi_all) + 1, 100):
             parts.append(f'<text x="{x0 + pad - 4}" y="{y_of(r) + 4}" text-anchor="end">{r}</text>')
             parts.append(f'<line x1="{x0 + pad}" y1="{y_of(r)}" x2="{x0 + w - 20}" y2="{y_of(r)}" stroke="#ddd"/>')
+        parts.append(f'<line x1="{x0 + pad}" y1="{y_of(lo_all)}" x2="{x0 + pad}" y2="{y_of(hi_all)}" stroke="black"/>')
+        parts.append(f'<line x1="{x0 + pad}" y1="{y_of(lo_all)}" x2="{x0 + w - 20}" y2="{y_of(lo_all)}" stroke="black"/>')
         for level, *_ in lv:
             parts.append(f'<text x="{x_of(level)}" y="{y_of(lo_all) + 14}" text-anchor="middle">{level}</text>')
         points = " ".join(f"{x_of(level):.1f},{y_of(r):.1f}" for level, r, _, _ in lv)
@@ -177,7 +180,7 @@ def svg_chart(events, timing):
             parts.append(f'<line x1="{x:.1f}" y1="{y_of(lo):.1f}" x2="{x:.1f}" y2="{y_of(hi):.1f}" stroke="#1f77b4"/>')
             fill = "#d62728" if level == default else "#1f77b4"
             parts.append(f'<circle cx="{x:.1f}" cy="{y_of(r):.1f}" r="3" fill="{fill}"/>')
-        parts.append(f'<text x="{x0 + w / 2}" y="{h + 30}" text-anchor="middle">level (red: default)</text>')
+        parts.append(f'<text x="{x0 + w / 2}" y="{h + 30}" text-anchor="middle">level (red: default); rating, 95% CI</text>')
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 
