@@ -401,10 +401,11 @@ fn a_class_with_broken_bots_plays_on_and_faults_never_pay() {
 
 #[test]
 fn the_repositorys_tournament_files_load_and_every_bot_resolves() {
-    // README's first command runs arena.toml; docs/zoo.md is measured with docs/zoo.toml.
+    // README's first command runs arena.toml; docs/zoo.md is measured with docs/zoo.toml and
+    // docs/zoo-targets.toml.
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let loader = cardarena::play::registry::Loader::new();
-    for file in ["arena.toml", "docs/zoo.toml"] {
+    for file in ["arena.toml", "docs/zoo.toml", "docs/zoo-targets.toml"] {
         let config =
             cardarena::tournament::config::load(&root.join(file)).unwrap_or_else(|e| panic!("{e:#}"));
         assert!(!config.events.is_empty(), "{file}");
@@ -417,6 +418,30 @@ fn the_repositorys_tournament_files_load_and_every_bot_resolves() {
             }
         }
     }
+}
+
+/// `arena timing` (docs/zoo.md's time column) times every bot of every event: each plays the
+/// deals from every seat against `greedy`, so a two-player bot on 2 deals makes decisions in 4
+/// matches; the JSON names the game's `strong` levels.
+#[test]
+fn timing_reports_every_bot_with_its_decisions() {
+    let dir = scratch("timing");
+    let file = write(&dir, "[[event]]\nname = \"b\"\ngame = \"blade\"\nbots = [\"random\", \"strong:1\"]\n");
+    let out = arena().args(["timing", file.to_str().unwrap(), "--deals", "2"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let event = &json[0];
+    assert_eq!(event["name"], "b");
+    assert_eq!(event["deals"], 2);
+    assert!(event["strong_default_level"].as_u64().unwrap() <= event["strong_levels"].as_u64().unwrap());
+    let bots = event["bots"].as_array().unwrap();
+    assert_eq!(bots.iter().map(|b| b["bot"].as_str().unwrap()).collect::<Vec<_>>(), ["random", "strong:1"]);
+    for b in bots {
+        // Blade asks each seat at least one decision per match
+        assert!(b["decisions"].as_u64().unwrap() >= 4, "{b}");
+        assert!(b["mean_ms"].as_f64().unwrap() <= b["max_ms"].as_f64().unwrap(), "{b}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// Faults group across the rounds of a Swiss event too: one line and one capsule per failure.

@@ -22,7 +22,7 @@
 //!
 //! `rng` only breaks exact ties between equally rated moves.
 
-use super::Greedy;
+use super::{Greedy, Level};
 use crate::bots::bot::Bot;
 use crate::games::blade::{Action, Blade, BladeObservation, Card, FieldCard, Phase};
 use crate::games::rng::Rng;
@@ -63,6 +63,12 @@ impl Greedy for Blade {
     fn strong_bot(seed: u64, seat: Seat, budget: Option<u32>) -> Option<Box<dyn Bot<Blade>>> {
         Some(Box::new(super::blade_strong::StrongBot::new(seed, seat, budget)))
     }
+
+    fn strong_levels() -> &'static [Level] {
+        super::blade_strong::LEVELS
+    }
+
+    const STRONG_DEFAULT_LEVEL: usize = super::blade_strong::DEFAULT_LEVEL;
 }
 
 fn choose(obs: &BladeObservation, rng: &mut Rng, w: &Weights) -> Action {

@@ -10,34 +10,52 @@
 //! bot plays the card in a compact copy of the rules ([`Pos`], checked against the engine move
 //! for move by the tests) and values the result from its own seat (+1 win, 0 draw, −1 loss):
 //!
-//! - **exactly**, by alpha–beta over the perfect-information game to its end, when both hands
+//! - by [`ROLLOUTS`] playout of a quick, deterministic policy for both seats that sees only the
+//!   mover's own hand, like a real player (go ahead with the cheapest card, spend B/M before
+//!   they are the last cards, keep 1s against Bolts, see [`rollout_choice`]);
+//! - or **exactly**, by alpha–beta over the perfect-information game to its end, when both hands
 //!   together hold at most [`EXACT_CARDS`] cards and the search finishes within [`NODE_LIMIT`]
-//!   nodes (Blade endgames are small: a move that does not go ahead loses at once, so few moves
-//!   count);
-//! - otherwise by [`ROLLOUTS`] playouts of a quick policy for both seats (go ahead with the
-//!   cheapest card, spend B/M before they are the last cards, keep 1s against Bolts, see
-//!   [`rollout_choice`]).
+//!   nodes. Off by default (0 cards): with every hidden card known to both seats it values
+//!   positions no better than the playouts do (docs/games/blade.md).
 //!
-//! The card with the highest total over the determinizations is played; ties go to the cheaper
-//! card. The budget (`strong:N`) is the number of determinizations per decision (default
-//! [`DEFAULT_BUDGET`]); the same determinizations are used for every card (common random
-//! numbers). Nothing is carried between decisions. What the opponent's choices reveal about its
-//! hand is not used (no inference): determinizations are uniform over the unseen cards.
+//! **Opponent model.** Each determinization is weighted by how likely the opponent's past turns
+//! are if it held that hand and played like the playout policy ([`Replay::likelihood`]): a
+//! determinization in which the opponent had a cheaper card that went ahead, yet played a dearer
+//! one, counts less.
+//!
+//! The card with the highest weighted total over the determinizations is played; ties go to the
+//! cheaper card. The budget is the number of determinizations per decision (default
+//! [`DEFAULT_BUDGET`]; decisions with fewer than 6 candidate cards get proportionally more, so
+//! every decision plays about as many playouts); the same determinizations are used for every
+//! card (common random numbers). Nothing is carried between decisions. [`LEVELS`] are the
+//! `strong:N` levels.
 
 use crate::bots::bot::{Bot, Fault, Verdict};
-use crate::bots::Greedy;
-use crate::games::blade::{Blade, BladeObservation, Card, Phase, Variant};
+use crate::bots::{Greedy, Level};
+use crate::games::blade::{Blade, BladeObservation, Card, Event, Phase, Source, Variant};
 use crate::games::rng::{Rng, Stream};
 use crate::games::Seat;
 
 /// Determinizations per decision when no budget is given.
-pub const DEFAULT_BUDGET: u32 = 8;
+pub const DEFAULT_BUDGET: u32 = 400;
+/// `strong:1` … `strong:6`: the lowest play some random cards, the rest search with more
+/// determinizations each (docs/zoo.md has their ratings).
+pub const LEVELS: &[Level] = &[
+    Level { budget: Some(4), random_per_mille: 500 },
+    Level { budget: Some(4), random_per_mille: 200 },
+    Level::search(4),
+    Level::search(30),
+    Level::search(DEFAULT_BUDGET),
+    Level::search(2000),
+];
+/// The level plain `strong` plays (1-based): [`DEFAULT_BUDGET`].
+pub const DEFAULT_LEVEL: usize = 5;
 /// Exact search is tried when both hands together hold at most this many cards.
-pub const EXACT_CARDS: usize = 12;
+pub const EXACT_CARDS: usize = 0;
 /// The most nodes one exact search may visit before it gives up for playouts.
 pub const NODE_LIMIT: u32 = 4000;
 /// Playouts per (determinization, card) when the position is not solved exactly.
-pub const ROLLOUTS: u32 = 2;
+pub const ROLLOUTS: u32 = 1;
 
 /// The search's knobs (the constants above).
 #[derive(Clone, Copy, Debug)]
@@ -45,10 +63,26 @@ struct Params {
     exact_cards: usize,
     node_limit: u32,
     rollouts: u32,
+    peek: bool,
+    noise: f64,
+    /// Opponent model: temperature and floor of [`Replay::likelihood`]; `temp` 0: no inference.
+    temp: f64,
+    floor: f64,
+    /// Decisions with fewer candidate cards than this get proportionally more determinizations.
+    wide: u32,
 }
 
 impl Params {
-    const DEFAULT: Params = Params { exact_cards: EXACT_CARDS, node_limit: NODE_LIMIT, rollouts: ROLLOUTS };
+    const DEFAULT: Params = Params {
+        exact_cards: EXACT_CARDS,
+        node_limit: NODE_LIMIT,
+        rollouts: ROLLOUTS,
+        peek: false,
+        noise: 0.0,
+        temp: 1.0,
+        floor: 0.02,
+        wide: 6,
+    };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -406,50 +440,131 @@ fn cost(pos: &Pos, seat: usize, card: u8) -> f64 {
 /// no answer to, and a B/M first when the rest of the hand would be only B/M;
 /// failing that a card that ties (a re-init), failing that anything. A set-up pick places the
 /// cheapest card, avoiding a tie with the opponent's field.
-fn rollout_choice(pos: &Pos, rng: &mut Rng) -> u8 {
-    let seat = pos.mover().unwrap_or(0);
-    let other = 1 - seat;
+fn rollout_choice(pos: &Pos, params: &Params, rng: &mut Rng) -> u8 {
     let (moves, n) = pos.moves();
     let mut best = (f64::INFINITY, moves[0]);
-    let effects_in_hand =
-        u32::from(pos.hands[seat][usize::from(BOLT)] + pos.hands[seat][usize::from(MIRROR)]);
     for &card in &moves[..n] {
-        let noise = f64::from(rng.next_u32() >> 22) / 1024.0; // [0, 1)
-        let rate = if let Stage::Pick(_) = pos.stage {
-            let tie = pos.fields[other].score == pos.score(seat) + value(card);
-            let base = if is_effect(card) { 0.0 } else { f64::from(value(card)) };
-            base + if tie { 10.0 } else { 0.0 }
-        } else {
-            let mut child = *pos;
-            child.play(card);
-            let ahead = match child.stage {
-                Stage::Over(w) => {
-                    if w == Some(seat as u8) {
-                        -100.0
-                    } else {
-                        1000.0
-                    }
-                }
-                Stage::Turn(s) if usize::from(s) == other => {
-                    if has_answer(&child) {
-                        0.0
-                    } else {
-                        -NO_ANSWER
-                    }
-                }
-                _ => 100.0, // a re-init
-            };
-            let left = u32::from(pos.hand_len[seat]) - 1;
-            let effects_left = effects_in_hand - u32::from(is_effect(card));
-            let only_effects = left > 0 && effects_left == left;
-            ahead + cost(pos, seat, card) + if only_effects { 60.0 } else { 0.0 }
-        };
-        let rate = rate + noise;
+        let noise =
+            if params.noise > 0.0 { params.noise * f64::from(rng.next_u32() >> 22) / 1024.0 } else { 0.0 };
+        let rate = rate(pos, card, params.peek) + noise;
         if rate < best.0 {
             best = (rate, card);
         }
     }
     best.1
+}
+
+/// The playout policy's rating of `card` for the mover of `pos` (lower is better), without
+/// noise; `peek`: prefer a card the opponent's (determinized) hand has no answer to.
+fn rate(pos: &Pos, card: u8, peek: bool) -> f64 {
+    let seat = pos.mover().unwrap_or(0);
+    let other = 1 - seat;
+    if let Stage::Pick(_) = pos.stage {
+        let tie = pos.fields[other].score == pos.score(seat) + value(card);
+        let base = if is_effect(card) { 0.0 } else { f64::from(value(card)) };
+        return base + if tie { 10.0 } else { 0.0 };
+    }
+    let mut child = *pos;
+    child.play(card);
+    let ahead = match child.stage {
+        Stage::Over(w) => {
+            if w == Some(seat as u8) {
+                -100.0
+            } else {
+                1000.0
+            }
+        }
+        Stage::Turn(s) if usize::from(s) == other => {
+            if !peek || has_answer(&child) {
+                0.0
+            } else {
+                -NO_ANSWER
+            }
+        }
+        _ => 100.0, // a re-init
+    };
+    let effects_in_hand =
+        u32::from(pos.hands[seat][usize::from(BOLT)] + pos.hands[seat][usize::from(MIRROR)]);
+    let left = u32::from(pos.hand_len[seat]) - 1;
+    let effects_left = effects_in_hand - u32::from(is_effect(card));
+    let only_effects = left > 0 && effects_left == left;
+    ahead + cost(pos, seat, card) + if only_effects { 60.0 } else { 0.0 }
+}
+
+/// The opponent's past turns, replayed from the public history: for each, the fields before
+/// it, the card it played, and the hand cards both seats had spent by then (so a sampled
+/// current hand gives the hand it held then).
+struct Replay {
+    /// Per opponent turn: fields before it, the card, cards each seat spent before it.
+    turns: Vec<([Field; 2], u8, [[u8; 9]; 2])>,
+    /// Hand cards each seat spent over the whole history.
+    spent: [[u8; 9]; 2],
+}
+
+impl Replay {
+    fn new(obs: &BladeObservation) -> Replay {
+        let them = 1 - obs.seat;
+        let mut fields = [Field::EMPTY; 2];
+        let mut spent = [[0u8; 9]; 2];
+        let mut turns = Vec::new();
+        for event in &obs.history {
+            match *event {
+                Event::Place { seat, card, from } => {
+                    if from == Source::Hand {
+                        spent[seat][card.index()] += 1;
+                    }
+                    fields[seat].push(card.index() as u8);
+                }
+                Event::Play { seat, card, .. } => {
+                    let c = card.index() as u8;
+                    if seat == them {
+                        turns.push((fields, c, spent));
+                    }
+                    spent[seat][card.index()] += 1;
+                    let other = 1 - seat;
+                    match c {
+                        ONE => fields[seat].one(),
+                        BOLT => fields[other].bolt(),
+                        MIRROR => fields.swap(0, 1),
+                        _ => {
+                            fields[seat].pop_bolted();
+                            fields[seat].push(c);
+                        }
+                    }
+                }
+                Event::Reinit { .. } => fields = [Field::EMPTY; 2],
+            }
+        }
+        Replay { turns, spent }
+    }
+
+    /// How likely the opponent's past plays are if it holds `pos`'s hand now and plays like the
+    /// playout policy, softened: each turn costs `exp(-(rating - best rating) / temp)`, at least
+    /// `floor`.
+    fn likelihood(&self, pos: &Pos, them: usize, temp: f64, floor: f64) -> f64 {
+        let me = 1 - them;
+        let mut weight = 1.0;
+        for (fields, card, spent_then) in &self.turns {
+            let mut p = *pos;
+            p.fields = *fields;
+            p.deck_len = [0, 0];
+            p.stage = Stage::Turn(them as u8);
+            for seat in [me, them] {
+                let mut len = 0u8;
+                let then = pos.hands[seat].iter().zip(&self.spent[seat]).zip(&spent_then[seat]);
+                for (slot, ((&now, &spent), &spent_before)) in p.hands[seat].iter_mut().zip(then) {
+                    *slot = now + spent - spent_before;
+                    len += *slot;
+                }
+                p.hand_len[seat] = len;
+            }
+            let (moves, n) = p.moves();
+            let best = moves[..n].iter().map(|&c| rate(&p, c, false)).fold(f64::INFINITY, f64::min);
+            let played = rate(&p, *card, false);
+            weight *= (-(played - best) / temp).exp().max(floor);
+        }
+        weight
+    }
 }
 
 /// What the playout policy gains for a move after which the opponent has no card that goes
@@ -472,13 +587,13 @@ fn has_answer(pos: &Pos) -> bool {
 }
 
 /// One playout to the end with [`rollout_choice`] for both seats; the result for seat 0.
-fn rollout(pos: &Pos, rng: &mut Rng) -> i8 {
+fn rollout(pos: &Pos, params: &Params, rng: &mut Rng) -> i8 {
     let mut p = *pos;
     loop {
         if let Some(r) = p.result() {
             return r;
         }
-        let card = rollout_choice(&p, rng);
+        let card = rollout_choice(&p, params, rng);
         p.play(card);
     }
 }
@@ -494,9 +609,14 @@ fn evaluate(obs: &BladeObservation, budget: u32, params: Params, rng: &mut Rng) 
     let sign = if obs.seat == 0 { 1.0 } else { -1.0 };
     let mut totals: Vec<(Card, f64)> = cards.iter().map(|&c| (c, 0.0)).collect();
     let mut hidden = obs.unseen.clone();
-    for _ in 0..budget {
+    let replay = (params.temp > 0.0).then(|| Replay::new(obs));
+    // Narrow decisions get more determinizations: their rollouts are fewer per determinization.
+    let dets = budget.max(budget * params.wide / totals.len().max(1) as u32);
+    for _ in 0..dets {
         rng.shuffle(&mut hidden);
         let pos = Pos::from_observation(obs, &hidden)?;
+        let weight =
+            replay.as_ref().map_or(1.0, |r| r.likelihood(&pos, 1 - obs.seat, params.temp, params.floor));
         let small = usize::from(pos.hand_len[0]) + usize::from(pos.hand_len[1]) <= params.exact_cards;
         for (card, total) in &mut totals {
             let mut child = pos;
@@ -507,10 +627,10 @@ fn evaluate(obs: &BladeObservation, budget: u32, params: Params, rng: &mut Rng) 
                 Some(v) => f64::from(v),
                 None => {
                     let n = params.rollouts.max(1);
-                    (0..n).map(|_| f64::from(rollout(&child, rng))).sum::<f64>() / f64::from(n)
+                    (0..n).map(|_| f64::from(rollout(&child, &params, rng))).sum::<f64>() / f64::from(n)
                 }
             };
-            *total += sign * v;
+            *total += weight * sign * v;
         }
     }
     Some(totals)
@@ -684,14 +804,14 @@ mod tests {
         }
     }
 
-    /// A guard that strong still beats greedy, on fixed duplicate deals (the first 300 deals of
-    /// seed 2026), at half the default budget (a debug build): the 95% interval of the mean
-    /// per-deal points difference must lie above zero (the margin at the default budget is in
-    /// docs/games/blade.md).
+    /// A guard that the search beats greedy, on fixed duplicate deals (the first 300 deals of
+    /// seed 2026), at level 4 (30 determinizations: a debug build is slow): the 95% interval of
+    /// the mean per-deal points difference must lie above zero (the default level's margin is
+    /// in docs/zoo.md).
     #[test]
     fn strong_beats_greedy_on_fixed_deals() {
-        let d = duel::<Blade>(Variant::Readme, "strong:8", "greedy", 2026, 300);
-        println!("readme: strong:8 vs greedy: {d}");
+        let d = duel::<Blade>(Variant::Readme, "strong:4", "greedy", 2026, 300);
+        println!("readme: strong:4 vs greedy: {d}");
         assert!(d.low() > 0.0 && d.wdl[0] > d.wdl[2], "{d}");
     }
 }

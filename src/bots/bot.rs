@@ -241,7 +241,7 @@ impl<G: Greedy> Bot<G> for GreedyBot {
     }
 }
 
-/// The names of the built-in bots (`strong` also takes a budget: `strong:N`).
+/// The names of the built-in bots (`strong` also takes a level: `strong:N`).
 pub const BUILTIN_BOTS: &[&str] = &["random", "greedy", "strong", "nash"];
 
 /// Whether `name` is spelled like a built-in bot (`random`, `greedy`, `nash`, `strong`,
@@ -253,20 +253,30 @@ pub fn is_builtin_name(name: &str) -> bool {
 /// A built-in bot by name.
 ///
 /// # Errors
-/// A message for the user if `name` is not a built-in of game `G` (or `strong:N` has a bad `N`).
+/// A message for the user if `name` is not a built-in of game `G` (or `strong:N` is not a level).
 pub fn builtin<G: Greedy>(name: &str, seed: u64, seat: Seat) -> Result<Box<dyn Bot<G>>, String> {
     let missing = || format!("{} has no built-in bot {name:?}", G::NAME);
     match name {
         "random" => Ok(Box::new(RandomBot::new(seed, seat))),
         "greedy" => Ok(Box::new(GreedyBot::new(seed, seat))),
         "nash" => G::nash_bot(seed, seat).ok_or_else(missing),
-        "strong" => G::strong_bot(seed, seat, None).ok_or_else(missing),
+        "strong" => crate::bots::strong_level::<G>(seed, seat, G::STRONG_DEFAULT_LEVEL).ok_or_else(missing),
         _ => match name.strip_prefix("strong:") {
             Some(n) => {
-                let budget = n.parse::<u32>().ok().filter(|&b| b > 0).ok_or_else(|| {
-                    format!("bad budget in {name:?}: write strong:N with N a positive number of iterations")
-                })?;
-                G::strong_bot(seed, seat, Some(budget)).ok_or_else(missing)
+                let levels = G::strong_levels().len();
+                if levels == 0 {
+                    return Err(missing());
+                }
+                let level =
+                    n.parse::<usize>().ok().filter(|l| (1..=levels).contains(l)).ok_or_else(|| {
+                        format!(
+                            "bad level in {name:?}: {} `strong` has levels strong:1 to strong:{levels} \
+                         (plain `strong` is strong:{})",
+                            G::NAME,
+                            G::STRONG_DEFAULT_LEVEL
+                        )
+                    })?;
+                crate::bots::strong_level::<G>(seed, seat, level).ok_or_else(missing)
             }
             None => {
                 Err(format!("unknown built-in bot {name:?}; the built-ins are {}", BUILTIN_BOTS.join(", ")))

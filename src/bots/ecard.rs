@@ -235,10 +235,23 @@ impl Greedy for Ecard {
     }
 
     /// The match equilibrium with opponent modelling (`src/bots/ecard_nash.rs`). E-card's
-    /// strong bot is exact, so it has no search budget: `strong:N` plays the same for every N.
+    /// strong bot is exact, so it has no search budget.
     fn strong_bot(seed: u64, seat: Seat, _budget: Option<u32>) -> Option<Box<dyn Bot<Ecard>>> {
         Some(super::ecard_nash::strong_bot(seed, seat))
     }
+
+    /// Exact at every level; the lower levels play some random cards.
+    fn strong_levels() -> &'static [super::Level] {
+        const LEVELS: &[super::Level] = &[
+            super::Level { budget: None, random_per_mille: 500 },
+            super::Level { budget: None, random_per_mille: 250 },
+            super::Level { budget: None, random_per_mille: 100 },
+            super::Level { budget: None, random_per_mille: 0 },
+        ];
+        LEVELS
+    }
+
+    const STRONG_DEFAULT_LEVEL: usize = 4;
 
     /// The exact equilibrium of the round points game (`src/bots/ecard_nash.rs`).
     fn nash_bot(seed: u64, seat: Seat) -> Option<Box<dyn Bot<Ecard>>> {

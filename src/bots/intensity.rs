@@ -54,6 +54,12 @@ impl Greedy for Intensity {
     ) -> Option<Box<dyn crate::bots::bot::Bot<Self>>> {
         Some(super::intensity_strong::bot(seed, seat, budget))
     }
+
+    fn strong_levels() -> &'static [super::Level] {
+        super::intensity_strong::LEVELS
+    }
+
+    const STRONG_DEFAULT_LEVEL: usize = super::intensity_strong::DEFAULT_LEVEL;
 }
 
 /// How much we want to be rid of a card before the tricks start.

@@ -25,10 +25,23 @@ use crate::games::rng::Rng;
 use crate::games::{Game, Seat};
 
 /// How much better (mean reward) than greedy's choice an action must look to be played instead.
-pub const MARGIN: f64 = 0.03;
+pub const MARGIN: f64 = 0.01;
 
 /// The default iterations per decision.
-pub const DEFAULT_ITERATIONS: u32 = 8;
+pub const DEFAULT_ITERATIONS: u32 = 120;
+
+/// `strong:1` … `strong:7` (docs/zoo.md has their ratings).
+pub const LEVELS: &[super::Level] = &[
+    super::Level { budget: Some(1), random_per_mille: 300 },
+    super::Level::search(1),
+    super::Level::search(4),
+    super::Level::search(15),
+    super::Level::search(40),
+    super::Level::search(DEFAULT_ITERATIONS),
+    super::Level::search(480),
+];
+/// The level plain `strong` plays (1-based).
+pub const DEFAULT_LEVEL: usize = 6;
 
 /// Cards of our hand whose triples the search considers at the pass.
 const PASS_CANDIDATES: usize = 6;

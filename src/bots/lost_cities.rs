@@ -355,6 +355,12 @@ impl Greedy for LostCities {
         let iterations = budget.unwrap_or(super::lost_cities_strong::DEFAULT_ITERATIONS);
         Some(Box::new(super::lost_cities_strong::StrongBot::new(seed, seat, iterations)))
     }
+
+    fn strong_levels() -> &'static [super::Level] {
+        super::lost_cities_strong::LEVELS
+    }
+
+    const STRONG_DEFAULT_LEVEL: usize = super::lost_cities_strong::DEFAULT_LEVEL;
 }
 
 /// The rule list of this module with `policy`'s knobs (`Policy::GREEDY` is the `greedy` bot).

@@ -155,8 +155,18 @@ impl Determinize for LostCities {
 
 /// The search runs while the deck holds at most this many cards.
 pub const ENDGAME_DECK: usize = 4;
-/// Sampled deals per endgame decision by default (`strong:N` sets it; `strong:0`: rules only).
+/// Sampled deals per endgame decision by default (0: the rules only).
 pub const DEFAULT_ITERATIONS: u32 = 16;
+
+/// `strong:1` … `strong:3`: the search, the lower levels with some random actions (more
+/// samples or a longer endgame do not play measurably better; docs/zoo.md has the ratings).
+pub const LEVELS: &[super::Level] = &[
+    super::Level { budget: Some(DEFAULT_ITERATIONS), random_per_mille: 250 },
+    super::Level { budget: Some(DEFAULT_ITERATIONS), random_per_mille: 80 },
+    super::Level::search(DEFAULT_ITERATIONS),
+];
+/// The level plain `strong` plays (1-based).
+pub const DEFAULT_LEVEL: usize = 3;
 
 /// The `strong` bot of one seat.
 pub struct StrongBot {

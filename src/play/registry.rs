@@ -68,7 +68,7 @@ impl Loader {
             bail!("the bot {HUMAN:?} (a person at the terminal) plays only in `arena play`; name a built-in or a bot file here");
         }
         if is_builtin_name(name) {
-            // Instantiating once checks that game `G` has this built-in (and its budget).
+            // Instantiating once checks that game `G` has this built-in (and its level).
             builtin::<G>(name, 0, 0).map_err(|e| anyhow::anyhow!(e))?;
             return Ok(BotSource::Builtin(name.to_string()));
         }

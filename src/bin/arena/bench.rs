@@ -181,7 +181,7 @@ impl Clock {
 
 /// CPU time of the calling thread: what a call costs, whatever else the machine runs (wall
 /// time on a shared machine counts the other processes' turns too).
-fn thread_cpu() -> Duration {
+pub(crate) fn thread_cpu() -> Duration {
     #[cfg(unix)]
     return clock(libc::CLOCK_THREAD_CPUTIME_ID);
     #[cfg(not(unix))]

@@ -59,6 +59,19 @@ enum Command {
     Repro(replay::ReproArgs),
     /// Measure in-process bots against a process per decision, and the performance targets.
     Bench(BenchCmd),
+    /// Time every bot of a tournament file: CPU milliseconds per decision against `greedy`
+    /// (JSON on stdout; docs/zoo.md's time column).
+    Timing(TimingArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct TimingArgs {
+    /// The tournament file.
+    #[arg(default_value = "arena.toml")]
+    file: PathBuf,
+    /// Deals per bot, each played once from every seat.
+    #[arg(long, default_value_t = 10)]
+    deals: u32,
 }
 
 #[derive(Debug, clap::Args)]
@@ -228,6 +241,10 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Games => games_cmd(),
         Command::Play(args) => play_cmd(args),
         Command::Tournament(args) => tournament_cmd(args),
+        Command::Timing(args) => {
+            let timings = crate::timing::run(&args.file, args.deals)?;
+            print_out(&format!("{}\n", serde_json::to_string_pretty(&timings)?))
+        }
         Command::Sprt(args) => sprt_cmd(args),
         Command::Check(args) => authoring::check_cmd(args),
         Command::Grade(args) => authoring::grade_cmd(args),
