@@ -15,52 +15,8 @@
 //!
 //! Ties are broken with the bot's own seeded stream.
 
-use super::Greedy;
-use crate::games::intensity::{Action, Card, Intensity, IntensityObservation, Phase};
+use crate::games::intensity::{Card, IntensityObservation};
 use crate::games::rng::Rng;
-use crate::games::Seat;
-
-impl Greedy for Intensity {
-    /// # Panics
-    /// If `obs.legal` is empty (the seat is not to act).
-    fn greedy_action(obs: &IntensityObservation, rng: &mut Rng) -> Action {
-        let legal: Vec<Action> = obs.legal.iter().filter_map(|s| s.parse().ok()).collect();
-        assert!(!legal.is_empty(), "greedy asked to act with no legal action");
-        let choice = match obs.phase {
-            Phase::Pass => Action::Pass(choose_pass(&obs.hand, rng)),
-            _ => {
-                let cards: Vec<Card> = legal
-                    .iter()
-                    .filter_map(|a| match a {
-                        Action::Play(c) => Some(*c),
-                        Action::Pass(_) => None,
-                    })
-                    .collect();
-                Action::Play(choose_play(obs, &cards, rng))
-            }
-        };
-        if legal.contains(&choice) {
-            choice
-        } else {
-            // Cannot happen with a well-formed observation; stay legal anyway.
-            legal[rng.below(legal.len())]
-        }
-    }
-
-    fn strong_bot(
-        seed: u64,
-        seat: Seat,
-        budget: Option<u32>,
-    ) -> Option<Box<dyn crate::bots::bot::Bot<Self>>> {
-        Some(super::intensity_strong::bot(seed, seat, budget))
-    }
-
-    fn strong_levels() -> &'static [super::Level] {
-        super::intensity_strong::LEVELS
-    }
-
-    const STRONG_DEFAULT_LEVEL: usize = super::intensity_strong::DEFAULT_LEVEL;
-}
 
 /// How much we want to be rid of a card before the tricks start.
 pub(super) fn pass_danger(card: Card) -> u32 {
@@ -116,7 +72,7 @@ impl TieBreak for UniformTies {
     }
 }
 
-fn choose_play(obs: &IntensityObservation, cards: &[Card], rng: &mut Rng) -> Card {
+pub(super) fn choose_play(obs: &IntensityObservation, cards: &[Card], rng: &mut Rng) -> Card {
     trick_rule::<UniformTies>(&obs.trick.cards, buffalo_out(obs), cards, rng)
 }
 
@@ -180,6 +136,8 @@ pub(super) fn trick_rule<T: TieBreak>(trick: &[Card], out: bool, cards: &[Card],
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bots::Greedy;
+    use crate::games::intensity::{Action, Intensity};
     use crate::games::rng::Stream;
     use crate::games::{Game, Seat};
 

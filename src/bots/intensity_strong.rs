@@ -14,8 +14,9 @@
 //! - **Rollouts** play greedy's rules on the full state.
 //! - **Reward** for a seat: `1 - penalty / 17`.
 
-use super::intensity::{choose_pass, pass_danger, short, trick_rule, TieBreak};
+use super::intensity::{choose_pass, choose_play, pass_danger, short, trick_rule, TieBreak};
 use super::search::{Determinize, SearchBot, SearchConfig};
+use super::Greedy;
 use crate::bots::bot::Bot;
 use crate::games::intensity::{
     pass_source, pass_target, Action, Card, Intensity, IntensityObservation, Phase, Setup, HAND_SIZE,
@@ -239,6 +240,49 @@ fn rollout_play(g: &Intensity, seat: Seat, cards: &[Card], rng: &mut Rng) -> Car
 }
 
 const _: () = assert!(HAND_SIZE == 10);
+
+// `Intensity`'s built-in bots: `greedy` from `intensity.rs`, `strong` from this file.
+impl Greedy for Intensity {
+    /// # Panics
+    /// If `obs.legal` is empty (the seat is not to act).
+    fn greedy_action(obs: &IntensityObservation, rng: &mut Rng) -> Action {
+        let legal: Vec<Action> = obs.legal.iter().filter_map(|s| s.parse().ok()).collect();
+        assert!(!legal.is_empty(), "greedy asked to act with no legal action");
+        let choice = match obs.phase {
+            Phase::Pass => Action::Pass(choose_pass(&obs.hand, rng)),
+            _ => {
+                let cards: Vec<Card> = legal
+                    .iter()
+                    .filter_map(|a| match a {
+                        Action::Play(c) => Some(*c),
+                        Action::Pass(_) => None,
+                    })
+                    .collect();
+                Action::Play(choose_play(obs, &cards, rng))
+            }
+        };
+        if legal.contains(&choice) {
+            choice
+        } else {
+            // Cannot happen with a well-formed observation; stay legal anyway.
+            legal[rng.below(legal.len())]
+        }
+    }
+
+    fn strong_bot(
+        seed: u64,
+        seat: Seat,
+        budget: Option<u32>,
+    ) -> Option<Box<dyn crate::bots::bot::Bot<Self>>> {
+        Some(bot(seed, seat, budget))
+    }
+
+    fn strong_levels() -> &'static [super::Level] {
+        LEVELS
+    }
+
+    const STRONG_DEFAULT_LEVEL: usize = DEFAULT_LEVEL;
+}
 
 #[cfg(test)]
 mod tests {

@@ -17,8 +17,7 @@
 //! gap, else the deck; on the last deck card, draw a pile (stall) when behind or level, the deck
 //! when ahead.
 
-use super::Greedy;
-use crate::games::lost_cities::{can_extend, Action, Card, LostCities, LostCitiesObservation, Source, Suit};
+use crate::games::lost_cities::{can_extend, Action, Card, LostCitiesObservation, Source, Suit};
 use crate::games::rng::Rng;
 use crate::games::Seat;
 
@@ -342,27 +341,6 @@ fn choose_draw(view: &View, legal: &[Action], rng: &mut Rng) -> Option<Action> {
     Some(Action::Draw(Source::Deck))
 }
 
-impl Greedy for LostCities {
-    fn greedy_action(obs: &LostCitiesObservation, rng: &mut Rng) -> Action {
-        policy_action(obs, Policy::GREEDY, rng)
-    }
-
-    fn strong_bot(
-        seed: u64,
-        seat: Seat,
-        budget: Option<u32>,
-    ) -> Option<Box<dyn crate::bots::bot::Bot<Self>>> {
-        let iterations = budget.unwrap_or(super::lost_cities_strong::DEFAULT_ITERATIONS);
-        Some(Box::new(super::lost_cities_strong::StrongBot::new(seed, seat, iterations)))
-    }
-
-    fn strong_levels() -> &'static [super::Level] {
-        super::lost_cities_strong::LEVELS
-    }
-
-    const STRONG_DEFAULT_LEVEL: usize = super::lost_cities_strong::DEFAULT_LEVEL;
-}
-
 /// The rule list of this module with `policy`'s knobs (`Policy::GREEDY` is the `greedy` bot).
 pub(crate) fn policy_action(obs: &LostCitiesObservation, policy: Policy, rng: &mut Rng) -> Action {
     let legal: Vec<Action> = obs.legal.iter().filter_map(|s| s.parse().ok()).collect();
@@ -378,7 +356,8 @@ pub(crate) fn policy_action(obs: &LostCitiesObservation, policy: Policy, rng: &m
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::lost_cities::Variant;
+    use crate::bots::Greedy;
+    use crate::games::lost_cities::{LostCities, Variant};
     use crate::games::rng::Stream;
     use crate::games::Game;
 

@@ -29,6 +29,7 @@
 
 use super::lost_cities::{policy_action, Policy};
 use super::search::{search, Determinize, SearchConfig};
+use super::Greedy;
 use crate::bots::bot::{Bot, Fault, Verdict};
 use crate::games::lost_cities::{
     can_extend, Action, Card, LostCities, LostCitiesObservation, Phase, Setup, Source, HAND_SIZE,
@@ -324,6 +325,28 @@ fn rollout_choice(g: &LostCities, seat: Seat, legal: &[Action], rng: &mut Rng) -
         (Some((_, _, card)), _) => Action::Discard(card),
         (None, _) => legal[rng.below(legal.len())],
     }
+}
+
+// `LostCities`'s built-in bots: `greedy` from `lost_cities.rs`, `strong` from this file.
+impl Greedy for LostCities {
+    fn greedy_action(obs: &LostCitiesObservation, rng: &mut Rng) -> Action {
+        policy_action(obs, Policy::GREEDY, rng)
+    }
+
+    fn strong_bot(
+        seed: u64,
+        seat: Seat,
+        budget: Option<u32>,
+    ) -> Option<Box<dyn crate::bots::bot::Bot<Self>>> {
+        let iterations = budget.unwrap_or(DEFAULT_ITERATIONS);
+        Some(Box::new(StrongBot::new(seed, seat, iterations)))
+    }
+
+    fn strong_levels() -> &'static [super::Level] {
+        LEVELS
+    }
+
+    const STRONG_DEFAULT_LEVEL: usize = DEFAULT_LEVEL;
 }
 
 #[cfg(test)]
