@@ -1247,6 +1247,14 @@ LUA_API void lua_markfault (lua_State *L, int fault) {
 }
 
 
+LUA_API lua_Integer lua_fueldebt (lua_State *L, int take) {
+  lua_Integer debt = cast(lua_Integer, G(L)->fueldebt);
+  if (take)
+    G(L)->fueldebt = 0;
+  return debt;
+}
+
+
 LUA_API int lua_error (lua_State *L) {
   TValue *errobj;
   lua_lock(L);

@@ -183,6 +183,31 @@ LUAI_FUNC void luaE_incCstack (lua_State *L) {
 }
 
 
+/*
+** cardarena: charges 'n' units of work that no instruction count sees (a
+** long hash chain, a long string compared, ...) to the fuel count of a
+** LUA_MASKFUEL hook, which is the main thread's (lvm.c). It never raises,
+** so it is safe anywhere (inside a rehash, say): what does not fit in the
+** current count goes to 'fueldebt' and the count is left at 1, so the hook
+** runs at the next instruction and the host takes the debt there
+** ('lua_fueldebt'; the debt saturates at INT_MAX, past any budget). Without
+** a fuel hook it does nothing.
+*/
+void luaE_chargefuel (lua_State *L, l_mem n) {
+  global_State *g = G(L);
+  lua_State *F = g->mainthread;
+  if (n <= 0 || !(F->hookmask & LUA_MASKFUEL))
+    return;
+  if (n < F->hookcount)
+    F->hookcount -= cast_int(n);
+  else {
+    l_mem debt = g->fueldebt + (n - (F->hookcount - 1));
+    g->fueldebt = (debt > INT_MAX) ? INT_MAX : cast_int(debt);
+    F->hookcount = 1;
+  }
+}
+
+
 static void stack_init (lua_State *L1, lua_State *L) {
   int i; CallInfo *ci;
   /* initialize stack array */
@@ -389,6 +414,7 @@ LUA_API lua_State *lua_newstate (lua_Alloc f, void *ud) {
   g->seed = luai_makeseed(L);
   g->lastid = 1;  /* cardarena: the main thread is number 1 */
   g->fault = LUA_FAULT_NONE;
+  g->fueldebt = 0;
   L->id = 1;
   g->gcstp = GCSTPGC;  /* no GC while building state */
   g->strt.size = g->strt.nuse = 0;
