@@ -282,6 +282,15 @@ static int floatforloop (StkId ra) {
 
 
 /*
+** cardarena: an '__index' or '__newindex' chain of tables is walked in one
+** instruction (up to MAXTAGLOOP tables); each table past the first
+** TAGLOOPFREE costs 1 unit of fuel (luaE_chargefuel), so a class hierarchy
+** a few levels deep costs nothing more.
+*/
+#define TAGLOOPFREE	2
+
+
+/*
 ** Finish the table access 'val = t[key]'.
 ** if 'slot' is NULL, 't' is not a table; otherwise, 'slot' points to
 ** t[k] entry (which must be empty).
@@ -291,6 +300,8 @@ void luaV_finishget (lua_State *L, const TValue *t, TValue *key, StkId val,
   int loop;  /* counter to avoid infinite loops */
   const TValue *tm;  /* metamethod */
   for (loop = 0; loop < MAXTAGLOOP; loop++) {
+    if (loop >= TAGLOOPFREE)  /* cardarena: see TAGLOOPFREE */
+      luaE_chargefuel(L, 1);
     if (slot == NULL) {  /* 't' is not a table? */
       lua_assert(!ttistable(t));
       tm = luaT_gettmbyobj(L, t, TM_INDEX);
@@ -334,6 +345,8 @@ void luaV_finishset (lua_State *L, const TValue *t, TValue *key,
   int loop;  /* counter to avoid infinite loops */
   for (loop = 0; loop < MAXTAGLOOP; loop++) {
     const TValue *tm;  /* '__newindex' metamethod */
+    if (loop >= TAGLOOPFREE)  /* cardarena: see TAGLOOPFREE */
+      luaE_chargefuel(L, 1);
     if (slot != NULL) {  /* is 't' a table? */
       Table *h = hvalue(t);  /* save 't' table */
       lua_assert(isempty(slot));  /* slot must be empty */
