@@ -328,7 +328,11 @@ LUA_API int lua_isuserdata (lua_State *L, int idx) {
 LUA_API int lua_rawequal (lua_State *L, int index1, int index2) {
   const TValue *o1 = index2value(L, index1);
   const TValue *o2 = index2value(L, index2);
-  return (isvalid(L, o1) && isvalid(L, o2)) ? luaV_rawequalobj(o1, o2) : 0;
+  if (!isvalid(L, o1) || !isvalid(L, o2))
+    return 0;
+  if (ttislngstring(o1) && ttislngstring(o2) && tsvalue(o1) != tsvalue(o2))
+    luaE_chargefuel(L, cast(l_mem, tsslen(tsvalue(o1)) / 64));  /* cardarena: as lvm.c 'chargecmp' */
+  return luaV_rawequalobj(o1, o2);
 }
 
 

@@ -540,12 +540,26 @@ l_sinline int LEnum (const TValue *l, const TValue *r) {
 
 
 /*
+** cardarena: comparing two strings scans up to the shorter one's length
+** in one instruction: 1 unit of fuel per STRCMPBYTES bytes of it (nothing
+** for strings shorter than that).
+*/
+#define STRCMPBYTES	64
+
+static void chargecmp (lua_State *L, const TValue *l, const TValue *r) {
+  size_t n = tsslen(tsvalue(l));
+  size_t m = tsslen(tsvalue(r));
+  luaE_chargefuel(L, cast(l_mem, ((n < m) ? n : m) / STRCMPBYTES));
+}
+
+
+/*
 ** return 'l < r' for non-numbers.
 */
 static int lessthanothers (lua_State *L, const TValue *l, const TValue *r) {
   lua_assert(!ttisnumber(l) || !ttisnumber(r));
   if (ttisstring(l) && ttisstring(r))  /* both are strings? */
-    return l_strcmp(tsvalue(l), tsvalue(r)) < 0;
+    return chargecmp(L, l, r), l_strcmp(tsvalue(l), tsvalue(r)) < 0;
   else
     return luaT_callorderTM(L, l, r, TM_LT);
 }
@@ -567,7 +581,7 @@ int luaV_lessthan (lua_State *L, const TValue *l, const TValue *r) {
 static int lessequalothers (lua_State *L, const TValue *l, const TValue *r) {
   lua_assert(!ttisnumber(l) || !ttisnumber(r));
   if (ttisstring(l) && ttisstring(r))  /* both are strings? */
-    return l_strcmp(tsvalue(l), tsvalue(r)) <= 0;
+    return chargecmp(L, l, r), l_strcmp(tsvalue(l), tsvalue(r)) <= 0;
   else
     return luaT_callorderTM(L, l, r, TM_LE);
 }
@@ -610,7 +624,11 @@ int luaV_equalobj (lua_State *L, const TValue *t1, const TValue *t2) {
     case LUA_VLIGHTUSERDATA: return pvalue(t1) == pvalue(t2);
     case LUA_VLCF: return fvalue(t1) == fvalue(t2);
     case LUA_VSHRSTR: return eqshrstr(tsvalue(t1), tsvalue(t2));
-    case LUA_VLNGSTR: return luaS_eqlngstr(tsvalue(t1), tsvalue(t2));
+    case LUA_VLNGSTR: {
+      if (L != NULL && tsvalue(t1) != tsvalue(t2))  /* cardarena */
+        chargecmp(L, t1, t2);
+      return luaS_eqlngstr(tsvalue(t1), tsvalue(t2));
+    }
     case LUA_VUSERDATA: {
       if (uvalue(t1) == uvalue(t2)) return 1;
       else if (L == NULL) return 0;
