@@ -372,8 +372,16 @@ LUA_API int lua_compare (lua_State *L, int index1, int index2, int op) {
 }
 
 
+/*
+** cardarena: converting a string to a number scans it: 1 unit of fuel per 8
+** bytes (the charge 'tonumber' had), wherever a string is converted (string
+** arithmetic, library arguments, 'tonumber').
+*/
+#define chargecvt(L,len)	luaE_chargefuel(L, cast(l_mem, (len) / 8))
+
 LUA_API size_t lua_stringtonumber (lua_State *L, const char *s) {
   size_t sz = luaO_str2num(s, s2v(L->top.p));
+  chargecvt(L, (sz != 0) ? sz - 1 : strlen(s));
   if (sz != 0)
     api_incr_top(L);
   return sz;
@@ -383,7 +391,10 @@ LUA_API size_t lua_stringtonumber (lua_State *L, const char *s) {
 LUA_API lua_Number lua_tonumberx (lua_State *L, int idx, int *pisnum) {
   lua_Number n = 0;
   const TValue *o = index2value(L, idx);
-  int isnum = tonumber(o, &n);
+  int isnum;
+  if (ttisstring(o))
+    chargecvt(L, tsslen(tsvalue(o)));
+  isnum = tonumber(o, &n);
   if (pisnum)
     *pisnum = isnum;
   return n;
@@ -393,7 +404,10 @@ LUA_API lua_Number lua_tonumberx (lua_State *L, int idx, int *pisnum) {
 LUA_API lua_Integer lua_tointegerx (lua_State *L, int idx, int *pisnum) {
   lua_Integer res = 0;
   const TValue *o = index2value(L, idx);
-  int isnum = tointeger(o, &res);
+  int isnum;
+  if (ttisstring(o))
+    chargecvt(L, tsslen(tsvalue(o)));
+  isnum = tointeger(o, &res);
   if (pisnum)
     *pisnum = isnum;
   return res;
