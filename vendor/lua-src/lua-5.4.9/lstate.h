@@ -404,6 +404,12 @@ LUAI_FUNC void luaE_shrinkCI (lua_State *L);
 LUAI_FUNC void luaE_checkcstack (lua_State *L);
 LUAI_FUNC void luaE_incCstack (lua_State *L);
 LUAI_FUNC void luaE_chargefuel (lua_State *L, l_mem n);
+
+/*
+** cardarena: an instruction that moves more than this many values (a
+** 'return' or '...' of a huge vararg list) costs 1 unit of fuel per 8 more
+*/
+#define LUAI_MOVEFREE	64
 LUAI_FUNC void luaE_warning (lua_State *L, const char *msg, int tocont);
 LUAI_FUNC void luaE_warnerror (lua_State *L, const char *where);
 LUAI_FUNC int luaE_resetthread (lua_State *L, int status);

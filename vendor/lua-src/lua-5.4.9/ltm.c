@@ -264,6 +264,8 @@ void luaT_getvarargs (lua_State *L, CallInfo *ci, StkId where, int wanted) {
     checkstackGCp(L, nextra, where);  /* ensure stack space */
     L->top.p = where + nextra;  /* next instruction will need top */
   }
+  if (wanted > LUAI_MOVEFREE)  /* cardarena: see ldo.c 'moveresults' */
+    luaE_chargefuel(L, (wanted - LUAI_MOVEFREE) / 8);
   for (i = 0; i < wanted && i < nextra; i++)
     setobjs2s(L, where + i, ci->func.p - nextra + i);
   for (; i < wanted; i++)   /* complete required results with nil */
