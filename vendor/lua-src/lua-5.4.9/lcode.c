@@ -186,8 +186,10 @@ void luaK_concat (FuncState *fs, int *l1, int l2) {
   else {
     int list = *l1;
     int next;
-    while ((next = getjump(fs, list)) != NO_JUMP)  /* find last element */
+    while ((next = getjump(fs, list)) != NO_JUMP) {  /* find last element */
       list = next;
+      luaX_work(fs->ls, 1);  /* cardarena */
+    }
     fixjump(fs, list, l2);  /* last element links to 'l2' */
   }
 }

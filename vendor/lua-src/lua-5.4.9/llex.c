@@ -116,6 +116,13 @@ static l_noret lexerror (LexState *ls, const char *msg, int token) {
 }
 
 
+/* cardarena: see LUAI_PARSEWORK */
+l_noret luaX_toocostly (LexState *ls) {
+  lexerror(ls, "chunk too costly to compile (too many names in scope or "
+               "too long a chain of 'and'/'or')", 0);
+}
+
+
 l_noret luaX_syntaxerror (LexState *ls, const char *msg) {
   lexerror(ls, msg, ls->t.token);
 }
