@@ -159,19 +159,17 @@ const LUA_CORPUS: &[(&str, &str, &str)] = &[
         "load: names looked up through 40 levels of 190 locals",
         "local l = {} for i = 1, 190 do l[i] = 'a' .. i end \
          local decl = 'local ' .. table.concat(l, ',') .. ' = 1 ' \
-         C = ('return function() ' .. decl):rep(40) .. 'return {' .. ('zz,'):rep(20000) .. '}' .. (' end'):rep(40) \
-         assert(load(C))",
+         C = ('return function() ' .. decl):rep(40) .. 'return {' .. ('zz,'):rep(20000) .. '}' .. (' end'):rep(40)",
         "load(C)",
     ),
     (
         "load: a chain of 20,000 or",
-        "C = 'return x' .. (' or x'):rep(20000) assert(load(C))",
+        "C = 'return x' .. (' or x'):rep(20000)",
         "load(C)",
     ),
     (
         "load: 10,000 colliding integer constants",
-        "local k = {} for j = 1, 10000 do k[j] = j * 16383 end C = 'return {' .. table.concat(k, ',') .. '}' \
-         assert(load(C))",
+        "local k = {} for j = 1, 10000 do k[j] = j * 16383 end C = 'return {' .. table.concat(k, ',') .. '}'",
         "load(C)",
     ),
     (
