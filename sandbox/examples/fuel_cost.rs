@@ -54,6 +54,8 @@ const LUA_CORPUS: &[(&str, &str, &str)] = &[
         "F = ('%5s'):rep(200) N = {} for i = 1, 200 do N[i] = 'x' end",
         "string.format(F, table.unpack(N))",
     ),
+    ("string.format 4 x %d (the free conversions)", "", "string.format('%d%d%d%d', 1, 2, 3, 4)"),
+    ("string.format %.20f of 1e20 (the free digits)", "", "string.format('%.20f', 1e20)"),
     ("string.pack c20000 padding", "", "string.pack('c20000', '')"),
     (
         "string.pack 200 x i8",

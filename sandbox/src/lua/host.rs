@@ -136,14 +136,21 @@ unsafe extern "C-unwind" fn format(l: *mut ffi::lua_State) -> c_int {
     }
 }
 
-/// Fuel per conversion of `string.format` (each one is a `snprintf` call, or a `tostring`).
+/// Fuel per conversion of `string.format` (each one is a `snprintf` call, or a `tostring`)
+/// past the first [`FORMAT_FREE_ITEMS`] of a call.
 const FORMAT_ITEM_FUEL: u64 = 8;
+/// Conversions of one `string.format` call that cost only the call, so everyday formats
+/// (`"pass %d %d %d"`) cost what they did.
+const FORMAT_FREE_ITEMS: u64 = 4;
+/// Integer digits, and digits of precision, of a `%f`/`%e`/`%g` conversion that cost nothing.
+const FORMAT_FREE_DIGITS: u64 = 20;
 
 /// The work of `string.format`'s conversions, from its format string (argument 1) and the
-/// arguments they convert: [`FORMAT_ITEM_FUEL`] each; `%q` 4 per byte of its string (it
-/// escapes byte by byte); `%f`/`%e`/`%g` 3 per integer digit of the number (`%f` of 1e308
-/// writes 309 of them, exactly, with big-number arithmetic) plus 1 per 2 of precision.
-/// Lua's own checks (a bad conversion, a missing argument) still raise, after this charge.
+/// arguments they convert: [`FORMAT_ITEM_FUEL`] each past the first [`FORMAT_FREE_ITEMS`];
+/// `%q` 4 per byte of its string (it escapes byte by byte); `%f`/`%e`/`%g` 3 per integer digit
+/// of the number (`%f` of 1e308 writes 309 of them, exactly, with big-number arithmetic) plus
+/// 1 per 2 of precision, each past [`FORMAT_FREE_DIGITS`]. Lua's own checks (a bad conversion,
+/// a missing argument) still raise, after this charge.
 ///
 /// # Safety
 /// The arguments of a running `string.format` call are on the stack.
@@ -158,6 +165,7 @@ unsafe fn format_work(l: *mut ffi::lua_State) -> u64 {
         std::slice::from_raw_parts(p as *const u8, len)
     };
     let mut work = 0u64;
+    let mut items = 0u64;
     let mut arg = 1;
     let mut i = 0;
     while i < fmt.len() {
@@ -186,7 +194,10 @@ unsafe fn format_work(l: *mut ffi::lua_State) -> u64 {
                 i += 1;
             }
         }
-        work += FORMAT_ITEM_FUEL;
+        items += 1;
+        if items > FORMAT_FREE_ITEMS {
+            work += FORMAT_ITEM_FUEL;
+        }
         // SAFETY: `arg` is a stack index (an absent argument reads as none).
         unsafe {
             match fmt.get(i) {
@@ -196,7 +207,8 @@ unsafe fn format_work(l: *mut ffi::lua_State) -> u64 {
                 {
                     let x = ffi::lua_tonumberx(l, arg, std::ptr::null_mut()).abs();
                     let digits = if x >= 10.0 && x.is_finite() { x.log10().min(400.0) as u64 } else { 0 };
-                    work += 3 * digits + precision.min(400) / 2;
+                    work += 3 * digits.saturating_sub(FORMAT_FREE_DIGITS)
+                        + precision.min(400).saturating_sub(FORMAT_FREE_DIGITS) / 2;
                 }
                 _ => {}
             }
