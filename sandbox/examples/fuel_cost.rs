@@ -15,7 +15,11 @@ use std::time::{Duration, Instant};
 
 use cardarena_sandbox::{Kind, Limits, Sandbox};
 
-/// (name, setup run at start, body of the endless loop).
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+/// (name, setup run at start, body of the endless loop). `@COLLIDING@` in a setup stands for
+/// 600 string literals whose hashes share a bucket of the string table.
 const LUA_CORPUS: &[(&str, &str, &str)] = &[
     ("plain loop", "local x = 0", "x = x + 1"),
     ("string.rep 1 MiB", "", "local s = string.rep('ab', 1 << 19)"),
@@ -134,6 +138,11 @@ const LUA_CORPUS: &[(&str, &str, &str)] = &[
     ),
     ("table fill 10,000 (rehash)", "", "local t = {} for j = 1, 10000 do t[j] = j end"),
     (
+        "600 strings in one bucket of the string table",
+        "S = {@COLLIDING@}",
+        "for i = 1, #S do local s = S[i]:sub(1, 4) .. S[i]:sub(5) end",
+    ),
+    (
         "next over a nearly empty hash part",
         "SP = {} for i = 1, 1 << 16 do SP['k' .. i] = true end for i = 1, (1 << 16) - 1 do SP['k' .. i] = nil end",
         "next(SP)",
@@ -190,6 +199,19 @@ const LUA_CORPUS: &[(&str, &str, &str)] = &[
         "VA(table.unpack(V))",
     ),
     ("tostring of a table", "T = {}", "local s = tostring(T)"),
+    ("'x' .. 12345 (a number formatted)", "", "local s = 'x' .. 12345"),
+    (
+        "fresh short strings, the old ones garbage",
+        "T = {} N = 0",
+        "N = N + 1 T[N % 100000 + 1] = 'x' .. N",
+    ),
+    ("fresh small tables, garbage at once", "", "local t = {}"),
+    (
+        "size-class churn past the heap's cap",
+        "",
+        "for len = 1, 480, 16 do local keep, pad = {}, ('p'):rep(len) \
+         for i = 1, (8 << 20) // (len + 40) do keep[i] = pad .. i end end",
+    ),
     ("a .. b of 1 MiB strings", "A = ('a'):rep(1 << 20)", "local s = A .. A"),
     ("a fresh 1 MiB string as a key", "A = ('a'):rep(1 << 20) T = {}", "local v = T[A .. 'x']"),
     (
@@ -255,7 +277,11 @@ fn main() {
     println!("| snippet | verdict | fuel | ns per fuel |");
     println!("|---|---|---|---|");
     let mut lua = Vec::new();
+    let colliding: Vec<String> =
+        common::colliding_lua_strings(600).iter().map(|s| format!("'{s}'")).collect();
+    let colliding = colliding.join(", ");
     for (name, setup, body) in LUA_CORPUS.iter().filter(|c| c.0.contains(filter.as_str())) {
+        let setup = setup.replace("@COLLIDING@", &colliding);
         let source = format!("{setup}\nfunction act(obs)\n  while true do\n    {body}\n  end\nend\n");
         let (ns, verdict, fuel) = measure(&sandbox, name, Kind::Lua, source.as_bytes());
         println!("| Lua: {name} | {verdict} | {fuel} | {ns:.2} |");

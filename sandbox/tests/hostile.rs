@@ -180,8 +180,10 @@ cases! {
 }
 
 /// Attacks the host's memory through the Lua heap's size classes: filling one class, freeing it
-/// and moving to the next kept little live but left every freed block in its class (about
-/// 90 MiB held here for an 8 MiB limit). The heap's own cap ends it as `memory`.
+/// and moving to the next keeps little live but left every freed block in its class (about
+/// 90 MiB held here for an 8 MiB limit, then `memory` at the heap's cap). At the cap the heap
+/// now gives back its empty chunks, so the freed memory serves the next classes: the bot
+/// finishes, within its limit.
 #[test]
 fn lua_heap_class_churn() {
     let limits = Limits {
@@ -190,8 +192,34 @@ fn lua_heap_class_churn() {
         fuel_per_match: 1 << 41,
         ..limits_for("lua_heap_class_churn.lua")
     };
-    let f = case_with("lua_heap_class_churn.lua", Stage::Act, Verdict::Memory, limits);
-    assert!(f.memory_peak <= 8 << 20, "{f}");
+    let sb = Sandbox::new().unwrap();
+    let program = common::load(&sb, "lua_heap_class_churn.lua").unwrap();
+    let mut bot = program.start(&limits, common::SEED, common::INFO).unwrap();
+    assert_eq!(bot.act(common::OBS).unwrap(), "done");
+    assert!(bot.memory_peak() <= 8 << 20, "{}", bot.memory_peak());
+}
+
+/// Attacks CPU per fuel through Lua's string table: the string hash's seed is fixed (for
+/// determinism), so strings that share a bucket can be found offline; each string made with
+/// the contents of one of them walks the bucket (600 long). Steps past 8 cost 1 each, so the
+/// loop ends in `fuel` (before: about 1 µs per unit of fuel, stopped by the wall clock).
+#[test]
+fn lua_string_table_bucket() {
+    let strings = common::colliding_lua_strings(600);
+    let list: Vec<String> = strings.iter().map(|s| format!("'{s}'")).collect();
+    let source = format!(
+        "local S = {{{}}}\nfunction act(obs)\n  while true do\n    for i = 1, #S do\n      \
+         local s = S[i]:sub(1, 4) .. S[i]:sub(5)\n    end\n  end\nend\n",
+        list.join(", ")
+    );
+    let sb = Sandbox::new().unwrap();
+    let program =
+        sb.load("lua_string_table_bucket.lua", cardarena_sandbox::Kind::Lua, source.as_bytes()).unwrap();
+    let mut bot = program.start(&limits_for("x.lua"), common::SEED, common::INFO).unwrap();
+    let t = std::time::Instant::now();
+    let fault = bot.act(common::OBS).unwrap_err();
+    assert_eq!(fault.verdict, Verdict::Fuel, "{fault}");
+    assert!(t.elapsed() < common::CASE_TIME_BOUND, "{:?}", t.elapsed());
 }
 
 /// Attacks charging before checking: Lua refuses `table.unpack({}, 1, 2^31 - 1)` and a
