@@ -349,7 +349,11 @@ static unsigned int setlimittosize (Table *t) {
 
 static const TValue *getgeneric (lua_State *L, Table *t, const TValue *key,
                                  int deadok) {
-  Node *n = mainpositionTV(t, key);
+  Node *n;
+  if (ttislngstring(key) && tsvalue(key)->extra == 0 && L != NULL)
+    /* cardarena: a long string's first use as a key hashes all of it */
+    luaE_chargefuel(L, cast(l_mem, tsslen(tsvalue(key)) / 8));
+  n = mainpositionTV(t, key);
   int steps = 0;
   size_t cmpbytes = 0;  /* bytes of long string keys compared */
   for (;;) {  /* check whether 'key' is somewhere in the chain */
