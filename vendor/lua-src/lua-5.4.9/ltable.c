@@ -574,6 +574,9 @@ static void setnodevector (lua_State *L, Table *t, unsigned int size) {
 /*
 ** (Re)insert all elements from the hash part of 'ot' into table 't'.
 */
+static void luaH_newkey (lua_State *L, Table *t, const TValue *key,
+                                                 TValue *value);
+
 static void reinsert (lua_State *L, Table *ot, Table *t) {
   int j;
   int size = sizenode(ot);
@@ -584,7 +587,15 @@ static void reinsert (lua_State *L, Table *ot, Table *t) {
          already present in the table */
       TValue k;
       getnodekey(L, &k, old);
-      luaH_set(L, t, &k, gval(old));
+      /* cardarena: the key is not in 't' yet, so it is inserted without a
+         lookup ('luaH_set' walked the whole chain of every key, quadratic in
+         a chain of keys that collide on purpose); the same place results */
+      if (keyisinteger(old) &&
+          l_castS2U(keyival(old)) - 1u < luaH_realasize(t)) {
+        setobj2t(L, &t->array[keyival(old) - 1], gval(old));
+      }
+      else
+        luaH_newkey(L, t, &k, gval(old));
     }
   }
 }
@@ -733,6 +744,7 @@ static Node *getfreepos (Table *t) {
 */
 static void luaH_newkey (lua_State *L, Table *t, const TValue *key,
                                                  TValue *value) {
+  int steps = 0;
   Node *mp;
   TValue aux;
   if (l_unlikely(ttisnil(key)))
@@ -763,8 +775,11 @@ static void luaH_newkey (lua_State *L, Table *t, const TValue *key,
     othern = mainpositionfromnode(t, mp);
     if (othern != mp) {  /* is colliding node out of its main position? */
       /* yes; move colliding node into free position */
-      while (othern + gnext(othern) != mp)  /* find previous */
+      while (othern + gnext(othern) != mp) {  /* find previous */
         othern += gnext(othern);
+        steps++;
+      }
+      chargechain(L, steps);  /* cardarena */
       gnext(othern) = cast_int(f - othern);  /* rechain to point to 'f' */
       *f = *mp;  /* copy colliding node into free pos. (mp->next also goes) */
       if (gnext(mp) != 0) {
