@@ -314,9 +314,11 @@ impl Meter {
         }
     }
 
-    /// Arms the fuel hook for a new phase: every `LUA_HOOK_STEP` instructions.
+    /// Arms the fuel hook for a new phase: every `LUA_HOOK_STEP` instructions. What the VM
+    /// charged before (the host's own work, such as building the observation) is dropped.
     pub(crate) fn arm(&self) {
         self.set_hook_count(LUA_HOOK_STEP);
+        self.debt(true);
     }
 
     /// The message of the error that host functions raise once the meter tripped.

@@ -563,6 +563,7 @@ static int addk (FuncState *fs, TValue *key, TValue *v) {
      table has no metatable, so it does not need to invalidate cache */
   setivalue(&val, k);
   luaH_finishset(L, fs->ls->h, key, idx, &val);
+  luaX_work(fs->ls, 0);  /* cardarena: the table's chain steps */
   luaM_growvector(L, f->k, k, f->sizek, TValue, MAXARG_Ax, "constants");
   while (oldsize < f->sizek) setnilvalue(&f->k[oldsize++]);
   setobj(L, &f->k[k], v);

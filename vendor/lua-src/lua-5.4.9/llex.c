@@ -142,6 +142,7 @@ TString *luaX_newstring (LexState *ls, const char *str, size_t l) {
   lua_State *L = ls->L;
   TString *ts = luaS_newlstr(L, str, l);  /* create new string */
   const TValue *o = luaH_getstrc(L, ls->h, ts);
+  luaX_work(ls, 0);  /* cardarena: the tables' chain steps */
   if (!ttisnil(o))  /* string already present? */
     ts = keystrval(nodefromval(o));  /* get saved copy */
   else {  /* not in use yet */

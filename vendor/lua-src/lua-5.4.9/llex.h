@@ -75,7 +75,8 @@ typedef struct LexState {
   struct Dyndata *dyd;  /* dynamic structures used by the parser */
   TString *source;  /* current source name */
   TString *envn;  /* environment variable name */
-  l_mem work;  /* cardarena: compiler work left (see 'luaX_work') */
+  l_mem work;  /* cardarena: compiler work allowed (see 'luaX_work') */
+  l_mem charged;  /* cardarena: 'luaE_fuelcharged' when the compile began */
 } LexState;
 
 
@@ -83,14 +84,17 @@ typedef struct LexState {
 ** cardarena: a bound on the compiler's work past one pass over the text:
 ** name resolution scans the active locals and upvalues of every enclosing
 ** function, and a chain of 'or'/'and' walks its jump list at each operand,
-** so a short chunk could make the compiler work quadratically. Each chunk
-** may do LUAI_PARSEWORK such steps per byte, plus LUAI_PARSEFREE; past that
-** it is refused with a syntax error.
+** so a short chunk could make the compiler work quadratically, as could
+** constants colliding in its table (their chain steps are charged as fuel,
+** 'luaE_chargefuel'). Each chunk may do LUAI_PARSEWORK such steps and charges
+** per byte, plus LUAI_PARSEFREE; past that it is refused with a syntax error.
 */
 #define LUAI_PARSEWORK	32
 #define LUAI_PARSEFREE	(1 << 20)
 #define luaX_work(ls,n) \
-  { if (l_unlikely(((ls)->work -= (n)) < 0)) luaX_toocostly(ls); }
+  { if (l_unlikely(((ls)->work -= (n)) < \
+                   luaE_fuelcharged((ls)->L) - (ls)->charged)) \
+      luaX_toocostly(ls); }
 
 
 LUAI_FUNC void luaX_init (lua_State *L);

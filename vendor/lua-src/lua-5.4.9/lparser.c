@@ -1961,6 +1961,7 @@ LClosure *luaY_parser (lua_State *L, ZIO *z, Mbuffer *buff,
   dyd->actvar.n = dyd->gt.n = dyd->label.n = 0;
   /* cardarena: the text is one buffer (lua_load of a string) */
   lexstate.work = cast(l_mem, z->n + 1) * LUAI_PARSEWORK + LUAI_PARSEFREE;
+  lexstate.charged = luaE_fuelcharged(L);
   luaX_setinput(L, &lexstate, z, funcstate.f->source, firstchar);
   mainfunc(&lexstate, &funcstate);
   lua_assert(!funcstate.prev && funcstate.nups == 1 && !lexstate.fs);

@@ -191,20 +191,41 @@ LUAI_FUNC void luaE_incCstack (lua_State *L) {
 ** current count goes to 'fueldebt' and the count is left at 1, so the hook
 ** runs at the next instruction and the host takes the debt there
 ** ('lua_fueldebt'; the debt saturates at INT_MAX, past any budget). Without
-** a fuel hook it does nothing.
+** a fuel hook the debt only grows, for 'luaE_fuelcharged' (the host clears it
+** when it sets the hook).
 */
 void luaE_chargefuel (lua_State *L, l_mem n) {
   global_State *g = G(L);
   lua_State *F = g->mainthread;
-  if (n <= 0 || !(F->hookmask & LUA_MASKFUEL))
+  if (n <= 0)
     return;
-  if (n < F->hookcount)
+  if (!(F->hookmask & LUA_MASKFUEL)) {  /* no hook: only counted (luaE_fuelcharged) */
+    l_mem debt = g->fueldebt + n;
+    g->fueldebt = (debt > INT_MAX) ? INT_MAX : cast_int(debt);
+  }
+  else if (n < F->hookcount)
     F->hookcount -= cast_int(n);
   else {
     l_mem debt = g->fueldebt + (n - (F->hookcount - 1));
     g->fueldebt = (debt > INT_MAX) ? INT_MAX : cast_int(debt);
     F->hookcount = 1;
   }
+}
+
+
+/*
+** cardarena: all that 'luaE_chargefuel' charged so far, as a count that grows
+** by exactly each charge (while the hook's count does not restart: no
+** instruction runs in between, as during a compilation). The compiler bounds
+** its work with it.
+*/
+l_mem luaE_fuelcharged (lua_State *L) {
+  global_State *g = G(L);
+  lua_State *F = g->mainthread;
+  l_mem charged = g->fueldebt;
+  if (F->hookmask & LUA_MASKFUEL)
+    charged -= F->hookcount;
+  return charged;
 }
 
 

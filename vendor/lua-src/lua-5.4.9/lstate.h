@@ -404,6 +404,7 @@ LUAI_FUNC void luaE_shrinkCI (lua_State *L);
 LUAI_FUNC void luaE_checkcstack (lua_State *L);
 LUAI_FUNC void luaE_incCstack (lua_State *L);
 LUAI_FUNC void luaE_chargefuel (lua_State *L, l_mem n);
+LUAI_FUNC l_mem luaE_fuelcharged (lua_State *L);
 
 /*
 ** cardarena: an instruction that moves more than this many values (a
