@@ -108,8 +108,10 @@ cases! {
     lua_vararg_copy: "lua_vararg_copy.lua", Act, Fuel;
     lua_format_float_bomb: "lua_format_float_bomb.lua", Act, Fuel;
     // Lua: the compiler's work is bounded by the chunk's size: a chain of 100,000 `or` is
-    // refused by load (the bot then raises the message: crash)
+    // refused by load (the bot then raises the message: crash); 20,000 colliding constants
+    // stop at the bound too, and the chain steps charged on the way end the decision (fuel)
     lua_load_or_chain: "lua_load_or_chain.lua", Act, Crash;
+    lua_load_constant_chain: "lua_load_constant_chain.lua", Act, Fuel;
     // Lua: verdicts come from what the sandbox observed, not from the bot's message
     lua_fake_stack_overflow: "lua_fake_stack_overflow.lua", Act, Crash;
     lua_fake_memory_error: "lua_fake_memory_error.lua", Act, Crash;
