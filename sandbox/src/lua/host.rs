@@ -143,7 +143,7 @@ const FORMAT_ITEM_FUEL: u64 = 8;
 /// (`"pass %d %d %d"`) cost what they did.
 const FORMAT_FREE_ITEMS: u64 = 4;
 /// Integer digits, and digits of precision, of a `%f`/`%e`/`%g` conversion that cost nothing.
-const FORMAT_FREE_DIGITS: u64 = 20;
+const FORMAT_FREE_DIGITS: u64 = 8;
 
 /// The work of `string.format`'s conversions, from its format string (argument 1) and the
 /// arguments they convert: [`FORMAT_ITEM_FUEL`] each past the first [`FORMAT_FREE_ITEMS`];
