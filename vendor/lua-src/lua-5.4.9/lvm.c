@@ -32,6 +32,17 @@
 
 
 /*
+** cardarena: a string converted to a number by the VM itself (the values
+** of a numeric 'for') is scanned whole: 1 unit of fuel per 8 bytes, as
+** lapi.c charges the conversions of the library and of string arithmetic.
+*/
+static void chargestrcvt (lua_State *L, const TValue *o) {
+  if (ttisstring(o))
+    luaE_chargefuel(L, cast(l_mem, tsslen(tsvalue(o)) / 8));
+}
+
+
+/*
 ** By default, use jump tables in the main interpreter loop on gcc
 ** and compatible compilers.
 */
@@ -209,6 +220,9 @@ static int forprep (lua_State *L, StkId ra) {
   TValue *pinit = s2v(ra);
   TValue *plimit = s2v(ra + 1);
   TValue *pstep = s2v(ra + 2);
+  chargestrcvt(L, pinit);  /* cardarena */
+  chargestrcvt(L, plimit);
+  chargestrcvt(L, pstep);
   if (ttisinteger(pinit) && ttisinteger(pstep)) { /* integer loop? */
     lua_Integer init = ivalue(pinit);
     lua_Integer step = ivalue(pstep);
