@@ -193,6 +193,7 @@ const LUA_CORPUS: &[(&str, &str, &str)] = &[
     ("compare two 1 MiB strings", "A = ('a'):rep(1 << 20) .. 'a' B = ('a'):rep(1 << 20) .. 'b'", "local c = A < B"),
     ("== of two 1 MiB strings", "A = ('a'):rep(1 << 20) .. 'a' B = ('a'):rep(1 << 20) .. 'b'", "local c = A == B"),
     ("coerce a 1 MiB numeric string", "D = ('1'):rep(1 << 20)", "local x = D + 0"),
+    ("numeric for over a 1 MiB numeric string", "D = ('1'):rep(1 << 20)", "for i = D, 0 do end"),
     (
         "select('#', ...) over 100,000 arguments",
         "V = {} for i = 1, 100000 do V[i] = i end \

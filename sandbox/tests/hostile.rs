@@ -107,6 +107,7 @@ cases! {
     lua_long_string_compare: "lua_long_string_compare.lua", Act, Fuel;
     lua_vararg_copy: "lua_vararg_copy.lua", Act, Fuel;
     lua_format_float_bomb: "lua_format_float_bomb.lua", Act, Fuel;
+    lua_for_coerce: "lua_for_coerce.lua", Act, Fuel;
     // Lua: the compiler's work is bounded by the chunk's size: a chain of 100,000 `or` is
     // refused by load (the bot then raises the message: crash); 20,000 colliding constants
     // stop at the bound too, and the chain steps charged on the way end the decision (fuel)
