@@ -81,8 +81,8 @@ pub const LUA_HOOK_STEP: u32 = 1000;
 /// configuration). It changes whenever they may change, so results stored under an older
 /// model (a tournament database) are played again rather than mixed with new ones.
 pub const COST_MODEL: &str =
-    "4: raw Lua 5.4.9 with LUA_MASKFUEL for every coroutine, C wrappers, load and os, \
-     non-yielding sort and luaL_len in insert/remove; wasmtime 48";
+    "5: raw Lua 5.4.9 with LUA_MASKFUEL for every coroutine, C wrappers, load and os, \
+     non-yielding sort and luaL_len in insert/remove, charged VM work; wasmtime 48";
 /// Longest reply accepted from `act`, in bytes. Longer replies are [`Verdict::Invalid`].
 pub const MAX_REPLY_BYTES: usize = 4096;
 /// What a log line costs beyond its text, in bytes, against the log caps (its framing in a

@@ -97,6 +97,22 @@ cases! {
     // string.pack's byte-by-byte padding
     lua_float_key_chain: "lua_float_key_chain.lua", Act, Fuel;
     lua_pack_pad_bomb: "lua_pack_pad_bomb.lua", Act, Fuel;
+    // Lua: host CPU per unit of fuel in single VM instructions, charged by the patched VM:
+    // integer keys k * 16383 on one hash chain (each step past 8 costs 1), a 1900-table
+    // __index chain (each table past 2 costs 1), long strings compared (1 per 64 bytes),
+    // hundreds of thousands of varargs moved (1 per 8 past 64), and string.format of huge
+    // floats (3 per integer digit)
+    lua_int_key_chain: "lua_int_key_chain.lua", Act, Fuel;
+    lua_index_chain: "lua_index_chain.lua", Act, Fuel;
+    lua_long_string_compare: "lua_long_string_compare.lua", Act, Fuel;
+    lua_vararg_copy: "lua_vararg_copy.lua", Act, Fuel;
+    lua_format_float_bomb: "lua_format_float_bomb.lua", Act, Fuel;
+    lua_for_coerce: "lua_for_coerce.lua", Act, Fuel;
+    // Lua: the compiler's work is bounded by the chunk's size: a chain of 100,000 `or` is
+    // refused by load (the bot then raises the message: crash); 20,000 colliding constants
+    // stop at the bound too, and the chain steps charged on the way end the decision (fuel)
+    lua_load_or_chain: "lua_load_or_chain.lua", Act, Crash;
+    lua_load_constant_chain: "lua_load_constant_chain.lua", Act, Fuel;
     // Lua: verdicts come from what the sandbox observed, not from the bot's message
     lua_fake_stack_overflow: "lua_fake_stack_overflow.lua", Act, Crash;
     lua_fake_memory_error: "lua_fake_memory_error.lua", Act, Crash;
@@ -169,8 +185,10 @@ cases! {
 }
 
 /// Attacks the host's memory through the Lua heap's size classes: filling one class, freeing it
-/// and moving to the next kept little live but left every freed block in its class (about
-/// 90 MiB held here for an 8 MiB limit). The heap's own cap ends it as `memory`.
+/// and moving to the next keeps little live but left every freed block in its class (about
+/// 90 MiB held here for an 8 MiB limit, then `memory` at the heap's cap). At the cap the heap
+/// now gives back its empty chunks, so the freed memory serves the next classes: the bot
+/// finishes, within its limit.
 #[test]
 fn lua_heap_class_churn() {
     let limits = Limits {
@@ -179,8 +197,34 @@ fn lua_heap_class_churn() {
         fuel_per_match: 1 << 41,
         ..limits_for("lua_heap_class_churn.lua")
     };
-    let f = case_with("lua_heap_class_churn.lua", Stage::Act, Verdict::Memory, limits);
-    assert!(f.memory_peak <= 8 << 20, "{f}");
+    let sb = Sandbox::new().unwrap();
+    let program = common::load(&sb, "lua_heap_class_churn.lua").unwrap();
+    let mut bot = program.start(&limits, common::SEED, common::INFO).unwrap();
+    assert_eq!(bot.act(common::OBS).unwrap(), "done");
+    assert!(bot.memory_peak() <= 8 << 20, "{}", bot.memory_peak());
+}
+
+/// Attacks CPU per fuel through Lua's string table: the string hash's seed is fixed (for
+/// determinism), so strings that share a bucket can be found offline; each string made with
+/// the contents of one of them walks the bucket (600 long). Steps past 8 cost 1 each, so the
+/// loop ends in `fuel` (before: about 1 µs per unit of fuel, stopped by the wall clock).
+#[test]
+fn lua_string_table_bucket() {
+    let strings = common::colliding_lua_strings(600);
+    let list: Vec<String> = strings.iter().map(|s| format!("'{s}'")).collect();
+    let source = format!(
+        "local S = {{{}}}\nfunction act(obs)\n  while true do\n    for i = 1, #S do\n      \
+         local s = S[i]:sub(1, 4) .. S[i]:sub(5)\n    end\n  end\nend\n",
+        list.join(", ")
+    );
+    let sb = Sandbox::new().unwrap();
+    let program =
+        sb.load("lua_string_table_bucket.lua", cardarena_sandbox::Kind::Lua, source.as_bytes()).unwrap();
+    let mut bot = program.start(&limits_for("x.lua"), common::SEED, common::INFO).unwrap();
+    let t = std::time::Instant::now();
+    let fault = bot.act(common::OBS).unwrap_err();
+    assert_eq!(fault.verdict, Verdict::Fuel, "{fault}");
+    assert!(t.elapsed() < common::CASE_TIME_BOUND, "{:?}", t.elapsed());
 }
 
 /// Attacks charging before checking: Lua refuses `table.unpack({}, 1, 2^31 - 1)` and a
@@ -198,30 +242,20 @@ fn lua_refused_calls_are_not_charged() {
 }
 
 #[test]
-fn lua_wallclock_compare() {
-    let f = case_with(
-        "lua_wallclock_compare.lua",
-        Stage::Act,
-        Verdict::Wallclock,
-        short_wall("lua_wallclock_compare.lua"),
-    );
-    assert!(f.fuel_used < Limits::LUA.fuel_per_decision);
-}
-
-#[test]
 fn lua_wallclock_fires_within_one_slow_instruction() {
-    let f = case_with(
-        "lua_wallclock_coerce.lua",
-        Stage::Act,
-        Verdict::Wallclock,
-        short_wall("lua_wallclock_coerce.lua"),
-    );
-    assert!(f.fuel_used < Limits::LUA.fuel_per_decision);
-    // The watchdog stops it within one slow instruction and one tick of the limit, not only at
-    // the hook's next clock check, 1000 slow instructions later.
+    // Coercing the string is charged (1 per 8 bytes): with the default budget, `fuel`.
+    case("lua_wallclock_coerce.lua", Stage::Act, Verdict::Fuel);
+    // With fuel to spare, only the wall clock stops it. Without the watchdog this took about
+    // 5 s per decision (1000 instructions of ~25 ms between two clock checks); with it, the
+    // limit plus one instruction and one tick.
+    let limits = Limits {
+        fuel_per_decision: u64::MAX / 4,
+        fuel_per_match: u64::MAX / 2,
+        ..short_wall("lua_wallclock_coerce.lua")
+    };
     let sb = Sandbox::new().unwrap();
     let program = common::load(&sb, "lua_wallclock_coerce.lua").unwrap();
-    let mut bot = program.start(&short_wall("lua_wallclock_coerce.lua"), common::SEED, common::INFO).unwrap();
+    let mut bot = program.start(&limits, common::SEED, common::INFO).unwrap();
     let t = std::time::Instant::now();
     assert_eq!(bot.act(common::OBS).unwrap_err().verdict, Verdict::Wallclock);
     let took = t.elapsed();

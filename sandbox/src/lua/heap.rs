@@ -15,8 +15,13 @@
 //!
 //! Freed small blocks stay in their class, so what the heap holds can exceed what is live (a
 //! bot can fill one class, free it and fill the next). The heap therefore has a ceiling of its
-//! own on what it takes from the system ([`Heap::new`]'s `cap`: chunks plus large blocks) and
-//! refuses a block past it, which Lua reports as a memory error like the meter's refusals.
+//! own on what it takes from the system ([`Heap::new`]'s `cap`: chunks plus large blocks). When
+//! a request would pass it, the heap first gives back every chunk none of whose blocks is live
+//! ([`Heap::reclaim`]: each chunk counts its live blocks), so memory freed in one class serves
+//! the others; only what is still short after that is refused, which Lua reports as a memory
+//! error like the meter's refusals. A reclaim walks the free lists, so it runs only once half of
+//! what the heap holds has been freed since the last one: its cost stays in proportion to the
+//! allocations (charged) that it follows.
 
 use std::alloc::{self, Layout};
 use std::collections::BTreeMap;
@@ -27,7 +32,7 @@ pub(crate) const SMALL_MAX: usize = 512;
 /// Size-class granularity (and the alignment of every block).
 const GRAIN: usize = 16;
 const CLASSES: usize = SMALL_MAX / GRAIN;
-/// Size of one arena chunk.
+/// Size (and alignment) of one arena chunk. Its first [`GRAIN`] bytes count its live blocks.
 const CHUNK: usize = 32 << 10;
 /// The header in front of every large block: the links of the large-block list, the block's
 /// size and its creation number (a multiple of GRAIN, so the caller's part stays 16-aligned).
@@ -61,6 +66,8 @@ pub(crate) struct Heap {
     reserved: usize,
     /// The most `reserved` may reach.
     cap: usize,
+    /// Bytes of small blocks freed since the last [`Heap::reclaim`].
+    freed: usize,
 }
 
 // SAFETY: the heap's pointers are owned by it alone; it is used by one thread at a time (the
@@ -72,7 +79,12 @@ fn class(size: usize) -> usize {
 }
 
 fn chunk_layout() -> Layout {
-    Layout::from_size_align(CHUNK, GRAIN).expect("valid chunk layout")
+    Layout::from_size_align(CHUNK, CHUNK).expect("valid chunk layout")
+}
+
+/// The live-block count of the chunk holding `block` (a small block, or a chunk's start).
+fn live_count(block: *mut u8) -> *mut u32 {
+    block.map_addr(|a| a & !(CHUNK - 1)).cast::<u32>()
 }
 
 fn big_layout(size: usize) -> Option<Layout> {
@@ -92,6 +104,60 @@ impl Heap {
             bigs_made: 0,
             reserved: 0,
             cap,
+            freed: 0,
+        }
+    }
+
+    /// Books `bytes` more from the system, giving back the chunks with no live block first if
+    /// the cap is in the way and enough has been freed since the last time.
+    fn reserve_or_reclaim(&mut self, bytes: usize) -> bool {
+        if self.reserve(bytes) {
+            return true;
+        }
+        if self.freed < self.reserved / 2 {
+            return false;
+        }
+        self.reclaim();
+        self.reserve(bytes)
+    }
+
+    /// Gives back to the system every chunk none of whose blocks is live: their blocks leave
+    /// the free lists, and the newest chunk, if empty, is bumped from its start again.
+    fn reclaim(&mut self) {
+        self.freed = 0;
+        for c in 0..CLASSES {
+            let mut link: *mut *mut u8 = &mut self.free[c];
+            // SAFETY: the free lists link free blocks of live chunks through their first word.
+            unsafe {
+                while !(*link).is_null() {
+                    let block = *link;
+                    if *live_count(block) == 0 {
+                        *link = *(block as *mut *mut u8);
+                    } else {
+                        link = block as *mut *mut u8;
+                    }
+                }
+            }
+        }
+        let newest = self.chunks.last().map(|c| c.as_ptr());
+        let before = self.chunks.len();
+        self.chunks.retain(|chunk| {
+            let p = chunk.as_ptr();
+            // SAFETY: a chunk of this heap; its first word is its live count.
+            if unsafe { *live_count(p) } > 0 || Some(p) == newest {
+                return true;
+            }
+            // SAFETY: allocated in `alloc_small` with this layout; none of its blocks is live
+            // or listed any more.
+            unsafe { alloc::dealloc(p, chunk_layout()) };
+            false
+        });
+        self.reserved -= (before - self.chunks.len()) * CHUNK;
+        if let Some(p) = newest {
+            // SAFETY: the newest chunk; with no live block, none of it is in use or listed.
+            if unsafe { *live_count(p) } == 0 {
+                self.bump = unsafe { p.add(GRAIN) };
+            }
         }
     }
 
@@ -111,14 +177,23 @@ impl Heap {
         let c = class(size);
         let head = self.free[c];
         if !head.is_null() {
-            // SAFETY: a free block's first word links to the next free block of its class.
-            self.free[c] = unsafe { *(head as *mut *mut u8) };
+            // SAFETY: a free block's first word links to the next free block of its class;
+            // its chunk starts with the chunk's live count.
+            unsafe {
+                self.free[c] = *(head as *mut *mut u8);
+                *live_count(head) += 1;
+            }
             return head;
         }
         let want = (c + 1) * GRAIN;
         if (self.end as usize) - (self.bump as usize) < want {
-            if !self.reserve(CHUNK) {
+            if !self.reserve_or_reclaim(CHUNK) {
                 return ptr::null_mut();
+            }
+            if (self.end as usize) - (self.bump as usize) >= want {
+                // The reclaim emptied the newest chunk: bump from its start instead.
+                self.reserved -= CHUNK;
+                return self.bump_block(want);
             }
             // SAFETY: the layout has a non-zero size.
             let Some(chunk) = NonNull::new(unsafe { alloc::alloc(chunk_layout()) }) else {
@@ -127,13 +202,24 @@ impl Heap {
             };
             self.by_address.insert(chunk.as_ptr() as usize, self.chunks.len());
             self.chunks.push(chunk);
-            self.bump = chunk.as_ptr();
-            // SAFETY: one past the end of the chunk.
-            self.end = unsafe { self.bump.add(CHUNK) };
+            // SAFETY: the chunk's first GRAIN bytes hold its live count; one past its end.
+            unsafe {
+                *live_count(chunk.as_ptr()) = 0;
+                self.bump = chunk.as_ptr().add(GRAIN);
+                self.end = chunk.as_ptr().add(CHUNK);
+            }
         }
+        self.bump_block(want)
+    }
+
+    /// The next `want` bytes of the newest chunk (the caller checked that they are there).
+    fn bump_block(&mut self, want: usize) -> *mut u8 {
         let block = self.bump;
-        // SAFETY: `want` bytes are left in the chunk (checked above).
-        self.bump = unsafe { block.add(want) };
+        // SAFETY: `want` bytes are left in the chunk; it starts with its live count.
+        unsafe {
+            self.bump = block.add(want);
+            *live_count(block) += 1;
+        }
         block
     }
 
@@ -143,14 +229,19 @@ impl Heap {
     /// `block` came from `alloc_small` with a size of the same class and is not used again.
     unsafe fn free_small(&mut self, block: *mut u8, size: usize) {
         let c = class(size);
-        // SAFETY: the block is at least 16 bytes, 16-aligned, and ours until reused.
-        unsafe { *(block as *mut *mut u8) = self.free[c] };
+        // SAFETY: the block is at least 16 bytes, 16-aligned, and ours until reused; its chunk
+        // starts with the chunk's live count.
+        unsafe {
+            *(block as *mut *mut u8) = self.free[c];
+            *live_count(block) -= 1;
+        }
         self.free[c] = block;
+        self.freed += (c + 1) * GRAIN;
     }
 
     fn alloc_big(&mut self, size: usize) -> *mut u8 {
         let Some(layout) = big_layout(size) else { return ptr::null_mut() };
-        if !self.reserve(layout.size()) {
+        if !self.reserve_or_reclaim(layout.size()) {
             return ptr::null_mut();
         }
         // SAFETY: the layout has a non-zero size.
@@ -278,7 +369,7 @@ impl Heap {
                     let (Some(old), Some(new)) = (big_layout(osize), big_layout(nsize)) else {
                         return ptr::null_mut();
                     };
-                    if new.size() > old.size() && !self.reserve(new.size() - old.size()) {
+                    if new.size() > old.size() && !self.reserve_or_reclaim(new.size() - old.size()) {
                         return ptr::null_mut();
                     }
                     let (prev, next) = ((*raw).prev, (*raw).next);
@@ -425,5 +516,39 @@ mod tests {
         spans.sort_unstable();
         assert!(spans.windows(2).all(|w| w[0].1 <= w[1].0), "live blocks overlap");
         drop(heap); // frees the large blocks that are still live (checked by Miri/ASan runs)
+    }
+
+    /// Memory freed in one size class serves another once the heap is at its cap: a class is
+    /// filled, freed, and the next one filled, twenty times over, under a cap of 4 chunks' worth
+    /// more than one class's fill; a chunk that keeps one live block is kept.
+    #[test]
+    fn freed_chunks_serve_other_classes_at_the_cap() {
+        let fill = 64 * CHUNK;
+        let mut heap = Heap::new(fill + 4 * CHUNK);
+        let keep = unsafe { heap.realloc(ptr::null_mut(), 0, 24) };
+        assert!(!keep.is_null());
+        for round in 0..20 {
+            let size = 16 * (1 + round % (CLASSES - 1)) + 8;
+            let blocks: Vec<*mut u8> = (0..fill / (size.next_multiple_of(GRAIN) + GRAIN))
+                .map(|_| unsafe { heap.realloc(ptr::null_mut(), 0, size) })
+                .collect();
+            assert!(blocks.iter().all(|b| !b.is_null()), "round {round}: refused under the cap");
+            for b in blocks {
+                unsafe { heap.realloc(b, size, 0) };
+            }
+        }
+        assert!(heap.reserved <= heap.cap);
+        unsafe { ptr::write_bytes(keep, 7, 24) };
+        // With no reclaim possible (nothing freed since), the cap refuses.
+        let mut hog = Vec::new();
+        loop {
+            let p = unsafe { heap.realloc(ptr::null_mut(), 0, 512) };
+            if p.is_null() {
+                break;
+            }
+            hog.push(p);
+        }
+        assert!(heap.reserved <= heap.cap);
+        assert!(unsafe { std::slice::from_raw_parts(keep, 24) }.iter().all(|&b| b == 7));
     }
 }

@@ -138,21 +138,104 @@ unsafe fn string_args_len(l: *mut ffi::lua_State) -> u64 {
     unsafe { (1..=ffi::lua_gettop(l)).map(|i| string_len(l, i)).sum() }
 }
 
-/// `string.pack`, `string.packsize` (and [`format`]): 1 per 8 bytes of string arguments.
-unsafe extern "C-unwind" fn scan_strings(l: *mut ffi::lua_State) -> c_int {
+/// `string.format`: 1 per 8 bytes of string arguments, plus each conversion's work
+/// ([`format_work`]); then [`name_pointed_strings`].
+unsafe extern "C-unwind" fn format(l: *mut ffi::lua_State) -> c_int {
     // SAFETY (all): a wrapper made by `wrap`.
     unsafe {
-        pay(l, HOST_CALL_FUEL + string_args_len(l) / 8);
+        pay(l, HOST_CALL_FUEL + string_args_len(l) / 8 + format_work(l));
+        name_pointed_strings(l);
         original(l, 1)(l)
     }
 }
 
-/// `string.format`: as [`scan_strings`]; then [`name_pointed_strings`].
-unsafe extern "C-unwind" fn format(l: *mut ffi::lua_State) -> c_int {
+/// Fuel per conversion of `string.format` (each one is a `snprintf` call, or a `tostring`)
+/// past the first [`FORMAT_FREE_ITEMS`] of a call.
+const FORMAT_ITEM_FUEL: u64 = 8;
+/// Conversions of one `string.format` call that cost only the call, so everyday formats
+/// (`"pass %d %d %d"`) cost what they did.
+const FORMAT_FREE_ITEMS: u64 = 4;
+/// Integer digits, and digits of precision, of a `%f`/`%e`/`%g` conversion that cost nothing.
+const FORMAT_FREE_DIGITS: u64 = 8;
+
+/// The work of `string.format`'s conversions, from its format string (argument 1) and the
+/// arguments they convert: [`FORMAT_ITEM_FUEL`] each past the first [`FORMAT_FREE_ITEMS`];
+/// `%q` 4 per byte of its string (it escapes byte by byte); `%f`/`%e`/`%g` 3 per integer digit
+/// of the number (`%f` of 1e308 writes 309 of them, exactly, with big-number arithmetic) plus
+/// 1 per 2 of precision, each past [`FORMAT_FREE_DIGITS`]. Lua's own checks (a bad conversion,
+/// a missing argument) still raise, after this charge.
+///
+/// # Safety
+/// The arguments of a running `string.format` call are on the stack.
+unsafe fn format_work(l: *mut ffi::lua_State) -> u64 {
+    // SAFETY: see the function's contract; values are read without converting them.
+    let fmt = unsafe {
+        if ffi::lua_type(l, 1) != ffi::LUA_TSTRING {
+            return 0;
+        }
+        let mut len = 0;
+        let p = ffi::lua_tolstring(l, 1, &mut len);
+        std::slice::from_raw_parts(p as *const u8, len)
+    };
+    let mut work = 0u64;
+    let mut items = 0u64;
+    let mut arg = 1;
+    let mut i = 0;
+    while i < fmt.len() {
+        if fmt[i] != b'%' {
+            i += 1;
+            continue;
+        }
+        i += 1;
+        if fmt.get(i) == Some(&b'%') {
+            i += 1;
+            continue;
+        }
+        arg += 1;
+        while i < fmt.len() && b"-+ #0".contains(&fmt[i]) {
+            i += 1;
+        }
+        while i < fmt.len() && fmt[i].is_ascii_digit() {
+            i += 1;
+        }
+        let mut precision = 6u64;
+        if fmt.get(i) == Some(&b'.') {
+            i += 1;
+            precision = 0;
+            while i < fmt.len() && fmt[i].is_ascii_digit() {
+                precision = precision * 10 + u64::from(fmt[i] - b'0');
+                i += 1;
+            }
+        }
+        items += 1;
+        if items > FORMAT_FREE_ITEMS {
+            work += FORMAT_ITEM_FUEL;
+        }
+        // SAFETY: `arg` is a stack index (an absent argument reads as none).
+        unsafe {
+            match fmt.get(i) {
+                Some(b'q') => work += 4 * string_len(l, arg),
+                Some(b'f' | b'F' | b'e' | b'E' | b'g' | b'G')
+                    if ffi::lua_type(l, arg) == ffi::LUA_TNUMBER =>
+                {
+                    let x = ffi::lua_tonumberx(l, arg, std::ptr::null_mut()).abs();
+                    let digits = if x >= 10.0 && x.is_finite() { x.log10().min(400.0) as u64 } else { 0 };
+                    work += 3 * digits.saturating_sub(FORMAT_FREE_DIGITS)
+                        + precision.min(400).saturating_sub(FORMAT_FREE_DIGITS) / 2;
+                }
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    work
+}
+
+/// `string.pack`, `string.packsize`: 1 per 8 bytes of string arguments.
+unsafe extern "C-unwind" fn scan_strings(l: *mut ffi::lua_State) -> c_int {
     // SAFETY (all): a wrapper made by `wrap`.
     unsafe {
         pay(l, HOST_CALL_FUEL + string_args_len(l) / 8);
-        name_pointed_strings(l);
         original(l, 1)(l)
     }
 }
@@ -226,12 +309,32 @@ fn pointer_args(text: &[u8]) -> impl Iterator<Item = c_int> + '_ {
     })
 }
 
-/// `tonumber(v [, base])`, `utf8.len`, `utf8.offset`: 1 per 8 bytes of the first argument
+/// `tonumber(v, base)`, `utf8.len`, `utf8.offset`: 1 per 8 bytes of the first argument
 /// when it is a string.
 unsafe extern "C-unwind" fn scan_first(l: *mut ffi::lua_State) -> c_int {
     // SAFETY (all): a wrapper made by `wrap`.
     unsafe {
         pay(l, HOST_CALL_FUEL + string_len(l, 1) / 8);
+        original(l, 1)(l)
+    }
+}
+
+/// `tonumber(v [, base])`: with a base, as [`scan_first`]; without one, the patched Lua charges
+/// the conversion itself (`lua_stringtonumber`, 1 per 8 bytes).
+unsafe extern "C-unwind" fn tonumber(l: *mut ffi::lua_State) -> c_int {
+    // SAFETY (all): a wrapper made by `wrap`.
+    unsafe {
+        let based = ffi::lua_type(l, 2) > ffi::LUA_TNIL;
+        pay(l, HOST_CALL_FUEL + if based { string_len(l, 1) / 8 } else { 0 });
+        original(l, 1)(l)
+    }
+}
+
+/// `utf8.char`: 1 per argument (each is encoded and added to a buffer).
+unsafe extern "C-unwind" fn per_arg(l: *mut ffi::lua_State) -> c_int {
+    // SAFETY (all): a wrapper made by `wrap`.
+    unsafe {
+        pay(l, HOST_CALL_FUEL + ffi::lua_gettop(l) as u64);
         original(l, 1)(l)
     }
 }
@@ -376,7 +479,7 @@ pub(crate) unsafe fn install_wrappers(l: *mut ffi::lua_State, seed: i64) {
     unsafe {
         ffi::lua_rawgeti(l, ffi::LUA_REGISTRYINDEX, ffi::LUA_RIDX_GLOBALS);
         let g = ffi::lua_gettop(l);
-        wrap(l, g, c"tonumber", scan_first, 0);
+        wrap(l, g, c"tonumber", tonumber, 0);
         wrap(l, g, c"setmetatable", setmetatable, 0);
         ffi::lua_getfield(l, g, c"string".as_ptr());
         let s = ffi::lua_gettop(l);
@@ -391,6 +494,7 @@ pub(crate) unsafe fn install_wrappers(l: *mut ffi::lua_State, seed: i64) {
         wrap(l, u, c"len", scan_first, 0);
         wrap(l, u, c"offset", scan_first, 0);
         wrap(l, u, c"codepoint", scan_first_per_result, 0);
+        wrap(l, u, c"char", per_arg, 0);
         ffi::lua_getfield(l, g, c"math".as_ptr());
         let m = ffi::lua_gettop(l);
         ffi::lua_getfield(l, m, c"randomseed".as_ptr());

@@ -30,6 +30,12 @@ use crate::LUA_HOOK_STEP;
 /// events as `LUA_MASKCOUNT`, at a fraction of the cost).
 pub(crate) const LUA_MASKFUEL: c_int = 1 << 6;
 
+extern "C-unwind" {
+    /// The patched Lua's work charged past the fuel hook's count since the last call with
+    /// `take` (vendor/lua-src/README.md).
+    fn lua_fueldebt(l: *mut ffi::lua_State, take: c_int) -> ffi::lua_Integer;
+}
+
 /// One unit of fuel per this many bytes handed out by the Lua allocator while the bot runs.
 pub(crate) const ALLOC_BYTES_PER_FUEL: u64 = 32;
 
@@ -139,17 +145,33 @@ impl Meter {
     }
 
     /// Instructions run since the hook last fired (exact when the layout probe succeeded,
-    /// 0 otherwise).
+    /// 0 otherwise), plus the VM's work charged past the hook's count and not yet booked.
     fn residue(&self) -> u64 {
-        match (self.trip_state(), self.hookcount()) {
+        let counted = match (self.trip_state(), self.hookcount()) {
             (Trip::None, Some(left)) => u64::from(LUA_HOOK_STEP).saturating_sub(left.max(0) as u64),
             _ => 0,
-        }
+        };
+        counted.saturating_add(self.debt(false))
     }
 
-    /// Ends a phase: books the instructions run since the hook last fired.
+    /// The work the patched VM charged to the hook's count that did not fit in it
+    /// (`lua_fueldebt`, vendor/lua-src/README.md); `take` clears it.
+    fn debt(&self, take: bool) -> u64 {
+        let main = self.main.load(Relaxed);
+        if main.is_null() {
+            return 0;
+        }
+        // SAFETY: `main` is the live main state while it is set (cleared by `unlimit`); the
+        // call only reads (and clears) one field of its global state.
+        let debt = unsafe { lua_fueldebt(main, c_int::from(take)) };
+        u64::try_from(debt).unwrap_or(0)
+    }
+
+    /// Ends a phase: books the instructions run since the hook last fired, and the VM's
+    /// pending charges.
     pub(crate) fn end_phase(&self) {
         let residue = self.residue();
+        self.debt(true);
         self.used.store(self.used.load(Relaxed).saturating_add(residue), Relaxed);
     }
 
@@ -212,6 +234,7 @@ impl Meter {
         let deadline = self.base.elapsed().saturating_add(wall).as_nanos();
         self.deadline_ns.store(u64::try_from(deadline).unwrap_or(u64::MAX), Relaxed);
         self.tripped.store(Trip::None as u8, Relaxed);
+        self.debt(true);
         if let Ok(mut s) = self.site.lock() {
             *s = None;
         }
@@ -291,9 +314,11 @@ impl Meter {
         }
     }
 
-    /// Arms the fuel hook for a new phase: every `LUA_HOOK_STEP` instructions.
+    /// Arms the fuel hook for a new phase: every `LUA_HOOK_STEP` instructions. What the VM
+    /// charged before (the host's own work, such as building the observation) is dropped.
     pub(crate) fn arm(&self) {
         self.set_hook_count(LUA_HOOK_STEP);
+        self.debt(true);
     }
 
     /// The message of the error that host functions raise once the meter tripped.
@@ -310,7 +335,8 @@ impl Meter {
         if self.trip_state() != Trip::None {
             return Err(());
         }
-        self.used.store(self.used.load(Relaxed).saturating_add(u64::from(LUA_HOOK_STEP)), Relaxed);
+        let booked = u64::from(LUA_HOOK_STEP).saturating_add(self.debt(true));
+        self.used.store(self.used.load(Relaxed).saturating_add(booked), Relaxed);
         self.check()
     }
 

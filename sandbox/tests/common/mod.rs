@@ -100,3 +100,31 @@ pub fn check_case(
     }
     fault
 }
+
+/// `n` strings of 8 lowercase letters whose hashes under the sandbox's Lua string seed
+/// (`luai_makeseed` = 0x5eed, `.cargo/config.toml`) agree in their low 13 bits, so they share
+/// one bucket of a string table of up to 8192 buckets: a long chain for every lookup.
+pub fn colliding_lua_strings(n: usize) -> Vec<String> {
+    fn lua_hash(s: &[u8]) -> u32 {
+        let mut h = 0x5eed_u32 ^ s.len() as u32;
+        for &c in s.iter().rev() {
+            h ^= (h << 5).wrapping_add(h >> 2).wrapping_add(u32::from(c));
+        }
+        h
+    }
+    let mut found = Vec::with_capacity(n);
+    let mut k: u64 = 0;
+    while found.len() < n {
+        let mut s = [b'a'; 8];
+        let mut x = k;
+        for b in s.iter_mut() {
+            *b = b'a' + (x % 26) as u8;
+            x /= 26;
+        }
+        if lua_hash(&s) & 0x1fff == 0x0abc {
+            found.push(String::from_utf8(s.to_vec()).expect("ascii"));
+        }
+        k += 1;
+    }
+    found
+}

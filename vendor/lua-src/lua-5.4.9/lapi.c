@@ -328,7 +328,11 @@ LUA_API int lua_isuserdata (lua_State *L, int idx) {
 LUA_API int lua_rawequal (lua_State *L, int index1, int index2) {
   const TValue *o1 = index2value(L, index1);
   const TValue *o2 = index2value(L, index2);
-  return (isvalid(L, o1) && isvalid(L, o2)) ? luaV_rawequalobj(o1, o2) : 0;
+  if (!isvalid(L, o1) || !isvalid(L, o2))
+    return 0;
+  if (ttislngstring(o1) && ttislngstring(o2) && tsvalue(o1) != tsvalue(o2))
+    luaE_chargefuel(L, cast(l_mem, tsslen(tsvalue(o1)) / 64));  /* cardarena: as lvm.c 'chargecmp' */
+  return luaV_rawequalobj(o1, o2);
 }
 
 
@@ -368,8 +372,16 @@ LUA_API int lua_compare (lua_State *L, int index1, int index2, int op) {
 }
 
 
+/*
+** cardarena: converting a string to a number scans it: 1 unit of fuel per 8
+** bytes (the charge 'tonumber' had), wherever a string is converted (string
+** arithmetic, library arguments, 'tonumber').
+*/
+#define chargecvt(L,len)	luaE_chargefuel(L, cast(l_mem, (len) / 8))
+
 LUA_API size_t lua_stringtonumber (lua_State *L, const char *s) {
   size_t sz = luaO_str2num(s, s2v(L->top.p));
+  chargecvt(L, (sz != 0) ? sz - 1 : strlen(s));
   if (sz != 0)
     api_incr_top(L);
   return sz;
@@ -379,7 +391,10 @@ LUA_API size_t lua_stringtonumber (lua_State *L, const char *s) {
 LUA_API lua_Number lua_tonumberx (lua_State *L, int idx, int *pisnum) {
   lua_Number n = 0;
   const TValue *o = index2value(L, idx);
-  int isnum = tonumber(o, &n);
+  int isnum;
+  if (ttisstring(o))
+    chargecvt(L, tsslen(tsvalue(o)));
+  isnum = tonumber(o, &n);
   if (pisnum)
     *pisnum = isnum;
   return n;
@@ -389,7 +404,10 @@ LUA_API lua_Number lua_tonumberx (lua_State *L, int idx, int *pisnum) {
 LUA_API lua_Integer lua_tointegerx (lua_State *L, int idx, int *pisnum) {
   lua_Integer res = 0;
   const TValue *o = index2value(L, idx);
-  int isnum = tointeger(o, &res);
+  int isnum;
+  if (ttisstring(o))
+    chargecvt(L, tsslen(tsvalue(o)));
+  isnum = tointeger(o, &res);
   if (pisnum)
     *pisnum = isnum;
   return res;
@@ -429,7 +447,7 @@ LUA_API lua_Unsigned lua_rawlen (lua_State *L, int idx) {
     case LUA_VSHRSTR: return tsvalue(o)->shrlen;
     case LUA_VLNGSTR: return tsvalue(o)->u.lnglen;
     case LUA_VUSERDATA: return uvalue(o)->len;
-    case LUA_VTABLE: return luaH_getn(hvalue(o));
+    case LUA_VTABLE: return luaH_getnc(L, hvalue(o));
     default: return 0;
   }
 }
@@ -733,7 +751,7 @@ LUA_API int lua_rawget (lua_State *L, int idx) {
   lua_lock(L);
   api_checknelems(L, 1);
   t = gettable(L, idx);
-  val = luaH_get(t, s2v(L->top.p - 1));
+  val = luaH_getc(L, t, s2v(L->top.p - 1));
   L->top.p--;  /* remove key */
   return finishrawget(L, val);
 }
@@ -743,7 +761,7 @@ LUA_API int lua_rawgeti (lua_State *L, int idx, lua_Integer n) {
   Table *t;
   lua_lock(L);
   t = gettable(L, idx);
-  return finishrawget(L, luaH_getint(t, n));
+  return finishrawget(L, luaH_getintc(L, t, n));
 }
 
 
@@ -753,7 +771,7 @@ LUA_API int lua_rawgetp (lua_State *L, int idx, const void *p) {
   lua_lock(L);
   t = gettable(L, idx);
   setpvalue(&k, cast_voidp(p));
-  return finishrawget(L, luaH_get(t, &k));
+  return finishrawget(L, luaH_getc(L, t, &k));
 }
 
 
@@ -1244,6 +1262,14 @@ LUA_API int lua_takefault (lua_State *L) {
 
 LUA_API void lua_markfault (lua_State *L, int fault) {
   G(L)->fault = cast_byte(fault);
+}
+
+
+LUA_API lua_Integer lua_fueldebt (lua_State *L, int take) {
+  lua_Integer debt = cast(lua_Integer, G(L)->fueldebt);
+  if (take)
+    G(L)->fueldebt = 0;
+  return debt;
 }
 
 

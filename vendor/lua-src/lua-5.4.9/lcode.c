@@ -186,8 +186,10 @@ void luaK_concat (FuncState *fs, int *l1, int l2) {
   else {
     int list = *l1;
     int next;
-    while ((next = getjump(fs, list)) != NO_JUMP)  /* find last element */
+    while ((next = getjump(fs, list)) != NO_JUMP) {  /* find last element */
       list = next;
+      luaX_work(fs->ls, 1);  /* cardarena */
+    }
     fixjump(fs, list, l2);  /* last element links to 'l2' */
   }
 }
@@ -545,7 +547,7 @@ static int addk (FuncState *fs, TValue *key, TValue *v) {
   TValue val;
   lua_State *L = fs->ls->L;
   Proto *f = fs->f;
-  const TValue *idx = luaH_get(fs->ls->h, key);  /* query scanner table */
+  const TValue *idx = luaH_getc(fs->ls->L, fs->ls->h, key);  /* query scanner table */
   int k, oldsize;
   if (ttisinteger(idx)) {  /* is there an index there? */
     k = cast_int(ivalue(idx));
@@ -561,6 +563,7 @@ static int addk (FuncState *fs, TValue *key, TValue *v) {
      table has no metatable, so it does not need to invalidate cache */
   setivalue(&val, k);
   luaH_finishset(L, fs->ls->h, key, idx, &val);
+  luaX_work(fs->ls, 0);  /* cardarena: the table's chain steps */
   luaM_growvector(L, f->k, k, f->sizek, TValue, MAXARG_Ax, "constants");
   while (oldsize < f->sizek) setnilvalue(&f->k[oldsize++]);
   setobj(L, &f->k[k], v);

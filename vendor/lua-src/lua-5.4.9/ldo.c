@@ -493,6 +493,8 @@ l_sinline void moveresults (lua_State *L, StkId res, int nres, int wanted) {
       break;
   }
   /* generic case */
+  if (wanted > LUAI_MOVEFREE)  /* cardarena: see LUAI_MOVEFREE */
+    luaE_chargefuel(L, (wanted - LUAI_MOVEFREE) / 8);
   firstresult = L->top.p - nres;  /* index of first result */
   if (nres > wanted)  /* extra results? */
     nres = wanted;  /* don't need them */

@@ -116,6 +116,13 @@ static l_noret lexerror (LexState *ls, const char *msg, int token) {
 }
 
 
+/* cardarena: see LUAI_PARSEWORK */
+l_noret luaX_toocostly (LexState *ls) {
+  lexerror(ls, "chunk too costly to compile (too many names in scope or "
+               "too long a chain of 'and'/'or')", 0);
+}
+
+
 l_noret luaX_syntaxerror (LexState *ls, const char *msg) {
   lexerror(ls, msg, ls->t.token);
 }
@@ -134,7 +141,8 @@ l_noret luaX_syntaxerror (LexState *ls, const char *msg) {
 TString *luaX_newstring (LexState *ls, const char *str, size_t l) {
   lua_State *L = ls->L;
   TString *ts = luaS_newlstr(L, str, l);  /* create new string */
-  const TValue *o = luaH_getstr(ls->h, ts);
+  const TValue *o = luaH_getstrc(L, ls->h, ts);
+  luaX_work(ls, 0);  /* cardarena: the tables' chain steps */
   if (!ttisnil(o))  /* string already present? */
     ts = keystrval(nodefromval(o));  /* get saved copy */
   else {  /* not in use yet */

@@ -75,7 +75,26 @@ typedef struct LexState {
   struct Dyndata *dyd;  /* dynamic structures used by the parser */
   TString *source;  /* current source name */
   TString *envn;  /* environment variable name */
+  l_mem work;  /* cardarena: compiler work allowed (see 'luaX_work') */
+  l_mem charged;  /* cardarena: 'luaE_fuelcharged' when the compile began */
 } LexState;
+
+
+/*
+** cardarena: a bound on the compiler's work past one pass over the text:
+** name resolution scans the active locals and upvalues of every enclosing
+** function, and a chain of 'or'/'and' walks its jump list at each operand,
+** so a short chunk could make the compiler work quadratically, as could
+** constants colliding in its table (their chain steps are charged as fuel,
+** 'luaE_chargefuel'). Each chunk may do LUAI_PARSEWORK such steps and charges
+** per byte, plus LUAI_PARSEFREE; past that it is refused with a syntax error.
+*/
+#define LUAI_PARSEWORK	32
+#define LUAI_PARSEFREE	(1 << 20)
+#define luaX_work(ls,n) \
+  { if (l_unlikely(((ls)->work -= (n)) < \
+                   luaE_fuelcharged((ls)->L) - (ls)->charged)) \
+      luaX_toocostly(ls); }
 
 
 LUAI_FUNC void luaX_init (lua_State *L);
@@ -84,6 +103,7 @@ LUAI_FUNC void luaX_setinput (lua_State *L, LexState *ls, ZIO *z,
 LUAI_FUNC TString *luaX_newstring (LexState *ls, const char *str, size_t l);
 LUAI_FUNC void luaX_next (LexState *ls);
 LUAI_FUNC int luaX_lookahead (LexState *ls);
+LUAI_FUNC l_noret luaX_toocostly (LexState *ls);
 LUAI_FUNC l_noret luaX_syntaxerror (LexState *ls, const char *s);
 LUAI_FUNC const char *luaX_token2str (LexState *ls, int token);
 

@@ -342,6 +342,7 @@ static void removevars (FuncState *fs, int tolevel) {
 static int searchupvalue (FuncState *fs, TString *name) {
   int i;
   Upvaldesc *up = fs->f->upvalues;
+  luaX_work(fs->ls, fs->nups);  /* cardarena */
   for (i = 0; i < fs->nups; i++) {
     if (eqstr(up[i].name, name)) return i;
   }
@@ -389,6 +390,7 @@ static int newupvalue (FuncState *fs, TString *name, expdesc *v) {
 */
 static int searchvar (FuncState *fs, TString *n, expdesc *var) {
   int i;
+  luaX_work(fs->ls, fs->nactvar);  /* cardarena */
   for (i = cast_int(fs->nactvar) - 1; i >= 0; i--) {
     Vardesc *vd = getlocalvardesc(fs, i);
     if (eqstr(n, vd->vd.name)) {  /* found? */
@@ -1957,6 +1959,9 @@ LClosure *luaY_parser (lua_State *L, ZIO *z, Mbuffer *buff,
   lexstate.buff = buff;
   lexstate.dyd = dyd;
   dyd->actvar.n = dyd->gt.n = dyd->label.n = 0;
+  /* cardarena: the text is one buffer (lua_load of a string) */
+  lexstate.work = cast(l_mem, z->n + 1) * LUAI_PARSEWORK + LUAI_PARSEFREE;
+  lexstate.charged = luaE_fuelcharged(L);
   luaX_setinput(L, &lexstate, z, funcstate.f->source, firstchar);
   mainfunc(&lexstate, &funcstate);
   lua_assert(!funcstate.prev && funcstate.nups == 1 && !lexstate.fs);

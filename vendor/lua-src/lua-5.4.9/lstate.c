@@ -183,6 +183,52 @@ LUAI_FUNC void luaE_incCstack (lua_State *L) {
 }
 
 
+/*
+** cardarena: charges 'n' units of work that no instruction count sees (a
+** long hash chain, a long string compared, ...) to the fuel count of a
+** LUA_MASKFUEL hook, which is the main thread's (lvm.c). It never raises,
+** so it is safe anywhere (inside a rehash, say): what does not fit in the
+** current count goes to 'fueldebt' and the count is left at 1, so the hook
+** runs at the next instruction and the host takes the debt there
+** ('lua_fueldebt'; the debt saturates at INT_MAX, past any budget). Without
+** a fuel hook the debt only grows, for 'luaE_fuelcharged' (the host clears it
+** when it sets the hook).
+*/
+void luaE_chargefuel (lua_State *L, l_mem n) {
+  global_State *g = G(L);
+  lua_State *F = g->mainthread;
+  if (n <= 0)
+    return;
+  if (!(F->hookmask & LUA_MASKFUEL)) {  /* no hook: only counted (luaE_fuelcharged) */
+    l_mem debt = g->fueldebt + n;
+    g->fueldebt = (debt > INT_MAX) ? INT_MAX : cast_int(debt);
+  }
+  else if (n < F->hookcount)
+    F->hookcount -= cast_int(n);
+  else {
+    l_mem debt = g->fueldebt + (n - (F->hookcount - 1));
+    g->fueldebt = (debt > INT_MAX) ? INT_MAX : cast_int(debt);
+    F->hookcount = 1;
+  }
+}
+
+
+/*
+** cardarena: all that 'luaE_chargefuel' charged so far, as a count that grows
+** by exactly each charge (while the hook's count does not restart: no
+** instruction runs in between, as during a compilation). The compiler bounds
+** its work with it.
+*/
+l_mem luaE_fuelcharged (lua_State *L) {
+  global_State *g = G(L);
+  lua_State *F = g->mainthread;
+  l_mem charged = g->fueldebt;
+  if (F->hookmask & LUA_MASKFUEL)
+    charged -= F->hookcount;
+  return charged;
+}
+
+
 static void stack_init (lua_State *L1, lua_State *L) {
   int i; CallInfo *ci;
   /* initialize stack array */
@@ -389,6 +435,7 @@ LUA_API lua_State *lua_newstate (lua_Alloc f, void *ud) {
   g->seed = luai_makeseed(L);
   g->lastid = 1;  /* cardarena: the main thread is number 1 */
   g->fault = LUA_FAULT_NONE;
+  g->fueldebt = 0;
   L->id = 1;
   g->gcstp = GCSTPGC;  /* no GC while building state */
   g->strt.size = g->strt.nuse = 0;

@@ -275,6 +275,7 @@ typedef struct global_State {
   lu_byte gcpause;  /* size of pause between successive GCs */
   lu_byte gcstepmul;  /* GC "speed" */
   lu_byte gcstepsize;  /* (log2 of) GC granularity */
+  int fueldebt;  /* cardarena: work charged past the fuel count (in padding) */
   GCObject *allgc;  /* list of all collectable objects */
   GCObject **sweepgc;  /* current position of sweep in list */
   GCObject *finobj;  /* list of collectable objects with finalizers */
@@ -402,6 +403,14 @@ LUAI_FUNC CallInfo *luaE_extendCI (lua_State *L, int err);
 LUAI_FUNC void luaE_shrinkCI (lua_State *L);
 LUAI_FUNC void luaE_checkcstack (lua_State *L);
 LUAI_FUNC void luaE_incCstack (lua_State *L);
+LUAI_FUNC void luaE_chargefuel (lua_State *L, l_mem n);
+LUAI_FUNC l_mem luaE_fuelcharged (lua_State *L);
+
+/*
+** cardarena: an instruction that moves more than this many values (a
+** 'return' or '...' of a huge vararg list) costs 1 unit of fuel per 8 more
+*/
+#define LUAI_MOVEFREE	64
 LUAI_FUNC void luaE_warning (lua_State *L, const char *msg, int tocont);
 LUAI_FUNC void luaE_warnerror (lua_State *L, const char *where);
 LUAI_FUNC int luaE_resetthread (lua_State *L, int status);

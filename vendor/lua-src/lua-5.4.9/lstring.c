@@ -186,21 +186,36 @@ static void growstrtab (lua_State *L, stringtable *tb) {
 /*
 ** Checks whether short string exists and reuses it or creates a new one.
 */
+/*
+** cardarena: strings whose hashes collide on purpose (the seed is fixed, so
+** they can be found offline) make one bucket of the string table long, and
+** every string made with such contents walks it: each string past the
+** first 8 of a walk costs 1 unit of fuel (see ltable.c 'CHAINFREE').
+*/
+#define BUCKETFREE	8
+#define chargebucket(L,steps) \
+  { if (l_unlikely((steps) > BUCKETFREE)) luaE_chargefuel(L, (steps) - BUCKETFREE); }
+
+
 static TString *internshrstr (lua_State *L, const char *str, size_t l) {
   TString *ts;
   global_State *g = G(L);
   stringtable *tb = &g->strt;
   unsigned int h = luaS_hash(str, l, g->seed);
   TString **list = &tb->hash[lmod(h, tb->size)];
+  int steps = 0;
   lua_assert(str != NULL);  /* otherwise 'memcmp'/'memcpy' are undefined */
   for (ts = *list; ts != NULL; ts = ts->u.hnext) {
     if (l == ts->shrlen && (memcmp(str, getshrstr(ts), l * sizeof(char)) == 0)) {
       /* found! */
       if (isdead(g, ts))  /* dead (but not collected yet)? */
         changewhite(ts);  /* resurrect it */
+      chargebucket(L, steps);
       return ts;
     }
+    steps++;
   }
+  chargebucket(L, steps);
   /* else must create a new string */
   if (tb->nuse >= tb->size) {  /* need to grow string table? */
     growstrtab(L, tb);

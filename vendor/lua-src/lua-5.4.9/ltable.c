@@ -328,16 +328,53 @@ static unsigned int setlimittosize (Table *t) {
 ** which may be in array part, nor for floats with integral values.)
 ** See explanation about 'deadok' in function 'equalkey'.
 */
-static const TValue *getgeneric (Table *t, const TValue *key, int deadok) {
-  Node *n = mainpositionTV(t, key);
+/*
+** cardarena: a lookup that walks a hash chain past its first CHAINFREE
+** nodes charges 1 unit of fuel per further node to 'L' (when not NULL):
+** keys that collide on purpose (integers k * (sizenode - 1), say) make one
+** chain of the whole table, and one instruction would walk all of it.
+** Normal tables have far shorter chains, so their lookups cost nothing more.
+*/
+#define CHAINFREE	8
+
+/* cardarena: and 1 per 64 bytes of equal-length long string keys compared */
+#define chargestrkey(L,bytes) \
+  { if (l_unlikely((bytes) >= 64) && (L) != NULL) \
+      luaE_chargefuel(L, cast(l_mem, (bytes) / 64)); }
+
+#define chargechain(L,steps) \
+  { if (l_unlikely((steps) > CHAINFREE) && (L) != NULL) \
+      luaE_chargefuel(L, (steps) - CHAINFREE); }
+
+
+static const TValue *getgeneric (lua_State *L, Table *t, const TValue *key,
+                                 int deadok) {
+  Node *n;
+  if (ttislngstring(key) && tsvalue(key)->extra == 0 && L != NULL)
+    /* cardarena: a long string's first use as a key hashes all of it */
+    luaE_chargefuel(L, cast(l_mem, tsslen(tsvalue(key)) / 8));
+  n = mainpositionTV(t, key);
+  int steps = 0;
+  size_t cmpbytes = 0;  /* bytes of long string keys compared */
   for (;;) {  /* check whether 'key' is somewhere in the chain */
-    if (equalkey(key, n, deadok))
+    if (ttislngstring(key) && keytt(n) == ctb(LUA_VLNGSTR) &&
+        keystrval(n) != tsvalue(key) &&
+        tsslen(keystrval(n)) == tsslen(tsvalue(key)))
+      cmpbytes += tsslen(tsvalue(key));  /* 'equalkey' compares them all */
+    if (equalkey(key, n, deadok)) {
+      chargechain(L, steps);
+      chargestrkey(L, cmpbytes);
       return gval(n);  /* that's it */
+    }
     else {
       int nx = gnext(n);
-      if (nx == 0)
+      if (nx == 0) {
+        chargechain(L, steps);
+        chargestrkey(L, cmpbytes);
         return &absentkey;  /* not found */
+      }
       n += nx;
+      steps++;
     }
   }
 }
@@ -368,7 +405,7 @@ static unsigned int findindex (lua_State *L, Table *t, TValue *key,
   if (i - 1u < asize)  /* is 'key' inside array part? */
     return i;  /* yes; that's the index */
   else {
-    const TValue *n = getgeneric(t, key, 1);
+    const TValue *n = getgeneric(L, t, key, 1);
     if (l_unlikely(isabstkey(n)))
       luaG_runerror(L, "invalid key to 'next'");  /* key not found */
     i = cast_int(nodefromval(n) - gnode(t, 0));  /* key index in hash table */
@@ -537,6 +574,9 @@ static void setnodevector (lua_State *L, Table *t, unsigned int size) {
 /*
 ** (Re)insert all elements from the hash part of 'ot' into table 't'.
 */
+static void luaH_newkey (lua_State *L, Table *t, const TValue *key,
+                                                 TValue *value);
+
 static void reinsert (lua_State *L, Table *ot, Table *t) {
   int j;
   int size = sizenode(ot);
@@ -547,7 +587,15 @@ static void reinsert (lua_State *L, Table *ot, Table *t) {
          already present in the table */
       TValue k;
       getnodekey(L, &k, old);
-      luaH_set(L, t, &k, gval(old));
+      /* cardarena: the key is not in 't' yet, so it is inserted without a
+         lookup ('luaH_set' walked the whole chain of every key, quadratic in
+         a chain of keys that collide on purpose); the same place results */
+      if (keyisinteger(old) &&
+          l_castS2U(keyival(old)) - 1u < luaH_realasize(t)) {
+        setobj2t(L, &t->array[keyival(old) - 1], gval(old));
+      }
+      else
+        luaH_newkey(L, t, &k, gval(old));
     }
   }
 }
@@ -696,6 +744,7 @@ static Node *getfreepos (Table *t) {
 */
 static void luaH_newkey (lua_State *L, Table *t, const TValue *key,
                                                  TValue *value) {
+  int steps = 0;
   Node *mp;
   TValue aux;
   if (l_unlikely(ttisnil(key)))
@@ -726,8 +775,11 @@ static void luaH_newkey (lua_State *L, Table *t, const TValue *key,
     othern = mainpositionfromnode(t, mp);
     if (othern != mp) {  /* is colliding node out of its main position? */
       /* yes; move colliding node into free position */
-      while (othern + gnext(othern) != mp)  /* find previous */
+      while (othern + gnext(othern) != mp) {  /* find previous */
         othern += gnext(othern);
+        steps++;
+      }
+      chargechain(L, steps);  /* cardarena */
       gnext(othern) = cast_int(f - othern);  /* rechain to point to 'f' */
       *f = *mp;  /* copy colliding node into free pos. (mp->next also goes) */
       if (gnext(mp) != 0) {
@@ -774,7 +826,7 @@ static void luaH_newkey (lua_State *L, Table *t, const TValue *key,
 ** If key is 0 or negative, 'res' will have its higher bit on, so that
 ** if cannot be smaller than alimit.
 */
-const TValue *luaH_getint (Table *t, lua_Integer key) {
+const TValue *luaH_getintc (lua_State *L, Table *t, lua_Integer key) {
   lua_Unsigned alimit = t->alimit;
   if (l_castS2U(key) - 1u < alimit)  /* 'key' in [1, t->alimit]? */
     return &t->array[key - 1];
@@ -785,15 +837,20 @@ const TValue *luaH_getint (Table *t, lua_Integer key) {
   }
   else {  /* key is not in the array part; check the hash */
     Node *n = hashint(t, key);
+    int steps = 0;
     for (;;) {  /* check whether 'key' is somewhere in the chain */
-      if (keyisinteger(n) && keyival(n) == key)
+      if (keyisinteger(n) && keyival(n) == key) {
+        chargechain(L, steps);
         return gval(n);  /* that's it */
+      }
       else {
         int nx = gnext(n);
         if (nx == 0) break;
         n += nx;
+        steps++;
       }
     }
+    chargechain(L, steps);
     return &absentkey;
   }
 }
@@ -802,29 +859,35 @@ const TValue *luaH_getint (Table *t, lua_Integer key) {
 /*
 ** search function for short strings
 */
-const TValue *luaH_getshortstr (Table *t, TString *key) {
+const TValue *luaH_getshortstrc (lua_State *L, Table *t, TString *key) {
   Node *n = hashstr(t, key);
+  int steps = 0;
   lua_assert(key->tt == LUA_VSHRSTR);
   for (;;) {  /* check whether 'key' is somewhere in the chain */
-    if (keyisshrstr(n) && eqshrstr(keystrval(n), key))
+    if (keyisshrstr(n) && eqshrstr(keystrval(n), key)) {
+      chargechain(L, steps);
       return gval(n);  /* that's it */
+    }
     else {
       int nx = gnext(n);
-      if (nx == 0)
+      if (nx == 0) {
+        chargechain(L, steps);
         return &absentkey;  /* not found */
+      }
       n += nx;
+      steps++;
     }
   }
 }
 
 
-const TValue *luaH_getstr (Table *t, TString *key) {
+const TValue *luaH_getstrc (lua_State *L, Table *t, TString *key) {
   if (key->tt == LUA_VSHRSTR)
-    return luaH_getshortstr(t, key);
+    return luaH_getshortstrc(L, t, key);
   else {  /* for long strings, use generic case */
     TValue ko;
     setsvalue(cast(lua_State *, NULL), &ko, key);
-    return getgeneric(t, &ko, 0);
+    return getgeneric(L, t, &ko, 0);
   }
 }
 
@@ -832,19 +895,19 @@ const TValue *luaH_getstr (Table *t, TString *key) {
 /*
 ** main search function
 */
-const TValue *luaH_get (Table *t, const TValue *key) {
+const TValue *luaH_getc (lua_State *L, Table *t, const TValue *key) {
   switch (ttypetag(key)) {
-    case LUA_VSHRSTR: return luaH_getshortstr(t, tsvalue(key));
-    case LUA_VNUMINT: return luaH_getint(t, ivalue(key));
+    case LUA_VSHRSTR: return luaH_getshortstrc(L, t, tsvalue(key));
+    case LUA_VNUMINT: return luaH_getintc(L, t, ivalue(key));
     case LUA_VNIL: return &absentkey;
     case LUA_VNUMFLT: {
       lua_Integer k;
       if (luaV_flttointeger(fltvalue(key), &k, F2Ieq)) /* integral index? */
-        return luaH_getint(t, k);  /* use specialized version */
+        return luaH_getintc(L, t, k);  /* use specialized version */
       /* else... */
     }  /* FALLTHROUGH */
     default:
-      return getgeneric(t, key, 0);
+      return getgeneric(L, t, key, 0);
   }
 }
 
@@ -869,13 +932,13 @@ void luaH_finishset (lua_State *L, Table *t, const TValue *key,
 ** barrier and invalidate the TM cache.
 */
 void luaH_set (lua_State *L, Table *t, const TValue *key, TValue *value) {
-  const TValue *slot = luaH_get(t, key);
+  const TValue *slot = luaH_getc(L, t, key);
   luaH_finishset(L, t, key, slot, value);
 }
 
 
 void luaH_setint (lua_State *L, Table *t, lua_Integer key, TValue *value) {
-  const TValue *p = luaH_getint(t, key);
+  const TValue *p = luaH_getintc(L, t, key);
   if (isabstkey(p)) {
     TValue k;
     setivalue(&k, key);
@@ -899,7 +962,7 @@ void luaH_setint (lua_State *L, Table *t, lua_Integer key, TValue *value) {
 ** boundary. ('j + 1' cannot be a present integer key because it is
 ** not a valid integer in Lua.)
 */
-static lua_Unsigned hash_search (Table *t, lua_Unsigned j) {
+static lua_Unsigned hash_search (lua_State *L, Table *t, lua_Unsigned j) {
   lua_Unsigned i;
   if (j == 0) j++;  /* the caller ensures 'j + 1' is present */
   do {
@@ -908,16 +971,16 @@ static lua_Unsigned hash_search (Table *t, lua_Unsigned j) {
       j *= 2;
     else {
       j = LUA_MAXINTEGER;
-      if (isempty(luaH_getint(t, j)))  /* t[j] not present? */
+      if (isempty(luaH_getintc(L, t, j)))  /* t[j] not present? */
         break;  /* 'j' now is an absent index */
       else  /* weird case */
         return j;  /* well, max integer is a boundary... */
     }
-  } while (!isempty(luaH_getint(t, j)));  /* repeat until an absent t[j] */
+  } while (!isempty(luaH_getintc(L, t, j)));  /* repeat until an absent t[j] */
   /* i < j  &&  t[i] present  &&  t[j] absent */
   while (j - i > 1u) {  /* do a binary search between them */
     lua_Unsigned m = (i + j) / 2;
-    if (isempty(luaH_getint(t, m))) j = m;
+    if (isempty(luaH_getintc(L, t, m))) j = m;
     else i = m;
   }
   return i;
@@ -967,7 +1030,7 @@ static unsigned int binsearch (const TValue *array, unsigned int i,
 ** (In those cases, the boundary is not inside the array part, and
 ** therefore cannot be used as a new limit.)
 */
-lua_Unsigned luaH_getn (Table *t) {
+lua_Unsigned luaH_getnc (lua_State *L, Table *t) {
   unsigned int limit = t->alimit;
   if (limit > 0 && isempty(&t->array[limit - 1])) {  /* (1)? */
     /* there must be a boundary before 'limit' */
@@ -1008,10 +1071,10 @@ lua_Unsigned luaH_getn (Table *t) {
   /* (3) 'limit' is the last element and either is zero or present in table */
   lua_assert(limit == luaH_realasize(t) &&
              (limit == 0 || !isempty(&t->array[limit - 1])));
-  if (isdummy(t) || isempty(luaH_getint(t, cast(lua_Integer, limit + 1))))
+  if (isdummy(t) || isempty(luaH_getintc(L, t, cast(lua_Integer, limit + 1))))
     return limit;  /* 'limit + 1' is absent */
   else  /* 'limit + 1' is also present */
-    return hash_search(t, limit);
+    return hash_search(L, t, limit);
 }
 
 

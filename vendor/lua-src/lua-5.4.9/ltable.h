@@ -37,12 +37,23 @@ LUAI_DDEC(const Node luaH_dummynode_;)
 #define nodefromval(v)	cast(Node *, (v))
 
 
-LUAI_FUNC const TValue *luaH_getint (Table *t, lua_Integer key);
+/*
+** cardarena: the lookups charge a long hash chain's walk to 'L's fuel count
+** (ltable.c, 'CHAINFREE'); the plain names pass no state and charge nothing.
+*/
+LUAI_FUNC const TValue *luaH_getintc (lua_State *L, Table *t, lua_Integer key);
+LUAI_FUNC const TValue *luaH_getshortstrc (lua_State *L, Table *t,
+                                           TString *key);
+LUAI_FUNC const TValue *luaH_getstrc (lua_State *L, Table *t, TString *key);
+LUAI_FUNC const TValue *luaH_getc (lua_State *L, Table *t, const TValue *key);
+LUAI_FUNC lua_Unsigned luaH_getnc (lua_State *L, Table *t);
+#define luaH_getint(t,k)	luaH_getintc(NULL, t, k)
+#define luaH_getshortstr(t,k)	luaH_getshortstrc(NULL, t, k)
+#define luaH_getstr(t,k)	luaH_getstrc(NULL, t, k)
+#define luaH_get(t,k)	luaH_getc(NULL, t, k)
+#define luaH_getn(t)	luaH_getnc(NULL, t)
 LUAI_FUNC void luaH_setint (lua_State *L, Table *t, lua_Integer key,
                                                     TValue *value);
-LUAI_FUNC const TValue *luaH_getshortstr (Table *t, TString *key);
-LUAI_FUNC const TValue *luaH_getstr (Table *t, TString *key);
-LUAI_FUNC const TValue *luaH_get (Table *t, const TValue *key);
 LUAI_FUNC void luaH_set (lua_State *L, Table *t, const TValue *key,
                                                  TValue *value);
 LUAI_FUNC void luaH_finishset (lua_State *L, Table *t, const TValue *key,
@@ -55,7 +66,6 @@ LUAI_FUNC void luaH_resize (lua_State *L, Table *t, unsigned int nasize,
 LUAI_FUNC void luaH_resizearray (lua_State *L, Table *t, unsigned int nasize);
 LUAI_FUNC void luaH_free (lua_State *L, Table *t);
 LUAI_FUNC int luaH_next (lua_State *L, Table *t, StkId key);
-LUAI_FUNC lua_Unsigned luaH_getn (Table *t);
 LUAI_FUNC unsigned int luaH_realasize (const Table *t);
 
 

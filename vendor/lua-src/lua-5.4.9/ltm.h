@@ -62,9 +62,11 @@ typedef enum {
 
 
 #define gfasttm(g,et,e) ((et) == NULL ? NULL : \
-  ((et)->flags & (1u<<(e))) ? NULL : luaT_gettm(et, e, (g)->tmname[e]))
+  ((et)->flags & (1u<<(e))) ? NULL : luaT_gettm(NULL, et, e, (g)->tmname[e]))
 
-#define fasttm(l,et,e)	gfasttm(G(l), et, e)
+/* cardarena: a lookup from a running state charges long chains to it */
+#define fasttm(l,et,e)	((et) == NULL ? NULL : \
+  ((et)->flags & (1u<<(e))) ? NULL : luaT_gettm(l, et, e, G(l)->tmname[e]))
 
 #define ttypename(x)	luaT_typenames_[(x) + 1]
 
@@ -73,7 +75,8 @@ LUAI_DDEC(const char *const luaT_typenames_[LUA_TOTALTYPES];)
 
 LUAI_FUNC const char *luaT_objtypename (lua_State *L, const TValue *o);
 
-LUAI_FUNC const TValue *luaT_gettm (Table *events, TMS event, TString *ename);
+LUAI_FUNC const TValue *luaT_gettm (lua_State *L, Table *events, TMS event,
+                                    TString *ename);
 LUAI_FUNC const TValue *luaT_gettmbyobj (lua_State *L, const TValue *o,
                                                        TMS event);
 LUAI_FUNC void luaT_init (lua_State *L);

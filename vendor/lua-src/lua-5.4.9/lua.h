@@ -359,6 +359,13 @@ LUA_API int   (lua_error) (lua_State *L);
 LUA_API int   (lua_takefault) (lua_State *L);
 LUA_API void  (lua_markfault) (lua_State *L, int fault);
 
+/*
+** cardarena: work charged to a LUA_MASKFUEL hook that did not fit in its
+** count (see 'luaE_chargefuel' in lstate.c); the hook runs at the next
+** instruction and should add it to what it books. 'take' clears it.
+*/
+LUA_API lua_Integer (lua_fueldebt) (lua_State *L, int take);
+
 LUA_API int   (lua_next) (lua_State *L, int idx);
 
 LUA_API void  (lua_concat) (lua_State *L, int n);

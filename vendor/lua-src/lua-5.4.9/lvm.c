@@ -32,6 +32,17 @@
 
 
 /*
+** cardarena: a string converted to a number by the VM itself (the values
+** of a numeric 'for') is scanned whole: 1 unit of fuel per 8 bytes, as
+** lapi.c charges the conversions of the library and of string arithmetic.
+*/
+static void chargestrcvt (lua_State *L, const TValue *o) {
+  if (ttisstring(o))
+    luaE_chargefuel(L, cast(l_mem, tsslen(tsvalue(o)) / 8));
+}
+
+
+/*
 ** By default, use jump tables in the main interpreter loop on gcc
 ** and compatible compilers.
 */
@@ -209,6 +220,9 @@ static int forprep (lua_State *L, StkId ra) {
   TValue *pinit = s2v(ra);
   TValue *plimit = s2v(ra + 1);
   TValue *pstep = s2v(ra + 2);
+  chargestrcvt(L, pinit);  /* cardarena */
+  chargestrcvt(L, plimit);
+  chargestrcvt(L, pstep);
   if (ttisinteger(pinit) && ttisinteger(pstep)) { /* integer loop? */
     lua_Integer init = ivalue(pinit);
     lua_Integer step = ivalue(pstep);
@@ -282,6 +296,15 @@ static int floatforloop (StkId ra) {
 
 
 /*
+** cardarena: an '__index' or '__newindex' chain of tables is walked in one
+** instruction (up to MAXTAGLOOP tables); each table past the first
+** TAGLOOPFREE costs 1 unit of fuel (luaE_chargefuel), so a class hierarchy
+** a few levels deep costs nothing more.
+*/
+#define TAGLOOPFREE	2
+
+
+/*
 ** Finish the table access 'val = t[key]'.
 ** if 'slot' is NULL, 't' is not a table; otherwise, 'slot' points to
 ** t[k] entry (which must be empty).
@@ -291,6 +314,8 @@ void luaV_finishget (lua_State *L, const TValue *t, TValue *key, StkId val,
   int loop;  /* counter to avoid infinite loops */
   const TValue *tm;  /* metamethod */
   for (loop = 0; loop < MAXTAGLOOP; loop++) {
+    if (loop >= TAGLOOPFREE)  /* cardarena: see TAGLOOPFREE */
+      luaE_chargefuel(L, 1);
     if (slot == NULL) {  /* 't' is not a table? */
       lua_assert(!ttistable(t));
       tm = luaT_gettmbyobj(L, t, TM_INDEX);
@@ -334,6 +359,8 @@ void luaV_finishset (lua_State *L, const TValue *t, TValue *key,
   int loop;  /* counter to avoid infinite loops */
   for (loop = 0; loop < MAXTAGLOOP; loop++) {
     const TValue *tm;  /* '__newindex' metamethod */
+    if (loop >= TAGLOOPFREE)  /* cardarena: see TAGLOOPFREE */
+      luaE_chargefuel(L, 1);
     if (slot != NULL) {  /* is 't' a table? */
       Table *h = hvalue(t);  /* save 't' table */
       lua_assert(isempty(slot));  /* slot must be empty */
@@ -527,12 +554,26 @@ l_sinline int LEnum (const TValue *l, const TValue *r) {
 
 
 /*
+** cardarena: comparing two strings scans up to the shorter one's length
+** in one instruction: 1 unit of fuel per STRCMPBYTES bytes of it (nothing
+** for strings shorter than that).
+*/
+#define STRCMPBYTES	64
+
+static void chargecmp (lua_State *L, const TValue *l, const TValue *r) {
+  size_t n = tsslen(tsvalue(l));
+  size_t m = tsslen(tsvalue(r));
+  luaE_chargefuel(L, cast(l_mem, ((n < m) ? n : m) / STRCMPBYTES));
+}
+
+
+/*
 ** return 'l < r' for non-numbers.
 */
 static int lessthanothers (lua_State *L, const TValue *l, const TValue *r) {
   lua_assert(!ttisnumber(l) || !ttisnumber(r));
   if (ttisstring(l) && ttisstring(r))  /* both are strings? */
-    return l_strcmp(tsvalue(l), tsvalue(r)) < 0;
+    return chargecmp(L, l, r), l_strcmp(tsvalue(l), tsvalue(r)) < 0;
   else
     return luaT_callorderTM(L, l, r, TM_LT);
 }
@@ -554,7 +595,7 @@ int luaV_lessthan (lua_State *L, const TValue *l, const TValue *r) {
 static int lessequalothers (lua_State *L, const TValue *l, const TValue *r) {
   lua_assert(!ttisnumber(l) || !ttisnumber(r));
   if (ttisstring(l) && ttisstring(r))  /* both are strings? */
-    return l_strcmp(tsvalue(l), tsvalue(r)) <= 0;
+    return chargecmp(L, l, r), l_strcmp(tsvalue(l), tsvalue(r)) <= 0;
   else
     return luaT_callorderTM(L, l, r, TM_LE);
 }
@@ -597,7 +638,11 @@ int luaV_equalobj (lua_State *L, const TValue *t1, const TValue *t2) {
     case LUA_VLIGHTUSERDATA: return pvalue(t1) == pvalue(t2);
     case LUA_VLCF: return fvalue(t1) == fvalue(t2);
     case LUA_VSHRSTR: return eqshrstr(tsvalue(t1), tsvalue(t2));
-    case LUA_VLNGSTR: return luaS_eqlngstr(tsvalue(t1), tsvalue(t2));
+    case LUA_VLNGSTR: {
+      if (L != NULL && tsvalue(t1) != tsvalue(t2))  /* cardarena */
+        chargecmp(L, t1, t2);
+      return luaS_eqlngstr(tsvalue(t1), tsvalue(t2));
+    }
     case LUA_VUSERDATA: {
       if (uvalue(t1) == uvalue(t2)) return 1;
       else if (L == NULL) return 0;
@@ -702,7 +747,7 @@ void luaV_objlen (lua_State *L, StkId ra, const TValue *rb) {
       Table *h = hvalue(rb);
       tm = fasttm(L, h->metatable, TM_LEN);
       if (tm) break;  /* metamethod? break switch to call it */
-      setivalue(s2v(ra), luaH_getn(h));  /* else primitive len */
+      setivalue(s2v(ra), luaH_getnc(L, h));  /* else primitive len */
       return;
     }
     case LUA_VSHRSTR: {

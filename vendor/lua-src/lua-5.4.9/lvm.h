@@ -85,7 +85,8 @@ typedef enum {
 #define luaV_fastget(L,t,k,slot,f) \
   (!ttistable(t)  \
    ? (slot = NULL, 0)  /* not a table; 'slot' is NULL and result is 0 */  \
-   : (slot = f(hvalue(t), k),  /* else, do raw access */  \
+   : (slot = f##c(L, hvalue(t), k),  /* else, do raw access (cardarena: \
+                                     charging long chains to 'L') */  \
       !isempty(slot)))  /* result not empty? */
 
 
@@ -97,7 +98,7 @@ typedef enum {
   (!ttistable(t)  \
    ? (slot = NULL, 0)  /* not a table; 'slot' is NULL and result is 0 */  \
    : (slot = (l_castS2U(k) - 1u < hvalue(t)->alimit) \
-              ? &hvalue(t)->array[k - 1] : luaH_getint(hvalue(t), k), \
+              ? &hvalue(t)->array[k - 1] : luaH_getintc(L, hvalue(t), k), \
       !isempty(slot)))  /* result not empty? */
 
 
