@@ -227,6 +227,16 @@ fn lua_string_table_bucket() {
     assert!(t.elapsed() < common::CASE_TIME_BOUND, "{:?}", t.elapsed());
 }
 
+/// A `string.format` precision or width past any integer: Lua refuses the format, and the
+/// charge the sandbox computes from it first neither overflows nor stops the bot.
+#[test]
+fn lua_format_with_a_huge_precision_is_refused_by_lua() {
+    let sb = Sandbox::new().unwrap();
+    let program = common::load(&sb, "lua_format_huge_precision.lua").unwrap();
+    let mut bot = program.start(&Limits::LUA, common::SEED, common::INFO).unwrap();
+    assert_eq!(bot.act(common::OBS).unwrap(), "1");
+}
+
 /// Attacks charging before checking: Lua refuses `table.unpack({}, 1, 2^31 - 1)` and a
 /// `table.concat` with a table as separator before doing any work, so a `pcall` around them
 /// returns false instead of the decision dying of fuel.

@@ -203,25 +203,27 @@ unsafe fn format_work(l: *mut ffi::lua_State) -> u64 {
             i += 1;
             precision = 0;
             while i < fmt.len() && fmt[i].is_ascii_digit() {
-                precision = precision * 10 + u64::from(fmt[i] - b'0');
+                precision = precision.saturating_mul(10).saturating_add(u64::from(fmt[i] - b'0'));
                 i += 1;
             }
         }
         items += 1;
         if items > FORMAT_FREE_ITEMS {
-            work += FORMAT_ITEM_FUEL;
+            work = work.saturating_add(FORMAT_ITEM_FUEL);
         }
         // SAFETY: `arg` is a stack index (an absent argument reads as none).
         unsafe {
             match fmt.get(i) {
-                Some(b'q') => work += 4 * string_len(l, arg),
+                Some(b'q') => work = work.saturating_add(string_len(l, arg).saturating_mul(4)),
                 Some(b'f' | b'F' | b'e' | b'E' | b'g' | b'G')
                     if ffi::lua_type(l, arg) == ffi::LUA_TNUMBER =>
                 {
                     let x = ffi::lua_tonumberx(l, arg, std::ptr::null_mut()).abs();
                     let digits = if x >= 10.0 && x.is_finite() { x.log10().min(400.0) as u64 } else { 0 };
-                    work += 3 * digits.saturating_sub(FORMAT_FREE_DIGITS)
-                        + precision.min(400).saturating_sub(FORMAT_FREE_DIGITS) / 2;
+                    work = work.saturating_add(
+                        3 * digits.saturating_sub(FORMAT_FREE_DIGITS)
+                            + precision.min(400).saturating_sub(FORMAT_FREE_DIGITS) / 2,
+                    );
                 }
                 _ => {}
             }

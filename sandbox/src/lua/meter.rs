@@ -15,14 +15,13 @@
 //! call fails, and the hook is re-armed to fire at every instruction and fail again, so nested
 //! `pcall`s unwind in a few steps and nothing the bot does can resume.
 
-use std::ffi::{c_int, CStr};
+use std::ffi::c_int;
 use std::ptr;
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use mlua::ffi;
 
-use super::vm::{metered_alloc, Ctx};
 use crate::LUA_HOOK_STEP;
 
 /// The vendored Lua's count hook that keeps its count in the interpreter loop instead of
@@ -54,6 +53,8 @@ pub(crate) struct Meter {
     /// The main `lua_State`, for re-arming the hook from inside the allocator. Only
     /// dereferenced (by `lua_sethook`) while Lua code runs, when the state is alive.
     main: AtomicPtr<ffi::lua_State>,
+    /// The count hook to arm on `main` (the VM's `fuel_hook`), given with it.
+    hook: std::sync::OnceLock<ffi::lua_Hook>,
     base: Instant,
 
     // The current phase.
@@ -80,6 +81,7 @@ impl Meter {
     pub(crate) fn new(mem_limit: u64) -> Meter {
         Meter {
             main: AtomicPtr::new(ptr::null_mut()),
+            hook: std::sync::OnceLock::new(),
             base: Instant::now(),
             used: AtomicU64::new(0),
             alloc_bytes: AtomicU64::new(0),
@@ -100,7 +102,7 @@ impl Meter {
         self.site.lock().ok().and_then(|s| s.clone())
     }
 
-    fn record_site(&self, site: impl FnOnce() -> Option<String>) {
+    pub(crate) fn record_site(&self, site: impl FnOnce() -> Option<String>) {
         if let Ok(mut s) = self.site.lock() {
             if s.is_none() {
                 *s = site();
@@ -108,7 +110,9 @@ impl Meter {
         }
     }
 
-    pub(crate) fn set_main_state(&self, state: *mut ffi::lua_State) {
+    pub(crate) fn set_main_state(&self, state: *mut ffi::lua_State, hook: ffi::lua_Hook) {
+        // A meter serves one VM, whose hook is always the same function.
+        let _ = self.hook.set(hook);
         self.main.store(state, Relaxed);
     }
 
@@ -305,11 +309,11 @@ impl Meter {
     /// restarts the hook's count).
     fn set_hook_count(&self, count: u32) {
         let main = self.main.load(Relaxed);
-        if !main.is_null() {
+        if let (false, Some(&hook)) = (main.is_null(), self.hook.get()) {
             // SAFETY: `main` is the live main state (cleared by `unlimit` before teardown);
             // `lua_sethook` is safe to call at any point, even from a signal handler.
             unsafe {
-                ffi::lua_sethook(main, Some(fuel_hook), LUA_MASKFUEL, count as c_int);
+                ffi::lua_sethook(main, Some(hook), LUA_MASKFUEL, count as c_int);
             }
         }
     }
@@ -398,87 +402,4 @@ impl Meter {
             self.peak.store(live, Relaxed);
         }
     }
-}
-
-/// The message Lua uses for memory errors (`MEMERRMSG`). `lua_error` with this exact string
-/// raises a *memory* error, which Lua unwinds without calling any message handler; the VM
-/// holds the string from its creation, so pushing it allocates nothing.
-const MEMERRMSG: &CStr = c"not enough memory";
-
-/// The count hook of every sandboxed state: books `LUA_HOOK_STEP` instructions and, once the
-/// meter has tripped, raises an error at every instruction.
-///
-/// Two details keep bot code from running unmetered while the error unwinds:
-/// * It is a raw hook rather than mlua's `set_global_hook`: when a hook callback fails, mlua
-///   resets the stack top of the *running Lua function* (a hook runs in its frame), and
-///   `lua_settop` then calls that function's pending `__close` metamethods right there, with
-///   hooks disabled. `lua_error` leaves them to the normal unwinding, which runs them with
-///   hooks on.
-/// * The error is raised as a memory error. A regular error would call the message handler
-///   of an enclosing `xpcall` from inside this hook, where Lua disables hooks, so a looping
-///   handler would never be stopped. (The host tells the verdict from the meter, not from the
-///   error.)
-///
-/// # Safety
-///
-/// Called by Lua on a state whose allocator is `metered_alloc` with a live `Ctx`.
-pub(crate) unsafe extern "C-unwind" fn fuel_hook(state: *mut ffi::lua_State, _ar: *mut ffi::lua_Debug) {
-    let mut ud = ptr::null_mut();
-    // SAFETY: `state` is the running state.
-    let alloc = unsafe { ffi::lua_getallocf(state, &mut ud) };
-    if !ptr::fn_addr_eq(alloc, metered_alloc as ffi::lua_Alloc) || ud.is_null() {
-        return;
-    }
-    // SAFETY: the allocator's user data is the state's `Ctx`, alive while the state runs.
-    let meter = unsafe { &*(*(ud as *const Ctx)).meter };
-    if meter.on_hook().is_ok() {
-        return;
-    }
-    if meter.trip_state() == Trip::Fuel {
-        // SAFETY: `ar` is the hook's record of the running function; levels above it are read
-        // with `lua_getstack`; nothing here runs Lua code.
-        meter.record_site(|| unsafe { running_line(state, _ar) });
-    }
-    // SAFETY: a count hook may raise errors; nothing in this frame needs dropping.
-    unsafe {
-        ffi::lua_pushstring(state, MEMERRMSG.as_ptr());
-        ffi::lua_error(state);
-    }
-}
-
-/// `file:line` of the innermost Lua function running (a C function such as `string.rep` is
-/// skipped for the Lua line that called it).
-///
-/// # Safety
-///
-/// Called from a hook on the running `state` with the hook's `ar`.
-unsafe fn running_line(state: *mut ffi::lua_State, ar: *mut ffi::lua_Debug) -> Option<String> {
-    let describe = |ar: &ffi::lua_Debug| -> Option<String> {
-        if ar.currentline <= 0 {
-            return None;
-        }
-        // SAFETY: `short_src` is a NUL-terminated buffer filled by `lua_getinfo`.
-        let src = unsafe { CStr::from_ptr(ar.short_src.as_ptr()) }.to_string_lossy();
-        Some(format!("{src}:{}", ar.currentline))
-    };
-    // SAFETY: see the function's contract.
-    unsafe {
-        if !ar.is_null() && ffi::lua_getinfo(state, c"Sl".as_ptr(), ar) != 0 {
-            if let Some(site) = describe(&*ar) {
-                return Some(site);
-            }
-        }
-        for level in 1..8 {
-            let mut up: ffi::lua_Debug = std::mem::zeroed();
-            if ffi::lua_getstack(state, level, &mut up) == 0 {
-                break;
-            }
-            if ffi::lua_getinfo(state, c"Sl".as_ptr(), &mut up) != 0 {
-                if let Some(site) = describe(&up) {
-                    return Some(site);
-                }
-            }
-        }
-    }
-    None
 }

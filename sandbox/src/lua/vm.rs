@@ -25,7 +25,7 @@ use std::sync::Arc;
 use mlua::ffi;
 
 use super::heap::Heap;
-use super::meter::Meter;
+use super::meter::{Meter, Trip};
 use crate::log::LogBook;
 
 /// Allocation (KiB) a new VM may do before its collector's first step. Lua would otherwise
@@ -186,7 +186,7 @@ impl Vm {
             return Err("cannot create a Lua state (out of memory)".into());
         }
         if metered {
-            ctx.meter.set_main_state(l);
+            ctx.meter.set_main_state(l, fuel_hook);
         }
         let vm = Vm { l, ctx };
         // The collector waits until the VM is set up (`Vm::restart_gc`): collecting while the
@@ -456,4 +456,87 @@ pub(crate) fn compile(source: &[u8], chunk_name: &CStr, strip: bool) -> Result<V
     vm.restart_gc();
     vm.load(source, chunk_name, c"t").map_err(|f| f.message)?;
     Ok(vm.dump(strip))
+}
+
+/// The message Lua uses for memory errors (`MEMERRMSG`). `lua_error` with this exact string
+/// raises a *memory* error, which Lua unwinds without calling any message handler; the VM
+/// holds the string from its creation, so pushing it allocates nothing.
+const MEMERRMSG: &CStr = c"not enough memory";
+
+/// The count hook of every sandboxed state: books `LUA_HOOK_STEP` instructions and, once the
+/// meter has tripped, raises an error at every instruction.
+///
+/// Two details keep bot code from running unmetered while the error unwinds:
+/// * It is a raw hook rather than mlua's `set_global_hook`: when a hook callback fails, mlua
+///   resets the stack top of the *running Lua function* (a hook runs in its frame), and
+///   `lua_settop` then calls that function's pending `__close` metamethods right there, with
+///   hooks disabled. `lua_error` leaves them to the normal unwinding, which runs them with
+///   hooks on.
+/// * The error is raised as a memory error. A regular error would call the message handler
+///   of an enclosing `xpcall` from inside this hook, where Lua disables hooks, so a looping
+///   handler would never be stopped. (The host tells the verdict from the meter, not from the
+///   error.)
+///
+/// # Safety
+///
+/// Called by Lua on a state whose allocator is `metered_alloc` with a live `Ctx`.
+pub(crate) unsafe extern "C-unwind" fn fuel_hook(state: *mut ffi::lua_State, _ar: *mut ffi::lua_Debug) {
+    let mut ud = ptr::null_mut();
+    // SAFETY: `state` is the running state.
+    let alloc = unsafe { ffi::lua_getallocf(state, &mut ud) };
+    if !ptr::fn_addr_eq(alloc, metered_alloc as ffi::lua_Alloc) || ud.is_null() {
+        return;
+    }
+    // SAFETY: the allocator's user data is the state's `Ctx`, alive while the state runs.
+    let meter = unsafe { &*(*(ud as *const Ctx)).meter };
+    if meter.on_hook().is_ok() {
+        return;
+    }
+    if meter.trip_state() == Trip::Fuel {
+        // SAFETY: `ar` is the hook's record of the running function; levels above it are read
+        // with `lua_getstack`; nothing here runs Lua code.
+        meter.record_site(|| unsafe { running_line(state, _ar) });
+    }
+    // SAFETY: a count hook may raise errors; nothing in this frame needs dropping.
+    unsafe {
+        ffi::lua_pushstring(state, MEMERRMSG.as_ptr());
+        ffi::lua_error(state);
+    }
+}
+
+/// `file:line` of the innermost Lua function running (a C function such as `string.rep` is
+/// skipped for the Lua line that called it).
+///
+/// # Safety
+///
+/// Called from a hook on the running `state` with the hook's `ar`.
+unsafe fn running_line(state: *mut ffi::lua_State, ar: *mut ffi::lua_Debug) -> Option<String> {
+    let describe = |ar: &ffi::lua_Debug| -> Option<String> {
+        if ar.currentline <= 0 {
+            return None;
+        }
+        // SAFETY: `short_src` is a NUL-terminated buffer filled by `lua_getinfo`.
+        let src = unsafe { CStr::from_ptr(ar.short_src.as_ptr()) }.to_string_lossy();
+        Some(format!("{src}:{}", ar.currentline))
+    };
+    // SAFETY: see the function's contract.
+    unsafe {
+        if !ar.is_null() && ffi::lua_getinfo(state, c"Sl".as_ptr(), ar) != 0 {
+            if let Some(site) = describe(&*ar) {
+                return Some(site);
+            }
+        }
+        for level in 1..8 {
+            let mut up: ffi::lua_Debug = std::mem::zeroed();
+            if ffi::lua_getstack(state, level, &mut up) == 0 {
+                break;
+            }
+            if ffi::lua_getinfo(state, c"Sl".as_ptr(), &mut up) != 0 {
+                if let Some(site) = describe(&up) {
+                    return Some(site);
+                }
+            }
+        }
+    }
+    None
 }
