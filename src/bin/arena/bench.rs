@@ -57,7 +57,7 @@ const MC_LUA_CAP: &str = "local PER_DECISION = 2500000";
 
 /// Version of the JSON output's keys and of what they measure: raised whenever a key's meaning
 /// changes (BENCHMARKS.md, "JSON keys", says what each version changed).
-pub const BENCH_FORMAT: u32 = 4;
+pub const BENCH_FORMAT: u32 = 5;
 
 /// What `arena bench` measures and prints.
 #[derive(Debug, Clone)]
