@@ -1,0 +1,163 @@
+//! Fuzzing every untrusted input on the stable toolchain: generated WASM modules and Lua bots,
+//! reply strings, replay files, crash capsules and tournament files, each case checked for no
+//! panic, no hang, a clear error or a verdict, peak memory within the documented bound, and the
+//! same result when it runs twice.
+//!
+//! The suite runs a small fixed budget of each target (the `*_budget` tests). Long campaigns:
+//! `scripts/fuzz.sh [MINUTES]` (the ignored `campaign` test); a failing case replays with
+//! `scripts/fuzz.sh --replay TARGET SEED` (the ignored `replay` test). docs/fuzzing.md says more.
+
+mod driver;
+mod files;
+mod gen;
+mod lua;
+mod regressions;
+mod replies;
+mod sandbox;
+mod wasm;
+
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+use driver::{peak_rss_mib, quick, report, run_case, Clean, Target, Watchdog};
+
+/// Every target, in the order a campaign runs them (the lower memory bounds first, since the
+/// process's peak only grows).
+fn targets() -> Vec<Target> {
+    vec![
+        Target { name: "replies", case: replies::case, input: |_| Vec::new(), ext: "txt", peak_mib: 192 },
+        Target { name: "config", case: files::config_case, input: files::config_input, ext: "toml", peak_mib: 192 },
+        Target { name: "wasm", case: wasm::case, input: wasm::input, ext: "wasm", peak_mib: 192 },
+        Target { name: "lua", case: lua::case, input: lua::input, ext: "lua", peak_mib: 192 },
+        Target { name: "capsule", case: files::capsule_case, input: files::capsule_input, ext: "json", peak_mib: 256 },
+        Target { name: "replay", case: files::replay_case, input: files::replay_input, ext: "json", peak_mib: 256 },
+    ]
+}
+
+fn target(name: &str) -> Target {
+    targets().into_iter().find(|t| t.name == name).unwrap_or_else(|| {
+        panic!("no fuzz target {name:?}; targets: {}", targets().iter().map(|t| t.name).collect::<Vec<_>>().join(", "))
+    })
+}
+
+#[test]
+fn replies_budget() {
+    quick(&target("replies"), 300);
+}
+
+#[test]
+fn config_budget() {
+    quick(&target("config"), 300);
+}
+
+#[test]
+fn wasm_budget() {
+    quick(&target("wasm"), 40);
+}
+
+#[test]
+fn lua_budget() {
+    quick(&target("lua"), 60);
+}
+
+#[test]
+fn capsule_budget() {
+    quick(&target("capsule"), 30);
+}
+
+#[test]
+fn replay_budget() {
+    quick(&target("replay"), 15);
+}
+
+fn env_u64(name: &str) -> Option<u64> {
+    let v = std::env::var(name).ok()?;
+    let v = v.trim();
+    Some(match v.strip_prefix("0x") {
+        Some(hex) => u64::from_str_radix(hex, 16),
+        None => v.parse(),
+    }
+    .unwrap_or_else(|e| panic!("{name}={v:?}: {e}")))
+}
+
+/// A long campaign: `FUZZ_MINUTES` (per target, default 1), `FUZZ_TARGETS` (comma-separated,
+/// default all), `FUZZ_SEED` (the first seed; default from the clock, printed), `FUZZ_STATE` (a
+/// file that holds the running case, so that the script can name it if the process dies).
+#[test]
+#[ignore = "a long campaign: scripts/fuzz.sh [MINUTES]"]
+fn campaign() {
+    let minutes: f64 = std::env::var("FUZZ_MINUTES").ok().map_or(1.0, |m| m.parse().expect("FUZZ_MINUTES is a number"));
+    let base = env_u64("FUZZ_SEED").unwrap_or_else(|| {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64
+    });
+    let state = std::env::var_os("FUZZ_STATE");
+    let chosen: Vec<Target> = match std::env::var("FUZZ_TARGETS") {
+        Ok(list) if !list.trim().is_empty() => list.split(',').map(|n| target(n.trim())).collect(),
+        _ => targets(),
+    };
+    println!("fuzz campaign: {minutes} min per target, first seed {base:#018x}");
+    let watchdog = Watchdog::start();
+    let mut failures = Vec::new();
+    let mut table = Vec::new();
+    for (k, t) in chosen.iter().enumerate() {
+        let start = Instant::now();
+        let budget = Duration::from_secs_f64(minutes * 60.0);
+        let (mut cases, mut wallclock, mut failed) = (0u64, 0u64, 0u64);
+        // Each target draws from its own range of seeds.
+        let first = base.wrapping_add((k as u64) << 48);
+        while start.elapsed() < budget {
+            let seed = first.wrapping_add(cases);
+            let what = format!("{} seed {seed:#018x}", t.name);
+            if let Some(path) = &state {
+                std::fs::write(path, format!("{} {seed:#018x}\n", t.name)).ok();
+            }
+            watchdog.case(Some(what));
+            let result = run_case(t, seed).and_then(|clean| {
+                let peak = peak_rss_mib();
+                if peak > t.peak_mib {
+                    return Err(format!("peak resident memory {peak} MiB, over the bound of {} MiB", t.peak_mib));
+                }
+                Ok(clean)
+            });
+            watchdog.case(None);
+            cases += 1;
+            match result {
+                Ok(Clean::Same) => {}
+                Ok(Clean::Wallclock) => wallclock += 1,
+                Err(what) => {
+                    failed += 1;
+                    let r = report(t, seed, &what);
+                    println!("{r}");
+                    std::io::stdout().flush().ok();
+                    failures.push(r);
+                }
+            }
+        }
+        let line = format!(
+            "{:<8} {cases:>8} cases {:>6.1} min  {failed} failed  {wallclock} ended by the wall clock  peak RSS {} MiB",
+            t.name,
+            start.elapsed().as_secs_f64() / 60.0,
+            peak_rss_mib()
+        );
+        println!("{line}");
+        table.push(line);
+    }
+    println!("fuzz campaign, first seed {base:#018x}:\n{}", table.join("\n"));
+    assert!(failures.is_empty(), "{} failing cases:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// Replays one case: `FUZZ_TARGET` and `FUZZ_CASE` (the seed a failure printed).
+#[test]
+#[ignore = "replays one case: scripts/fuzz.sh --replay TARGET SEED"]
+fn replay() {
+    let t = target(&std::env::var("FUZZ_TARGET").expect("FUZZ_TARGET names a target"));
+    let seed = env_u64("FUZZ_CASE").expect("FUZZ_CASE is the case's seed");
+    match (t.case)(seed) {
+        Ok(summary) => println!("{summary}"),
+        Err(what) => println!("first run failed: {what}"),
+    }
+    if let Err(what) = run_case(&t, seed) {
+        panic!("{}", report(&t, seed, &what));
+    }
+    println!("{} seed {seed:#018x}: clean; peak RSS {} MiB", t.name, peak_rss_mib());
+}

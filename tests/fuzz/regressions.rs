@@ -1,0 +1,30 @@
+//! Every failure a campaign found, as a test named after what it does.
+
+use serde_json::Value;
+
+use crate::files::{self, corpus};
+
+/// The corpus replay of `game` (the first one), as JSON to edit.
+fn corpus_replay(game: &str) -> Value {
+    corpus()
+        .replays
+        .iter()
+        .map(|r| serde_json::from_str::<Value>(r).unwrap())
+        .find(|r| r["game"] == game)
+        .expect("a corpus replay of the game")
+}
+
+/// Runs an edited replay through `arena replay`'s paths; returns what they printed.
+fn replay_output(replay: &Value, name: u64) -> String {
+    files::replay_file(serde_json::to_string(replay).unwrap().as_bytes(), name).expect("no panic, a clear error")
+}
+
+#[test]
+fn a_replay_with_fewer_ranks_than_seats_is_an_error_naming_the_file_not_a_panic() {
+    // Found by the replay target (seed 0x5eed000000000e06): the viewer indexed `ranks` by seat.
+    let mut replay = corpus_replay("blade");
+    replay["outcome"]["ranks"] = serde_json::json!([1]);
+    let out = replay_output(&replay, 1);
+    assert!(out.contains("render error: ") && out.contains("outcome are not one per seat"), "{out}");
+    assert!(out.contains("replay-0000000000000001.json"), "{out}");
+}
