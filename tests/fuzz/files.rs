@@ -77,7 +77,7 @@ pub fn corpus() -> &'static Corpus {
         }
         configs.push(format!(
             "[defaults]\nseed = 3\n[defaults.limits]\nmemory_mb = 8\n\n[[event]]\nname = \"g\"\ngame = \"intensity\"\n\
-             format = \"gauntlet\"\nchampion = \"greedy\"\nbots = [\"greedy\", \"random\", \"{steady}\", \"random\", \"greedy\"]\n\
+             format = \"gauntlet\"\nchampion = \"greedy\"\nbots = [\"greedy\", \"random\", \"{steady}\", \"{failing}\", \"strong\"]\n\
              deals = 2\nmax_tables = 3\n\n[[event]]\ngame = \"ecard\"\nformat = \"swiss\"\nrounds = 3\nbots = [\"greedy\", \"random\", \"{failing}\"]\n"
         ));
         Corpus { dir, replays, capsules, configs }
@@ -219,6 +219,15 @@ pub fn replay_input(seed: u64) -> Vec<u8> {
     if g.one_in(20) {
         return text.into_bytes();
     }
+    if g.one_in(20) {
+        // Arbitrary bytes, or a JSON value of another shape.
+        return if g.one_in(2) {
+            let n = g.below(256);
+            g.bytes(n)
+        } else {
+            strange_value(&mut g).to_string().into_bytes()
+        };
+    }
     mutate_json(&mut g, &text).into_bytes()
 }
 
@@ -278,6 +287,15 @@ pub fn capsule_input(seed: u64) -> Vec<u8> {
     let text = g.pick(&corpus().capsules).clone();
     if g.one_in(20) {
         return text.into_bytes();
+    }
+    if g.one_in(20) {
+        // Arbitrary bytes, or a JSON value of another shape.
+        return if g.one_in(2) {
+            let n = g.below(256);
+            g.bytes(n)
+        } else {
+            strange_value(&mut g).to_string().into_bytes()
+        };
     }
     mutate_json(&mut g, &text).into_bytes()
 }

@@ -42,32 +42,32 @@ fn target(name: &str) -> Target {
 
 #[test]
 fn replies_budget() {
-    quick(&target("replies"), 300);
+    quick(&target("replies"), 1000);
 }
 
 #[test]
 fn config_budget() {
-    quick(&target("config"), 300);
+    quick(&target("config"), 1000);
 }
 
 #[test]
 fn wasm_budget() {
-    quick(&target("wasm"), 40);
+    quick(&target("wasm"), 150);
 }
 
 #[test]
 fn lua_budget() {
-    quick(&target("lua"), 60);
+    quick(&target("lua"), 200);
 }
 
 #[test]
 fn capsule_budget() {
-    quick(&target("capsule"), 30);
+    quick(&target("capsule"), 100);
 }
 
 #[test]
 fn replay_budget() {
-    quick(&target("replay"), 15);
+    quick(&target("replay"), 100);
 }
 
 fn env_u64(name: &str) -> Option<u64> {

@@ -28,3 +28,19 @@ fn a_replay_with_fewer_ranks_than_seats_is_an_error_naming_the_file_not_a_panic(
     assert!(out.contains("render error: ") && out.contains("outcome are not one per seat"), "{out}");
     assert!(out.contains("replay-0000000000000001.json"), "{out}");
 }
+
+#[test]
+fn a_capsule_observation_nested_past_the_json_depth_limit_is_an_error_not_a_panic() {
+    // Found by the capsule target (seed 0x5eed000000000507): `reproduce` parsed each
+    // observation with `expect`, and a RawValue nested 200 deep is valid JSON that serde_json's
+    // `Value` refuses (recursion limit).
+    let mut cap: Value = serde_json::from_str(&corpus().capsules[0]).unwrap();
+    let mut deep = serde_json::json!(1);
+    for _ in 0..200 {
+        deep = Value::Array(vec![deep]);
+    }
+    let last = cap["decisions"].as_array().unwrap().len() - 1;
+    cap["decisions"][last]["observation"]["deep"] = deep;
+    let out = files::capsule_file(serde_json::to_string(&cap).unwrap().as_bytes(), 1).expect("no panic");
+    assert!(out.contains("damaged capsule: its observation cannot be read"), "{out}");
+}

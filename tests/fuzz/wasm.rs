@@ -116,9 +116,35 @@ fn push_count(config: &mut Config, g: &mut Gen) {
     }
 }
 
+/// A working ABI module with the sizes wasm-smith does not control set at, just past or well
+/// past their limits: locals in one function, bytes in one body, bytes of all bodies.
+fn sized_module(g: &mut Gen) -> Vec<u8> {
+    let near = |g: &mut Gen, limit: usize| limit - 1 + g.below(3) + if g.one_in(3) { g.below(limit) } else { 0 };
+    let (locals, body, bodies) = match g.below(3) {
+        0 => (near(g, 1_000), 16, 1),
+        1 => (4, near(g, 128 << 10) / 2, 1),
+        _ => (4, (100 << 10) / 2, near(g, 11)),
+    };
+    let locals = "(local i64)".repeat(locals);
+    // `i32.const 0 drop` is 3 bytes; `nop` 1: bodies of about `body * 2` bytes.
+    let code = "i32.const 0 drop ".repeat(body / 3) + &"nop ".repeat(body * 2 % 3);
+    let extra: String = (0..bodies).map(|i| format!("(func $f{i} {locals} {code})")).collect();
+    wat::parse_str(format!(
+        r#"(module
+            (memory (export "memory") 1)
+            (func (export "alloc") (param i32) (result i32) {locals} {code} i32.const 1024)
+            (func (export "act") (param i32 i32) (result i64) i64.const 1024 i64.const 32 i64.shl i64.const 1 i64.or)
+            {extra})"#
+    ))
+    .expect("the sized module parses")
+}
+
 /// The module of a case.
 pub fn input(seed: u64) -> Vec<u8> {
     let mut g = Gen::new(seed);
+    if g.one_in(12) {
+        return sized_module(&mut g);
+    }
     let n = 1024 + g.below(32 << 10);
     let data = g.bytes(n);
     let mut u = Unstructured::new(&data);
