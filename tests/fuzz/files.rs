@@ -91,14 +91,16 @@ fn repo(rel: &str) -> PathBuf {
 /// One match as `arena play --replay` records it.
 fn play<G: Greedy>(names: &[&str], seed: u64) -> Replay {
     let loader = Loader::new();
-    let sources: Vec<BotSource> = names.iter().map(|n| loader.resolve::<G>(n).expect("a corpus bot")).collect();
+    let sources: Vec<BotSource> =
+        names.iter().map(|n| loader.resolve::<G>(n).expect("a corpus bot")).collect();
     let limits = LimitsConfig::default();
     let spec = MatchSpec::<G> {
         variant: G::variants()[0],
         seed,
         entries: sources.iter().map(|s| s.entry()).collect(),
     };
-    let mut bots: Vec<_> = sources.iter().enumerate().map(|(seat, s)| s.instantiate::<G>(seed, seat, &limits)).collect();
+    let mut bots: Vec<_> =
+        sources.iter().enumerate().map(|(seat, s)| s.instantiate::<G>(seed, seat, &limits)).collect();
     let mut replay = run_match(&spec, &mut bots, &mut Quiet);
     replay.limits = BotSource::recorded_limits(&sources.iter().collect::<Vec<_>>(), &limits);
     replay
@@ -112,7 +114,17 @@ fn strange_value(g: &mut Gen) -> Value {
         2 => Value::from(u64::MAX - g.below(3) as u64),
         3 => serde_json::json!(*g.pick(&[-0.0, 1e308, 0.5, -1.0])),
         4 => Value::from(g.weird_text(8)),
-        5 => Value::from(*g.pick(&["blade", "ecard", "lost-cities", "intensity", "readme", "greedy", "crash", "load", ""])),
+        5 => Value::from(*g.pick(&[
+            "blade",
+            "ecard",
+            "lost-cities",
+            "intensity",
+            "readme",
+            "greedy",
+            "crash",
+            "load",
+            "",
+        ])),
         6 => serde_json::json!([]),
         7 => serde_json::json!({}),
         _ => {
@@ -328,7 +340,9 @@ fn run_capsule(path: &Path) -> Result<String, String> {
         Ok(Ok(b)) => b,
         Ok(Err(e)) | Err(e) => return Ok(format!("resolve error: {e:#}\n")),
     };
-    let BotSource::File { program, .. } = &source_bot else { return Err("a corpus bot is not a file bot".into()) };
+    let BotSource::File { program, .. } = &source_bot else {
+        return Err("a corpus bot is not a file bot".into());
+    };
     match capsule::reproduce(&cap, program) {
         Ok(r) => Ok(format!("same failure {}\n{}", r.same_failure, r.report)),
         Err(e) => Ok(format!("reproduce error: {e:#}\n")),
@@ -345,19 +359,53 @@ pub fn config_input(seed: u64) -> Vec<u8> {
 fn strange_toml(g: &mut Gen) -> String {
     match g.below(8) {
         0 => g.extreme_int().to_string(),
-        1 => g.pick(&["-0", "1e400", "nan", "inf", "0x7fffffff", "1_000", "4294967296", "18446744073709551615"]).to_string(),
+        1 => g
+            .pick(&["-0", "1e400", "nan", "inf", "0x7fffffff", "1_000", "4294967296", "18446744073709551615"])
+            .to_string(),
         2 => format!("{:?}", g.weird_text(6)),
         3 => g.pick(&["true", "[]", "{}", "[[]]", "\"\"", "'''\n'''", "1979-05-27T07:32:00Z"]).to_string(),
-        4 => format!("[{}]", (0..g.below(6)).map(|_| format!("\"{}\"", g.pick(&["greedy", "random", "strong", "x.lua", "a.wasm", "human"]))).collect::<Vec<_>>().join(", ")),
-        5 => g.pick(&["\"round-robin\"", "\"gauntlet\"", "\"swiss\"", "\"blade\"", "\"intensity\"", "\"readme\""]).to_string(),
+        4 => format!(
+            "[{}]",
+            (0..g.below(6))
+                .map(|_| format!(
+                    "\"{}\"",
+                    g.pick(&["greedy", "random", "strong", "x.lua", "a.wasm", "human"])
+                ))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        5 => g
+            .pick(&[
+                "\"round-robin\"",
+                "\"gauntlet\"",
+                "\"swiss\"",
+                "\"blade\"",
+                "\"intensity\"",
+                "\"readme\"",
+            ])
+            .to_string(),
         6 => g.below(100).to_string(),
         _ => g.pick(&["0", "1", "2", "3", "1000000"]).to_string(),
     }
 }
 
 const KEYS: &[&str] = &[
-    "name", "game", "variant", "bots", "format", "champion", "rounds", "deals", "seed", "duplicate", "max_tables",
-    "memory_mb", "fuel_per_decision", "fuel_per_match", "wall_ms", "bogus",
+    "name",
+    "game",
+    "variant",
+    "bots",
+    "format",
+    "champion",
+    "rounds",
+    "deals",
+    "seed",
+    "duplicate",
+    "max_tables",
+    "memory_mb",
+    "fuel_per_decision",
+    "fuel_per_match",
+    "wall_ms",
+    "bogus",
 ];
 
 /// `text` (TOML) with line edits: a value replaced, a key renamed, a line dropped, duplicated or
@@ -389,8 +437,15 @@ pub fn mutate_toml(g: &mut Gen, text: &str) -> String {
             }
             5 => lines.insert(
                 i,
-                g.pick(&["[[event]]", "[defaults]", "[event.limits]", "[event.limits.lua]", "[defaults.limits.wasm]", "[x]"])
-                    .to_string(),
+                g.pick(&[
+                    "[[event]]",
+                    "[defaults]",
+                    "[event.limits]",
+                    "[event.limits.lua]",
+                    "[defaults.limits.wasm]",
+                    "[x]",
+                ])
+                .to_string(),
             ),
             _ => lines.insert(i, format!("{} = {}", g.pick(KEYS), strange_toml(g))),
         }

@@ -57,9 +57,9 @@ impl Gen {
     /// right-to-left characters, digits.
     pub fn weird_text(&mut self, max_len: usize) -> String {
         const PIECES: &[&str] = &[
-            "", " ", "\t", "\n", "\r", "\0", "\x1b[2J", "\"", "'", "\\", "#", "=", "[", "]", "{", "}",
-            ",", ".", ":", "-", "+", "0", "1", "9", "e", "é", "€", "𝄞", "\u{202e}", "\u{feff}", "\u{7f}",
-            "nan", "inf", "true", "null", "%s", "%d", "..", "/", "A", "z",
+            "", " ", "\t", "\n", "\r", "\0", "\x1b[2J", "\"", "'", "\\", "#", "=", "[", "]", "{", "}", ",",
+            ".", ":", "-", "+", "0", "1", "9", "e", "é", "€", "𝄞", "\u{202e}", "\u{feff}", "\u{7f}", "nan",
+            "inf", "true", "null", "%s", "%d", "..", "/", "A", "z",
         ];
         let n = self.below(max_len + 1);
         (0..n).map(|_| *self.pick(PIECES)).collect()

@@ -70,7 +70,9 @@ fn int(g: &mut Gen) -> String {
 
 fn number(g: &mut Gen) -> String {
     match g.below(6) {
-        0 => g.pick(&["math.huge", "-math.huge", "(0/0)", "-0.0", "1e308", "2^53", "2^63", "0.5", "-1.5"]).to_string(),
+        0 => g
+            .pick(&["math.huge", "-math.huge", "(0/0)", "-0.0", "1e308", "2^53", "2^63", "0.5", "-1.5"])
+            .to_string(),
         _ => int(g),
     }
 }
@@ -80,18 +82,37 @@ fn count(g: &mut Gen) -> String {
     match g.below(5) {
         0 => g.below(4).to_string(),
         1 => (10 + g.below(200)).to_string(),
-        2 => g.pick(&["1e6", "2^31", "2^40", "math.maxinteger", "1e100", "-1", "math.mininteger"]).to_string(),
+        2 => {
+            g.pick(&["1e6", "2^31", "2^40", "math.maxinteger", "1e100", "-1", "math.mininteger"]).to_string()
+        }
         _ => int(g),
     }
 }
 
 const PATTERNS: &[&str] = &[
-    "(.-)(.-)(.-)(.-)x", "%f[%w]%w+", "%b()", "[^", "%", "(", "%1", "((((((((((.))))))))))", "a*a*a*a*a*b",
-    ".-.-.-.-.-$", "[%a-z]", "%g+", "()", "^(.*)$", "[]]", "%z", "(%d+)%.(%d*)", "%u%l*",
+    "(.-)(.-)(.-)(.-)x",
+    "%f[%w]%w+",
+    "%b()",
+    "[^",
+    "%",
+    "(",
+    "%1",
+    "((((((((((.))))))))))",
+    "a*a*a*a*a*b",
+    ".-.-.-.-.-$",
+    "[%a-z]",
+    "%g+",
+    "()",
+    "^(.*)$",
+    "[]]",
+    "%z",
+    "(%d+)%.(%d*)",
+    "%u%l*",
 ];
 
-const FORMATS: &[&str] =
-    &["%d", "%99d", "%.99f", "%q", "%a", "%5s", "%s%s%s", "%x", "%c", "%g", "%-99s", "%i", "%", "%10.3q", "%o"];
+const FORMATS: &[&str] = &[
+    "%d", "%99d", "%.99f", "%q", "%a", "%5s", "%s%s%s", "%x", "%c", "%g", "%-99s", "%i", "%", "%10.3q", "%o",
+];
 
 fn string_call(g: &mut Gen, d: usize) -> String {
     let s = expr(g, d);
@@ -101,8 +122,14 @@ fn string_call(g: &mut Gen, d: usize) -> String {
         2 => format!("string.sub({s}, {}, {})", int(g), int(g)),
         3 => format!("string.byte({s}, {}, {})", int(g), int(g)),
         4 => format!("string.char({}, {})", int(g), g.below(256)),
-        5 => format!("string.find({s}, {}, {}, {})", lua_str(g.pick(PATTERNS).as_bytes()), int(g), expr(g, d)),
-        6 => format!("string.match(string.rep(\"ab(\", {}), {})", g.below(300), lua_str(g.pick(PATTERNS).as_bytes())),
+        5 => {
+            format!("string.find({s}, {}, {}, {})", lua_str(g.pick(PATTERNS).as_bytes()), int(g), expr(g, d))
+        }
+        6 => format!(
+            "string.match(string.rep(\"ab(\", {}), {})",
+            g.below(300),
+            lua_str(g.pick(PATTERNS).as_bytes())
+        ),
         7 => format!(
             "string.gsub({s}, {}, {}, {})",
             lua_str(g.pick(PATTERNS).as_bytes()),
@@ -134,22 +161,32 @@ fn expr(g: &mut Gen, d: usize) -> String {
     let d = d - 1;
     match g.below(12) {
         0 | 1 => {
-            let op = g.pick(&["+", "-", "*", "/", "//", "%", "^", "..", "==", "<", "<=", "&", "|", "~", "<<", ">>", "and", "or"]);
+            let op = g.pick(&[
+                "+", "-", "*", "/", "//", "%", "^", "..", "==", "<", "<=", "&", "|", "~", "<<", ">>", "and",
+                "or",
+            ]);
             format!("({} {op} {})", expr(g, d), expr(g, d))
         }
         2 => format!("({}{})", g.pick(&["-", "not ", "#", "~"]), expr(g, d)),
         3 | 4 => string_call(g, d),
         5 => format!("{{{}, {}, k = {}}}", expr(g, d), expr(g, d), expr(g, d)),
         6 => format!("(function(...) return {}, ... end)({})", expr(g, d), expr(g, d)),
-        7 => format!("select(2, pcall({}, {}))", g.pick(&["string.rep", "error", "tostring", "rec", "t1", "coroutine.wrap"]), expr(g, d)),
+        7 => format!(
+            "select(2, pcall({}, {}))",
+            g.pick(&["string.rep", "error", "tostring", "rec", "t1", "coroutine.wrap"]),
+            expr(g, d)
+        ),
         8 => format!("rec({})", count(g)),
-        9 => format!("math.{}", match g.below(5) {
-            0 => format!("random({}, {})", int(g), int(g)),
-            1 => format!("tointeger({})", expr(g, d)),
-            2 => format!("fmod({}, {})", number(g), number(g)),
-            3 => format!("floor({})", number(g)),
-            _ => format!("ult({}, {})", int(g), int(g)),
-        }),
+        9 => format!(
+            "math.{}",
+            match g.below(5) {
+                0 => format!("random({}, {})", int(g), int(g)),
+                1 => format!("tointeger({})", expr(g, d)),
+                2 => format!("fmod({}, {})", number(g), number(g)),
+                3 => format!("floor({})", number(g)),
+                _ => format!("ult({}, {})", int(g), int(g)),
+            }
+        ),
         10 => format!("tostring({})", expr(g, d)),
         _ => expr(g, 0),
     }
@@ -178,7 +215,13 @@ fn stmt(g: &mut Gen, d: usize) -> String {
         1 => format!("print({})", expr(g, 2)),
         2 => format!("t1[{}] = {}", expr(g, 1), expr(g, 1)),
         3 => format!("local x = {} ; g1 = x", expr(g, 2)),
-        4 => format!("for i = {}, {}, {} do {} end", int(g), count(g), g.pick(&["1", "-1", "2^40", "0.5", "0"]), block(g, inner, n)),
+        4 => format!(
+            "for i = {}, {}, {} do {} end",
+            int(g),
+            count(g),
+            g.pick(&["1", "-1", "2^40", "0.5", "0"]),
+            block(g, inner, n)
+        ),
         5 => format!("local n = 0 while n < {} do n = n + 1 {} end", count(g), block(g, inner, n)),
         6 => format!("pcall(function() {} end)", block(g, inner, n)),
         7 => format!(
@@ -207,7 +250,8 @@ fn stmt(g: &mut Gen, d: usize) -> String {
             match g.below(3) {
                 0 => lua_str(stmt(g, inner).as_bytes()),
                 1 => format!("\"return \" .. tostring({})", expr(g, 1)),
-                _ => format!("function() g3 = (g3 or 0) + 1 if g3 < {} then return \"x=1 \" end end", count(g)),
+                _ =>
+                    format!("function() g3 = (g3 or 0) + 1 if g3 < {} then return \"x=1 \" end end", count(g)),
             },
             lua_str(g.weird_text(3).as_bytes()),
             g.pick(&["\"t\"", "\"b\"", "\"bt\"", "nil", "\"x\""]),
@@ -215,15 +259,61 @@ fn stmt(g: &mut Gen, d: usize) -> String {
         ),
         13 => format!(
             "t2 = setmetatable({{}}, {{{} = function(...) {} return {} end}}) pcall(function() g2 = {} end)",
-            g.pick(&["__index", "__newindex", "__add", "__concat", "__len", "__eq", "__lt", "__le", "__call", "__tostring", "__gc", "__close", "__unm", "__mode", "__name", "__idiv", "__close", "__metatable"]),
+            g.pick(&[
+                "__index",
+                "__newindex",
+                "__add",
+                "__concat",
+                "__len",
+                "__eq",
+                "__lt",
+                "__le",
+                "__call",
+                "__tostring",
+                "__gc",
+                "__close",
+                "__unm",
+                "__mode",
+                "__name",
+                "__idiv",
+                "__close",
+                "__metatable"
+            ]),
             block(g, inner, 1),
             expr(g, 1),
-            g.pick(&["t2.x", "t2 + 1", "t2 .. \"s\"", "#t2", "t2 == t1", "t2 < t1", "t2()", "tostring(t2)", "-t2", "t2 // 2", "getmetatable(t2)"])
+            g.pick(&[
+                "t2.x",
+                "t2 + 1",
+                "t2 .. \"s\"",
+                "#t2",
+                "t2 == t1",
+                "t2 < t1",
+                "t2()",
+                "tostring(t2)",
+                "-t2",
+                "t2 // 2",
+                "getmetatable(t2)"
+            ])
         ),
-        14 => format!("table.sort(t1, function(a, b) {} return {} end)", block(g, inner, 1), g.pick(&["true", "false", "a ~= b", "tostring(a) < tostring(b)"])),
+        14 => format!(
+            "table.sort(t1, function(a, b) {} return {} end)",
+            block(g, inner, 1),
+            g.pick(&["true", "false", "a ~= b", "tostring(a) < tostring(b)"])
+        ),
         _ => format!(
             "{}({}, {}, {})",
-            g.pick(&["table.insert", "table.remove", "table.move", "rawset", "rawget", "next", "select", "collectgarbage", "ipairs", "setmetatable"]),
+            g.pick(&[
+                "table.insert",
+                "table.remove",
+                "table.move",
+                "rawset",
+                "rawget",
+                "next",
+                "select",
+                "collectgarbage",
+                "ipairs",
+                "setmetatable"
+            ]),
             g.pick(&["t1", "t2", "{}", "g1"]),
             expr(g, 1),
             expr(g, 1)
@@ -265,7 +355,9 @@ pub fn program(g: &mut Gen) -> String {
         // A syntax error somewhere, as an upload may have.
         let at = g.below(out.len());
         let at = (0..=at).rev().find(|&i| out.is_char_boundary(i)).unwrap_or(0);
-        out.insert_str(at, *g.pick(&["end", "(", "]]", "local", "\"", "--[[", "goto x"]));
+        const JUNK: [&str; 7] = ["end", "(", "]]", "local", "\"", "--[[", "goto x"];
+        let junk = JUNK[g.below(JUNK.len())];
+        out.insert_str(at, junk);
     }
     out
 }

@@ -26,17 +26,38 @@ use driver::{peak_rss_mib, quick, report, run_case, Clean, Target, Watchdog};
 fn targets() -> Vec<Target> {
     vec![
         Target { name: "replies", case: replies::case, input: |_| Vec::new(), ext: "txt", peak_mib: 192 },
-        Target { name: "config", case: files::config_case, input: files::config_input, ext: "toml", peak_mib: 192 },
+        Target {
+            name: "config",
+            case: files::config_case,
+            input: files::config_input,
+            ext: "toml",
+            peak_mib: 192,
+        },
         Target { name: "wasm", case: wasm::case, input: wasm::input, ext: "wasm", peak_mib: 192 },
         Target { name: "lua", case: lua::case, input: lua::input, ext: "lua", peak_mib: 192 },
-        Target { name: "capsule", case: files::capsule_case, input: files::capsule_input, ext: "json", peak_mib: 256 },
-        Target { name: "replay", case: files::replay_case, input: files::replay_input, ext: "json", peak_mib: 256 },
+        Target {
+            name: "capsule",
+            case: files::capsule_case,
+            input: files::capsule_input,
+            ext: "json",
+            peak_mib: 256,
+        },
+        Target {
+            name: "replay",
+            case: files::replay_case,
+            input: files::replay_input,
+            ext: "json",
+            peak_mib: 256,
+        },
     ]
 }
 
 fn target(name: &str) -> Target {
     targets().into_iter().find(|t| t.name == name).unwrap_or_else(|| {
-        panic!("no fuzz target {name:?}; targets: {}", targets().iter().map(|t| t.name).collect::<Vec<_>>().join(", "))
+        panic!(
+            "no fuzz target {name:?}; targets: {}",
+            targets().iter().map(|t| t.name).collect::<Vec<_>>().join(", ")
+        )
     })
 }
 
@@ -73,11 +94,13 @@ fn replay_budget() {
 fn env_u64(name: &str) -> Option<u64> {
     let v = std::env::var(name).ok()?;
     let v = v.trim();
-    Some(match v.strip_prefix("0x") {
-        Some(hex) => u64::from_str_radix(hex, 16),
-        None => v.parse(),
-    }
-    .unwrap_or_else(|e| panic!("{name}={v:?}: {e}")))
+    Some(
+        match v.strip_prefix("0x") {
+            Some(hex) => u64::from_str_radix(hex, 16),
+            None => v.parse(),
+        }
+        .unwrap_or_else(|e| panic!("{name}={v:?}: {e}")),
+    )
 }
 
 /// A long campaign: `FUZZ_MINUTES` (per target, default 1), `FUZZ_TARGETS` (comma-separated,
@@ -86,7 +109,8 @@ fn env_u64(name: &str) -> Option<u64> {
 #[test]
 #[ignore = "a long campaign: scripts/fuzz.sh [MINUTES]"]
 fn campaign() {
-    let minutes: f64 = std::env::var("FUZZ_MINUTES").ok().map_or(1.0, |m| m.parse().expect("FUZZ_MINUTES is a number"));
+    let minutes: f64 =
+        std::env::var("FUZZ_MINUTES").ok().map_or(1.0, |m| m.parse().expect("FUZZ_MINUTES is a number"));
     let base = env_u64("FUZZ_SEED").unwrap_or_else(|| {
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64
     });
@@ -115,7 +139,10 @@ fn campaign() {
             let result = run_case(t, seed).and_then(|clean| {
                 let peak = peak_rss_mib();
                 if peak > t.peak_mib {
-                    return Err(format!("peak resident memory {peak} MiB, over the bound of {} MiB", t.peak_mib));
+                    return Err(format!(
+                        "peak resident memory {peak} MiB, over the bound of {} MiB",
+                        t.peak_mib
+                    ));
                 }
                 Ok(clean)
             });

@@ -16,7 +16,8 @@ fn corpus_replay(game: &str) -> Value {
 
 /// Runs an edited replay through `arena replay`'s paths; returns what they printed.
 fn replay_output(replay: &Value, name: u64) -> String {
-    files::replay_file(serde_json::to_string(replay).unwrap().as_bytes(), name).expect("no panic, a clear error")
+    files::replay_file(serde_json::to_string(replay).unwrap().as_bytes(), name)
+        .expect("no panic, a clear error")
 }
 
 #[test]

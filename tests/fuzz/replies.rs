@@ -38,8 +38,7 @@ fn reply(g: &mut Gen, legal: &[String]) -> String {
 pub fn case(seed: u64) -> Result<String, String> {
     let mut g = Gen::new(seed);
     let game = *g.pick(&GAMES);
-    with_game!(game, G => case_in::<G>(&mut g))
-        .map_err(|e| e.to_string())?
+    with_game!(game, G => case_in::<G>(&mut g)).map_err(|e| e.to_string())?
 }
 
 fn observation_text<G: Game>(state: &G) -> String {
@@ -131,7 +130,10 @@ fn legacy_replies<G: Game>(g: &mut Gen, state: &G, seat: usize, summary: &mut St
         };
         // The adapter's reply then goes through the runner's judgement like any other.
         let judged = result.as_ref().map(|r| judge_reply::<G>(obs.legal(), r).map_err(|f| f.verdict));
-        summary.push_str(&format!("legacy {stdout:?}: {:?} {judged:?}\n", result.as_ref().map_err(|f| &f.message)));
+        summary.push_str(&format!(
+            "legacy {stdout:?}: {:?} {judged:?}\n",
+            result.as_ref().map_err(|f| &f.message)
+        ));
     }
     Ok(())
 }

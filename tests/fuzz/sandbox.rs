@@ -6,10 +6,6 @@ use std::sync::OnceLock;
 
 use cardarena_sandbox::{Fault, Kind, Limits, Sandbox, Verdict};
 
-/// The summary marker of a run that the wall-clock backstop ended: its numbers depend on
-/// timing, so the driver does not compare two such runs.
-pub const WALLCLOCK: &str = "[wallclock]";
-
 /// One sandbox for the whole test process, as the arena has one per process.
 pub fn shared() -> &'static Sandbox {
     static SANDBOX: OnceLock<Sandbox> = OnceLock::new();
@@ -47,7 +43,8 @@ pub fn run(kind: Kind, name: &str, bytes: &[u8], limits: &Limits) -> Result<Run,
             return Ok(run);
         }
     };
-    writeln!(run.summary, "start: ok fuel {} memory {}", instance.fuel_init(), instance.memory_peak()).unwrap();
+    writeln!(run.summary, "start: ok fuel {} memory {}", instance.fuel_init(), instance.memory_peak())
+        .unwrap();
     for (i, obs) in OBSERVATIONS.iter().enumerate() {
         let stage = format!("act {i}");
         match instance.act(obs) {
@@ -66,8 +63,14 @@ pub fn run(kind: Kind, name: &str, bytes: &[u8], limits: &Limits) -> Result<Run,
                 limits.memory_bytes
             ));
         }
-        writeln!(run.summary, "  log {:?} total {} memory {}", instance.take_log(), instance.fuel_total(), instance.memory_peak())
-            .unwrap();
+        writeln!(
+            run.summary,
+            "  log {:?} total {} memory {}",
+            instance.take_log(),
+            instance.fuel_total(),
+            instance.memory_peak()
+        )
+        .unwrap();
     }
     Ok(run)
 }
@@ -78,10 +81,10 @@ fn record(run: &mut Run, stage: &str, f: &Fault, limits: &Limits) -> Result<(), 
         return Err(format!("{stage}: a {} fault with no message", f.verdict));
     }
     if f.memory_peak > limits.memory_bytes {
-        return Err(format!("{stage}: {} fault with memory peak {} over the cap {}", f.verdict, f.memory_peak, limits.memory_bytes));
-    }
-    if f.verdict == Verdict::Wallclock {
-        run.summary.push_str(WALLCLOCK);
+        return Err(format!(
+            "{stage}: {} fault with memory peak {} over the cap {}",
+            f.verdict, f.memory_peak, limits.memory_bytes
+        ));
     }
     run.verdicts.push((stage.to_string(), f.verdict));
     writeln!(run.summary, "{stage}: {f}\n  trace {:?}", f.trace).unwrap();

@@ -119,7 +119,8 @@ fn push_count(config: &mut Config, g: &mut Gen) {
 /// A working ABI module with the sizes wasm-smith does not control set at, just past or well
 /// past their limits: locals in one function, bytes in one body, bytes of all bodies.
 fn sized_module(g: &mut Gen) -> Vec<u8> {
-    let near = |g: &mut Gen, limit: usize| limit - 1 + g.below(3) + if g.one_in(3) { g.below(limit) } else { 0 };
+    let near =
+        |g: &mut Gen, limit: usize| limit - 1 + g.below(3) + if g.one_in(3) { g.below(limit) } else { 0 };
     let (locals, body, bodies) = match g.below(3) {
         0 => (near(g, 1_000), 16, 1),
         1 => (4, near(g, 128 << 10) / 2, 1),
