@@ -91,7 +91,11 @@ pub fn report(target: &Target, seed: u64, what: &str) -> String {
     let dir = failures_dir();
     let file = dir.join(format!("{}-{seed:#018x}.{}", target.name, target.ext));
     let saved = std::fs::create_dir_all(&dir)
-        .and_then(|()| std::fs::write(&file, (target.input)(seed)))
+        .and_then(|()| {
+            let input = catch_unwind(AssertUnwindSafe(|| (target.input)(seed)))
+                .unwrap_or_else(|_| b"(the generator panicked on this seed)".to_vec());
+            std::fs::write(&file, input)
+        })
         .map(|()| format!("input: {}", file.display()))
         .unwrap_or_else(|e| format!("input not saved: {e}"));
     format!(

@@ -183,6 +183,16 @@ pub fn input(seed: u64) -> Vec<u8> {
     config.disallow_traps = g.one_in(3);
     if g.one_in(8) {
         push_count(&mut config, &mut g);
+        // wasm-smith asserts every minimum is within its maximum.
+        config.max_memories = config.max_memories.max(config.min_memories as usize);
+        config.max_tables = config.max_tables.max(config.min_tables as usize);
+        config.max_funcs = config.max_funcs.max(config.min_funcs);
+        config.max_globals = config.max_globals.max(config.min_globals);
+        config.max_exports = config.max_exports.max(config.min_exports);
+        config.max_imports = config.max_imports.max(config.min_imports);
+        config.max_types = config.max_types.max(config.min_types);
+        config.max_data_segments = config.max_data_segments.max(config.min_data_segments);
+        config.max_element_segments = config.max_element_segments.max(config.min_element_segments);
     }
     let bytes = match Module::new(config, &mut u) {
         Ok(m) => m.to_bytes(),
