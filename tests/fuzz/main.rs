@@ -63,12 +63,12 @@ fn target(name: &str) -> Target {
 
 #[test]
 fn replies_budget() {
-    quick(&target("replies"), 1000);
+    quick(&target("replies"), 500);
 }
 
 #[test]
 fn config_budget() {
-    quick(&target("config"), 1000);
+    quick(&target("config"), 500);
 }
 
 #[test]
@@ -78,7 +78,7 @@ fn wasm_budget() {
 
 #[test]
 fn lua_budget() {
-    quick(&target("lua"), 200);
+    quick(&target("lua"), 150);
 }
 
 #[test]
@@ -127,6 +127,8 @@ fn campaign() {
         let start = Instant::now();
         let budget = Duration::from_secs_f64(minutes * 60.0);
         let (mut cases, mut wallclock, mut failed) = (0u64, 0u64, 0u64);
+        // The peak only grows: only the case that crosses the bound is reported.
+        let mut over_peak = false;
         // Each target draws from its own range of seeds.
         let first = base.wrapping_add((k as u64) << 48);
         while start.elapsed() < budget {
@@ -138,7 +140,8 @@ fn campaign() {
             watchdog.case(Some(what));
             let result = run_case(t, seed).and_then(|clean| {
                 let peak = peak_rss_mib();
-                if peak > t.peak_mib {
+                if peak > t.peak_mib && !over_peak {
+                    over_peak = true;
                     return Err(format!(
                         "peak resident memory {peak} MiB, over the bound of {} MiB",
                         t.peak_mib

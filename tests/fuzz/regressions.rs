@@ -45,3 +45,16 @@ fn a_capsule_observation_nested_past_the_json_depth_limit_is_an_error_not_a_pani
     let out = files::capsule_file(serde_json::to_string(&cap).unwrap().as_bytes(), 1).expect("no panic");
     assert!(out.contains("damaged capsule: its observation cannot be read"), "{out}");
 }
+
+#[test]
+fn a_module_with_thousands_of_data_segments_is_refused_before_it_is_compiled() {
+    // Found by the wasm target (seed 0x28ba, 10,000 segments of under a byte each, in pages of
+    // their own): compiling it took the process to 338 MiB. Now the shape check refuses it.
+    let segments: String =
+        (0..10_000).map(|i| format!("(data (i32.const {}) \"x\")", i * 65_536 % (1 << 26))).collect();
+    let module = wat::parse_str(format!("(module (memory 1024) {segments})")).unwrap();
+    let fault =
+        crate::sandbox::shared().load("segments.wasm", cardarena_sandbox::Kind::Wasm, &module).unwrap_err();
+    assert_eq!(fault.verdict, cardarena_sandbox::Verdict::Load);
+    assert!(fault.message.contains("10000 data segments; the limit is 100"), "{}", fault.message);
+}
