@@ -86,18 +86,23 @@ fn failures_dir() -> PathBuf {
     target.join("fuzz").join("failures")
 }
 
-/// Writes a failing case's input and says how to replay it.
-pub fn report(target: &Target, seed: u64, what: &str) -> String {
+/// Writes a case's input under `target/fuzz/failures/`; says where, or why not.
+pub fn save_input(target: &Target, seed: u64) -> String {
     let dir = failures_dir();
     let file = dir.join(format!("{}-{seed:#018x}.{}", target.name, target.ext));
-    let saved = std::fs::create_dir_all(&dir)
+    std::fs::create_dir_all(&dir)
         .and_then(|()| {
             let input = catch_unwind(AssertUnwindSafe(|| (target.input)(seed)))
                 .unwrap_or_else(|_| b"(the generator panicked on this seed)".to_vec());
             std::fs::write(&file, input)
         })
         .map(|()| format!("input: {}", file.display()))
-        .unwrap_or_else(|e| format!("input not saved: {e}"));
+        .unwrap_or_else(|e| format!("input not saved: {e}"))
+}
+
+/// Writes a failing case's input and says how to replay it.
+pub fn report(target: &Target, seed: u64, what: &str) -> String {
+    let saved = save_input(target, seed);
     format!(
         "FAIL {} seed {seed:#018x}: {what}\n  {saved}\n  replay: {}",
         target.name,

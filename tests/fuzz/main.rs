@@ -186,6 +186,8 @@ fn campaign() {
 fn replay() {
     let t = target(&std::env::var("FUZZ_TARGET").expect("FUZZ_TARGET names a target"));
     let seed = env_u64("FUZZ_CASE").expect("FUZZ_CASE is the case's seed");
+    // First, so that a case that hangs or aborts still leaves its input.
+    println!("{}", driver::save_input(&t, seed));
     match (t.case)(seed) {
         Ok(summary) => println!("{summary}"),
         Err(what) => println!("first run failed: {what}"),

@@ -93,9 +93,12 @@ fn push_count(config: &mut Config, g: &mut Gen) {
             config.min_tables = 1;
         }
         5 => {
-            let n = near(g, 10_000);
-            config.min_types = n;
-            config.max_types = n;
+            // (wasm-smith can loop for minutes filling 10,000 types: `sized_module` makes them.)
+            let n = near(g, 1_000);
+            config.min_element_segments = n;
+            config.max_element_segments = n;
+            config.min_tables = 1;
+            config.bulk_memory_enabled = true;
         }
         6 => {
             let n = near(g, 8);
@@ -116,22 +119,26 @@ fn push_count(config: &mut Config, g: &mut Gen) {
     }
 }
 
-/// A working ABI module with the sizes wasm-smith does not control set at, just past or well
-/// past their limits: locals in one function, bytes in one body, bytes of all bodies.
+/// A working ABI module with the sizes wasm-smith does not control (or only slowly) set at, just
+/// past or well past their limits: locals in one function, bytes in one body, bytes of all
+/// bodies, types.
 fn sized_module(g: &mut Gen) -> Vec<u8> {
     let near =
         |g: &mut Gen, limit: usize| limit - 1 + g.below(3) + if g.one_in(3) { g.below(limit) } else { 0 };
-    let (locals, body, bodies) = match g.below(3) {
-        0 => (near(g, 1_000), 16, 1),
-        1 => (4, near(g, 128 << 10) / 2, 1),
-        _ => (4, (100 << 10) / 2, near(g, 11)),
+    let (locals, body, bodies, types) = match g.below(4) {
+        0 => (near(g, 1_000), 16, 1, 0),
+        1 => (4, near(g, 128 << 10) / 2, 1, 0),
+        2 => (4, (100 << 10) / 2, near(g, 11), 0),
+        _ => (0, 0, 0, near(g, 10_000) - 3),
     };
+    let types = "(type (func (param i32 i32 i32)))".repeat(types);
     let locals = "(local i64)".repeat(locals);
     // `i32.const 0 drop` is 3 bytes; `nop` 1: bodies of about `body * 2` bytes.
     let code = "i32.const 0 drop ".repeat(body / 3) + &"nop ".repeat(body * 2 % 3);
     let extra: String = (0..bodies).map(|i| format!("(func $f{i} {locals} {code})")).collect();
     wat::parse_str(format!(
         r#"(module
+            {types}
             (memory (export "memory") 1)
             (func (export "alloc") (param i32) (result i32) {locals} {code} i32.const 1024)
             (func (export "act") (param i32 i32) (result i64) i64.const 1024 i64.const 32 i64.shl i64.const 1 i64.or)
