@@ -58,3 +58,21 @@ fn a_module_with_thousands_of_data_segments_is_refused_before_it_is_compiled() {
     assert_eq!(fault.verdict, cardarena_sandbox::Verdict::Load);
     assert!(fault.message.contains("10000 data segments; the limit is 100"), "{}", fault.message);
 }
+
+#[test]
+fn a_lua_error_with_an_empty_message_is_a_crash_that_says_so() {
+    // Found by the lua target (seed 0x0001000000004192: `error("", -1)` in `init`): the fault's
+    // message was empty.
+    let limits = crate::lua::limits();
+    for (source, stages) in [
+        ("function init() error(\"\", -1) end function act() end", &["start"][..]),
+        ("function act() error(\" \\n\", 0) end", &["act 0", "act 1"][..]),
+    ] {
+        let run = crate::sandbox::run(cardarena_sandbox::Kind::Lua, "empty.lua", source.as_bytes(), &limits)
+            .expect("every fault has a message");
+        let crashes: Vec<_> =
+            stages.iter().map(|s| (s.to_string(), cardarena_sandbox::Verdict::Crash)).collect();
+        assert_eq!(run.verdicts, crashes, "{}", run.summary);
+        assert!(run.summary.contains("an error with an empty message"), "{}", run.summary);
+    }
+}
