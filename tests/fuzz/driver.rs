@@ -15,10 +15,10 @@ pub struct Target {
     /// The case's input as a file would hold it (written beside a failure).
     pub input: fn(u64) -> Vec<u8>,
     pub ext: &'static str,
-    /// The process's peak resident memory allowed while this target runs alone, in MiB
-    /// (docs/sandbox.md, "Memory of the host process": the seated bots' `memory_bytes`, 16 MiB
-    /// per Lua bot, 64 MiB fixed).
-    pub peak_mib: u64,
+    /// How far a case may take the process's resident memory above what it was before the case,
+    /// in MiB: the bound of docs/sandbox.md ("Memory of the host process": the seated bots'
+    /// `memory_bytes`, 16 MiB per Lua bot, 64 MiB fixed) for the bots the case runs.
+    pub growth_mib: u64,
 }
 
 /// How a clean case ended.
@@ -70,12 +70,21 @@ pub fn run_case(target: &Target, seed: u64) -> Result<Clean, String> {
     Ok(Clean::Same)
 }
 
-/// The process's peak resident memory so far, in MiB.
-pub fn peak_rss_mib() -> u64 {
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: getrusage writes the struct it is given.
-    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
-    usage.ru_maxrss as u64 / 1024
+/// The process's resident memory now and its peak since the last [`reset_peak`] (or its start),
+/// in MiB (Linux: `VmRSS` and `VmHWM`).
+pub fn rss_mib() -> Option<(u64, u64)> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let field = |name: &str| -> Option<u64> {
+        let line = status.lines().find(|l| l.starts_with(name))?;
+        Some(line[name.len()..].trim().trim_end_matches("kB").trim().parse::<u64>().ok()? / 1024)
+    };
+    Some((field("VmRSS:")?, field("VmHWM:")?))
+}
+
+/// Resets the peak that [`rss_mib`] reads to the current resident memory (Linux `clear_refs`);
+/// false where the kernel does not allow it.
+pub fn reset_peak() -> bool {
+    std::fs::write("/proc/self/clear_refs", "5").is_ok()
 }
 
 /// Where failures' inputs go.
