@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+use anyhow::Context;
 use cardarena::bots::Greedy;
 use cardarena::registry::{BotSource, Loader};
 use cardarena::replay_view::{self, RenderOptions};
@@ -268,14 +269,17 @@ fn run_replay(path: &Path) -> Result<String, String> {
         RenderOptions { as_seat: None, from: None, to: None },
         RenderOptions { as_seat: Some(replay.seed as usize % players), from: Some(1), to: Some(5) },
     ] {
-        let shown = with_game!(game.as_str(), G => replay_view::render::<G>(&replay, &source, &opts));
+        // As `arena replay` does: an unknown game's error gets the file's name.
+        let shown = with_game!(game.as_str(), G => replay_view::render::<G>(&replay, &source, &opts))
+            .context(source.clone());
         match shown {
             Ok(Ok(text)) => out.push_str(&text),
             Ok(Err(e)) | Err(e) => out.push_str(&clear_error(e, &source, "render")?),
         }
     }
     let opts = VerifyOptions { base: path.parent().map(Path::to_path_buf), overrides: Vec::new() };
-    match with_game!(game.as_str(), G => verify::verify::<G>(&replay, &source, &opts)) {
+    match with_game!(game.as_str(), G => verify::verify::<G>(&replay, &source, &opts)).context(source.clone())
+    {
         Ok(Ok(v)) => out.push_str(&format!("verify: identical {}\n{}", v.identical, v.report)),
         Ok(Err(e)) | Err(e) => out.push_str(&clear_error(e, &source, "verify")?),
     }
