@@ -49,12 +49,18 @@ pub struct Corpus {
 pub fn corpus() -> &'static Corpus {
     static CORPUS: OnceLock<Corpus> = OnceLock::new();
     CORPUS.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("cardarena-fuzz-{}", std::process::id()));
+        // A fixed folder: its path is in the corpus files, so a seed gives the same case in every
+        // process (the bot files' content is fixed, so processes sharing it do not disturb it).
+        let dir = std::env::temp_dir().join("cardarena-fuzz");
         std::fs::create_dir_all(&dir).expect("the fuzz folder");
         let steady = dir.join("steady.lua");
         let failing = dir.join("failing.lua");
-        std::fs::write(&steady, STEADY).unwrap();
-        std::fs::write(&failing, FAILING).unwrap();
+        // Written only when missing or different: another process may be reading them.
+        for (path, text) in [(&steady, STEADY), (&failing, FAILING)] {
+            if std::fs::read(path).ok().as_deref() != Some(text.as_bytes()) {
+                std::fs::write(path, text).unwrap();
+            }
+        }
         let (steady, failing) = (steady.display().to_string(), failing.display().to_string());
         let mut replays = Vec::new();
         let mut capsules = Vec::new();
