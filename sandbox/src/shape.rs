@@ -37,8 +37,9 @@ const GLOBALS: Limit = Limit { what: "globals", max: 1_000 };
 const TYPES: Limit = Limit { what: "types", max: 10_000 };
 /// Exports.
 const EXPORTS: Limit = Limit { what: "exports", max: 1_000 };
-/// Data segments.
-const DATA_SEGMENTS: Limit = Limit { what: "data segments", max: 10_000 };
+/// Data segments. Compiling costs memory per segment (wasmtime lays out the memory's
+/// initialization by pages), far more than the segment's bytes; compilers emit a handful.
+const DATA_SEGMENTS: Limit = Limit { what: "data segments", max: 100 };
 /// Element segments.
 const ELEMENT_SEGMENTS: Limit = Limit { what: "element segments", max: 1_000 };
 
@@ -155,6 +156,8 @@ mod tests {
         assert!(msg.contains("5001 functions; the limit is 5000"), "{msg}");
         let table = wat("(module (table 10001 funcref))");
         assert!(check(&table).unwrap_err().message.contains("10001 initial table elements"));
+        let data = wat(&format!("(module (memory 1) {})", "(data (i32.const 0) \"x\")".repeat(101)));
+        assert!(check(&data).unwrap_err().message.contains("101 data segments; the limit is 100"));
         let memories = wat("(module (import \"env\" \"m\" (memory 1)) (memory 1))");
         assert!(check(&memories).unwrap_err().message.contains("2 memories; the limit is 1"));
     }
@@ -162,9 +165,10 @@ mod tests {
     #[test]
     fn at_the_limits_is_accepted() {
         let text = format!(
-            "(module (table 10000 funcref) (memory 1) (func (local {})) {})",
+            "(module (table 10000 funcref) (memory 1) (func (local {})) {} {})",
             "i64 ".repeat(1000),
-            "(func)".repeat(4_999)
+            "(func)".repeat(4_999),
+            "(data (i32.const 0) \"x\")".repeat(100)
         );
         check(&wat(&text)).unwrap();
     }

@@ -71,7 +71,11 @@ pub fn walk<G: Game>(replay: &Replay, source: &str) -> anyhow::Result<Walk<G>> {
         bail!("{source}: a replay of {:?}, not of {}", replay.game, G::NAME);
     }
     let n = G::PLAYERS;
-    if replay.bots.len() != n || replay.faults.len() != n || replay.outcome.points.len() != n {
+    if replay.bots.len() != n
+        || replay.faults.len() != n
+        || replay.outcome.points.len() != n
+        || replay.outcome.ranks.len() != n
+    {
         bail!(
             "{source}: {} is a {n}-player game but the replay's bots, faults or outcome are not one per seat",
             G::NAME

@@ -42,7 +42,7 @@ impl Answer {
 /// info, seed and limits, and compares every reply, fuel count, log and fault with the record.
 ///
 /// # Errors
-/// The capsule's game is unknown, or an observation has no `legal` list.
+/// The capsule's game is unknown, or an observation cannot be read or has no `legal` list.
 pub fn reproduce(capsule: &Capsule, program: &Program) -> anyhow::Result<Reproduction> {
     let game = capsule.game.clone();
     crate::play::with_game!(game.parse::<crate::play::GameId>()?, G => reproduce_game::<G>(capsule, program))
@@ -105,7 +105,10 @@ fn reproduce_game<G: Game>(capsule: &Capsule, program: &Program) -> anyhow::Resu
     let mut last_now: Option<Answer> = None;
     let mut differing = 0;
     for d in &capsule.decisions {
-        let obs: serde_json::Value = serde_json::from_str(d.observation.get()).expect("valid JSON");
+        // Valid JSON, but possibly nested past serde_json's recursion limit in a damaged capsule.
+        let obs: serde_json::Value = serde_json::from_str(d.observation.get()).with_context(|| {
+            format!("decision #{}: damaged capsule: its observation cannot be read", d.decision)
+        })?;
         let legal: Vec<String> =
             obs.get("legal").and_then(|l| serde_json::from_value(l.clone()).ok()).with_context(|| {
                 format!("decision #{}: the observation has no `legal` list of strings", d.decision)

@@ -1,5 +1,5 @@
 //! Drawing a replay for `arena replay` ([`render`]), for a spectator or as one seat saw it, from
-//! its re-simulation ([`crate::play::resim::walk`]); and loading one from a tournament database.
+//! its re-simulation ([`crate::play::resim::walk`]).
 
 use anyhow::bail;
 

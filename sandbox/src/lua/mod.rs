@@ -423,6 +423,12 @@ impl LuaInstance {
                 trace,
             ),
             vm::Fault::Stack => self.fault(Verdict::Stack, message, trace),
+            // `error("")` would otherwise be a fault that says nothing.
+            vm::Fault::None if message.trim().is_empty() => self.fault(
+                Verdict::Crash,
+                format!("the bot raised an error with an empty message ({message:?})"),
+                trace,
+            ),
             vm::Fault::None => self.fault(Verdict::Crash, message, trace),
         }
     }
