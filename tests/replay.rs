@@ -280,6 +280,19 @@ fn a_broken_bot_writes_a_capsule_that_repro_replays() {
     let o = arena(&["repro", s(&dir.join("nothing.json"))]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("cannot read capsule"), "{}", stderr(&o));
+    // a capsule of a game the arena does not know names the capsule
+    let chess = dir.join("chess-capsule.json");
+    let text =
+        std::fs::read_to_string(&path).unwrap().replace("\"game\": \"lost-cities\"", "\"game\": \"chess\"");
+    assert!(text.contains("\"chess\""), "the capsule names its game");
+    std::fs::write(&chess, text).unwrap();
+    let o = arena(&["repro", s(&chess), "--bot", &broken]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("chess-capsule.json") && stderr(&o).contains("unknown game \"chess\""),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

@@ -189,7 +189,9 @@ pub(super) fn repro_cmd(args: ReproArgs) -> anyhow::Result<()> {
     };
     let source = {
         let game = cap.game.clone();
-        with_game!(game.parse::<cardarena::play::GameId>()?, G => loader.resolve::<G>(&path))?
+        let id =
+            game.parse::<cardarena::play::GameId>().with_context(|| args.capsule.display().to_string())?;
+        with_game!(id, G => loader.resolve::<G>(&path))?
     };
     let cardarena::play::registry::BotSource::File { program, .. } = &source else {
         bail!("{path} is a built-in or legacy bot; repro runs Lua/WASM (ABI) bot files, so play the match again with `arena replay <file> --verify` instead");
