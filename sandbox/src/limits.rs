@@ -22,7 +22,8 @@ use crate::Kind;
 ///
 /// One Lua unit does several times the work of one WASM unit and takes far longer to run (the
 /// calibration in docs/sandbox.md), hence a default per kind.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(into = "LimitsJson", from = "LimitsJson")]
 pub struct Limits {
     /// Fuel for one decision (one `act` call).
     pub fuel_per_decision: u64,
@@ -81,5 +82,60 @@ impl Limits {
             Kind::Lua => Limits::LUA,
             Kind::Wasm => Limits::WASM,
         }
+    }
+}
+
+/// [`Limits`] as replays and crash capsules record them (docs/replay.md): whole milliseconds
+/// for the backstop, every field a JSON integer.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct LimitsJson {
+    fuel_per_decision: u64,
+    fuel_per_match: u64,
+    fuel_init: u64,
+    memory_bytes: u64,
+    wall_ms_per_decision: u64,
+    log_bytes_per_match: u64,
+}
+
+impl From<Limits> for LimitsJson {
+    fn from(l: Limits) -> LimitsJson {
+        LimitsJson {
+            fuel_per_decision: l.fuel_per_decision,
+            fuel_per_match: l.fuel_per_match,
+            fuel_init: l.fuel_init,
+            memory_bytes: l.memory_bytes,
+            wall_ms_per_decision: u64::try_from(l.wall_per_decision.as_millis()).unwrap_or(u64::MAX),
+            log_bytes_per_match: l.log_bytes_per_match as u64,
+        }
+    }
+}
+
+impl From<LimitsJson> for Limits {
+    fn from(l: LimitsJson) -> Limits {
+        Limits {
+            fuel_per_decision: l.fuel_per_decision,
+            fuel_per_match: l.fuel_per_match,
+            fuel_init: l.fuel_init,
+            memory_bytes: l.memory_bytes,
+            wall_per_decision: Duration::from_millis(l.wall_ms_per_decision),
+            log_bytes_per_match: usize::try_from(l.log_bytes_per_match).unwrap_or(usize::MAX),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Replays and capsules record limits with these names and units (docs/replay.md), and read
+    /// them back the same.
+    #[test]
+    fn limits_keep_their_recorded_form() {
+        let text = serde_json::to_string(&Limits::LUA).unwrap();
+        assert_eq!(
+            text,
+            r#"{"fuel_per_decision":5000000,"fuel_per_match":50000000,"fuel_init":20000000,"memory_bytes":67108864,"wall_ms_per_decision":3000,"log_bytes_per_match":65536}"#
+        );
+        assert_eq!(serde_json::from_str::<Limits>(&text).unwrap(), Limits::LUA);
     }
 }

@@ -11,13 +11,14 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
+use cardarena_sandbox::Limits;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 use crate::bots::bot::{content_hash, is_builtin_name, InitInfo};
 use crate::games::{Game, Seat};
 use crate::play::resim::walk;
-use crate::play::runner::{BotEntry, FaultRecord, Replay, SeatLimits};
+use crate::play::runner::{BotEntry, FaultRecord, Replay};
 
 /// The capsule format version written by this arena.
 pub const CAPSULE_FORMAT: u32 = 1;
@@ -45,7 +46,7 @@ pub struct Capsule {
     /// Every seat's bot, in seat order (for context).
     pub bots: Vec<BotEntry>,
     /// The sandbox limits the bot ran under; `null` if the replay did not record them.
-    pub limits: Option<SeatLimits>,
+    pub limits: Option<Limits>,
     /// The init info exactly as the bot received it.
     pub init: Box<RawValue>,
     /// Every decision of this bot in the match up to and including the failing one (none for a

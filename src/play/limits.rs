@@ -9,8 +9,6 @@
 use cardarena_sandbox::{Kind, Limits};
 use serde::{Deserialize, Serialize};
 
-use crate::play::runner::SeatLimits;
-
 /// The limits one layer sets; unset fields keep the layer below.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -95,32 +93,6 @@ impl LimitsConfig {
             own.write(&mut limits);
         }
         limits
-    }
-}
-
-impl From<&Limits> for SeatLimits {
-    fn from(l: &Limits) -> SeatLimits {
-        SeatLimits {
-            fuel_per_decision: l.fuel_per_decision,
-            fuel_per_match: l.fuel_per_match,
-            fuel_init: l.fuel_init,
-            memory_bytes: l.memory_bytes,
-            wall_ms_per_decision: u64::try_from(l.wall_per_decision.as_millis()).unwrap_or(u64::MAX),
-            log_bytes_per_match: l.log_bytes_per_match as u64,
-        }
-    }
-}
-
-impl From<&SeatLimits> for Limits {
-    fn from(l: &SeatLimits) -> Limits {
-        Limits {
-            fuel_per_decision: l.fuel_per_decision,
-            fuel_per_match: l.fuel_per_match,
-            fuel_init: l.fuel_init,
-            memory_bytes: l.memory_bytes,
-            wall_per_decision: std::time::Duration::from_millis(l.wall_ms_per_decision),
-            log_bytes_per_match: usize::try_from(l.log_bytes_per_match).unwrap_or(usize::MAX),
-        }
     }
 }
 

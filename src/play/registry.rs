@@ -10,7 +10,7 @@ use crate::bots::bot::{builtin, builtin_hash, content_hash, is_builtin_name, Bot
 use crate::games::{Game, Seat};
 use crate::play::adapter::{sandbox_seed, NotLoaded, SandboxBot};
 use crate::play::limits::LimitsConfig;
-use crate::play::runner::{BotEntry, SeatLimits};
+use crate::play::runner::BotEntry;
 use crate::play::Hosted;
 
 /// Parses a variant name of game `G`; `None` means the default (first) variant.
@@ -317,11 +317,6 @@ impl BotSource {
             BotSource::File { program, .. } => Some(limits.apply(program.kind())),
             BotSource::Legacy { .. } => Some(limits.apply(Kind::Wasm)),
         }
-    }
-
-    /// The limits to record in a replay, one per seat (see [`crate::play::runner::Replay::limits`]).
-    pub fn recorded_limits(sources: &[&BotSource], limits: &LimitsConfig) -> Vec<Option<SeatLimits>> {
-        sources.iter().map(|s| s.limits(limits).as_ref().map(SeatLimits::from)).collect()
     }
 }
 

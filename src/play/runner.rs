@@ -17,6 +17,7 @@
 //! The runner never reads a clock and draws randomness only from the match seed, so the same
 //! spec and bots give the same [`Replay`], byte for byte.
 
+use cardarena_sandbox::Limits;
 use serde::{Deserialize, Serialize};
 
 use crate::bots::bot::{Bot, Fault, InitInfo, Verdict};
@@ -144,25 +145,7 @@ pub struct Replay {
     /// when not recorded (replays written before this field existed). Set by the callers of
     /// [`run_match`] (`arena play`, the tournament), which know the limits.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub limits: Vec<Option<SeatLimits>>,
-}
-
-/// The sandbox limits one file bot ran under (the fields of `cardarena_sandbox::Limits`), so that
-/// `arena replay --verify` and `arena repro` can run it again under the same budgets.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SeatLimits {
-    /// Fuel for one decision.
-    pub fuel_per_decision: u64,
-    /// Fuel for all decisions of the match.
-    pub fuel_per_match: u64,
-    /// Fuel for the start (top-level code and `init`).
-    pub fuel_init: u64,
-    /// Memory cap in bytes.
-    pub memory_bytes: u64,
-    /// Wall-clock backstop per decision, in milliseconds.
-    pub wall_ms_per_decision: u64,
-    /// Log bytes per match.
-    pub log_bytes_per_match: u64,
+    pub limits: Vec<Option<Limits>>,
 }
 
 /// The replay format version written by this arena.

@@ -7,7 +7,7 @@ use cardarena_sandbox::Limits;
 use crate::bots::bot::Bot;
 use crate::play::limits::LimitsConfig;
 use crate::play::registry::BotSource;
-use crate::play::runner::{run_match, BotEntry, MatchObserver, MatchSpec, Quiet, Replay, SeatLimits};
+use crate::play::runner::{run_match, BotEntry, MatchObserver, MatchSpec, Quiet, Replay};
 use crate::play::Hosted;
 
 /// One match of game `G` being set up: the variant, the seed, and the seats filled in order.
@@ -16,7 +16,7 @@ pub struct Match<G: Hosted> {
     seed: u64,
     entries: Vec<BotEntry>,
     bots: Vec<Box<dyn Bot<G>>>,
-    limits: Vec<Option<SeatLimits>>,
+    limits: Vec<Option<Limits>>,
 }
 
 impl<G: Hosted> Match<G> {
@@ -48,7 +48,7 @@ impl<G: Hosted> Match<G> {
     ) -> Match<G> {
         let seat = self.bots.len();
         self.bots.push(wrap(source.instantiate_exact::<G>(self.seed, seat, limits)));
-        self.limits.push(limits.map(SeatLimits::from));
+        self.limits.push(limits.cloned());
         self.entries.push(entry);
         self
     }

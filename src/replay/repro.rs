@@ -51,7 +51,7 @@ pub fn reproduce(capsule: &Capsule, program: &Program) -> anyhow::Result<Reprodu
 fn reproduce_game<G: Game>(capsule: &Capsule, program: &Program) -> anyhow::Result<Reproduction> {
     let mut report = String::new();
     let limits = match &capsule.limits {
-        Some(l) => Limits::from(l),
+        Some(l) => l.clone(),
         None => {
             report.push_str("warning: the capsule does not record the limits; using the defaults\n");
             Limits::default_for(program.kind())

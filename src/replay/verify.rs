@@ -74,7 +74,7 @@ pub fn verify<G: Hosted>(
         sources.push(bot);
     }
     let limits = if replay.limits.len() == G::PLAYERS {
-        replay.limits.iter().map(|l| l.as_ref().map(cardarena_sandbox::Limits::from)).collect()
+        replay.limits.clone()
     } else {
         if sources.iter().any(|s| matches!(s, BotSource::File { .. })) {
             report.push_str("warning: the replay does not record the limits (an older arena wrote it); using the defaults\n");
