@@ -701,6 +701,25 @@ struct GradeRow {
     rr: Stats,
 }
 
+impl GradeRow {
+    /// A file's row before its matches are counted.
+    fn new(file: String, hash: String, load_error: Option<String>) -> GradeRow {
+        GradeRow {
+            file,
+            hash,
+            load_error,
+            stats: Stats::default(),
+            rating: None,
+            vs: Vec::new(),
+            same_hash: Vec::new(),
+            same_replies: Vec::new(),
+            replay: None,
+            capsule: None,
+            rr: Stats::default(),
+        }
+    }
+}
+
 fn bot_files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
     let entries = std::fs::read_dir(dir)
         .with_context(|| format!("cannot read the folder of bots {} (give --bots DIR)", dir.display()))?;
@@ -782,19 +801,7 @@ fn grade_game<G: Hosted>(args: &GradeArgs) -> anyhow::Result<()> {
                 let mut entry = source.entry();
                 entry.name = file.clone();
                 row_entrant.push(Some(sources.len()));
-                rows.push(GradeRow {
-                    file,
-                    hash: entry.hash.clone(),
-                    load_error: None,
-                    stats: Stats::default(),
-                    rating: None,
-                    vs: Vec::new(),
-                    same_hash: Vec::new(),
-                    same_replies: Vec::new(),
-                    replay: None,
-                    capsule: None,
-                    rr: Stats::default(),
-                });
+                rows.push(GradeRow::new(file, entry.hash.clone(), None));
                 sources.push(source);
                 entries.push(entry);
             }
@@ -803,19 +810,8 @@ fn grade_game<G: Hosted>(args: &GradeArgs) -> anyhow::Result<()> {
                 let dir = args.bots.to_string_lossy().into_owned();
                 let message = format!("{e:#}").replace(&format!("{dir}/"), "").replace(&dir, "");
                 row_entrant.push(None);
-                rows.push(GradeRow {
-                    file,
-                    hash: if refused { String::new() } else { small_file_hash(path) },
-                    load_error: Some(message),
-                    stats: Stats::default(),
-                    rating: None,
-                    vs: Vec::new(),
-                    same_hash: Vec::new(),
-                    same_replies: Vec::new(),
-                    replay: None,
-                    capsule: None,
-                    rr: Stats::default(),
-                });
+                let hash = if refused { String::new() } else { small_file_hash(path) };
+                rows.push(GradeRow::new(file, hash, Some(message)));
             }
         }
     }
@@ -1191,32 +1187,8 @@ mod tests {
     #[test]
     fn csv_rows_have_as_many_fields_as_the_header() {
         let rows = vec![
-            GradeRow {
-                file: "a,b.lua".into(),
-                hash: "0".repeat(64),
-                load_error: Some("bad \"syntax\"".into()),
-                stats: Stats::default(),
-                rating: None,
-                vs: Vec::new(),
-                same_hash: Vec::new(),
-                same_replies: Vec::new(),
-                replay: None,
-                capsule: None,
-                rr: Stats::default(),
-            },
-            GradeRow {
-                file: "c.lua".into(),
-                hash: "1".repeat(64),
-                load_error: None,
-                stats: Stats::default(),
-                rating: None,
-                vs: Vec::new(),
-                same_hash: Vec::new(),
-                same_replies: Vec::new(),
-                replay: None,
-                capsule: None,
-                rr: Stats::default(),
-            },
+            GradeRow::new("a,b.lua".into(), "0".repeat(64), Some("bad \"syntax\"".into())),
+            GradeRow::new("c.lua".into(), "1".repeat(64), None),
         ];
         for round_robin in [false, true] {
             let csv = grade_csv(&rows, &["random".to_string()], round_robin);
