@@ -227,8 +227,14 @@ fn case_file(name: &str, text: &[u8]) -> PathBuf {
 }
 
 pub fn replay_input(seed: u64) -> Vec<u8> {
+    file_input(seed, &corpus().replays)
+}
+
+/// One of `files` as it is, arbitrary bytes, a JSON value of another shape, or (mostly) the
+/// file with its JSON mutated.
+fn file_input(seed: u64, files: &[String]) -> Vec<u8> {
     let mut g = Gen::new(seed);
-    let text = g.pick(&corpus().replays).clone();
+    let text = g.pick(files).clone();
     if g.one_in(20) {
         return text.into_bytes();
     }
@@ -304,21 +310,7 @@ fn clear_error(e: anyhow::Error, source: &str, stage: &str) -> Result<String, St
 }
 
 pub fn capsule_input(seed: u64) -> Vec<u8> {
-    let mut g = Gen::new(seed);
-    let text = g.pick(&corpus().capsules).clone();
-    if g.one_in(20) {
-        return text.into_bytes();
-    }
-    if g.one_in(20) {
-        // Arbitrary bytes, or a JSON value of another shape.
-        return if g.one_in(2) {
-            let n = g.below(256);
-            g.bytes(n)
-        } else {
-            strange_value(&mut g).to_string().into_bytes()
-        };
-    }
-    mutate_json(&mut g, &text).into_bytes()
+    file_input(seed, &corpus().capsules)
 }
 
 /// A capsule through `arena repro`'s loader, and the reproduction with its recorded bot.
