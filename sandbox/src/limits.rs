@@ -85,6 +85,19 @@ impl Limits {
     }
 }
 
+impl Limits {
+    /// The fuel one decision gets after `spent` of the match's bank: the per-decision fuel, or
+    /// what is left of the bank if that is less (0: the bank is used up).
+    pub(crate) fn decision_budget(&self, spent: u64) -> u64 {
+        self.fuel_per_decision.min(self.fuel_per_match.saturating_sub(spent))
+    }
+
+    /// Why a decision ends in `fuel` once the match's bank is used up.
+    pub(crate) fn bank_used_up(&self) -> String {
+        format!("the match's fuel bank of {} is used up", self.fuel_per_match)
+    }
+}
+
 /// [`Limits`] as replays and crash capsules record them (docs/replay.md): whole milliseconds
 /// for the backstop, every field a JSON integer.
 #[derive(serde::Serialize, serde::Deserialize)]

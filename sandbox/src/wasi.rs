@@ -554,14 +554,9 @@ impl StdioInstance {
 
     fn run_inner(&mut self, stdin: &[u8]) -> Result<Vec<u8>, Fault> {
         self.fuel_used_last = 0;
-        let left = self.limits.fuel_per_match.saturating_sub(self.fuel_total);
-        let budget = self.limits.fuel_per_decision.min(left);
+        let budget = self.limits.decision_budget(self.fuel_total);
         if budget == 0 {
-            return Err(self.fault(
-                Verdict::Fuel,
-                format!("the match's fuel bank of {} is used up", self.limits.fuel_per_match),
-                None,
-            ));
+            return Err(self.fault(Verdict::Fuel, self.limits.bank_used_up(), None));
         }
         let mut random = self.seed ^ self.runs.wrapping_mul(0xd1b5_4a32_d192_ed03);
         self.runs += 1;
@@ -625,7 +620,7 @@ impl StdioInstance {
     fn fuel_message(&self) -> String {
         let left_before = self.limits.fuel_per_match.saturating_sub(self.fuel_total - self.fuel_used_last);
         if left_before < self.limits.fuel_per_decision {
-            format!("fuel exhausted: the match's fuel bank of {} is used up", self.limits.fuel_per_match)
+            format!("fuel exhausted: {}", self.limits.bank_used_up())
         } else {
             format!(
                 "fuel exhausted: the decision budget is {} (start-up included; does the program wait \

@@ -618,14 +618,9 @@ impl WasmInstance {
 
     fn act_inner(&mut self, input: &[u8]) -> Result<String, Fault> {
         self.fuel_used_last = 0;
-        let left = self.limits.fuel_per_match.saturating_sub(self.fuel_total);
-        let budget = self.limits.fuel_per_decision.min(left);
+        let budget = self.limits.decision_budget(self.fuel_total);
         if budget == 0 {
-            return Err(self.fault(
-                Verdict::Fuel,
-                format!("the match's fuel bank of {} is used up", self.limits.fuel_per_match),
-                None,
-            ));
+            return Err(self.fault(Verdict::Fuel, self.limits.bank_used_up(), None));
         }
         if self.live.is_none() {
             self.instantiate()?;
@@ -713,10 +708,7 @@ impl WasmInstance {
                     .fuel_per_match
                     .saturating_sub(self.fuel_total.saturating_sub(self.fuel_used_last));
                 if left_before < self.limits.fuel_per_decision {
-                    format!(
-                        "fuel exhausted: the match's fuel bank of {} is used up",
-                        self.limits.fuel_per_match
-                    )
+                    format!("fuel exhausted: {}", self.limits.bank_used_up())
                 } else {
                     format!("fuel exhausted: the decision budget is {}", self.limits.fuel_per_decision)
                 }

@@ -298,17 +298,12 @@ impl LuaInstance {
 
     fn decide(&mut self, fill: impl FnOnce(&mut Tape) -> Result<(), String>) -> Result<String, Fault> {
         let meter = self.meter.clone();
-        let left = self.limits.fuel_per_match.saturating_sub(self.fuel_total);
-        let budget = self.limits.fuel_per_decision.min(left);
+        let budget = self.limits.decision_budget(self.fuel_total);
         meter.begin(budget, self.limits.wall_per_decision);
         let _call = CallScope(&meter);
         self.fuel_used_last = 0;
         if budget == 0 {
-            return Err(self.fault(
-                Verdict::Fuel,
-                format!("the match's fuel bank of {} is used up", self.limits.fuel_per_match),
-                None,
-            ));
+            return Err(self.fault(Verdict::Fuel, self.limits.bank_used_up(), None));
         }
         if !self.has_act {
             return Err(self.fault(Verdict::Crash, "the bot has no `act`".into(), None));
@@ -389,10 +384,7 @@ impl LuaInstance {
             Trip::Fuel => {
                 let limit = self.meter.limit();
                 let msg = if !init && limit < self.limits.fuel_per_decision {
-                    format!(
-                        "fuel exhausted: the match's fuel bank of {} is used up",
-                        self.limits.fuel_per_match
-                    )
+                    format!("fuel exhausted: {}", self.limits.bank_used_up())
                 } else {
                     format!("fuel exhausted: the {phase} budget is {limit}")
                 };
