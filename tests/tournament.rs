@@ -412,9 +412,9 @@ fn the_repositorys_tournament_files_load_and_every_bot_resolves() {
         for event in &config.events {
             for bot in &event.bot_paths {
                 let id: cardarena::play::GameId = event.game.parse().unwrap();
-                let resolved: anyhow::Result<()> =
+                let resolved: Result<(), cardarena::HostError> =
                     cardarena::play::with_game!(id, G => loader.resolve::<G>(bot).map(|_| ()));
-                resolved.unwrap_or_else(|e| panic!("{file}, event {}: {bot}: {e:#}", event.name));
+                resolved.unwrap_or_else(|e| panic!("{file}, event {}: {bot}: {}", event.name, e.chain()));
             }
         }
     }

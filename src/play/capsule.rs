@@ -10,7 +10,6 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context};
 use cardarena_sandbox::Limits;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -19,6 +18,7 @@ use crate::bots::bot::{content_hash, is_builtin_name, InitInfo};
 use crate::games::{Game, Seat};
 use crate::play::resim::walk;
 use crate::play::runner::{BotEntry, FaultRecord, Replay};
+use crate::play::HostError;
 
 /// The capsule format version written by this arena.
 pub const CAPSULE_FORMAT: u32 = 1;
@@ -88,7 +88,7 @@ fn raw(text: String) -> Box<RawValue> {
 ///
 /// # Errors
 /// The replay is not consistent with the rules (it always is when the runner wrote it).
-pub fn build<G: Game>(replay: &Replay, event: Option<&str>) -> anyhow::Result<Vec<Capsule>> {
+pub fn build<G: Game>(replay: &Replay, event: Option<&str>) -> Result<Vec<Capsule>, HostError> {
     let faulty: Vec<Seat> = (0..replay.faults.len())
         .filter(|&s| !replay.faults[s].is_empty() && !is_builtin_name(&replay.bots[s].name))
         .collect();
@@ -175,12 +175,12 @@ pub fn encode(capsule: &Capsule) -> (String, String) {
 ///
 /// # Errors
 /// The folder or file cannot be written.
-pub fn write(capsule: &Capsule, dir: &Path) -> anyhow::Result<PathBuf> {
+pub fn write(capsule: &Capsule, dir: &Path) -> Result<PathBuf, HostError> {
     let (text, name) = encode(capsule);
     std::fs::create_dir_all(dir)
-        .with_context(|| format!("cannot create the capsule folder {}", dir.display()))?;
+        .map_err(HostError::io(format!("cannot create the capsule folder {}", dir.display())))?;
     let path = dir.join(name);
-    std::fs::write(&path, text).with_context(|| format!("cannot write capsule {}", path.display()))?;
+    std::fs::write(&path, text).map_err(HostError::io(format!("cannot write capsule {}", path.display())))?;
     Ok(path)
 }
 
@@ -188,18 +188,21 @@ pub fn write(capsule: &Capsule, dir: &Path) -> anyhow::Result<PathBuf> {
 ///
 /// # Errors
 /// The file cannot be read or is not a capsule.
-pub fn load(path: &Path) -> anyhow::Result<Capsule> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read capsule {}", path.display()))?;
-    let capsule: Capsule = serde_json::from_str(&text).with_context(|| {
-        format!("{} is not a crash capsule (see docs/replay.md, \"Crash capsules\")", path.display())
+pub fn load(path: &Path) -> Result<Capsule, HostError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(HostError::io(format!("cannot read capsule {}", path.display())))?;
+    let capsule: Capsule = serde_json::from_str(&text).map_err(|e| {
+        HostError::Damaged(format!(
+            "{} is not a crash capsule (see docs/replay.md, \"Crash capsules\"): {e}",
+            path.display()
+        ))
     })?;
     if capsule.capsule > CAPSULE_FORMAT {
-        bail!(
+        return Err(HostError::Damaged(format!(
             "{}: capsule format {} is newer than this arena's ({CAPSULE_FORMAT})",
             path.display(),
             capsule.capsule
-        );
+        )));
     }
     let consistent = match capsule.fault.decision {
         None => capsule.decisions.is_empty(),
@@ -209,11 +212,11 @@ pub fn load(path: &Path) -> anyhow::Result<Capsule> {
         }
     };
     if !consistent {
-        bail!(
+        return Err(HostError::Damaged(format!(
             "{}: damaged capsule: its decisions do not end with the failing decision {:?}",
             path.display(),
             capsule.fault.decision
-        );
+        )));
     }
     Ok(capsule)
 }

@@ -20,6 +20,7 @@ use crate::games::blade::{BladeObservation, Card as BladeCard, Event, FieldCard}
 use crate::games::intensity::{Card as IntensityCard, IntensityObservation, Phase};
 use crate::games::{Game, Seat};
 use crate::play::adapter::{convert, sandbox_seed};
+use crate::play::HostError;
 
 /// The prefix of a legacy bot's name.
 pub const PREFIX: &str = "legacy:";
@@ -65,19 +66,20 @@ impl Protocol {
 ///
 /// # Errors
 /// An unknown protocol or a missing path, with what to write instead.
-pub fn parse_name(name: &str) -> Option<anyhow::Result<(Protocol, &str)>> {
+pub fn parse_name(name: &str) -> Option<Result<(Protocol, &str), HostError>> {
     let rest = name.strip_prefix(PREFIX)?;
     let known = || Protocol::ALL.map(|p| format!("legacy:{}:<file.wasm>", p.name())).join(" or ");
     Some(match rest.split_once(':') {
         Some((proto, path)) if !path.is_empty() => {
             match Protocol::ALL.into_iter().find(|p| p.name() == proto) {
                 Some(p) => Ok((p, path)),
-                None => {
-                    Err(anyhow::anyhow!("unknown legacy protocol {proto:?} in {name:?}; write {}", known()))
-                }
+                None => Err(HostError::Request(format!(
+                    "unknown legacy protocol {proto:?} in {name:?}; write {}",
+                    known()
+                ))),
             }
         }
-        _ => Err(anyhow::anyhow!("{name:?} names no file; write {}", known())),
+        _ => Err(HostError::Request(format!("{name:?} names no file; write {}", known()))),
     })
 }
 

@@ -3,7 +3,6 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
-use anyhow::bail;
 use cardarena_sandbox::{Kind, Limits, Program, Sandbox, StdioProgram};
 
 use crate::bots::bot::{builtin, builtin_hash, content_hash, is_builtin_name, Bot, InitInfo, BUILTIN_BOTS};
@@ -11,23 +10,18 @@ use crate::games::{Game, Seat};
 use crate::play::adapter::{sandbox_seed, NotLoaded, SandboxBot};
 use crate::play::limits::LimitsConfig;
 use crate::play::runner::BotEntry;
-use crate::play::Hosted;
+use crate::play::{HostError, Hosted};
 
 /// Parses a variant name of game `G`; `None` means the default (first) variant.
 ///
 /// # Errors
 /// The name is not a variant of `G`; the message lists the variants.
-pub fn variant<G: Game>(name: Option<&str>) -> anyhow::Result<G::Variant> {
+pub fn variant<G: Game>(name: Option<&str>) -> Result<G::Variant, HostError> {
     match name {
         None => Ok(G::variants()[0]),
-        Some(name) => Ok(name.parse::<G::Variant>()?),
+        Some(name) => name.parse::<G::Variant>().map_err(|e| HostError::Request(e.to_string())),
     }
 }
-
-/// The sandbox could not start: the host's failure, never a bot's.
-#[derive(Debug, thiserror::Error)]
-#[error("cannot start the sandbox: {0}")]
-pub struct SandboxStart(pub String);
 
 /// The name of the person at the terminal, a bot of `arena play` only.
 pub const HUMAN: &str = "human";
@@ -49,11 +43,11 @@ impl Loader {
         self.sandbox.get()
     }
 
-    fn sandbox(&self) -> anyhow::Result<&Sandbox> {
+    fn sandbox(&self) -> Result<&Sandbox, HostError> {
         if let Some(s) = self.sandbox.get() {
             return Ok(s);
         }
-        let s = Sandbox::new().map_err(|e| anyhow::Error::new(SandboxStart(e.to_string())))?;
+        let s = Sandbox::new().map_err(|e| HostError::Host(format!("cannot start the sandbox: {e}")))?;
         Ok(self.sandbox.get_or_init(|| s))
     }
 
@@ -63,45 +57,50 @@ impl Loader {
     /// # Errors
     /// Unknown names, missing files, unsupported extensions, and programs the sandbox refuses
     /// (syntax errors, unknown imports, missing exports …); the message says what to do.
-    pub fn resolve<G: Hosted>(&self, name: &str) -> anyhow::Result<BotSource> {
+    pub fn resolve<G: Hosted>(&self, name: &str) -> Result<BotSource, HostError> {
         if name == HUMAN {
-            bail!("the bot {HUMAN:?} (a person at the terminal) plays only in `arena play`; name a built-in or a bot file here");
+            return Err(HostError::Request(format!("the bot {HUMAN:?} (a person at the terminal) plays only in `arena play`; name a built-in or a bot file here")));
         }
         if is_builtin_name(name) {
             // Instantiating once checks that game `G` has this built-in (and its level).
-            builtin::<G>(name, 0, 0).map_err(|e| anyhow::anyhow!(e))?;
+            builtin::<G>(name, 0, 0).map_err(HostError::Request)?;
             return Ok(BotSource::Builtin(name.to_string()));
         }
         if let Some(parsed) = crate::play::legacy::parse_name(name) {
             let (protocol, file) = parsed?;
             if protocol.game() != G::NAME {
-                bail!(
+                return Err(HostError::Request(format!(
                     "{name:?}: a legacy:{} bot plays {}, not {}",
                     protocol.name(),
                     protocol.game(),
                     G::NAME
-                );
+                )));
             }
             let bytes =
-                std::fs::read(file).map_err(|e| anyhow::anyhow!("cannot read bot file {file:?}: {e}"))?;
+                std::fs::read(file).map_err(HostError::io(format!("cannot read bot file {file:?}")))?;
             return match self.sandbox()?.load_stdio(file, &bytes) {
                 Ok(program) => Ok(BotSource::Legacy { name: name.to_string(), protocol, program }),
-                Err(fault) => bail!("bot {name:?} cannot be loaded: {}", fault.message),
+                Err(fault) => {
+                    return Err(HostError::Request(format!(
+                        "bot {name:?} cannot be loaded: {}",
+                        fault.message
+                    )))
+                }
             };
         }
         let path = Path::new(name);
         if Kind::from_path(path).is_none() {
-            bail!(
+            return Err(HostError::Request(format!(
                 "unknown bot {name:?}: a bot is a built-in ({}), a path to a .lua, .wasm or .wat file, or legacy:<protocol>:<file.wasm> (docs/legacy-bots.md)",
                 BUILTIN_BOTS.join(", ")
-            );
+            )));
         }
         if !path.is_file() {
-            bail!("cannot read bot file {name:?}: no such file");
+            return Err(HostError::Request(format!("cannot read bot file {name:?}: no such file")));
         }
         match self.load_file::<G>(name)? {
             Ok(program) => Ok(BotSource::File { name: name.to_string(), program }),
-            Err(message) => bail!("bot {name:?} cannot be loaded: {message}"),
+            Err(message) => Err(HostError::Request(format!("bot {name:?} cannot be loaded: {message}"))),
         }
     }
 
@@ -112,7 +111,7 @@ impl Loader {
     /// # Errors
     /// A name that is neither a built-in nor a `.lua`/`.wasm`/`.wat` path (a mistake in the
     /// tournament file), or a sandbox that cannot start (a host failure, not the bot's).
-    pub fn resolve_entrant<G: Hosted>(&self, name: &str) -> anyhow::Result<BotSource> {
+    pub fn resolve_entrant<G: Hosted>(&self, name: &str) -> Result<BotSource, HostError> {
         // Legacy programs (`legacy:<protocol>:<file>`) load as on the command line.
         if name == HUMAN
             || is_builtin_name(name)
@@ -134,7 +133,7 @@ impl Loader {
 
     /// Loads a bot file: the outer error is the host's (the sandbox cannot start), the inner
     /// one the file's (missing, or refused by the sandbox).
-    fn load_file<G: Game>(&self, name: &str) -> anyhow::Result<Result<Program, String>> {
+    fn load_file<G: Game>(&self, name: &str) -> Result<Result<Program, String>, HostError> {
         let path = Path::new(name);
         if !path.is_file() {
             return Ok(Err(format!("cannot read bot file {name:?}: no such file")));

@@ -1,6 +1,5 @@
 //! `arena repro`: a crash capsule's observations fed to the bot again, compared with the record.
 
-use anyhow::{bail, Context};
 use cardarena_sandbox::{Limits, Program};
 
 use crate::bots::bot::{Fault, Verdict};
@@ -8,6 +7,7 @@ use crate::games::Game;
 use crate::play::adapter::{convert, sandbox_seed};
 use crate::play::capsule::Capsule;
 use crate::play::runner::{judge_reply, shorten};
+use crate::play::HostError;
 
 /// The result of `arena repro`.
 #[derive(Clone, Debug)]
@@ -43,12 +43,12 @@ impl Answer {
 ///
 /// # Errors
 /// The capsule's game is unknown, or an observation cannot be read or has no `legal` list.
-pub fn reproduce(capsule: &Capsule, program: &Program) -> anyhow::Result<Reproduction> {
+pub fn reproduce(capsule: &Capsule, program: &Program) -> Result<Reproduction, HostError> {
     let game = capsule.game.clone();
     crate::play::with_game!(game.parse::<crate::play::GameId>()?, G => reproduce_game::<G>(capsule, program))
 }
 
-fn reproduce_game<G: Game>(capsule: &Capsule, program: &Program) -> anyhow::Result<Reproduction> {
+fn reproduce_game<G: Game>(capsule: &Capsule, program: &Program) -> Result<Reproduction, HostError> {
     let mut report = String::new();
     let limits = match &capsule.limits {
         Some(l) => l.clone(),
@@ -106,12 +106,18 @@ fn reproduce_game<G: Game>(capsule: &Capsule, program: &Program) -> anyhow::Resu
     let mut differing = 0;
     for d in &capsule.decisions {
         // Valid JSON, but possibly nested past serde_json's recursion limit in a damaged capsule.
-        let obs: serde_json::Value = serde_json::from_str(d.observation.get()).with_context(|| {
-            format!("decision #{}: damaged capsule: its observation cannot be read", d.decision)
+        let obs: serde_json::Value = serde_json::from_str(d.observation.get()).map_err(|e| {
+            HostError::Damaged(format!(
+                "decision #{}: damaged capsule: its observation cannot be read: {e}",
+                d.decision
+            ))
         })?;
         let legal: Vec<String> =
-            obs.get("legal").and_then(|l| serde_json::from_value(l.clone()).ok()).with_context(|| {
-                format!("decision #{}: the observation has no `legal` list of strings", d.decision)
+            obs.get("legal").and_then(|l| serde_json::from_value(l.clone()).ok()).ok_or_else(|| {
+                HostError::Damaged(format!(
+                    "decision #{}: the observation has no `legal` list of strings",
+                    d.decision
+                ))
             })?;
         let result = instance.act(d.observation.get());
         let fuel = Some(instance.fuel_used_last());
@@ -163,7 +169,9 @@ fn reproduce_game<G: Game>(capsule: &Capsule, program: &Program) -> anyhow::Resu
     }
     let at = capsule.fault.decision.map(|d| format!("decision #{d}")).unwrap_or_else(|| "start".into());
     let Some(now) = last_now else {
-        bail!("damaged capsule: the fault is at {at} but the capsule holds no decision");
+        return Err(HostError::Damaged(format!(
+            "damaged capsule: the fault is at {at} but the capsule holds no decision"
+        )));
     };
     let same_failure = now.fault.as_ref().map(|f| f.verdict) == Some(recorded_fault.verdict);
     match (&now.fault, same_failure) {

@@ -17,7 +17,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
-use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -27,8 +26,8 @@ use crate::games::Game;
 use crate::play::registry::{self, BotSource, Loader};
 use crate::play::runner::{BotEntry, Replay};
 use crate::play::with_game;
-use crate::play::Hosted;
 use crate::play::Match;
+use crate::play::{HostError, Hosted};
 
 pub use config::{Config, Event, Format};
 use schedule::MatchPlan;
@@ -173,14 +172,14 @@ pub fn run(
     store: &Store,
     opts: &RunOptions,
     stop: &AtomicBool,
-) -> anyhow::Result<TournamentResult> {
+) -> Result<TournamentResult, HostError> {
     let loader = Loader::new();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads.max(1))
         // sandboxed guest calls want a few MiB of native stack (see the sandbox crate docs)
         .stack_size(8 << 20)
         .build()
-        .context("cannot start the worker threads")?;
+        .map_err(|e| HostError::Host(format!("cannot start the worker threads: {e}")))?;
     let bar = Progress::new(opts.progress);
     let mut result = TournamentResult {
         events: Vec::new(),
@@ -350,14 +349,14 @@ fn run_event<G: Hosted>(
     stop: &AtomicBool,
     stop_now: &Arc<AtomicBool>,
     result: &mut TournamentResult,
-) -> anyhow::Result<EventStandings> {
+) -> Result<EventStandings, HostError> {
     let variant = registry::variant::<G>(event.variant.as_deref())?;
     let sources = event
         .bot_paths
         .iter()
         .map(|b| loader.resolve_entrant::<G>(b))
-        .collect::<anyhow::Result<Vec<_>>>()
-        .with_context(|| format!("event {:?}", event.name))?;
+        .collect::<Result<Vec<_>, HostError>>()
+        .map_err(|e| HostError::InEvent { event: event.name.clone(), source: Box::new(e) })?;
     let mut entries: Vec<BotEntry> = sources.iter().map(BotSource::entry).collect();
     for (entry, name) in entries.iter_mut().zip(&event.bots) {
         entry.name = name.clone(); // as written in the file, not resolved against its folder
@@ -368,7 +367,7 @@ fn run_event<G: Hosted>(
             "{}|{}|{}|{}",
             G::NAME,
             variant,
-            serde_json::to_string(&event.limits)?,
+            serde_json::to_string(&event.limits).expect("limits are numbers, which serialize"),
             cardarena_sandbox::COST_MODEL
         )
         .as_bytes(),
@@ -462,7 +461,7 @@ fn play_all<G: Hosted>(
     plans: &[MatchPlan],
     run: &Run,
     result: &mut TournamentResult,
-) -> anyhow::Result<Vec<MatchSummary>> {
+) -> Result<Vec<MatchSummary>, HostError> {
     let Run { store, pool, bar, stop, stop_now } = *run;
     let keys: Vec<String> = plans.iter().map(|p| key(ctx, event, p)).collect();
     let mut done: Vec<Option<MatchSummary>> = Vec::with_capacity(plans.len());
@@ -478,7 +477,7 @@ fn play_all<G: Hosted>(
         done.push(s);
     }
     bar.start(&event.name, pending.len() as u64);
-    let mut failure: Option<anyhow::Error> = None;
+    let mut failure: Option<HostError> = None;
     let event_index = result.events.len();
     let capsules_in = capsule_dir(store.path());
     // (bot, verdict, site) -> the first fault in plan order, its capsule, and the count

@@ -6,13 +6,12 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use anyhow::Context;
 use cardarena::play::capsule;
 use cardarena::play::limits::LimitsConfig;
 use cardarena::play::registry::{BotSource, Loader};
 use cardarena::play::runner::Replay;
 use cardarena::play::with_game;
-use cardarena::play::{GameId, Hosted, Match};
+use cardarena::play::{GameId, HostError, Hosted, Match};
 use cardarena::replay::verify::{self, VerifyOptions};
 use cardarena::replay::view::{self as replay_view, RenderOptions};
 use cardarena::tournament::config;
@@ -278,7 +277,7 @@ fn run_replay(path: &Path) -> Result<String, String> {
         // As `arena replay` does: an unknown game's error gets the file's name.
         let shown = game
             .parse::<GameId>()
-            .context(source.clone())
+            .map_err(|e| HostError::Request(format!("{source}: {e}")))
             .and_then(|id| with_game!(id, G => replay_view::render::<G>(&replay, &source, &opts)));
         match shown {
             Ok(text) => out.push_str(&text),
@@ -288,7 +287,7 @@ fn run_replay(path: &Path) -> Result<String, String> {
     let opts = VerifyOptions { base: path.parent().map(Path::to_path_buf), overrides: Vec::new() };
     let verified = game
         .parse::<GameId>()
-        .context(source.clone())
+        .map_err(|e| HostError::Request(format!("{source}: {e}")))
         .and_then(|id| with_game!(id, G => verify::verify::<G>(&replay, &source, &opts)));
     match verified {
         Ok(v) => out.push_str(&format!("verify: identical {}\n{}", v.identical, v.report)),
@@ -298,8 +297,8 @@ fn run_replay(path: &Path) -> Result<String, String> {
 }
 
 /// An error for a bad file must say something and, at the top, which file it is about.
-fn clear_error(e: anyhow::Error, source: &str, stage: &str) -> Result<String, String> {
-    let text = format!("{e:#}");
+fn clear_error(e: HostError, source: &str, stage: &str) -> Result<String, String> {
+    let text = e.chain();
     if text.trim().is_empty() {
         return Err(format!("{stage}: an empty error"));
     }
@@ -338,11 +337,11 @@ fn run_capsule(path: &Path) -> Result<String, String> {
     let game = cap.game.clone();
     let resolved = game
         .parse::<GameId>()
-        .map_err(anyhow::Error::from)
+        .map_err(HostError::from)
         .and_then(|id| with_game!(id, G => loader.resolve::<G>(&bot.display().to_string())));
     let source_bot = match resolved {
         Ok(b) => b,
-        Err(e) => return Ok(format!("resolve error: {e:#}\n")),
+        Err(e) => return Ok(format!("resolve error: {}\n", e.chain())),
     };
     let BotSource::File { program, .. } = &source_bot else {
         return Err("a corpus bot is not a file bot".into());

@@ -794,7 +794,7 @@ fn grade_game<G: Hosted>(args: &GradeArgs) -> anyhow::Result<()> {
         };
         let resolved = match outside {
             Some(e) => Err(e),
-            None => loader.resolve::<G>(&name),
+            None => loader.resolve::<G>(&name).map_err(anyhow::Error::from),
         };
         match resolved {
             Ok(source) => {

@@ -361,7 +361,7 @@ fn play_game<G: Hosted + cardarena::games::view::View>(args: &PlayArgs) -> anyho
         .bots
         .iter()
         .map(|b| if b == registry::HUMAN { Ok(None) } else { loader.resolve::<G>(b).map(Some) })
-        .collect::<anyhow::Result<Vec<_>>>()?;
+        .collect::<Result<Vec<_>, _>>()?;
     let limits = args.limits.config();
     let capsule_dir =
         args.capsules.clone().unwrap_or_else(|| match args.replay.as_deref().and_then(|p| p.parent()) {
@@ -780,7 +780,7 @@ fn sprt_game<G: Hosted>(args: &SprtArgs) -> anyhow::Result<()> {
     }
     let variant = registry::variant::<G>(args.variant.as_deref())?;
     let loader = Loader::new();
-    let sources = args.bots.iter().map(|b| loader.resolve::<G>(b)).collect::<anyhow::Result<Vec<_>>>()?;
+    let sources = args.bots.iter().map(|b| loader.resolve::<G>(b)).collect::<Result<Vec<_>, _>>()?;
     let limits = args.limits.config();
     let entries: Vec<_> = sources.iter().map(BotSource::entry).collect();
     let threads = args.threads.unwrap_or_else(default_threads).max(1);

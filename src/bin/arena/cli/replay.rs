@@ -136,7 +136,7 @@ pub(super) fn replay_cmd(args: ReplayArgs) -> anyhow::Result<()> {
 fn render(replay: &Replay, source: &str, opts: &RenderOptions) -> anyhow::Result<String> {
     let game = replay.game.clone();
     let id = game.parse::<cardarena::play::GameId>().with_context(|| source.to_string())?;
-    with_game!(id, G => replay_view::render::<G>(replay, source, opts))
+    Ok(with_game!(id, G => replay_view::render::<G>(replay, source, opts))?)
 }
 
 fn parent(path: &Path) -> Option<PathBuf> {
