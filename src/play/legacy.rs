@@ -101,7 +101,7 @@ pub struct LegacyBot {
 }
 
 impl LegacyBot {
-    /// The bot for one match (started at `init`).
+    /// The bot for one match (started by `init` or [`LegacyBot::start`]).
     pub fn new(protocol: Protocol, program: StdioProgram, limits: Limits) -> LegacyBot {
         LegacyBot { protocol, program, limits, instance: None, fuel_last: None, log: Vec::new() }
     }
@@ -115,21 +115,11 @@ impl LegacyBot {
         }
     }
 
-    fn reply(&self, obs: &dyn Any, stdout: &[u8]) -> Result<String, Fault> {
-        let wrong =
-            || Fault::new(Verdict::Crash, "host error: the observation is not of this protocol's game");
-        match self.protocol {
-            Protocol::Blade => blade_reply(obs.downcast_ref().ok_or_else(wrong)?, stdout),
-            Protocol::Comp1511 => comp1511_reply(obs.downcast_ref().ok_or_else(wrong)?, stdout),
-        }
-    }
-}
-
-impl<G: Game> Bot<G> for LegacyBot {
-    fn init(&mut self, info: &InitInfo) -> Result<(), Fault> {
-        let mut instance = self.program.start(&self.limits, sandbox_seed(info.seed, info.seat));
+    /// Starts the bot for a match: what the referee did before the first decision (COMP1511:
+    /// the name run, whose output goes to the log).
+    pub fn start(&mut self, seed: u64, seat: Seat) {
+        let mut instance = self.program.start(&self.limits, sandbox_seed(seed, seat));
         if self.protocol == Protocol::Comp1511 {
-            // The referee's first run asks for the name (shown in the log only).
             match instance.run(b"0\n") {
                 Ok(out) => {
                     let name = String::from_utf8_lossy(&out);
@@ -141,13 +131,39 @@ impl<G: Game> Bot<G> for LegacyBot {
             self.log.extend(instance.take_log());
         }
         self.instance = Some(instance);
+    }
+
+    /// One decision: a fresh run with `stdin`, its stdout read as `expect` says. `arena repro`
+    /// calls it with a capsule's recorded stdin.
+    ///
+    /// # Errors
+    /// The run's fault, or a reply the protocol cannot read.
+    pub fn run(&mut self, stdin: &[u8], expect: &Expect) -> Result<String, Fault> {
+        let instance =
+            self.instance.as_mut().ok_or_else(|| Fault::new(Verdict::Load, "the bot did not start"))?;
+        let out = instance.run(stdin);
+        self.fuel_last = Some(instance.fuel_used_last());
+        let out = out.map_err(convert)?;
+        expect.read(&out).map_err(|f| Fault {
+            fuel_used: self.fuel_last,
+            memory_peak: Some(instance_peak(self.instance.as_ref())),
+            ..f
+        })
+    }
+}
+
+impl<G: Game> Bot<G> for LegacyBot {
+    fn init(&mut self, info: &InitInfo) -> Result<(), Fault> {
+        self.start(info.seed, info.seat);
         Ok(())
     }
 
     fn act(&mut self, obs: &G::Observation) -> Result<String, Fault> {
         let obs: &dyn Any = obs;
-        let stdin = LegacyBot::stdin_for(self.protocol, obs).ok_or_else(|| {
-            Fault::new(
+        let (Some(stdin), Some(expect)) =
+            (LegacyBot::stdin_for(self.protocol, obs), Expect::of(self.protocol, obs))
+        else {
+            return Err(Fault::new(
                 Verdict::Load,
                 format!(
                     "a legacy:{} bot plays {}, not {}",
@@ -155,18 +171,9 @@ impl<G: Game> Bot<G> for LegacyBot {
                     self.protocol.game(),
                     G::NAME
                 ),
-            )
-        })?;
-        let instance =
-            self.instance.as_mut().ok_or_else(|| Fault::new(Verdict::Load, "the bot did not start"))?;
-        let out = instance.run(&stdin);
-        self.fuel_last = Some(instance.fuel_used_last());
-        let out = out.map_err(convert)?;
-        self.reply(obs, &out).map_err(|f| Fault {
-            fuel_used: self.fuel_last,
-            memory_peak: Some(instance_peak(self.instance.as_ref())),
-            ..f
-        })
+            ));
+        };
+        self.run(&stdin, &expect)
     }
 
     fn fuel_used_last(&self) -> Option<u64> {
@@ -183,6 +190,58 @@ impl<G: Game> Bot<G> for LegacyBot {
             lines.extend(i.take_log());
         }
         lines
+    }
+}
+
+/// What a run's stdout is read against: the part of the observation the original referee
+/// read the answer with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Expect {
+    /// Blade: the hand (in the arena's order) that the index points into.
+    HandIndex(Vec<BladeCard>),
+    /// COMP1511: the phase (a pass is three integers, a play one).
+    Integers(Phase),
+}
+
+impl Expect {
+    /// From a typed observation (`None`: not this protocol's game).
+    pub fn of(protocol: Protocol, obs: &dyn Any) -> Option<Expect> {
+        match protocol {
+            Protocol::Blade => {
+                obs.downcast_ref::<BladeObservation>().map(|o| Expect::HandIndex(o.hand.clone()))
+            }
+            Protocol::Comp1511 => {
+                obs.downcast_ref::<IntensityObservation>().map(|o| Expect::Integers(o.phase))
+            }
+        }
+    }
+
+    /// From an observation's JSON, as a crash capsule stores it (its `hand` or `phase` field).
+    ///
+    /// # Errors
+    /// The field is missing or is not what the game writes, naming it.
+    pub fn from_json(protocol: Protocol, obs: &serde_json::Value) -> Result<Expect, String> {
+        let field = match protocol {
+            Protocol::Blade => "hand",
+            Protocol::Comp1511 => "phase",
+        };
+        let value = obs.get(field).cloned().ok_or_else(|| format!("the observation has no `{field}`"))?;
+        let bad = |e: serde_json::Error| format!("the observation's `{field}` cannot be read: {e}");
+        Ok(match protocol {
+            Protocol::Blade => Expect::HandIndex(serde_json::from_value(value).map_err(bad)?),
+            Protocol::Comp1511 => Expect::Integers(serde_json::from_value(value).map_err(bad)?),
+        })
+    }
+
+    /// The action for a run's stdout.
+    ///
+    /// # Errors
+    /// What the referee would refuse ([`blade_reply`], [`comp1511_reply`]).
+    pub fn read(&self, stdout: &[u8]) -> Result<String, Fault> {
+        match self {
+            Expect::HandIndex(hand) => blade_reply(hand, stdout),
+            Expect::Integers(phase) => comp1511_reply(*phase, stdout),
+        }
     }
 }
 
@@ -414,13 +473,13 @@ pub fn ruby_to_i(stdout: &[u8]) -> i64 {
     }
 }
 
-/// The action for the controller's reply: the hand card at index `to_i(first line)`.
+/// The action for the controller's reply: the card of `hand` at index `to_i(first line)`.
 ///
 /// # Errors
 /// An index outside the hand (the controller's InvalidResponse: the bot loses).
-pub fn blade_reply(obs: &BladeObservation, stdout: &[u8]) -> Result<String, Fault> {
+pub fn blade_reply(hand: &[BladeCard], stdout: &[u8]) -> Result<String, Fault> {
     let index = ruby_to_i(stdout);
-    match usize::try_from(index).ok().and_then(|i| obs.hand.get(i)) {
+    match usize::try_from(index).ok().and_then(|i| hand.get(i)) {
         Some(card) => Ok(card.as_str().to_string()),
         None => {
             let quoted = String::from_utf8_lossy(&stdout[..stdout.len().min(QUOTE_BYTES)]).into_owned();
@@ -428,8 +487,8 @@ pub fn blade_reply(obs: &BladeObservation, stdout: &[u8]) -> Result<String, Faul
                 Verdict::Invalid,
                 format!(
                     "hand index {index} is out of range: the hand has {} cards, 0..{} (stdout: {quoted:?})",
-                    obs.hand.len(),
-                    obs.hand.len().saturating_sub(1)
+                    hand.len(),
+                    hand.len().saturating_sub(1)
                 ),
             ))
         }
@@ -464,14 +523,14 @@ pub fn comp1511_stdin(obs: &IntensityObservation) -> Vec<u8> {
     out.into_bytes()
 }
 
-/// The action for the referee's reply: the first three integers (pass) or the first integer
-/// (play) of stdout, read as whitespace-separated tokens.
+/// The action for the referee's reply: the first three integers (`phase` is the pass) or the
+/// first integer (a play) of stdout, read as whitespace-separated tokens.
 ///
 /// # Errors
 /// Too few integers: `stdout unparsable: "<first 80 bytes>"`. (A number that is not a legal
 /// card is the runner's `illegal`: +5 and a random legal card.)
-pub fn comp1511_reply(obs: &IntensityObservation, stdout: &[u8]) -> Result<String, Fault> {
-    let want = if obs.phase == Phase::Pass { 3 } else { 1 };
+pub fn comp1511_reply(phase: Phase, stdout: &[u8]) -> Result<String, Fault> {
+    let want = if phase == Phase::Pass { 3 } else { 1 };
     let numbers: Option<Vec<i64>> = stdout
         .split(|b| b.is_ascii_whitespace())
         .filter(|t| !t.is_empty())
