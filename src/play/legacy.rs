@@ -11,12 +11,14 @@
 //! A bot is named `legacy:<protocol>:<path.wasm>`. See `docs/legacy-bots.md`.
 
 use std::any::Any;
+use std::cell::Cell;
 use std::fmt::Write as _;
+use std::rc::Rc;
 
 use cardarena_sandbox::{Limits, StdioInstance, StdioProgram};
 
 use crate::bots::bot::{Bot, Fault, InitInfo, Verdict};
-use crate::games::blade::{BladeObservation, Card as BladeCard, Event, FieldCard};
+use crate::games::blade::{play_effect, BladeObservation, Card as BladeCard, Event, FieldCard, Lying};
 use crate::games::intensity::{Card as IntensityCard, IntensityObservation, Phase};
 use crate::games::{Game, Seat};
 use crate::play::adapter::{convert, sandbox_seed};
@@ -372,57 +374,47 @@ fn write_cards(out: &mut String, cards: impl Iterator<Item = CardObject>) {
     out.push(']');
 }
 
+/// A card object of the controller: the card and its validity, shared by the field and a
+/// `lastmove` that names it (a Ruby object is a reference).
+#[derive(Clone)]
+struct Object(BladeCard, Rc<Cell<bool>>);
+
+impl Lying for Object {
+    fn card(&self) -> BladeCard {
+        self.0
+    }
+
+    fn is_valid(&self) -> bool {
+        self.1.get()
+    }
+
+    fn set_valid(&mut self, valid: bool) {
+        self.1.set(valid);
+    }
+}
+
 /// Each seat's `lastmove`: the card object of its last turn that ended with it strictly ahead.
 /// In the controller it is the very card object, so a number card later bolted shows
-/// `"valid":false`; the fields are replayed from the history to follow each object.
+/// `"valid":false`; the fields are replayed from the history (the game's rule 6,
+/// [`play_effect`]) to follow each object.
 fn last_moves(history: &[Event]) -> [Option<CardObject>; 2] {
-    let mut objects: Vec<CardObject> = Vec::new();
-    let mut fields: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
-    let mut last: [Option<usize>; 2] = [None, None];
-    let new = |objects: &mut Vec<CardObject>, card| {
-        objects.push(CardObject { card, valid: true });
-        objects.len() - 1
-    };
+    let object = |card| Object(card, Rc::new(Cell::new(true)));
+    let mut fields: [Vec<Object>; 2] = [Vec::new(), Vec::new()];
+    let mut last: [Option<Object>; 2] = [None, None];
     for event in history {
         match *event {
-            Event::Place { seat, card, .. } => {
-                let id = new(&mut objects, card);
-                fields[seat].push(id);
-            }
+            Event::Place { seat, card, .. } => fields[seat].push(object(card)),
             Event::Reinit { .. } => fields = [Vec::new(), Vec::new()],
             Event::Play { seat, card, scores } => {
-                let id = new(&mut objects, card);
-                let other = 1 - seat;
-                let pop_bolted = |field: &mut Vec<usize>, objects: &[CardObject]| {
-                    if field.last().is_some_and(|&top| !objects[top].valid) {
-                        field.pop();
-                    }
-                };
-                // The effects of seed-games.md §1(b) rule 6, on card objects.
-                match card {
-                    BladeCard::One => match fields[seat].last() {
-                        Some(&top) if !objects[top].valid => objects[top].valid = true,
-                        _ => fields[seat].push(id),
-                    },
-                    BladeCard::Bolt => {
-                        pop_bolted(&mut fields[other], &objects);
-                        if let Some(&top) = fields[other].last() {
-                            objects[top].valid = false;
-                        }
-                    }
-                    BladeCard::Mirror => fields.swap(0, 1),
-                    _ => {
-                        pop_bolted(&mut fields[seat], &objects);
-                        fields[seat].push(id);
-                    }
-                }
-                if scores[seat] > scores[other] {
-                    last[seat] = Some(id);
+                let played = object(card);
+                play_effect(&mut fields, seat, card, || played.clone(), |_| {});
+                if scores[seat] > scores[1 - seat] {
+                    last[seat] = Some(played);
                 }
             }
         }
     }
-    last.map(|id| id.map(|id| objects[id]))
+    last.map(|o| o.map(|o| CardObject { card: o.0, valid: o.is_valid() }))
 }
 
 /// The controller's stdin for this observation: one compact JSON line.
@@ -545,5 +537,34 @@ pub fn comp1511_reply(phase: Phase, stdout: &[u8]) -> Result<String, Fault> {
             Ok(format!("{verb} {}", cards.join(" ")))
         }
         _ => Err(unparsable(stdout)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::blade::Source;
+
+    /// `lastmove` is the controller's card object itself (seed-games.md §1(c)): a number card
+    /// bolted after it put its seat ahead shows `"valid":false`, and `true` again once a 1
+    /// re-validates it (rule 6); a Bolt or a consumed 1 is never on a field and stays valid.
+    #[test]
+    fn lastmove_follows_the_card_object_through_bolts() {
+        use BladeCard::*;
+        let place = |seat, card| Event::Place { seat, card, from: Source::Deck };
+        let play = |seat, card, scores| Event::Play { seat, card, scores };
+        let mut history = vec![place(0, Three), place(1, Five), play(0, Four, [7, 5])];
+        let four = |valid| Some(CardObject { card: Four, valid });
+        assert_eq!(last_moves(&history), [four(true), None]);
+        history.push(play(1, Bolt, [3, 5]));
+        let bolt = Some(CardObject { card: Bolt, valid: true });
+        assert_eq!(last_moves(&history), [four(false), bolt]);
+        history.push(play(0, One, [7, 5]));
+        assert_eq!(last_moves(&history), [Some(CardObject { card: One, valid: true }), bolt]);
+        // A tie re-initializes: the fields are cleared, the last moves stay.
+        history.extend([play(1, Two, [7, 7]), Event::Reinit { score: 7 }, place(0, Six), place(1, Two)]);
+        assert_eq!(last_moves(&history)[0], Some(CardObject { card: One, valid: true }));
+        history.push(play(1, Bolt, [0, 2]));
+        assert_eq!(last_moves(&history), [Some(CardObject { card: One, valid: true }), bolt]);
     }
 }
