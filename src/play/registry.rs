@@ -302,11 +302,15 @@ impl BotSource {
     /// This bot with its program on `sandbox` (see [`Lanes`]); a built-in as it is.
     fn on(&self, sandbox: &Sandbox) -> Option<BotSource> {
         Some(match self {
-            // A legacy bot keeps the engine it was loaded on (same results, shared engine).
-            BotSource::Builtin(_) | BotSource::Legacy { .. } | BotSource::Failed { .. } => self.clone(),
+            BotSource::Builtin(_) | BotSource::Failed { .. } => self.clone(),
             BotSource::File { name, program } => {
                 BotSource::File { name: name.clone(), program: program.on(sandbox).ok()? }
             }
+            BotSource::Legacy { name, protocol, program } => BotSource::Legacy {
+                name: name.clone(),
+                protocol: *protocol,
+                program: program.on(sandbox).ok()?,
+            },
         })
     }
 
@@ -322,8 +326,8 @@ impl BotSource {
 
 /// A set of bots (an event's entrants, a benchmark's seats) for several worker threads: worker
 /// 0 plays the bots as loaded, each other worker the same programs on a lane of its own
-/// ([`Sandbox::lane`]: a wasmtime engine per thread, so that starting WASM instances on one
-/// thread does not slow the others). A lane's copies are made on the worker's first match.
+/// ([`Sandbox::lane`]: a wasmtime engine per thread, so that starting WASM instances, and a
+/// legacy bot's instance per decision, on one thread does not slow the others). A lane's copies are made on the worker's first match.
 /// Results do not depend on the lane: the same program gives the same replies and fuel on any.
 pub struct Lanes {
     bots: Vec<BotSource>,
@@ -337,8 +341,11 @@ impl Lanes {
     /// Lanes for `workers` threads over `bots`, whose programs were loaded on `sandbox` (`None`
     /// if none was started: then there are only built-ins, and nothing to copy).
     pub fn new(sandbox: Option<&Sandbox>, bots: Vec<BotSource>, workers: usize) -> Lanes {
-        let wasm =
-            bots.iter().any(|b| matches!(b, BotSource::File { program, .. } if program.kind() == Kind::Wasm));
+        let wasm = bots.iter().any(|b| match b {
+            BotSource::File { program, .. } => program.kind() == Kind::Wasm,
+            BotSource::Legacy { .. } => true,
+            BotSource::Builtin(_) | BotSource::Failed { .. } => false,
+        });
         let sandbox = sandbox.filter(|_| wasm).cloned();
         let copies = (0..if sandbox.is_some() { workers } else { 0 }).map(|_| OnceLock::new()).collect();
         Lanes { bots, sandbox, copies }
@@ -373,16 +380,23 @@ mod tests {
     use crate::games::blade::Blade;
 
     /// Worker 0 and threads outside the pool play the bots as loaded; another worker plays the
-    /// same bots (names, hashes, replays) on a lane of its own, made once; with no WASM bot
-    /// there is nothing to copy.
+    /// same bots (names, hashes, replays) on a lane of its own, made once, for WASM and legacy
+    /// (WASI) programs alike; with no WASM bot there is nothing to copy.
     #[test]
     fn lanes_give_each_worker_the_same_bots() {
         let loader = Loader::new();
         let file = |name: &str| format!("{}/benches/bots/{name}", env!("CARGO_MANIFEST_DIR"));
-        let bots = vec![
-            loader.resolve::<Blade>(&file("random.wat")).unwrap(),
-            loader.resolve::<Blade>(&file("random.lua")).unwrap(),
-        ];
+        let legacy = format!("legacy:blade:{}/example_bots/legacy/blade_c.wasm", env!("CARGO_MANIFEST_DIR"));
+        let lua = loader.resolve::<Blade>(&file("random.lua")).unwrap();
+        for first in [file("random.wat"), legacy] {
+            let bots = vec![loader.resolve::<Blade>(&first).unwrap(), lua.clone()];
+            lanes_play_alike(&loader, bots);
+        }
+        let lua_only = Lanes::new(loader.started_sandbox(), vec![lua], 2);
+        assert_eq!(lua_only.for_worker(Some(1)).as_ptr(), lua_only.shared().as_ptr());
+    }
+
+    fn lanes_play_alike(loader: &Loader, bots: Vec<BotSource>) {
         let lanes = Lanes::new(loader.started_sandbox(), bots, 2);
         let shared = lanes.shared().as_ptr();
         for worker in [None, Some(0), Some(2)] {
@@ -415,8 +429,6 @@ mod tests {
         for seed in 0..5 {
             assert_eq!(play(one, seed), play(lanes.shared(), seed));
         }
-        let lua_only = Lanes::new(loader.started_sandbox(), vec![lanes.shared()[1].clone()], 2);
-        assert_eq!(lua_only.for_worker(Some(1)).as_ptr(), lua_only.shared().as_ptr());
     }
 
     #[test]
