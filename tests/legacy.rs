@@ -355,20 +355,37 @@ fn garbage_answers_cost_five_points_each_in_intensity() {
     assert!(stdins[10].starts_with("2\n1 ") && stdins[10].lines().count() == 7, "{}", stdins[10]);
 }
 
-/// `arena grade --legacy comp1511` grades a folder of legacy programs.
+/// `arena grade --legacy comp1511` grades a folder of legacy programs; a faulty one's replay
+/// command and crash capsule name it with its protocol, so that `arena repro` (run in the
+/// folder) reproduces the fault.
 #[test]
 fn grade_takes_a_folder_of_legacy_programs() {
-    let dir = std::env::temp_dir().join(format!("cardarena-legacy-grade-{}", std::process::id()));
+    let base = scratch("grade");
+    let dir = base.join("submissions");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::copy(root().join("example_bots/legacy/intensity_c.wasm"), dir.join("student.wasm")).unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(["grade", "--game", "intensity", "--bots", dir.to_str().unwrap(), "--legacy", "comp1511"])
-        .args(["--deals", "1", "--against", "random", "--csv", "-"])
-        .output()
-        .unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::copy(root().join("tests/data/legacy/exit_three.wasm"), dir.join("quitter.wasm")).unwrap();
+    let arena = |cwd: &Path, args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_arena")).current_dir(cwd).args(args).output().unwrap()
+    };
+    let o = arena(
+        &base,
+        &["grade", "--game", "intensity", "--bots", "submissions", "--legacy", "comp1511"]
+            .iter()
+            .chain(&["--deals", "1", "--against", "random", "--csv", "-", "--capsules", "caps"])
+            .copied()
+            .collect::<Vec<_>>(),
+    );
     let csv = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let row = csv.lines().find(|l| l.starts_with("student.wasm")).unwrap_or_else(|| panic!("{csv}"));
-    assert!(!row.contains("cannot be loaded"), "{row}");
+    let row = |file: &str| csv.lines().find(|l| l.starts_with(file)).unwrap_or_else(|| panic!("{csv}"));
+    assert!(!row("student.wasm").contains("cannot be loaded"), "{}", row("student.wasm"));
+    let quitter = row("quitter.wasm");
+    assert!(quitter.contains("exit code 3") && quitter.contains("legacy:comp1511:quitter.wasm"), "{quitter}");
+    let capsule = std::fs::read_dir(base.join("caps")).unwrap().next().unwrap().unwrap().path();
+    let o = arena(&dir, &["repro", capsule.to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{out}{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.contains("same failure reproduced at decision #"), "{out}");
+    let _ = std::fs::remove_dir_all(&base);
 }
