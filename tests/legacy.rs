@@ -135,6 +135,40 @@ fn blade_replies_read_like_ruby_to_i() {
     );
 }
 
+/// A crash capsule keeps the observation as JSON, not as the game's type: `arena repro` reads
+/// each reply against the same hand (Blade) or phase (COMP1511) as the match did, at every
+/// decision of whole games.
+#[test]
+fn replies_are_read_alike_from_a_capsules_observation() {
+    use cardarena::games::Game;
+    use cardarena::play::legacy::{Expect, Protocol};
+    fn alike<G: Game>(protocol: Protocol, seed: u64) -> usize {
+        let mut game = G::new(G::variants()[0], seed);
+        let mut decisions = 0;
+        while !game.is_over() {
+            for seat in game.to_act() {
+                let obs = game.observe(seat);
+                let json = serde_json::to_value(&obs).unwrap();
+                assert_eq!(Expect::from_json(protocol, &json).ok(), Expect::of(protocol, &obs));
+                decisions += 1;
+            }
+            let seat = game.to_act()[0];
+            let first = game.legal_strings(seat)[0].clone();
+            game.play(seat, &first).unwrap();
+        }
+        decisions
+    }
+    for seed in 0..3 {
+        assert!(alike::<cardarena::games::blade::Blade>(Protocol::Blade, seed) > 0);
+        assert!(alike::<cardarena::games::intensity::Intensity>(Protocol::Comp1511, seed) > 40);
+    }
+    let damaged = serde_json::json!({"phase": "bidding"});
+    let e = Expect::from_json(Protocol::Comp1511, &damaged).unwrap_err().to_string();
+    assert!(e.starts_with("the observation's `phase` cannot be read (unknown variant `bidding`"), "{e}");
+    let e = Expect::from_json(Protocol::Blade, &damaged).unwrap_err().to_string();
+    assert_eq!(e, "the observation's `hand` cannot be read (missing)");
+}
+
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
@@ -264,6 +298,19 @@ fn a_legacy_bots_crash_capsule_reproduces_with_arena_repro() {
     assert_eq!(code, Some(0), "{out}");
     assert!(out.contains("is not the bot of the capsule"), "{out}");
     assert!(out.contains("the failure is gone: at decision #"), "{out}");
+    // A legacy decision without its stdin cannot be run again: an error naming the decision.
+    let mut damaged = c.clone();
+    damaged["decisions"][0].as_object_mut().unwrap().remove("stdin");
+    std::fs::write(capsule, serde_json::to_string(&damaged).unwrap()).unwrap();
+    let (code, out) = repro(&[]);
+    assert_eq!(code, Some(2), "{out}");
+    let first = c["decisions"][0]["decision"].as_u64().unwrap();
+    assert!(
+        out.contains(&format!(
+            "decision #{first}: damaged capsule: a legacy bot's decision without its `stdin`"
+        )),
+        "{out}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

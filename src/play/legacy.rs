@@ -195,6 +195,16 @@ impl<G: Game> Bot<G> for LegacyBot {
     }
 }
 
+/// An observation (of a crash capsule) without the field a protocol reads its reply with.
+#[derive(Debug, thiserror::Error)]
+#[error("the observation's `{field}` cannot be read ({problem})")]
+pub struct BadObservation {
+    /// The field: `hand` (Blade) or `phase` (COMP1511).
+    pub field: &'static str,
+    /// What is wrong with it.
+    pub problem: String,
+}
+
 /// What a run's stdout is read against: the part of the observation the original referee
 /// read the answer with.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -221,14 +231,15 @@ impl Expect {
     /// From an observation's JSON, as a crash capsule stores it (its `hand` or `phase` field).
     ///
     /// # Errors
-    /// The field is missing or is not what the game writes, naming it.
-    pub fn from_json(protocol: Protocol, obs: &serde_json::Value) -> Result<Expect, String> {
+    /// The field is missing or is not what the game writes.
+    pub fn from_json(protocol: Protocol, obs: &serde_json::Value) -> Result<Expect, BadObservation> {
         let field = match protocol {
             Protocol::Blade => "hand",
             Protocol::Comp1511 => "phase",
         };
-        let value = obs.get(field).cloned().ok_or_else(|| format!("the observation has no `{field}`"))?;
-        let bad = |e: serde_json::Error| format!("the observation's `{field}` cannot be read: {e}");
+        let value =
+            obs.get(field).cloned().ok_or_else(|| BadObservation { field, problem: "missing".into() })?;
+        let bad = |e: serde_json::Error| BadObservation { field, problem: e.to_string() };
         Ok(match protocol {
             Protocol::Blade => Expect::HandIndex(serde_json::from_value(value).map_err(bad)?),
             Protocol::Comp1511 => Expect::Integers(serde_json::from_value(value).map_err(bad)?),

@@ -71,7 +71,7 @@ impl Rerun {
                     )
                 })?;
                 let expect = Expect::from_json(*protocol, obs)
-                    .map_err(|e| anyhow::anyhow!("decision #{}: damaged capsule: {e}", d.decision))?;
+                    .with_context(|| format!("decision #{}: damaged capsule", d.decision))?;
                 let result = bot.run(stdin.as_bytes(), &expect);
                 let bot: &mut dyn Bot<G> = bot.as_mut();
                 Run { result, fuel: bot.fuel_used_last(), log: bot.take_log() }
