@@ -314,6 +314,36 @@ fn a_legacy_bots_crash_capsule_reproduces_with_arena_repro() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// In a tournament, a legacy program that is missing or that the sandbox refuses forfeits its
+/// matches with the verdict `load`, as a Lua or WASM file does, instead of stopping the event;
+/// a name that cannot be right (an unknown protocol, another game's) is still the file's error.
+#[test]
+fn a_legacy_entrant_that_does_not_load_forfeits() {
+    use cardarena::games::intensity::Intensity;
+    use cardarena::play::registry::Loader;
+    let dir = scratch("entrant");
+    let not_wasi = dir.join("env.wat");
+    std::fs::write(
+        &not_wasi,
+        r#"(module (import "env" "x" (func)) (memory (export "memory") 1) (func (export "_start")))"#,
+    )
+    .unwrap();
+    let loader = Loader::new();
+    let failed = |name: String| {
+        let source = loader.resolve_entrant::<Intensity>(&name).unwrap();
+        assert_eq!(source.entry().name, name);
+        source.load_error().unwrap_or_else(|| panic!("{name} loaded")).to_string()
+    };
+    let e = failed(format!("legacy:comp1511:{}", dir.join("missing.wasm").display()));
+    assert!(e.starts_with("cannot read bot file"), "{e}");
+    let e = failed(format!("legacy:comp1511:{}", not_wasi.display()));
+    assert!(e.starts_with("imports `env.x`, which is not a WASI preview1 function"), "{e}");
+    for wrong in ["legacy:blade:x.wasm", "legacy:pascal:x.wasm"] {
+        assert!(loader.resolve_entrant::<Intensity>(wrong).is_err(), "{wrong}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A match with a legacy bot is recorded, and `arena replay --verify` plays it again from its
 /// name (`legacy:comp1511:<file>`) with identical decisions.
 #[test]

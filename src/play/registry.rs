@@ -72,21 +72,10 @@ impl Loader {
             builtin::<G>(name, 0, 0).map_err(|e| anyhow::anyhow!(e))?;
             return Ok(BotSource::Builtin(name.to_string()));
         }
-        if let Some(parsed) = crate::play::legacy::parse_name(name) {
-            let (protocol, file) = parsed?;
-            if protocol.game() != G::NAME {
-                bail!(
-                    "{name:?}: a legacy:{} bot plays {}, not {}",
-                    protocol.name(),
-                    protocol.game(),
-                    G::NAME
-                );
-            }
-            let bytes =
-                std::fs::read(file).map_err(|e| anyhow::anyhow!("cannot read bot file {file:?}: {e}"))?;
-            return match self.sandbox()?.load_stdio(file, &bytes) {
-                Ok(program) => Ok(BotSource::Legacy { name: name.to_string(), protocol, program }),
-                Err(fault) => bail!("bot {name:?} cannot be loaded: {}", fault.message),
+        if crate::play::legacy::parse_name(name).is_some() {
+            return match self.load_legacy::<G>(name)? {
+                Ok(source) => Ok(source),
+                Err(message) => bail!("bot {name:?} cannot be loaded: {message}"),
             };
         }
         let path = Path::new(name);
@@ -106,29 +95,58 @@ impl Loader {
     }
 
     /// Resolves an entrant of a tournament event: as [`Loader::resolve`], except that a bot file
-    /// that is missing or that the sandbox refuses becomes [`BotSource::Failed`], which forfeits
-    /// every match with the verdict `load`: one bad file does not stop the event.
+    /// (Lua, WASM or legacy) that is missing or that the sandbox refuses becomes
+    /// [`BotSource::Failed`], which forfeits every match with the verdict `load`: one bad file
+    /// does not stop the event.
     ///
     /// # Errors
-    /// A name that is neither a built-in nor a `.lua`/`.wasm`/`.wat` path (a mistake in the
-    /// tournament file), or a sandbox that cannot start (a host failure, not the bot's).
+    /// A name that is neither a built-in, a `.lua`/`.wasm`/`.wat` path nor a legacy bot of this
+    /// game (a mistake in the tournament file), or a sandbox that cannot start (a host failure,
+    /// not the bot's).
     pub fn resolve_entrant<G: Hosted>(&self, name: &str) -> anyhow::Result<BotSource> {
-        // Legacy programs (`legacy:<protocol>:<file>`) load as on the command line.
+        let is_legacy = crate::play::legacy::parse_name(name).is_some();
         if name == HUMAN
             || is_builtin_name(name)
-            || crate::play::legacy::parse_name(name).is_some()
-            || Kind::from_path(Path::new(name)).is_none()
+            || (!is_legacy && Kind::from_path(Path::new(name)).is_none())
         {
             return self.resolve::<G>(name);
         }
-        Ok(match self.load_file::<G>(name)? {
-            Ok(program) => BotSource::File { name: name.to_string(), program },
+        let loaded = if is_legacy {
+            self.load_legacy::<G>(name)?
+        } else {
+            self.load_file::<G>(name)?.map(|program| BotSource::File { name: name.to_string(), program })
+        };
+        Ok(match loaded {
+            Ok(source) => source,
             Err(error) => {
                 // The file's hash when it can be read, so that a fixed file is a new entrant.
+                let file =
+                    crate::play::legacy::parse_name(name).and_then(Result::ok).map_or(name, |(_, f)| f);
                 let hash =
-                    std::fs::read(name).map_or_else(|_| content_hash(name.as_bytes()), |b| content_hash(&b));
+                    std::fs::read(file).map_or_else(|_| content_hash(name.as_bytes()), |b| content_hash(&b));
                 BotSource::Failed { name: name.to_string(), hash, error }
             }
+        })
+    }
+
+    /// Loads a legacy program (`legacy:<protocol>:<file>`): the outer error is a wrong name (an
+    /// unknown protocol, another game's) or the host's (the sandbox cannot start), the inner one
+    /// the file's (missing, or refused by the sandbox).
+    fn load_legacy<G: Game>(&self, name: &str) -> anyhow::Result<Result<BotSource, String>> {
+        let Some(parsed) = crate::play::legacy::parse_name(name) else {
+            bail!("{name:?} is not a legacy bot name");
+        };
+        let (protocol, file) = parsed?;
+        if protocol.game() != G::NAME {
+            bail!("{name:?}: a legacy:{} bot plays {}, not {}", protocol.name(), protocol.game(), G::NAME);
+        }
+        let bytes = match std::fs::read(file) {
+            Ok(bytes) => bytes,
+            Err(e) => return Ok(Err(format!("cannot read bot file {file:?}: {e}"))),
+        };
+        Ok(match self.sandbox()?.load_stdio(file, &bytes) {
+            Ok(program) => Ok(BotSource::Legacy { name: name.to_string(), protocol, program }),
+            Err(fault) => Err(fault.message),
         })
     }
 
