@@ -95,15 +95,14 @@ pub fn reproduce(capsule: &Capsule, source: &BotSource) -> anyhow::Result<Reprod
 
 fn reproduce_game<G: Game>(capsule: &Capsule, source: &BotSource) -> anyhow::Result<Reproduction> {
     let mut report = String::new();
-    let limits = match (&capsule.limits, source) {
-        (Some(l), _) => l.clone(),
-        (None, BotSource::File { program, .. }) => {
+    let limits = match &capsule.limits {
+        Some(l) => l.clone(),
+        None => {
             report.push_str("warning: the capsule does not record the limits; using the defaults\n");
-            Limits::default_for(program.kind())
-        }
-        (None, _) => {
-            report.push_str("warning: the capsule does not record the limits; using the defaults\n");
-            Limits::WASM
+            match source {
+                BotSource::File { program, .. } => Limits::default_for(program.kind()),
+                _ => Limits::WASM, // a legacy bot's, as in `BotSource::instantiate_exact`
+            }
         }
     };
     let recorded_fault = capsule.fault.fault.clone();
