@@ -311,6 +311,24 @@ fn host_budget_left(mut caller: Caller<'_, Host>) -> wasmtime::Result<i64> {
     Ok(i64::try_from(caller.get_fuel()?).unwrap_or(i64::MAX))
 }
 
+/// `module` on another sandbox's engine, without compiling it again: serialized once (kept in
+/// `compiled`) and loaded into that engine, a small fraction of a compile. The program that
+/// owns `module` links the copy again.
+pub(crate) fn copy_module(
+    module: &Module,
+    compiled: &OnceLock<Result<Vec<u8>, String>>,
+    shared: &crate::Shared,
+) -> Result<Module, Fault> {
+    let copy_failed =
+        |e: &dyn std::fmt::Display| Fault::load(format!("cannot copy the module to a lane: {e}"));
+    let compiled = compiled.get_or_init(|| module.serialize().map_err(|e| format!("{e:#}")));
+    let compiled = compiled.as_ref().map_err(|e| copy_failed(e))?;
+    // SAFETY: `compiled` is what `Module::serialize` made of this very module, in this process,
+    // on an engine with the same configuration (`config()`; the pool is not part of the compiled
+    // code). `deserialize` checks that the two engines are compatible and fails otherwise.
+    unsafe { Module::deserialize(&shared.wasm.engine, compiled) }.map_err(|e| copy_failed(&e))
+}
+
 /// A validated, compiled module, shared by every match of that bot.
 pub(crate) struct WasmProgram {
     pre: InstancePre<Host>,
@@ -439,17 +457,7 @@ impl WasmProgram {
         if Arc::ptr_eq(&self.engine, shared) {
             return Ok(self.clone());
         }
-        let copy_failed =
-            |e: &dyn std::fmt::Display| Fault::load(format!("cannot copy the module to a lane: {e}"));
-        let compiled =
-            self.compiled.get_or_init(|| self.pre.module().serialize().map_err(|e| format!("{e:#}")));
-        let compiled = compiled.as_ref().map_err(|e| copy_failed(e))?;
-        // SAFETY: `compiled` is what `Module::serialize` made of this very module, in this
-        // process, on an engine with the same configuration (`config()`; the pool is not part
-        // of the compiled code). `deserialize` checks that the two engines are compatible and
-        // fails otherwise.
-        let module =
-            unsafe { Module::deserialize(&shared.wasm.engine, compiled) }.map_err(|e| copy_failed(&e))?;
+        let module = copy_module(self.pre.module(), &self.compiled, shared)?;
         WasmProgram::checked(shared, &module).map(Arc::new)
     }
 

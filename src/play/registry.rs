@@ -66,25 +66,11 @@ impl Loader {
             builtin::<G>(name, 0, 0).map_err(HostError::Request)?;
             return Ok(BotSource::Builtin(name.to_string()));
         }
-        if let Some(parsed) = crate::play::legacy::parse_name(name) {
-            let (protocol, file) = parsed?;
-            if protocol.game() != G::NAME {
-                return Err(HostError::Request(format!(
-                    "{name:?}: a legacy:{} bot plays {}, not {}",
-                    protocol.name(),
-                    protocol.game(),
-                    G::NAME
-                )));
-            }
-            let bytes =
-                std::fs::read(file).map_err(HostError::io(format!("cannot read bot file {file:?}")))?;
-            return match self.sandbox()?.load_stdio(file, &bytes) {
-                Ok(program) => Ok(BotSource::Legacy { name: name.to_string(), protocol, program }),
-                Err(fault) => {
-                    return Err(HostError::Request(format!(
-                        "bot {name:?} cannot be loaded: {}",
-                        fault.message
-                    )))
+        if crate::play::legacy::parse_name(name).is_some() {
+            return match self.load_legacy::<G>(name)? {
+                Ok(source) => Ok(source),
+                Err(message) => {
+                    return Err(HostError::Request(format!("bot {name:?} cannot be loaded: {message}")))
                 }
             };
         }
@@ -105,29 +91,63 @@ impl Loader {
     }
 
     /// Resolves an entrant of a tournament event: as [`Loader::resolve`], except that a bot file
-    /// that is missing or that the sandbox refuses becomes [`BotSource::Failed`], which forfeits
-    /// every match with the verdict `load`: one bad file does not stop the event.
+    /// (Lua, WASM or legacy) that is missing or that the sandbox refuses becomes
+    /// [`BotSource::Failed`], which forfeits every match with the verdict `load`: one bad file
+    /// does not stop the event.
     ///
     /// # Errors
-    /// A name that is neither a built-in nor a `.lua`/`.wasm`/`.wat` path (a mistake in the
-    /// tournament file), or a sandbox that cannot start (a host failure, not the bot's).
+    /// A name that is neither a built-in, a `.lua`/`.wasm`/`.wat` path nor a legacy bot of this
+    /// game (a mistake in the tournament file), or a sandbox that cannot start (a host failure,
+    /// not the bot's).
     pub fn resolve_entrant<G: Hosted>(&self, name: &str) -> Result<BotSource, HostError> {
-        // Legacy programs (`legacy:<protocol>:<file>`) load as on the command line.
+        let is_legacy = crate::play::legacy::parse_name(name).is_some();
         if name == HUMAN
             || is_builtin_name(name)
-            || crate::play::legacy::parse_name(name).is_some()
-            || Kind::from_path(Path::new(name)).is_none()
+            || (!is_legacy && Kind::from_path(Path::new(name)).is_none())
         {
             return self.resolve::<G>(name);
         }
-        Ok(match self.load_file::<G>(name)? {
-            Ok(program) => BotSource::File { name: name.to_string(), program },
+        let loaded = if is_legacy {
+            self.load_legacy::<G>(name)?
+        } else {
+            self.load_file::<G>(name)?.map(|program| BotSource::File { name: name.to_string(), program })
+        };
+        Ok(match loaded {
+            Ok(source) => source,
             Err(error) => {
                 // The file's hash when it can be read, so that a fixed file is a new entrant.
+                let file =
+                    crate::play::legacy::parse_name(name).and_then(Result::ok).map_or(name, |(_, f)| f);
                 let hash =
-                    std::fs::read(name).map_or_else(|_| content_hash(name.as_bytes()), |b| content_hash(&b));
+                    std::fs::read(file).map_or_else(|_| content_hash(name.as_bytes()), |b| content_hash(&b));
                 BotSource::Failed { name: name.to_string(), hash, error }
             }
+        })
+    }
+
+    /// Loads a legacy program (`legacy:<protocol>:<file>`): the outer error is a wrong name (an
+    /// unknown protocol, another game's) or the host's (the sandbox cannot start), the inner one
+    /// the file's (missing, or refused by the sandbox).
+    fn load_legacy<G: Game>(&self, name: &str) -> Result<Result<BotSource, String>, HostError> {
+        let Some(parsed) = crate::play::legacy::parse_name(name) else {
+            return Err(HostError::Request(format!("{name:?} is not a legacy bot name")));
+        };
+        let (protocol, file) = parsed?;
+        if protocol.game() != G::NAME {
+            return Err(HostError::Request(format!(
+                "{name:?}: a legacy:{} bot plays {}, not {}",
+                protocol.name(),
+                protocol.game(),
+                G::NAME
+            )));
+        }
+        let bytes = match std::fs::read(file) {
+            Ok(bytes) => bytes,
+            Err(e) => return Ok(Err(format!("cannot read bot file {file:?}: {e}"))),
+        };
+        Ok(match self.sandbox()?.load_stdio(file, &bytes) {
+            Ok(program) => Ok(BotSource::Legacy { name: name.to_string(), protocol, program }),
+            Err(fault) => Err(fault.message),
         })
     }
 
@@ -301,11 +321,15 @@ impl BotSource {
     /// This bot with its program on `sandbox` (see [`Lanes`]); a built-in as it is.
     fn on(&self, sandbox: &Sandbox) -> Option<BotSource> {
         Some(match self {
-            // A legacy bot keeps the engine it was loaded on (same results, shared engine).
-            BotSource::Builtin(_) | BotSource::Legacy { .. } | BotSource::Failed { .. } => self.clone(),
+            BotSource::Builtin(_) | BotSource::Failed { .. } => self.clone(),
             BotSource::File { name, program } => {
                 BotSource::File { name: name.clone(), program: program.on(sandbox).ok()? }
             }
+            BotSource::Legacy { name, protocol, program } => BotSource::Legacy {
+                name: name.clone(),
+                protocol: *protocol,
+                program: program.on(sandbox).ok()?,
+            },
         })
     }
 
@@ -321,8 +345,8 @@ impl BotSource {
 
 /// A set of bots (an event's entrants, a benchmark's seats) for several worker threads: worker
 /// 0 plays the bots as loaded, each other worker the same programs on a lane of its own
-/// ([`Sandbox::lane`]: a wasmtime engine per thread, so that starting WASM instances on one
-/// thread does not slow the others). A lane's copies are made on the worker's first match.
+/// ([`Sandbox::lane`]: a wasmtime engine per thread, so that starting WASM instances, and a
+/// legacy bot's instance per decision, on one thread does not slow the others). A lane's copies are made on the worker's first match.
 /// Results do not depend on the lane: the same program gives the same replies and fuel on any.
 pub struct Lanes {
     bots: Vec<BotSource>,
@@ -336,8 +360,11 @@ impl Lanes {
     /// Lanes for `workers` threads over `bots`, whose programs were loaded on `sandbox` (`None`
     /// if none was started: then there are only built-ins, and nothing to copy).
     pub fn new(sandbox: Option<&Sandbox>, bots: Vec<BotSource>, workers: usize) -> Lanes {
-        let wasm =
-            bots.iter().any(|b| matches!(b, BotSource::File { program, .. } if program.kind() == Kind::Wasm));
+        let wasm = bots.iter().any(|b| match b {
+            BotSource::File { program, .. } => program.kind() == Kind::Wasm,
+            BotSource::Legacy { .. } => true,
+            BotSource::Builtin(_) | BotSource::Failed { .. } => false,
+        });
         let sandbox = sandbox.filter(|_| wasm).cloned();
         let copies = (0..if sandbox.is_some() { workers } else { 0 }).map(|_| OnceLock::new()).collect();
         Lanes { bots, sandbox, copies }
@@ -372,16 +399,23 @@ mod tests {
     use crate::games::blade::Blade;
 
     /// Worker 0 and threads outside the pool play the bots as loaded; another worker plays the
-    /// same bots (names, hashes, replays) on a lane of its own, made once; with no WASM bot
-    /// there is nothing to copy.
+    /// same bots (names, hashes, replays) on a lane of its own, made once, for WASM and legacy
+    /// (WASI) programs alike; with no WASM bot there is nothing to copy.
     #[test]
     fn lanes_give_each_worker_the_same_bots() {
         let loader = Loader::new();
         let file = |name: &str| format!("{}/benches/bots/{name}", env!("CARGO_MANIFEST_DIR"));
-        let bots = vec![
-            loader.resolve::<Blade>(&file("random.wat")).unwrap(),
-            loader.resolve::<Blade>(&file("random.lua")).unwrap(),
-        ];
+        let legacy = format!("legacy:blade:{}/example_bots/legacy/blade_c.wasm", env!("CARGO_MANIFEST_DIR"));
+        let lua = loader.resolve::<Blade>(&file("random.lua")).unwrap();
+        for first in [file("random.wat"), legacy] {
+            let bots = vec![loader.resolve::<Blade>(&first).unwrap(), lua.clone()];
+            lanes_play_alike(&loader, bots);
+        }
+        let lua_only = Lanes::new(loader.started_sandbox(), vec![lua], 2);
+        assert_eq!(lua_only.for_worker(Some(1)).as_ptr(), lua_only.shared().as_ptr());
+    }
+
+    fn lanes_play_alike(loader: &Loader, bots: Vec<BotSource>) {
         let lanes = Lanes::new(loader.started_sandbox(), bots, 2);
         let shared = lanes.shared().as_ptr();
         for worker in [None, Some(0), Some(2)] {
@@ -414,8 +448,6 @@ mod tests {
         for seed in 0..5 {
             assert_eq!(play(one, seed), play(lanes.shared(), seed));
         }
-        let lua_only = Lanes::new(loader.started_sandbox(), vec![lanes.shared()[1].clone()], 2);
-        assert_eq!(lua_only.for_worker(Some(1)).as_ptr(), lua_only.shared().as_ptr());
     }
 
     #[test]

@@ -343,10 +343,10 @@ fn run_capsule(path: &Path) -> Result<String, String> {
         Ok(b) => b,
         Err(e) => return Ok(format!("resolve error: {}\n", e.chain())),
     };
-    let BotSource::File { program, .. } = &source_bot else {
+    if !matches!(source_bot, BotSource::File { .. }) {
         return Err("a corpus bot is not a file bot".into());
-    };
-    match cardarena::replay::repro::reproduce(&cap, program) {
+    }
+    match cardarena::replay::repro::reproduce(&cap, &source_bot) {
         Ok(r) => Ok(format!("same failure {}\n{}", r.same_failure, r.report)),
         Err(e) => Ok(format!("reproduce error: {e:#}\n")),
     }

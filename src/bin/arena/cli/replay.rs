@@ -7,7 +7,7 @@ use anyhow::{bail, Context};
 use super::print_out;
 use cardarena::games::Seat;
 use cardarena::play::capsule;
-use cardarena::play::registry::Loader;
+use cardarena::play::registry::{BotSource, Loader};
 use cardarena::play::runner::Replay;
 use cardarena::play::with_game;
 use cardarena::replay::verify::{self, VerifyOptions};
@@ -68,7 +68,8 @@ pub(super) struct ReproArgs {
     /// A crash capsule (written beside the replay or database when a bot faults).
     capsule: PathBuf,
     /// Run this bot file instead of the one recorded (e.g. a fixed version): a different content
-    /// hash is only a warning.
+    /// hash is only a warning. For a legacy bot's capsule, a .wasm file speaks the recorded
+    /// protocol.
     #[arg(long, value_name = "PATH")]
     bot: Option<PathBuf>,
 }
@@ -178,24 +179,39 @@ fn list(db: &Path, event: Option<&str>) -> anyhow::Result<String> {
 pub(super) fn repro_cmd(args: ReproArgs) -> anyhow::Result<()> {
     let cap = capsule::load(&args.capsule)?;
     let loader = Loader::new();
+    // A legacy bot's capsule names `legacy:<protocol>:<file>`: the file is looked for, and a
+    // plain --bot path speaks the recorded protocol.
+    let (protocol, recorded) = match cardarena::play::legacy::parse_name(&cap.bot.name) {
+        Some(parsed) => {
+            let (protocol, file) = parsed.with_context(|| args.capsule.display().to_string())?;
+            (Some(protocol), file)
+        }
+        None => (None, cap.bot.name.as_str()),
+    };
     let path = match &args.bot {
         Some(p) => p.display().to_string(),
-        None => find_recorded(&cap.bot.name, &args.capsule).with_context(|| {
+        None => find_recorded(recorded, &args.capsule).with_context(|| {
             format!(
-                "the capsule's bot {} is not found (from the current folder or beside the capsule folder); give its path with --bot PATH",
-                cap.bot.name
+                "the capsule's bot {recorded} is not found (from the current folder or beside the capsule folder); give its path with --bot PATH"
             )
         })?,
+    };
+    let name = match protocol {
+        Some(p) if cardarena::play::legacy::parse_name(&path).is_none() => {
+            format!("{}{}:{path}", cardarena::play::legacy::PREFIX, p.name())
+        }
+        _ => path.clone(),
     };
     let source = {
         let game = cap.game.clone();
         let id =
             game.parse::<cardarena::play::GameId>().with_context(|| args.capsule.display().to_string())?;
-        with_game!(id, G => loader.resolve::<G>(&path))?
+        with_game!(id, G => loader.resolve::<G>(&name))?
     };
-    let cardarena::play::registry::BotSource::File { program, .. } = &source else {
-        bail!("{path} is a built-in or legacy bot; repro runs Lua/WASM (ABI) bot files, so play the match again with `arena replay <file> --verify` instead");
-    };
+    if !matches!(source, BotSource::File { .. } | BotSource::Legacy { .. }) {
+        bail!("{path} is a built-in bot; repro runs bot files (Lua, WASM, legacy), so play the match again with `arena replay <file> --verify` instead");
+    }
+    let hash = source.entry().hash;
     let mut out = format!(
         "capsule {}: seat {} ({}) in {} ({}), seed {}, fault {} at {}\n",
         args.capsule.display(),
@@ -207,15 +223,15 @@ pub(super) fn repro_cmd(args: ReproArgs) -> anyhow::Result<()> {
         cap.fault.verdict,
         cap.fault.decision.map(|d| format!("decision #{d}")).unwrap_or_else(|| "start".into())
     );
-    if program.hash() != cap.bot.hash {
+    if hash != cap.bot.hash {
         let what = if args.bot.is_some() { "the bot given" } else { "the recorded file" };
         out.push_str(&format!(
             "warning: {path} ({what}) is not the bot of the capsule (hash {}, capsule {}): showing what it does now\n",
-            &program.hash()[..12],
+            cardarena::play::runner::prefix(&hash, 12),
             cardarena::play::runner::prefix(&cap.bot.hash, 12)
         ));
     }
-    let r = cardarena::replay::repro::reproduce(&cap, program)?;
+    let r = cardarena::replay::repro::reproduce(&cap, &source)?;
     out.push_str(&r.report);
     print_out(&out)?;
     if !r.same_failure && args.bot.is_none() {
