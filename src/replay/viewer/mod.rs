@@ -1,0 +1,91 @@
+//! The web replay viewer: a replay as frames made by the engine ([`frames`]), drawn by a small
+//! vanilla-JavaScript module ([`VIEWER_JS`], [`VIEWER_CSS`]) that has no rules of its own, and
+//! the self-contained page of `arena replay --html` ([`page`]) that inlines all three.
+//!
+//! A server embeds the viewer the same way: serve or inline the two assets, put the frames JSON
+//! on the page, and call `mount(element, frames, options)` (docs/replay.md, "The web viewer").
+
+pub mod frames;
+
+pub use frames::{frames, frames_of, Frames, FramesError};
+
+/// The viewer, an ES module exporting `mount(element, frames, {replayText, replayName,
+/// replayUrl, verifyCommand})`.
+pub const VIEWER_JS: &str = include_str!("viewer.js");
+
+/// The viewer's style sheet (every class starts with `rv-` or is `card`).
+pub const VIEWER_CSS: &str = include_str!("viewer.css");
+
+/// What the page embeds beside the frames.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Options<'a> {
+    /// The replay file's text, offered for download as it is.
+    replay_text: &'a str,
+    /// The downloaded file's name.
+    replay_name: String,
+    /// The command that checks the downloaded replay.
+    verify_command: String,
+}
+
+/// JSON that is safe inside a `<script>` element: `<` is written as `\u003c` (it can only occur
+/// inside JSON strings, where the escape means the same), so no `</script>` or `<!--` can end or
+/// change the element, whatever a bot named itself or logged.
+fn script_json<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_string(value).expect("frames serialize").replace('<', "\\u003c")
+}
+
+/// A self-contained HTML page showing `frames` (style, script and data inline; nothing fetched,
+/// so it works from `file://`), with `replay_text` (the replay's JSON) offered for download.
+pub fn page(frames: &Frames, replay_text: &str) -> String {
+    let name = format!("{}-{}.json", frames.game, frames.seed);
+    let options =
+        Options { replay_text, verify_command: format!("arena replay {name} --verify"), replay_name: name };
+    // The game, variant and seed of frames made by `frames` are names of the game list and a
+    // number, so the title needs no escaping.
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+<title>{} ({}) seed {}: replay</title>\n<style>\n{VIEWER_CSS}</style></head>\n<body>\n\
+<div id=\"viewer\"></div>\n\
+<script type=\"application/json\" id=\"frames\">{}</script>\n\
+<script type=\"application/json\" id=\"options\">{}</script>\n\
+<script type=\"module\">\n{VIEWER_JS}\n\
+const data = (id) => JSON.parse(document.getElementById(id).textContent);\n\
+mount(document.getElementById(\"viewer\"), data(\"frames\"), data(\"options\"));\n\
+</script>\n</body></html>\n",
+        frames.game,
+        frames.variant,
+        frames.seed,
+        script_json(frames),
+        script_json(&options),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::play::{Arena, GameId};
+
+    #[test]
+    fn the_page_inlines_everything_and_no_bot_text_can_close_its_script() {
+        let mut replay = Arena::new().play(GameId::Blade, 1, &["random", "random"]).unwrap();
+        replay.bots[0].name = "</script><script>alert(1)</script>".into();
+        let text = serde_json::to_string_pretty(&replay).unwrap();
+        let f = frames(&replay, "m.json").unwrap();
+        let html = page(&f, &text);
+        assert_eq!(html.matches("</script>").count(), 3, "only the page's own three scripts end");
+        assert!(!html.contains("<!--"));
+        for fetch in ["http:", "https:", " src=", "<link"] {
+            assert!(!html.contains(fetch), "the page fetches something ({fetch})");
+        }
+        // the embedded data reads back as the frames and the replay text, exactly
+        let data = |id: &str| -> serde_json::Value {
+            let start = html.find(&format!("id=\"{id}\">")).unwrap() + id.len() + 6;
+            let end = start + html[start..].find("</script>").unwrap();
+            serde_json::from_str(&html[start..end]).unwrap()
+        };
+        assert_eq!(data("frames"), serde_json::to_value(&f).unwrap());
+        assert_eq!(data("options")["replayText"], text);
+    }
+}
