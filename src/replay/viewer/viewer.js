@@ -132,13 +132,15 @@ export function mount(root, frames, options = {}) {
     prev.disabled = step === 0;
     next.disabled = step === last;
     select.value = pov === null ? "" : String(pov);
-    body.replaceChildren(
+    const parts = [
       move(frame),
       badges(frame),
       hands(frame),
       el("pre", { class: "rv-board" }, pov === null ? frame.board : frame.seats[pov].view),
       observation(frame),
-      step === last ? result() : null);
+      step === last ? result() : null,
+    ];
+    body.replaceChildren(...parts.filter((part) => part !== null));
     const hash = `#step=${step}` + (pov === null ? "" : `&pov=${pov}`);
     if (location.hash !== hash) {
       try { history.replaceState(null, "", hash); } catch (_) { /* a sandboxed frame: no deep link */ }
