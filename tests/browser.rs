@@ -58,6 +58,19 @@ fn the_replay_page_steps_links_hides_other_hands_and_shows_faults() {
     let f = frames(&replay, "m.json").unwrap();
     let last = f.frames.len() - 1;
     let fault = f.frames.iter().find(|fr| !fr.badges.is_empty()).expect("a step with a fault").step;
+    // A page for seat 1 alone does not even hold seat 0's hand.
+    let seat1_page = dir.join("seat1.html");
+    arena(&[
+        "replay",
+        replay_file.to_str().unwrap(),
+        "--html",
+        seat1_page.to_str().unwrap(),
+        "--as-seat",
+        "1",
+    ]);
+    let hand0 = format!("seat 0: {}", card_texts(&f, fault, 0).join(" "));
+    assert!(std::fs::read_to_string(&page).unwrap().contains(&hand0));
+    assert!(!std::fs::read_to_string(&seat1_page).unwrap().contains(&hand0));
 
     browser::runtime().block_on(async {
         let Some(b) = Browser::start().await else { return };
@@ -126,6 +139,13 @@ fn the_replay_page_steps_links_hides_other_hands_and_shows_faults() {
         assert_eq!(downloaded, std::fs::read_to_string(&replay_file).unwrap());
         assert!(downloaded.contains(&replay.bots[0].hash));
         b.screenshot("viewer-end").await;
+
+        // the page made for seat 1: its point of view only, no replay to download
+        b.client.goto(&format!("file://{}#step={fault}", seat1_page.display())).await.unwrap();
+        assert_eq!(b.text(".rv-counter").await, format!("step {fault} / {last}"));
+        assert_eq!(b.texts(".rv-pov option").await, vec!["seat 1: greedy".to_string()]);
+        assert_eq!(b.texts(".card").await, card_texts(&f, fault, 1));
+        assert!(b.texts(".rv-badge").await.is_empty() && b.texts(".rv-download").await.is_empty());
         b.close().await;
     });
 }

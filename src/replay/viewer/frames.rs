@@ -50,6 +50,10 @@ pub struct Frames {
     pub fewer_points_better: bool,
     /// The result.
     pub outcome: Outcome,
+    /// `Some(seat)` when these frames hold only what that seat saw ([`Frames::for_seat`]); the
+    /// viewer then shows that seat's point of view only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seat: Option<Seat>,
     /// One frame per decision (the position it was made in), then one for the end: as many as
     /// the replay's decisions plus one.
     pub frames: Vec<Frame>,
@@ -213,8 +217,43 @@ pub fn frames_of<G: Hosted>(replay: &Replay, file: &str) -> Result<Frames, Frame
         points_word: GameId::of::<G>().points_word(),
         fewer_points_better: G::FEWER_POINTS_BETTER,
         outcome: replay.outcome.clone(),
+        seat: None,
         frames,
     })
+}
+
+impl Frames {
+    /// Only what `seat` saw, for a page that must not hold the rest (a person playing a bot, a
+    /// player shown their own matches): its board as the spectator's, its own hand, its own
+    /// observations, moves and faults; other seats' moves as far as it learns them (nothing of a
+    /// simultaneous choice, [`View::public_action`] of the others) without their replies, fuel or
+    /// logs; other seats' hands, views and faults left out.
+    ///
+    /// # Panics
+    /// `seat` is not a seat of the game.
+    pub fn for_seat(&self, seat: Seat) -> Frames {
+        assert!(seat < self.players, "seat {seat} of a {}-player game", self.players);
+        let mut out = self.clone();
+        out.seat = Some(seat);
+        for frame in &mut out.frames {
+            frame.board = frame.seats[seat].view.clone();
+            for (s, (hand, view)) in frame.hands.iter_mut().zip(&mut frame.seats).enumerate() {
+                if s != seat {
+                    hand.clear();
+                    *view = SeatFrame { view: String::new(), observation: None };
+                }
+            }
+            if let Some(m) = frame.decision.as_mut().filter(|m| m.seat != seat) {
+                m.played = if m.simultaneous { None } else { m.public.clone() };
+                m.public = m.played.clone();
+                m.reply = None;
+                m.fuel = None;
+                m.log.clear();
+            }
+            frame.badges.retain(|b| b.seat == seat);
+        }
+        out
+    }
 }
 
 /// A frame of `state` without a decision: the boards and hands of every seat.

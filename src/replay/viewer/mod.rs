@@ -36,7 +36,8 @@ fn script_json<T: serde::Serialize>(value: &T) -> String {
 }
 
 /// A self-contained HTML page showing `frames` (style, script and data inline; nothing fetched,
-/// so it works from `file://`), with `replay_text` (the replay's JSON) offered for download.
+/// so it works from `file://`), with `replay_text` (the replay's JSON) offered for download;
+/// empty: no download (a page of [`Frames::for_seat`] must not carry the whole match).
 pub fn page(frames: &Frames, replay_text: &str) -> String {
     let name = format!("{}-{}.json", frames.game, frames.seed);
     let options =

@@ -42,32 +42,35 @@ export function mount(root, frames, options = {}) {
   const last = frames.frames.length - 1;
   const seats = [...Array(frames.players).keys()];
   const botName = (s) => frames.bots[s].name;
+  // Frames made for one seat (Frames::for_seat) hold nothing else: that seat's view only.
+  const only = frames.seat ?? null;
   let step = 0;
-  let pov = null; // null: the spectator; else a seat
+  let pov = only; // null: the spectator; else a seat
 
-  const download = el("a", { class: "rv-download" }, "download the replay (JSON)");
-  if (options.replayUrl) {
-    download.href = options.replayUrl;
-  } else if (options.replayText) {
-    download.href = URL.createObjectURL(new Blob([options.replayText], { type: "application/json" }));
+  let download = null;
+  if (options.replayUrl || options.replayText) {
+    download = el("a", { class: "rv-download" }, "download the replay (JSON)");
+    download.href = options.replayUrl ||
+      URL.createObjectURL(new Blob([options.replayText], { type: "application/json" }));
+    if (options.replayName) download.setAttribute("download", options.replayName);
   }
-  if (options.replayName) download.setAttribute("download", options.replayName);
 
   const head = el("header", { class: "rv-head" },
     el("h1", {}, `${frames.game} (${frames.variant}), seed ${frames.seed}`),
     el("ol", { class: "rv-bots", start: "0" },
       seats.map((s) => el("li", {}, `seat ${s}: ${botName(s)} `,
         el("code", { title: `SHA-256 ${frames.bots[s].hash}` }, frames.bots[s].hash.slice(0, 12))))),
-    el("p", { class: "rv-links" }, download,
-      options.verifyCommand ? [" · check it by playing it again: ", el("code", {}, options.verifyCommand)] : null));
+    download ? el("p", { class: "rv-links" }, download,
+      options.verifyCommand ? [" · check it by playing it again: ", el("code", {}, options.verifyCommand)] : null) : null);
 
   const prev = el("button", { class: "rv-prev", type: "button", title: "previous step (←)" }, "◀ prev");
   const next = el("button", { class: "rv-next", type: "button", title: "next step (→)" }, "next ▶");
   const slider = el("input", { class: "rv-slider", type: "range", min: "0", max: String(last), value: "0", "aria-label": "step" });
   const counter = el("span", { class: "rv-counter" });
   const select = el("select", { class: "rv-pov" },
-    el("option", { value: "" }, "spectator (every card)"),
-    seats.map((s) => el("option", { value: String(s) }, `seat ${s}: ${botName(s)}`)));
+    only === null ? el("option", { value: "" }, "spectator (every card)") : null,
+    seats.filter((s) => only === null || s === only)
+      .map((s) => el("option", { value: String(s) }, `seat ${s}: ${botName(s)}`)));
   const controls = el("nav", { class: "rv-controls" }, prev, slider, next, counter,
     el("label", {}, "point of view ", select));
 
@@ -93,7 +96,7 @@ export function mount(root, frames, options = {}) {
     const who = `#${m.index} seat ${m.seat} (${botName(m.seat)})`;
     if (pov !== null && pov !== m.seat) {
       // Another seat's move, as far as this seat learns it.
-      const what = m.simultaneous ? "decides at the same time (not seen yet)" : (m.public ?? "ends the match");
+      const what = m.simultaneous ? "decides at the same time (not seen yet)" : (m.public ?? "faults; the match ends");
       return el("p", { class: "rv-move" }, `${who}: ${what}`);
     }
     return el("p", { class: "rv-move" }, `${who}: `, el("strong", {}, moveText(m)),
@@ -156,7 +159,7 @@ export function mount(root, frames, options = {}) {
     const h = parseHash();
     const s = Number.parseInt(h.step, 10);
     const p = Number.parseInt(h.pov, 10);
-    pov = seats.includes(p) ? p : null;
+    pov = only ?? (seats.includes(p) ? p : null);
     go(Number.isNaN(s) ? step : s);
   }
 

@@ -27,6 +27,7 @@ pub struct Mismatch(pub String);
   arena replay m.json                     every decision, with the board after each
   arena replay m.json --as-seat 1         only what seat 1 saw
   arena replay m.json --html m.html       a web page to step through (works offline)
+  arena replay m.json --html s1.html --as-seat 1   a page with only what seat 1 saw
   arena replay m.json --verify            run the bots again: exit 0 identical, 1 differs
   arena replay --db arena.db --list       the matches a tournament stored, with their ids
   arena replay --db arena.db 17           match 17 of the tournament (or: arena replay arena.db#17)
@@ -55,8 +56,9 @@ pub(super) struct ReplayArgs {
     #[arg(long, value_name = "K")]
     to: Option<usize>,
     /// Write a self-contained web page (slider, ←/→ keys, `#step=N` links, each seat's point
-    /// of view, fault badges, the replay to download) to OUT instead of printing the match.
-    #[arg(long, value_name = "OUT", conflicts_with_all = ["as_seat", "from", "to", "verify"])]
+    /// of view, fault badges, the replay to download) to OUT instead of printing the match; with
+    /// --as-seat N the page holds only what seat N saw.
+    #[arg(long, value_name = "OUT", conflicts_with_all = ["from", "to", "verify"])]
     html: Option<PathBuf>,
     /// Play the match again with the same bots (checked by content hash), seed and limits, and
     /// compare every reply, fuel count, log line and fault; name the first decision that differs.
@@ -116,8 +118,16 @@ pub(super) fn replay_cmd(args: ReplayArgs) -> anyhow::Result<()> {
         }
     };
     if let Some(out) = &args.html {
-        let frames = viewer::frames(&replay, &source)?;
-        let text = serde_json::to_string_pretty(&replay)? + "\n";
+        let mut frames = viewer::frames(&replay, &source)?;
+        let mut text = serde_json::to_string_pretty(&replay)? + "\n";
+        if let Some(seat) = args.as_seat {
+            if seat >= frames.players {
+                bail!("--as-seat {seat}: {} has seats 0 to {}", frames.game, frames.players - 1);
+            }
+            frames = frames.for_seat(seat);
+            // The replay holds every hand: a page for one seat does not offer it.
+            text.clear();
+        }
         std::fs::write(out, viewer::page(&frames, &text))
             .with_context(|| format!("cannot write the replay page {}", out.display()))?;
         return print_out(&format!(

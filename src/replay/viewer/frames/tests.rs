@@ -134,3 +134,33 @@ fn hands_carry_each_games_card_classes() {
     assert!(all.iter().any(|c| c.text == "47" && c.class == "buffalo"));
     assert!(all.iter().any(|c| c.text == "31" && c.class == "suit-3"));
 }
+
+#[test]
+fn frames_for_one_seat_hold_nothing_hidden_from_it() {
+    // Lost Cities hands are hidden from the other seat (seed-games.md §3(b)).
+    let crashes = bot("tests/data/bots/crashes_sometimes.lua");
+    let replay = Arena::new().play(GameId::LostCities, 2, &[&crashes, "greedy"]).unwrap();
+    let all = frames(&replay, "test").unwrap();
+    let mine = all.for_seat(1);
+    assert_eq!(mine.seat, Some(1));
+    assert_eq!(mine.frames.len(), all.frames.len());
+    let text = serde_json::to_string(&mine).unwrap();
+    for (full, seen) in all.frames.iter().zip(&mine.frames) {
+        assert_eq!(seen.board, full.seats[1].view);
+        assert_eq!(seen.hands[1], full.hands[1]);
+        assert!(
+            seen.hands[0].is_empty() && seen.seats[0].view.is_empty() && seen.seats[0].observation.is_none()
+        );
+        assert!(!text.contains(&full.board), "the spectator's board of step {}", full.step);
+        assert!(seen.badges.iter().all(|b| b.seat == 1), "seat 0's fault is not seat 1's");
+        if let (Some(m), Some(f)) = (&seen.decision, &full.decision) {
+            if m.seat == 0 {
+                assert_eq!((m.reply.as_deref(), m.fuel, m.log.len()), (None, None, 0));
+                assert_eq!(m.played, f.public, "a Lost Cities move is public");
+            } else {
+                assert_eq!(m.reply, f.reply);
+            }
+        }
+    }
+    assert!(all.frames.iter().any(|f| !f.badges.is_empty()), "the match had a fault to hide");
+}
