@@ -290,7 +290,7 @@ fn run_replay(path: &Path) -> Result<String, String> {
         Ok(f) => out.push_str(&format!(
             "html: {} steps, {} bytes\n",
             f.frames.len(),
-            cardarena::replay::viewer::page(&f, "").len()
+            cardarena::replay::viewer::page(&f, None).len()
         )),
         Err(e) => out.push_str(&clear_error(e.into(), &source, "html")?),
     }

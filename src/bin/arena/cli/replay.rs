@@ -119,16 +119,16 @@ pub(super) fn replay_cmd(args: ReplayArgs) -> anyhow::Result<()> {
     };
     if let Some(out) = &args.html {
         let mut frames = viewer::frames(&replay, &source)?;
-        let mut text = serde_json::to_string_pretty(&replay)? + "\n";
+        let mut text = Some(serde_json::to_string_pretty(&replay)? + "\n");
         if let Some(seat) = args.as_seat {
             if seat >= frames.players {
                 bail!("--as-seat {seat}: {} has seats 0 to {}", frames.game, frames.players - 1);
             }
             frames = frames.for_seat(seat);
             // The replay holds every hand: a page for one seat does not offer it.
-            text.clear();
+            text = None;
         }
-        std::fs::write(out, viewer::page(&frames, &text))
+        std::fs::write(out, viewer::page(&frames, text.as_deref()))
             .with_context(|| format!("cannot write the replay page {}", out.display()))?;
         return print_out(&format!(
             "wrote {} ({} decisions); open it in a browser\n",
