@@ -99,6 +99,10 @@ pub struct SeatFrame {
     /// When this seat decides in this frame: the observation JSON exactly as the bot received it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub observation: Option<String>,
+    /// When this seat decides and is a legacy stdin/stdout program: the exact stdin of its run
+    /// (docs/legacy-bots.md), which is what it received instead of the JSON.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stdin: Option<String>,
 }
 
 /// A decision, as the replay records it.
@@ -172,16 +176,21 @@ pub fn frames_of<G: Hosted>(replay: &Replay, file: &str) -> Result<Frames, Frame
     let walked = walk::<G>(replay, file).map_err(FramesError::Replay)?;
     let mut frames = Vec::with_capacity(replay.decisions.len() + 1);
     for p in &walked.points {
-        let observations: Vec<String> = p
+        let received: Vec<(String, Option<String>)> = p
             .seats
             .iter()
-            .map(|&s| serde_json::to_string(&p.before.observe(s)).expect("observations serialize"))
+            .map(|&s| {
+                let obs = p.before.observe(s);
+                let json = serde_json::to_string(&obs).expect("observations serialize");
+                (json, crate::play::legacy::stdin_text(&replay.bots[s].name, &obs))
+            })
             .collect();
         for (k, &seat) in p.seats.iter().enumerate() {
             let index = p.first + k;
             let d = &replay.decisions[index];
             let mut frame = position::<G>(&p.before, index);
-            frame.seats[seat].observation = Some(observations[k].clone());
+            (frame.seats[seat].observation, frame.seats[seat].stdin) =
+                (Some(received[k].0.clone()), received[k].1.clone());
             frame.decision = Some(Move {
                 index,
                 seat,
@@ -240,7 +249,7 @@ impl Frames {
             for (s, (hand, view)) in frame.hands.iter_mut().zip(&mut frame.seats).enumerate() {
                 if s != seat {
                     hand.clear();
-                    *view = SeatFrame { view: String::new(), observation: None };
+                    *view = SeatFrame { view: String::new(), observation: None, stdin: None };
                 }
             }
             if let Some(m) = frame.decision.as_mut().filter(|m| m.seat != seat) {
@@ -263,7 +272,7 @@ fn position<G: Hosted>(state: &G, step: usize) -> Frame {
     for s in 0..G::PLAYERS {
         let obs = state.observe(s);
         hands.push(hand::<G>(&obs));
-        seats.push(SeatFrame { view: G::render_observation(&obs), observation: None });
+        seats.push(SeatFrame { view: G::render_observation(&obs), observation: None, stdin: None });
     }
     Frame { step, board: state.render_state(), hands, seats, decision: None, badges: Vec::new(), note: None }
 }

@@ -115,10 +115,14 @@ export function mount(root, frames, options = {}) {
   function observation(frame) {
     const m = frame.decision;
     const seat = pov === null ? m && m.seat : pov;
-    const text = seat === null || seat === undefined ? null : frame.seats[seat].observation;
-    if (!text) return null;
+    const seen = seat === null || seat === undefined ? null : frame.seats[seat];
+    if (!seen || !seen.observation) return null;
+    if (seen.stdin !== undefined) {
+      return el("details", { class: "rv-obs" },
+        el("summary", {}, `the stdin seat ${seat}'s program received`), el("pre", {}, seen.stdin));
+    }
     return el("details", { class: "rv-obs" },
-      el("summary", {}, `the observation seat ${seat}'s bot received (JSON)`), el("pre", {}, text));
+      el("summary", {}, `the observation seat ${seat}'s bot received (JSON)`), el("pre", {}, seen.observation));
   }
 
   function result() {

@@ -164,3 +164,20 @@ fn frames_for_one_seat_hold_nothing_hidden_from_it() {
     }
     assert!(all.frames.iter().any(|f| !f.badges.is_empty()), "the match had a fault to hide");
 }
+
+#[test]
+fn a_legacy_programs_frames_hold_the_stdin_it_read() {
+    // docs/legacy-bots.md, seed-games.md §4(c): a pass run reads `1` then the hand, a play run `2`.
+    let program = format!("legacy:comp1511:{}", bot("example_bots/legacy/intensity_c.wasm"));
+    let replay = Arena::new().play(GameId::Intensity, 3, &[&program, "greedy", "random", "random"]).unwrap();
+    assert!(replay.faults[0].is_empty(), "{:?}", replay.faults[0]);
+    let f = frames(&replay, "test").unwrap();
+    let mine: Vec<&Frame> =
+        f.frames.iter().filter(|fr| fr.decision.as_ref().is_some_and(|d| d.seat == 0)).collect();
+    assert_eq!(mine.len(), 11, "the pass and ten tricks");
+    let hand: Vec<String> = mine[0].hands[0].iter().map(|c| c.text.clone()).collect();
+    assert_eq!(mine[0].seats[0].stdin.as_deref(), Some(format!("1\n{}\n", hand.join(" ")).as_str()));
+    assert!(mine[1..].iter().all(|fr| fr.seats[0].stdin.as_deref().unwrap().starts_with("2\n")));
+    // built-in seats read JSON observations, not stdin
+    assert!(f.frames.iter().all(|fr| fr.seats[1..].iter().all(|s| s.stdin.is_none())));
+}
