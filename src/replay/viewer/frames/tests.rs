@@ -181,3 +181,23 @@ fn a_legacy_programs_frames_hold_the_stdin_it_read() {
     // built-in seats read JSON observations, not stdin
     assert!(f.frames.iter().all(|fr| fr.seats[1..].iter().all(|s| s.stdin.is_none())));
 }
+
+#[test]
+fn a_seat_does_not_see_a_simultaneous_choice_before_it_is_played() {
+    // E-card: both seats choose a card blind, then both are revealed (CONTRACT.md, E-card).
+    let replay = Arena::new().play(GameId::Ecard, 4, &["random", "random"]).unwrap();
+    let all = frames(&replay, "test").unwrap();
+    let mine = all.for_seat(0);
+    let mut blind = 0;
+    for (full, seen) in all.frames.iter().zip(&mine.frames) {
+        let (Some(f), Some(m)) = (&full.decision, &seen.decision) else { continue };
+        assert!(f.simultaneous);
+        if f.seat == 1 {
+            assert_eq!((m.played.as_deref(), m.public.as_deref()), (None, None));
+            blind += 1;
+        } else {
+            assert_eq!(m.played, f.played);
+        }
+    }
+    assert!(blind > 0);
+}
