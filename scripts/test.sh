@@ -7,11 +7,13 @@ cd "$(dirname "$0")/.."
 # wasm32-unknown-unknown target and clang/lld when missing, builds the bots and refreshes
 # example_bots/wasm/.
 bash scripts/build-example-bots.sh
-# Headless Chromium for tests/report.rs (the HTML report opened in a browser) and tmux for
+# Headless Chromium for tests/report.rs (the HTML report opened in a browser), with its WebDriver
+# for tests/browser.rs (the replay viewer, driven through tests/common/browser.rs), and tmux for
 # tests/authoring.rs (a person playing in a terminal): Debian's packages, installed when missing
 # (as root, or through passwordless sudo).
 missing=()
-command -v chromium >/dev/null 2>&1 || missing+=(chromium chromium-driver)
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
 command -v tmux >/dev/null 2>&1 || missing+=(tmux)
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=()

@@ -107,8 +107,6 @@ pub fn build<G: Game>(replay: &Replay, event: Option<&str>) -> Result<Vec<Capsul
             seed: replay.seed,
         };
         let init = serde_json::to_string(&info).expect("init info serializes");
-        let legacy =
-            crate::play::legacy::parse_name(&replay.bots[seat].name).and_then(Result::ok).map(|(p, _)| p);
         // Every decision of this seat, with its observation.
         let mut mine = Vec::new();
         for p in &walked.points {
@@ -116,9 +114,7 @@ pub fn build<G: Game>(replay: &Replay, event: Option<&str>) -> Result<Vec<Capsul
                 let i = p.first + k;
                 let d = &replay.decisions[i];
                 let observation = p.before.observe(seat);
-                let stdin = legacy
-                    .and_then(|protocol| crate::play::legacy::LegacyBot::stdin_for(protocol, &observation))
-                    .map(|bytes| String::from_utf8_lossy(&bytes).into_owned());
+                let stdin = crate::play::legacy::stdin_text(&replay.bots[seat].name, &observation);
                 let obs = serde_json::to_string(&observation).expect("observations serialize");
                 mine.push(CapsuleDecision {
                     decision: i,

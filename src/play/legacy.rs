@@ -64,6 +64,13 @@ impl Protocol {
     }
 }
 
+/// The exact stdin, as text, that the bot named `name` gets for `obs` when it is a legacy program
+/// of that observation's game (`None` otherwise): what crash capsules and the replay viewer show.
+pub fn stdin_text(name: &str, obs: &dyn Any) -> Option<String> {
+    let (protocol, _) = parse_name(name)?.ok()?;
+    LegacyBot::stdin_for(protocol, obs).map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+}
+
 /// Splits `legacy:<protocol>:<path>`; `None` if `name` is not a legacy bot name.
 ///
 /// # Errors

@@ -249,7 +249,7 @@ fn file_input(seed: u64, files: &[String]) -> Vec<u8> {
     mutate_json(&mut g, &text).into_bytes()
 }
 
-/// A replay through what `arena replay FILE`, `--as-seat N` and `--verify` run.
+/// A replay through what `arena replay FILE`, `--as-seat N`, `--html` and `--verify` run.
 pub fn replay_case(seed: u64) -> Result<String, String> {
     replay_file(&replay_input(seed), seed)
 }
@@ -283,6 +283,15 @@ fn run_replay(path: &Path) -> Result<String, String> {
             Ok(text) => out.push_str(&text),
             Err(e) => out.push_str(&clear_error(e, &source, "render")?),
         }
+    }
+    // `arena replay --html`: the web viewer's frames and its page.
+    match cardarena::replay::viewer::frames(&replay, &source) {
+        Ok(f) => out.push_str(&format!(
+            "html: {} steps, {} bytes\n",
+            f.frames.len(),
+            cardarena::replay::viewer::page(&f, None).len()
+        )),
+        Err(e) => out.push_str(&clear_error(e.into(), &source, "html")?),
     }
     let opts = VerifyOptions { base: path.parent().map(Path::to_path_buf), overrides: Vec::new() };
     let verified = game

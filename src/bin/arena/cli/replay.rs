@@ -1,4 +1,4 @@
-//! `arena replay` (show, `--as-seat`, `--verify`, `--db`) and `arena repro`.
+//! `arena replay` (show, `--as-seat`, `--html`, `--verify`, `--db`) and `arena repro`.
 
 use std::path::{Path, PathBuf};
 
@@ -12,6 +12,7 @@ use cardarena::play::runner::Replay;
 use cardarena::play::with_game;
 use cardarena::replay::verify::{self, VerifyOptions};
 use cardarena::replay::view::{self as replay_view, RenderOptions};
+use cardarena::replay::viewer;
 use cardarena::tournament::store::Store;
 
 /// A check that ran and found a difference (exit code 1, as `cmp` and `diff` do); errors that
@@ -25,6 +26,8 @@ pub struct Mismatch(pub String);
   arena play --game blade --bots greedy,example_bots/lua/blade_random.lua --replay m.json
   arena replay m.json                     every decision, with the board after each
   arena replay m.json --as-seat 1         only what seat 1 saw
+  arena replay m.json --html m.html       a web page to step through (works offline)
+  arena replay m.json --html s1.html --as-seat 1   a page with only what seat 1 saw
   arena replay m.json --verify            run the bots again: exit 0 identical, 1 differs
   arena replay --db arena.db --list       the matches a tournament stored, with their ids
   arena replay --db arena.db 17           match 17 of the tournament (or: arena replay arena.db#17)
@@ -52,6 +55,11 @@ pub(super) struct ReplayArgs {
     /// Show decisions up to index K (inclusive).
     #[arg(long, value_name = "K")]
     to: Option<usize>,
+    /// Write a self-contained web page (slider, ←/→ keys, `#step=N` links, each seat's point
+    /// of view, fault badges, the replay to download) to OUT instead of printing the match; with
+    /// --as-seat N the page holds only what seat N saw.
+    #[arg(long, value_name = "OUT", conflicts_with_all = ["from", "to", "verify"])]
+    html: Option<PathBuf>,
     /// Play the match again with the same bots (checked by content hash), seed and limits, and
     /// compare every reply, fuel count, log line and fault; name the first decision that differs.
     #[arg(long, conflicts_with_all = ["as_seat", "from", "to"])]
@@ -110,6 +118,25 @@ pub(super) fn replay_cmd(args: ReplayArgs) -> anyhow::Result<()> {
             (cardarena::play::resim::load_file(path)?, path.display().to_string(), parent(path))
         }
     };
+    if let Some(out) = &args.html {
+        let mut frames = viewer::frames(&replay, &source)?;
+        let mut text = Some(serde_json::to_string_pretty(&replay)? + "\n");
+        if let Some(seat) = args.as_seat {
+            if seat >= frames.players {
+                bail!("--as-seat {seat}: {} has seats 0 to {}", frames.game, frames.players - 1);
+            }
+            frames = frames.for_seat(seat);
+            // The replay holds every hand: a page for one seat does not offer it.
+            text = None;
+        }
+        std::fs::write(out, viewer::page(&frames, text.as_deref()))
+            .with_context(|| format!("cannot write the replay page {}", out.display()))?;
+        return print_out(&format!(
+            "wrote {} ({} decisions); open it in a browser\n",
+            out.display(),
+            replay.decisions.len()
+        ));
+    }
     if args.verify {
         let mut overrides = Vec::new();
         for b in &args.bots {
