@@ -291,7 +291,7 @@ fn run_replay(path: &Path) -> Result<String, String> {
             f.frames.len(),
             cardarena::replay::viewer::page(&f, None).len()
         )),
-        Err(e) => out.push_str(&clear_error(e.into(), &source, "html")?),
+        Err(e) => out.push_str(&clear_error(e, &source, "html")?),
     }
     let opts = VerifyOptions { base: path.parent().map(Path::to_path_buf), overrides: Vec::new() };
     let verified = game

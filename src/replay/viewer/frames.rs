@@ -8,26 +8,10 @@ use crate::games::view::View;
 use crate::games::{Outcome, Seat};
 use crate::play::resim::walk;
 use crate::play::runner::{BotEntry, FaultRecord, Replay};
-use crate::play::{GameId, Hosted};
+use crate::play::{GameId, HostError, Hosted};
 
 /// The frames format version (the `viewer` field), raised when a field changes meaning.
 pub const FRAMES_FORMAT: u32 = 1;
-
-/// A replay that cannot be turned into frames.
-#[derive(Debug, thiserror::Error)]
-pub enum FramesError {
-    /// The replay names a game this arena does not have.
-    #[error("{file}: {error}")]
-    UnknownGame {
-        /// The replay's name (a file, or a database and match id).
-        file: String,
-        /// The game list's error.
-        error: crate::play::games::UnknownGame,
-    },
-    /// The replay is not a consistent match of its game (the message names the decision).
-    #[error("{0:#}")]
-    Replay(anyhow::Error),
-}
 
 /// A whole match for the viewer.
 #[derive(Clone, Debug, Serialize)]
@@ -160,11 +144,8 @@ impl Badge {
 ///
 /// # Errors
 /// The game is unknown, or the replay is not a consistent match of it.
-pub fn frames(replay: &Replay, file: &str) -> Result<Frames, FramesError> {
-    let id = replay
-        .game
-        .parse::<GameId>()
-        .map_err(|error| FramesError::UnknownGame { file: file.to_string(), error })?;
+pub fn frames(replay: &Replay, file: &str) -> Result<Frames, HostError> {
+    let id = replay.game.parse::<GameId>().map_err(|error| HostError::Damaged(format!("{file}: {error}")))?;
     crate::play::with_game!(id, G => frames_of::<G>(replay, file))
 }
 
@@ -172,8 +153,8 @@ pub fn frames(replay: &Replay, file: &str) -> Result<Frames, FramesError> {
 ///
 /// # Errors
 /// The replay is not a consistent match of `G` (as [`walk`]).
-pub fn frames_of<G: Hosted>(replay: &Replay, file: &str) -> Result<Frames, FramesError> {
-    let walked = walk::<G>(replay, file).map_err(FramesError::Replay)?;
+pub fn frames_of<G: Hosted>(replay: &Replay, file: &str) -> Result<Frames, HostError> {
+    let walked = walk::<G>(replay, file)?;
     let mut frames = Vec::with_capacity(replay.decisions.len() + 1);
     for p in &walked.points {
         let received: Vec<(String, Option<String>)> = p

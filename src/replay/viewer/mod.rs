@@ -8,7 +8,7 @@
 
 pub mod frames;
 
-pub use frames::{frames, frames_of, Frames, FramesError};
+pub use frames::{frames, frames_of, Frames};
 
 /// The viewer, an ES module exporting `mount(element, frames, {replayText, replayName,
 /// replayUrl, verifyCommand})`.
