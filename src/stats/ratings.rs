@@ -301,7 +301,7 @@ pub fn mean_ci95(xs: &[f64]) -> Option<(f64, f64)> {
 /// The mean of scores in `[0, 1]` (one per deal) and its 95% interval `(mean, low, high)`: the
 /// Wilson score interval, with the binomial variance `p (1 − p)` scaled by how much of it the
 /// scores show (`r`, 1 for scores that are all 0 or 1, less when draws and rotations average
-/// them), so `n / r` deals count as coin flips. Near the edges, where between 0 and
+/// them), so `n / r` deals count as coin flips. Near the edges, where some but at most
 /// [`EXACT_EDGE`] of those effective deals went the other way, the normal approximation behind
 /// Wilson fails (the count is skewed) and the interval is the exact mid-p one instead: each end
 /// is where the binomial tail beyond the observed count, plus half the probability of the count
@@ -325,8 +325,8 @@ pub fn score_ci95(xs: &[f64]) -> Option<(f64, f64, f64)> {
     };
     let n_eff = n / r;
     let (won, lost) = (mean * n_eff, (1.0 - mean) * n_eff);
-    // (a whole count computed in floating point may land just above it)
     let fewer = won.min(lost);
+    // (a whole count computed in floating point may land just above it)
     if fewer > 0.0 && fewer <= EXACT_EDGE + 1e-9 {
         let (low, high) = mid_p_interval(won, lost);
         return Some((mean, low, high));
