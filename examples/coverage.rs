@@ -30,10 +30,10 @@ fn main() {
     }
     println!("\n|---|{}", "---|".repeat(SCORES.len()));
     let cells: Vec<(usize, f64)> = DEALS.iter().flat_map(|&n| SCORES.iter().map(move |&p| (n, p))).collect();
-    let results: Vec<(f64, f64, Option<(f64, f64)>)> = cells
+    let results = cells
         .par_iter()
         .map(|&(n, p)| (score_exact(p, n), score_two_games(p, n, reps, SEED), out_of_reach(p, n)))
-        .collect();
+        .collect::<Vec<_>>();
     for (row, n) in results.chunks(SCORES.len()).zip(DEALS) {
         print!("| {n} |");
         for (exact, sim, gap) in row {

@@ -46,11 +46,11 @@ pub fn score_exact(p: f64, n: usize) -> f64 {
 /// closest achievable coverages `(below, above)` on either side of it; `None` where the band can
 /// be reached.
 ///
-/// Why these are all the choices: an interval whose ends never go down when a lost deal turns
+/// Why runs are all the choices: an interval whose ends never go down when a lost deal turns
 /// into a won one contains `p` for a run of consecutive win counts (those whose lower end is at
 /// most `p`, intersected with those whose upper end is at least `p`), so its coverage at `p` is
 /// the probability of one run. Every run's probability is computed here, exactly (closed-form
-/// binomial probabilities, rounding error below 1e-12).
+/// binomial probabilities, relative rounding error below 1e-9).
 pub fn out_of_reach(p: f64, n: usize) -> Option<(f64, f64)> {
     let pmf = binomial_pmf(n, p);
     let (mut below, mut above) = (0.0f64, 1.0f64);
