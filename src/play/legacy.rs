@@ -271,10 +271,14 @@ fn instance_peak(i: Option<&StdioInstance>) -> u64 {
     i.map_or(0, StdioInstance::memory_peak)
 }
 
+/// The first [`QUOTE_BYTES`] of a run's stdout, for a fault message.
+fn quote(stdout: &[u8]) -> String {
+    String::from_utf8_lossy(&stdout[..stdout.len().min(QUOTE_BYTES)]).into_owned()
+}
+
 /// `stdout unparsable: "<first 80 bytes>"`.
 fn unparsable(stdout: &[u8]) -> Fault {
-    let quoted = String::from_utf8_lossy(&stdout[..stdout.len().min(QUOTE_BYTES)]).into_owned();
-    Fault::new(Verdict::Invalid, format!("stdout unparsable: {quoted:?}"))
+    Fault::new(Verdict::Invalid, format!("stdout unparsable: {:?}", quote(stdout)))
 }
 
 // ---- Blade: controller.rb ----------------------------------------------------------------------
@@ -494,7 +498,7 @@ pub fn blade_reply(hand: &[BladeCard], stdout: &[u8]) -> Result<String, Fault> {
     match usize::try_from(index).ok().and_then(|i| hand.get(i)) {
         Some(card) => Ok(card.as_str().to_string()),
         None => {
-            let quoted = String::from_utf8_lossy(&stdout[..stdout.len().min(QUOTE_BYTES)]).into_owned();
+            let quoted = quote(stdout);
             Err(Fault::new(
                 Verdict::Invalid,
                 format!(
