@@ -66,6 +66,25 @@ impl Packer {
         let replay = self.zstd.compress(&self.json).expect("compressing in memory");
         Packed { summary: serde_json::to_string(summary).expect("summaries serialize"), replay }
     }
+
+    /// As [`Packer::pack`], with the SHA-256 of the replay's JSON (lowercase hex): the hash a
+    /// job queue's result carries, which two runs of one match must agree on.
+    pub fn pack_hashed(&mut self, summary: &MatchSummary, replay: &Replay) -> (Packed, String) {
+        let packed = self.pack(summary, replay);
+        (packed, crate::bots::bot::content_hash(&self.json))
+    }
+}
+
+impl Packed {
+    /// The summary as JSON.
+    pub fn summary(&self) -> &str {
+        &self.summary
+    }
+
+    /// The replay, compressed (see [`Packer`]).
+    pub fn replay(&self) -> &[u8] {
+        &self.replay
+    }
 }
 
 impl Default for Packer {
@@ -204,7 +223,7 @@ impl Store {
 }
 
 /// A stored replay's JSON text: zstd (this version) or raw deflate (earlier databases).
-fn unpack(blob: &[u8]) -> std::io::Result<String> {
+pub fn unpack(blob: &[u8]) -> std::io::Result<String> {
     let bytes = if blob.starts_with(&ZSTD_MAGIC) {
         zstd::stream::decode_all(blob)?
     } else {
