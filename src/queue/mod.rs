@@ -29,10 +29,12 @@
 //! Backends: [`sqlite`] (one machine: `BEGIN IMMEDIATE` claims, WAL) and, with the cargo
 //! feature `postgres`, `postgres` (many machines: `FOR UPDATE SKIP LOCKED` claims). [`open`]
 //! picks one from a URL. [`worker::run`] is the worker loop (claim, play through
-//! [`crate::play::Match`], complete). The queue itself knows no tournament: the web ladder enqueues
+//! [`crate::play::Match`], complete); [`tournament`] plays a tournament file's matches as jobs
+//! and reads its standings back. The queue itself knows no tournament: the web ladder enqueues
 //! its own jobs (a duplicate set of one deal, every seat rotation) with its own group name.
 
 pub mod sqlite;
+pub mod tournament;
 pub mod worker;
 
 use std::collections::BTreeMap;

@@ -207,6 +207,50 @@ impl Store {
             .optional()?)
     }
 
+    /// Copies every match of the results database `other` (a shard's, `arena tournament
+    /// --shard`) into this one, in `other`'s id order; keys already here are kept. Returns how
+    /// many matches were added and the keys that both hold with different replays (a
+    /// determinism alarm: the same match played twice gave two results).
+    ///
+    /// # Errors
+    /// `other` cannot be read as a results database, or this one cannot be written.
+    pub fn merge(&self, other: &Path) -> anyhow::Result<(u64, Vec<String>)> {
+        if !other.is_file() {
+            anyhow::bail!("no results database {} to merge", other.display());
+        }
+        let merge = || -> rusqlite::Result<(u64, Vec<String>)> {
+            self.conn.execute("ATTACH DATABASE ?1 AS shard", params![other.to_string_lossy()])?;
+            let run = || -> rusqlite::Result<(u64, Vec<String>)> {
+                let tx = self.conn.unchecked_transaction()?;
+                let differ = {
+                    let mut stmt = tx.prepare(
+                        "SELECT s.key FROM shard.matches s JOIN main.matches m ON m.key = s.key
+                         WHERE m.replay != s.replay ORDER BY s.id",
+                    )?;
+                    let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
+                    rows.collect::<rusqlite::Result<Vec<_>>>()?
+                };
+                let added = tx.execute(
+                    "INSERT OR IGNORE INTO main.matches (key, event, summary, replay)
+                     SELECT key, event, summary, replay FROM shard.matches ORDER BY id",
+                    [],
+                )?;
+                tx.commit()?;
+                Ok((added as u64, differ))
+            };
+            let out = run();
+            self.conn.execute("DETACH DATABASE shard", [])?;
+            out
+        };
+        merge().with_context(|| {
+            format!(
+                "cannot merge {} into {} (is it a cardarena results database?)",
+                other.display(),
+                self.path.display()
+            )
+        })
+    }
+
     /// The replay of match `id` (the row id shown by `arena tournament`).
     ///
     /// # Errors
