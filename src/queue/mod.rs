@@ -27,12 +27,14 @@
 //! mid-match loses its lease, another worker plays the job again, and one row is stored.
 //!
 //! Backends: [`sqlite`] (one machine: `BEGIN IMMEDIATE` claims, WAL) and, with the cargo
-//! feature `postgres`, `postgres` (many machines: `FOR UPDATE SKIP LOCKED` claims). [`open`]
+//! feature `postgres`, [`postgres`] (many machines: `FOR UPDATE SKIP LOCKED` claims). [`open`]
 //! picks one from a URL. [`worker::run`] is the worker loop (claim, play through
 //! [`crate::play::Match`], complete); [`tournament`] plays a tournament file's matches as jobs
 //! and reads its standings back. The queue itself knows no tournament: the web ladder enqueues
 //! its own jobs (a duplicate set of one deal, every seat rotation) with its own group name.
 
+#[cfg(feature = "postgres")]
+pub mod postgres;
 pub mod sqlite;
 pub mod tournament;
 pub mod worker;
@@ -386,6 +388,9 @@ pub fn open(url: &str) -> Result<Box<dyn JobQueue>, QueueError> {
         return Ok(Box::new(sqlite::SqliteQueue::open(std::path::Path::new(path))?));
     }
     if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        #[cfg(feature = "postgres")]
+        return Ok(Box::new(postgres::PgQueue::connect(url)?));
+        #[cfg(not(feature = "postgres"))]
         return Err(QueueError::Url(format!(
             "{}: this arena was built without PostgreSQL; build it with `cargo build --release --features postgres`, or use sqlite:PATH",
             redact(url)

@@ -167,7 +167,8 @@ impl JobQueue for SqliteQueue {
             tx.query_row(
                 "UPDATE queue_jobs SET state = 'running', attempts = attempts + 1, lease_owner = ?1, lease_until = ?2
                  WHERE id = (SELECT id FROM queue_jobs
-                             WHERE (state = 'queued' OR (state = 'running' AND lease_until < ?3))
+                             WHERE (state = 'queued'
+                                    OR (state = 'running' AND lease_until < ?3 AND attempts < max_attempts))
                                AND version = ?4 AND (?5 IS NULL OR grp = ?5)
                              ORDER BY id LIMIT 1)
                  RETURNING id, key, grp, spec, attempts",
