@@ -357,12 +357,12 @@ mod pg {
         let dir = temp_dir("pgkill");
         std::fs::write(
             dir.join("slow.lua"),
-            "function act(obs) local x = 0 for i = 1, 3000000 do x = x + i end return obs.legal[1] end\n",
+            "function act(obs) local x = 0 for i = 1, 10000000 do x = x + i end return obs.legal[1] end\n",
         )
         .unwrap();
         std::fs::write(
             dir.join("arena.toml"),
-            "[[event]]\ngame = \"ecard\"\nbots = [\"slow.lua\", \"greedy\"]\ndeals = 1\nduplicate = false\n[event.limits]\nfuel_per_decision = 100000000\nfuel_per_match = 10000000000\n",
+            "[[event]]\ngame = \"ecard\"\nbots = [\"slow.lua\", \"greedy\"]\ndeals = 1\nduplicate = false\n[event.limits]\nfuel_per_decision = 1000000000\nfuel_per_match = 100000000000\n",
         )
         .unwrap();
         let url = pg.database("killed");

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use postgres::{Client, NoTls};
+use postgres::{Client, NoTls, Statement};
 
 use super::{
     redact, Alarm, Claimed, Completion, FailedJob, Failure, JobOutput, JobQueue, Lease, NewJob, QueueError,
@@ -59,7 +59,35 @@ const SCHEMA_LOCK: i64 = 0x6361_7264_6172_656e;
 pub struct PgQueue {
     client: Client,
     url: String,
+    /// The statements of a job's round trip, prepared once per connection (a statement given
+    /// as text is prepared again at every call: one more round trip each).
+    st: Prepared,
 }
+
+struct Prepared {
+    expire: Statement,
+    claim: Statement,
+    heartbeat: Statement,
+    key_of: Statement,
+    insert_result: Statement,
+    stored_hash: Statement,
+    done: Statement,
+}
+
+const EXPIRE: &str = "UPDATE queue_jobs SET state = 'failed', lease_owner = NULL, lease_until = NULL,
+        error = 'its worker stopped answering (lease expired) on each of ' || attempts || ' attempts; last: ' || lease_owner
+    WHERE id IN (SELECT id FROM queue_jobs
+                 WHERE state = 'running' AND lease_until < now() AND attempts >= max_attempts
+                 FOR UPDATE SKIP LOCKED)";
+
+const CLAIM: &str = "UPDATE queue_jobs SET state = 'running', attempts = attempts + 1, lease_owner = $1,
+        lease_until = now() + make_interval(secs => $2)
+    WHERE id = (SELECT id FROM queue_jobs
+                WHERE (state = 'queued'
+                       OR (state = 'running' AND lease_until < now() AND attempts < max_attempts))
+                  AND version = $3 AND ($4::text IS NULL OR grp = $4)
+                ORDER BY id FOR UPDATE SKIP LOCKED LIMIT 1)
+    RETURNING id, key, grp, spec, attempts";
 
 impl PgQueue {
     /// Connects to `url` (`postgres://USER[:PASSWORD]@HOST:PORT/DB`, or libpq's key=value
@@ -74,13 +102,39 @@ impl PgQueue {
                 "cannot connect (is the server running, and the URL's user, host, port and database right?)",
             message: e.to_string(),
         })?;
-        let mut q = PgQueue { client, url: url.to_string() };
-        let mut tx = q.client.transaction().map_err(|e| err(url, "cannot create the tables", e))?;
+        let mut client = client;
+        let mut tx = client.transaction().map_err(|e| err(url, "cannot create the tables", e))?;
         tx.execute("SELECT pg_advisory_xact_lock($1)", &[&SCHEMA_LOCK])
             .and_then(|_| tx.batch_execute(SCHEMA))
             .and_then(|()| tx.commit())
             .map_err(|e| err(url, "cannot create the tables", e))?;
-        Ok(q)
+        // A commit that a server crash loses is only a claim or a result made again: the job's
+        // lease expires and it is played again, with the same result. So this session's commits
+        // do not wait for the disk (docs/scale-out.md has the difference it makes).
+        client
+            .batch_execute("SET synchronous_commit = off")
+            .map_err(|e| err(url, "cannot configure the session", e))?;
+        let st = (|| -> Result<Prepared, postgres::Error> {
+            Ok(Prepared {
+                expire: client.prepare(EXPIRE)?,
+                claim: client.prepare(CLAIM)?,
+                heartbeat: client.prepare(
+                    "UPDATE queue_jobs SET lease_until = now() + make_interval(secs => $1)
+                     WHERE id = $2 AND lease_owner = $3 AND state = 'running'",
+                )?,
+                key_of: client.prepare("SELECT key FROM queue_jobs WHERE id = $1")?,
+                insert_result: client.prepare(
+                    "INSERT INTO queue_results (key, replay_hash, summary, replay, worker, play_ms)
+                     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (key) DO NOTHING",
+                )?,
+                stored_hash: client.prepare("SELECT replay_hash FROM queue_results WHERE key = $1")?,
+                done: client.prepare(
+                    "UPDATE queue_jobs SET state = 'done', lease_owner = NULL, lease_until = NULL WHERE id = $1",
+                )?,
+            })
+        })()
+        .map_err(|e| err(url, "cannot prepare the queue's statements", e))?;
+        Ok(PgQueue { client, url: url.to_string(), st })
     }
 
     fn err(&self, what: &'static str, e: postgres::Error) -> QueueError {
@@ -156,29 +210,10 @@ impl JobQueue for PgQueue {
         group: Option<&str>,
     ) -> Result<Option<Claimed>, QueueError> {
         // An expired lease on a job at its attempts cap: the job fails instead of a rerun.
-        self.client
-            .execute(
-                "UPDATE queue_jobs SET state = 'failed', lease_owner = NULL, lease_until = NULL,
-                     error = 'its worker stopped answering (lease expired) on each of ' || attempts || ' attempts; last: ' || lease_owner
-                 WHERE id IN (SELECT id FROM queue_jobs
-                              WHERE state = 'running' AND lease_until < now() AND attempts >= max_attempts
-                              FOR UPDATE SKIP LOCKED)",
-                &[],
-            )
-            .map_err(|e| self.err("cannot claim a job", e))?;
+        self.client.execute(&self.st.expire, &[]).map_err(|e| err(&self.url, "cannot claim a job", e))?;
         let row = self
             .client
-            .query_opt(
-                "UPDATE queue_jobs SET state = 'running', attempts = attempts + 1, lease_owner = $1,
-                     lease_until = now() + make_interval(secs => $2)
-                 WHERE id = (SELECT id FROM queue_jobs
-                             WHERE (state = 'queued'
-                                    OR (state = 'running' AND lease_until < now() AND attempts < max_attempts))
-                               AND version = $3 AND ($4::text IS NULL OR grp = $4)
-                             ORDER BY id FOR UPDATE SKIP LOCKED LIMIT 1)
-                 RETURNING id, key, grp, spec, attempts",
-                &[&worker, &secs(lease), &version, &group],
-            )
+            .query_opt(&self.st.claim, &[&worker, &secs(lease), &version, &group])
             .map_err(|e| self.err("cannot claim a job", e))?;
         Ok(row.map(|r| Claimed {
             id: r.get(0),
@@ -192,31 +227,26 @@ impl JobQueue for PgQueue {
     fn heartbeat(&mut self, id: i64, worker: &str, lease: Duration) -> Result<bool, QueueError> {
         let n = self
             .client
-            .execute(
-                "UPDATE queue_jobs SET lease_until = now() + make_interval(secs => $1)
-                 WHERE id = $2 AND lease_owner = $3 AND state = 'running'",
-                &[&secs(lease), &id, &worker],
-            )
-            .map_err(|e| self.err("cannot extend a lease", e))?;
+            .execute(&self.st.heartbeat, &[&secs(lease), &id, &worker])
+            .map_err(|e| err(&self.url, "cannot extend a lease", e))?;
         Ok(n > 0)
     }
 
     fn complete(&mut self, id: i64, worker: &str, output: &JobOutput) -> Result<Completion, QueueError> {
         let url = self.url.clone();
+        let st = &self.st;
         let run = |client: &mut Client| -> Result<Completion, postgres::Error> {
             let mut tx = client.transaction()?;
-            let key: String = tx.query_one("SELECT key FROM queue_jobs WHERE id = $1", &[&id])?.get(0);
+            let key: String = tx.query_one(&st.key_of, &[&id])?.get(0);
             let play_ms = output.play_ms as i64;
             let inserted = tx.execute(
-                "INSERT INTO queue_results (key, replay_hash, summary, replay, worker, play_ms)
-                 VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (key) DO NOTHING",
+                &st.insert_result,
                 &[&key, &output.replay_hash, &output.summary, &output.replay, &worker, &play_ms],
             )?;
             let completion = if inserted == 1 {
                 Completion::Stored
             } else {
-                let stored: String =
-                    tx.query_one("SELECT replay_hash FROM queue_results WHERE key = $1", &[&key])?.get(0);
+                let stored: String = tx.query_one(&st.stored_hash, &[&key])?.get(0);
                 if stored == output.replay_hash {
                     Completion::Duplicate
                 } else {
@@ -227,10 +257,7 @@ impl JobQueue for PgQueue {
                     Completion::Alarm { stored, other: output.replay_hash.clone() }
                 }
             };
-            tx.execute(
-                "UPDATE queue_jobs SET state = 'done', lease_owner = NULL, lease_until = NULL WHERE id = $1",
-                &[&id],
-            )?;
+            tx.execute(&st.done, &[&id])?;
             tx.commit()?;
             Ok(completion)
         };

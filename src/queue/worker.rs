@@ -37,6 +37,11 @@ pub struct WorkerOptions {
     pub poll: Duration,
     /// Stop after this many jobs (`None`: no limit).
     pub max_jobs: Option<u64>,
+    /// A folder of compiled WASM bots, by the engine's compatibility hash and the bot's content
+    /// hash (`DIR/COMPAT/HASH.cwasm`), shared by the worker processes of a machine: a bot is
+    /// compiled once per machine, not once per process (`None`: no such cache). Only the host
+    /// may write there: the code in it runs unchecked.
+    pub wasm_cache: Option<std::path::PathBuf>,
 }
 
 impl WorkerOptions {
@@ -49,6 +54,7 @@ impl WorkerOptions {
             until_empty: false,
             poll: Duration::from_secs(1),
             max_jobs: None,
+            wasm_cache: None,
         }
     }
 }
@@ -77,6 +83,8 @@ pub struct WorkerReport {
     /// When the queue had nothing for this worker: jobs planned by other arena versions that it
     /// refused, by version.
     pub refused: BTreeMap<String, u64>,
+    /// WASM bots loaded from the compiled cache ([`WorkerOptions::wasm_cache`]) instead of compiled.
+    pub compiled_from_cache: u64,
 }
 
 /// Runs the worker loop on `queue` until `stop` is set, the queue is empty (`until_empty`), or
@@ -94,7 +102,7 @@ pub fn run(
 ) -> Result<WorkerReport, QueueError> {
     let version = super::arena_version();
     let mut report = WorkerReport::default();
-    let mut cache = BotCache::new(sandbox);
+    let mut cache = BotCache::new(sandbox, opts.wasm_cache.clone());
     let mut beat = Heartbeat::none();
     let mut jobs = 0;
     let result = loop {
@@ -156,6 +164,7 @@ pub fn run(
         }
     };
     beat.finish();
+    report.compiled_from_cache = cache.from_disk;
     result.map(|()| report)
 }
 
@@ -234,11 +243,45 @@ struct BotCache<'s> {
     parent: Option<&'s Sandbox>,
     sandbox: Option<Sandbox>,
     programs: BTreeMap<(String, String), BotSource>,
+    /// The compiled WASM cache's folder for this engine (`DIR/COMPAT`), if any.
+    disk: Option<std::path::PathBuf>,
+    /// WASM bots loaded from it.
+    from_disk: u64,
 }
 
 impl<'s> BotCache<'s> {
-    fn new(parent: Option<&'s Sandbox>) -> BotCache<'s> {
-        BotCache { parent, sandbox: None, programs: BTreeMap::new() }
+    fn new(parent: Option<&'s Sandbox>, disk: Option<std::path::PathBuf>) -> BotCache<'s> {
+        BotCache { parent, sandbox: None, programs: BTreeMap::new(), disk, from_disk: 0 }
+    }
+
+    /// A WASM bot from the compiled cache, if it is there and loads.
+    fn cached(&mut self, file: &str, hash: &str) -> Option<cardarena_sandbox::Program> {
+        let dir = self.disk.clone()?;
+        let sandbox = self.sandbox().ok()?;
+        let code =
+            std::fs::read(dir.join(sandbox.compatibility_hash()).join(format!("{hash}.cwasm"))).ok()?;
+        // SAFETY: the cache holds only what `store` wrote (`Program::compiled` of the module
+        // with this content hash), in a folder only the host writes (WorkerOptions::wasm_cache).
+        let program = unsafe { sandbox.load_compiled(file, hash, &code) }.ok()?;
+        self.from_disk += 1;
+        Some(program)
+    }
+
+    /// Keeps a WASM bot's compiled code in the cache (best effort: a cache that cannot be
+    /// written only costs a compile later). Written to a temporary file and renamed, so that a
+    /// reader never sees half a file.
+    fn store(&mut self, hash: &str, program: &cardarena_sandbox::Program) {
+        let (Some(dir), Some(code)) = (self.disk.clone(), program.compiled()) else {
+            return;
+        };
+        let Ok(sandbox) = self.sandbox() else {
+            return;
+        };
+        let dir = dir.join(sandbox.compatibility_hash());
+        let tmp = dir.join(format!("{hash}.{}.tmp", std::process::id()));
+        let _ = std::fs::create_dir_all(&dir)
+            .and_then(|()| std::fs::write(&tmp, code))
+            .and_then(|()| std::fs::rename(&tmp, dir.join(format!("{hash}.cwasm"))));
     }
 
     fn sandbox(&mut self) -> Result<&Sandbox, String> {
@@ -282,6 +325,14 @@ impl<'s> BotCache<'s> {
         let kind = Kind::from_path(path).ok_or_else(|| {
             format!("seat {name:?} is neither a built-in nor a .lua, .wasm or .wat bot; a job names bots as a tournament does")
         })?;
+        let file = path.file_name().map_or_else(|| name.clone(), |n| n.to_string_lossy().into_owned());
+        if kind == Kind::Wasm {
+            if let Some(program) = self.cached(&file, &seat.hash) {
+                let source = BotSource::File { name: name.clone(), program };
+                self.programs.insert(key, source.clone());
+                return Ok(source);
+            }
+        }
         let bytes = queue.bot(&seat.hash).map_err(|e| e.to_string())?.ok_or_else(|| {
             format!(
                 "bot {name:?} ({}) is not in the queue's bot store; enqueue its bytes with the job",
@@ -291,11 +342,11 @@ impl<'s> BotCache<'s> {
         if content_hash(&bytes) != seat.hash {
             return Err(format!("the queue's bytes for bot {name:?} do not have its hash {}", seat.hash));
         }
-        let file = path.file_name().map_or_else(|| name.clone(), |n| n.to_string_lossy().into_owned());
         let program = self
             .sandbox()?
             .load(&file, kind, &bytes)
             .map_err(|f| format!("bot {name:?} cannot be loaded: {}", f.message))?;
+        self.store(&seat.hash, &program);
         let source = BotSource::File { name: name.clone(), program };
         self.programs.insert(key, source.clone());
         Ok(source)
@@ -426,6 +477,48 @@ mod tests {
         assert_eq!(st.failed, 1);
         assert!(st.failures[0].error.contains("gone.lua"));
         std::fs::remove_dir_all(dir).ok();
+    }
+
+    /// A WASM bot is compiled once per machine: the next worker loads its compiled code from
+    /// the cache, with the same results.
+    #[test]
+    fn a_second_worker_loads_a_wasm_bot_compiled_by_the_first() {
+        let (dir, mut q) = temp("wasm");
+        let wat = std::fs::read(format!("{}/benches/bots/random.wat", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        let bot = SeatSpec::program("random.wat", &wat);
+        q.put_bots(&[(bot.hash.clone(), wat)]).unwrap();
+        let jobs: Vec<NewJob> = (0..2)
+            .map(|seed| NewJob::new("test", spec(seed, vec![bot.clone(), SeatSpec::builtin("random")])))
+            .collect();
+        q.enqueue(&jobs[..1]).unwrap();
+        let mut opts = WorkerOptions::new("w");
+        opts.until_empty = true;
+        opts.wasm_cache = Some(dir.join("cache"));
+        let first = run(&mut q, &opts, None, &AtomicBool::new(false)).unwrap();
+        assert_eq!((first.stored, first.compiled_from_cache), (1, 0));
+        let compat = std::fs::read_dir(dir.join("cache")).unwrap().count();
+        assert_eq!(compat, 1, "one folder per engine compatibility hash");
+        q.enqueue(&jobs[1..]).unwrap();
+        let second = run(&mut q, &opts, None, &AtomicBool::new(false)).unwrap();
+        assert_eq!((second.stored, second.compiled_from_cache), (1, 1));
+        // the same match as a worker that compiles gives
+        let mut fresh = WorkerOptions::new("w2");
+        fresh.until_empty = true;
+        let (dir2, mut q2) = temp("wasm2");
+        q2.put_bots(&[(
+            bot.hash.clone(),
+            std::fs::read(format!("{}/benches/bots/random.wat", env!("CARGO_MANIFEST_DIR"))).unwrap(),
+        )])
+        .unwrap();
+        q2.enqueue(&jobs[1..]).unwrap();
+        run(&mut q2, &fresh, None, &AtomicBool::new(false)).unwrap();
+        let key = vec![jobs[1].key.clone()];
+        assert_eq!(
+            q.results(&key).unwrap()[&key[0]].replay_hash,
+            q2.results(&key).unwrap()[&key[0]].replay_hash
+        );
+        std::fs::remove_dir_all(dir).ok();
+        std::fs::remove_dir_all(dir2).ok();
     }
 
     /// While a match plays, the heartbeat keeps the lease: a second worker cannot claim it.

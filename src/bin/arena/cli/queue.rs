@@ -48,6 +48,22 @@ pub struct WorkerArgs {
     /// Only jobs of this group (a tournament's are `tournament/EVENT`).
     #[arg(long)]
     group: Option<String>,
+    /// Where compiled WASM bots are kept for the next worker of this machine (default:
+    /// $XDG_CACHE_HOME/cardarena/wasm or ~/.cache/cardarena/wasm; only this machine's user may
+    /// write there).
+    #[arg(long, value_name = "DIR")]
+    wasm_cache: Option<PathBuf>,
+    /// Compile every WASM bot, keep no compiled code.
+    #[arg(long, conflicts_with = "wasm_cache")]
+    no_wasm_cache: bool,
+}
+
+/// The default folder of compiled WASM bots.
+fn default_wasm_cache() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
+    Some(base.join("cardarena").join("wasm"))
 }
 
 #[derive(Debug, clap::Args)]
@@ -102,6 +118,8 @@ pub fn worker_cmd(args: WorkerArgs) -> anyhow::Result<()> {
     opts.poll = seconds(args.poll, "--poll")?;
     opts.until_empty = args.until_empty;
     opts.group = args.group.clone();
+    opts.wasm_cache =
+        if args.no_wasm_cache { None } else { args.wasm_cache.clone().or_else(default_wasm_cache) };
     let version = cardarena::queue::arena_version();
     eprintln!("worker {name} (arena {version}) on {}", queue.name());
     let sandbox = if args.threads > 1 {
