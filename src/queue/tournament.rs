@@ -36,6 +36,9 @@ pub struct QueueDispatch<'a> {
     opts: QueueOptions,
     stop: &'a AtomicBool,
     sandbox: RefCell<Option<Sandbox>>,
+    /// The local workers' connections, opened once (the loop that waits for other workers
+    /// runs the local ones again at every look).
+    workers: RefCell<Vec<Box<dyn JobQueue>>>,
     /// The keys of every job planned, in plan order (for `alarms`).
     keys: RefCell<Vec<String>>,
     /// Jobs added to the queue by this run.
@@ -50,6 +53,7 @@ impl<'a> QueueDispatch<'a> {
             opts,
             stop,
             sandbox: RefCell::new(None),
+            workers: RefCell::new(Vec::new()),
             keys: RefCell::new(Vec::new()),
             added: RefCell::new(0),
         }
@@ -85,13 +89,15 @@ impl<'a> QueueDispatch<'a> {
             *sandbox = Some(Sandbox::new().map_err(|e| anyhow::anyhow!("cannot start the sandbox: {e}"))?);
         }
         let sandbox = sandbox.as_ref();
-        let queues =
-            (0..self.opts.threads).map(|_| self.queue.borrow().reconnect()).collect::<Result<Vec<_>, _>>()?;
+        let mut queues = self.workers.borrow_mut();
+        while queues.len() < self.opts.threads {
+            queues.push(self.queue.borrow().reconnect()?);
+        }
         std::thread::scope(|scope| {
             let handles: Vec<_> = queues
-                .into_iter()
+                .iter_mut()
                 .enumerate()
-                .map(|(k, mut queue)| {
+                .map(|(k, queue)| {
                     let mut opts = WorkerOptions::new(&format!("{}/{}", self.opts.name, k + 1));
                     opts.lease = self.opts.lease;
                     opts.group = Some(group.to_string());
