@@ -40,6 +40,7 @@
 pub mod bots;
 pub mod games;
 pub mod play;
+pub mod queue;
 pub mod replay;
 pub mod schema;
 pub mod stats;

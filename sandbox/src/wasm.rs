@@ -461,6 +461,28 @@ impl WasmProgram {
         WasmProgram::checked(shared, &module).map(Arc::new)
     }
 
+    /// The module's compiled code, serialized (made once, shared with [`WasmProgram::on`]).
+    pub(crate) fn compiled(&self) -> Result<Vec<u8>, String> {
+        self.compiled.get_or_init(|| self.pre.module().serialize().map_err(|e| format!("{e:#}"))).clone()
+    }
+
+    /// A program from compiled code that [`WasmProgram::compiled`] made on an engine with the
+    /// same configuration, checked against the ABI again.
+    ///
+    /// # Safety
+    /// `compiled` must be bytes that `compiled` made (wasmtime runs the machine code in them):
+    /// never bytes from anyone the host does not trust.
+    pub(crate) unsafe fn from_compiled(
+        shared: &Arc<crate::Shared>,
+        compiled: &[u8],
+    ) -> Result<WasmProgram, Fault> {
+        // SAFETY: the caller's promise; `deserialize` itself refuses code of another engine
+        // configuration or wasmtime version.
+        let module = unsafe { Module::deserialize(&shared.wasm.engine, compiled) }
+            .map_err(|e| Fault::load(format!("cannot load compiled code: {e:#}")))?;
+        WasmProgram::checked(shared, &module)
+    }
+
     /// A fresh instance: start function and `init` run under `limits.fuel_init`.
     pub(crate) fn start(
         self: &Arc<Self>,

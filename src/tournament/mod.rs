@@ -173,6 +173,86 @@ pub fn run(
     opts: &RunOptions,
     stop: &AtomicBool,
 ) -> Result<TournamentResult, HostError> {
+    run_with(config, Backend::Local { store, shard: None }, opts, stop)
+}
+
+/// Shard `index` of `count` of a tournament (a batch system's array job): plays only the
+/// matches whose place in each event's plan is `index` modulo `count`, into `store`. The shards'
+/// databases are merged with [`store::Store::merge`]; a run over the merged database then finds
+/// every match stored and prints the standings. Swiss events are refused (a round's pairings
+/// depend on the results of the rounds before).
+///
+/// # Errors
+/// As [`run`], and a Swiss event.
+pub fn run_shard(
+    config: &Config,
+    store: &Store,
+    (index, count): (u32, u32),
+    opts: &RunOptions,
+    stop: &AtomicBool,
+) -> Result<TournamentResult, HostError> {
+    if let Some(e) = config.events.iter().find(|e| e.format == Format::Swiss) {
+        return Err(HostError::Request(format!(
+            "event {:?} is Swiss: its rounds depend on each other's results, so it cannot be split into shards; run it whole, or through a job queue (--db URL)",
+            e.name
+        )));
+    }
+    run_with(config, Backend::Local { store, shard: Some((index, count)) }, opts, stop)
+}
+
+/// Runs every event of `config` with its matches played by `dispatch` (a job queue's workers)
+/// instead of this process's pool.
+///
+/// # Errors
+/// As [`run`], and whatever `dispatch` reports.
+pub fn run_dispatched(
+    config: &Config,
+    dispatch: &dyn Dispatch,
+    opts: &RunOptions,
+    stop: &AtomicBool,
+) -> Result<TournamentResult, HostError> {
+    run_with(config, Backend::Remote(dispatch), opts, stop)
+}
+
+/// Plays an event's matches elsewhere (a job queue, `crate::queue::tournament`).
+pub trait Dispatch {
+    /// Has `plans` of the event played (or finds them played) and returns the summaries of the
+    /// longest finished prefix of `plans`, in plan order (all of them unless stopped).
+    ///
+    /// # Errors
+    /// The matches cannot be handed out or their results read.
+    fn play(&self, event: &DispatchEvent, plans: &[MatchPlan]) -> Result<Vec<MatchSummary>, HostError>;
+}
+
+/// What [`Dispatch::play`] is told about an event.
+pub struct DispatchEvent<'a> {
+    /// The event, as in the file.
+    pub event: &'a Event,
+    /// The game's name.
+    pub game: &'static str,
+    /// The variant's name.
+    pub variant: String,
+    /// The entrants as recorded (names as written in the file, content hashes).
+    pub entries: &'a [BotEntry],
+    /// The entrants as loaded.
+    pub sources: &'a [BotSource],
+}
+
+/// Where a run's matches are played and stored.
+#[derive(Clone, Copy)]
+enum Backend<'a> {
+    /// Here, on the pool, into `store` (only every `count`-th match from `index` with a shard).
+    Local { store: &'a Store, shard: Option<(u32, u32)> },
+    /// By a [`Dispatch`].
+    Remote(&'a dyn Dispatch),
+}
+
+fn run_with(
+    config: &Config,
+    backend: Backend,
+    opts: &RunOptions,
+    stop: &AtomicBool,
+) -> Result<TournamentResult, HostError> {
     let loader = Loader::new();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads.max(1))
@@ -197,7 +277,7 @@ pub fn run(
             continue;
         }
         let game = event.game.clone();
-        let standings = with_game!(game.parse::<crate::play::GameId>()?, G => run_event::<G>(event, &loader, store, &pool, &bar, stop, stop_now, &mut result))?;
+        let standings = with_game!(game.parse::<crate::play::GameId>()?, G => run_event::<G>(event, &loader, backend, &pool, &bar, stop, stop_now, &mut result))?;
         result.events.push(standings);
     }
     bar.finish();
@@ -343,7 +423,7 @@ struct EventCtx<G: Game> {
 fn run_event<G: Hosted>(
     event: &Event,
     loader: &Loader,
-    store: &Store,
+    backend: Backend,
     pool: &rayon::ThreadPool,
     bar: &Progress,
     stop: &AtomicBool,
@@ -383,7 +463,19 @@ fn run_event<G: Hosted>(
     let failed = sources.iter().map(|s| s.load_error().is_some()).collect();
     let bots = registry::Lanes::new(loader.started_sandbox(), sources, pool.current_num_threads());
     let ctx = EventCtx::<G> { variant, bots, entries, fingerprint, limits: event.limits.clone(), failed };
-    let run = Run { store, pool, bar, stop, stop_now };
+    let run = Run { backend, pool, bar, stop, stop_now };
+    let variant_name = ctx.variant.to_string();
+    let remote = DispatchEvent {
+        event,
+        game: G::NAME,
+        variant: variant_name,
+        entries: &ctx.entries,
+        sources: ctx.bots.shared(),
+    };
+    let play = |plans: &[MatchPlan], result: &mut TournamentResult| match backend {
+        Backend::Remote(dispatch) => dispatch.play(&remote, plans),
+        Backend::Local { .. } => play_all(&ctx, event, plans, &run, result),
+    };
 
     let mut plans: Vec<MatchPlan> = Vec::new();
     let mut summaries: Vec<MatchSummary> = Vec::new();
@@ -410,7 +502,7 @@ fn run_event<G: Hosted>(
                 }
             }
             planned = planned.max(round_plans.len() as u64 * u64::from(event.rounds));
-            let done = play_all(&ctx, event, &round_plans, &run, result)?;
+            let done = play(&round_plans, result)?;
             let complete = done.len() == round_plans.len();
             plans.extend(round_plans.into_iter().take(done.len()));
             summaries.extend(done);
@@ -421,7 +513,7 @@ fn run_event<G: Hosted>(
     } else {
         let all = schedule::plan(event, G::PLAYERS);
         planned = all.len() as u64;
-        let done = play_all(&ctx, event, &all, &run, result)?;
+        let done = play(&all, result)?;
         plans = all.into_iter().take(done.len()).collect();
         summaries = done;
     }
@@ -436,7 +528,7 @@ fn run_event<G: Hosted>(
 
 /// What every event of a run shares.
 struct Run<'a> {
-    store: &'a Store,
+    backend: Backend<'a>,
     pool: &'a rayon::ThreadPool,
     bar: &'a Progress,
     stop: &'a AtomicBool,
@@ -462,15 +554,19 @@ fn play_all<G: Hosted>(
     run: &Run,
     result: &mut TournamentResult,
 ) -> Result<Vec<MatchSummary>, HostError> {
-    let Run { store, pool, bar, stop, stop_now } = *run;
+    let Run { backend, pool, bar, stop, stop_now } = *run;
+    let Backend::Local { store, shard } = backend else { unreachable!("only a local run plays on the pool") };
     let keys: Vec<String> = plans.iter().map(|p| key(ctx, event, p)).collect();
     let mut done: Vec<Option<MatchSummary>> = Vec::with_capacity(plans.len());
     let mut pending = Vec::new();
     let mut stored = store.summaries(&event.name)?;
+    let ours = |i: usize| shard.is_none_or(|(index, count)| i as u64 % u64::from(count) == u64::from(index));
     for (i, k) in keys.iter().enumerate() {
         let s = stored.remove(k);
         if s.is_none() {
-            pending.push(i);
+            if ours(i) {
+                pending.push(i);
+            }
         } else {
             result.resumed += 1;
         }

@@ -66,6 +66,25 @@ impl Packer {
         let replay = self.zstd.compress(&self.json).expect("compressing in memory");
         Packed { summary: serde_json::to_string(summary).expect("summaries serialize"), replay }
     }
+
+    /// As [`Packer::pack`], with the SHA-256 of the replay's JSON (lowercase hex): the hash a
+    /// job queue's result carries, which two runs of one match must agree on.
+    pub fn pack_hashed(&mut self, summary: &MatchSummary, replay: &Replay) -> (Packed, String) {
+        let packed = self.pack(summary, replay);
+        (packed, crate::bots::bot::content_hash(&self.json))
+    }
+}
+
+impl Packed {
+    /// The summary as JSON.
+    pub fn summary(&self) -> &str {
+        &self.summary
+    }
+
+    /// The replay, compressed (see [`Packer`]).
+    pub fn replay(&self) -> &[u8] {
+        &self.replay
+    }
 }
 
 impl Default for Packer {
@@ -197,6 +216,48 @@ impl Store {
             .map_err(self.reading())
     }
 
+    /// Copies every match of the results database `other` (a shard's, `arena tournament
+    /// --shard`) into this one, in `other`'s id order; keys already here are kept. Returns how
+    /// many matches were added and the keys that both hold with different replays (a
+    /// determinism alarm: the same match played twice gave two results).
+    ///
+    /// # Errors
+    /// `other` cannot be read as a results database, or this one cannot be written.
+    pub fn merge(&self, other: &Path) -> Result<(u64, Vec<String>), HostError> {
+        if !other.is_file() {
+            return Err(HostError::Request(format!("no results database {} to merge", other.display())));
+        }
+        let merge = || -> rusqlite::Result<(u64, Vec<String>)> {
+            self.conn.execute("ATTACH DATABASE ?1 AS shard", params![other.to_string_lossy()])?;
+            let run = || -> rusqlite::Result<(u64, Vec<String>)> {
+                let tx = self.conn.unchecked_transaction()?;
+                let differ = {
+                    let mut stmt = tx.prepare(
+                        "SELECT s.key FROM shard.matches s JOIN main.matches m ON m.key = s.key
+                         WHERE m.replay != s.replay ORDER BY s.id",
+                    )?;
+                    let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
+                    rows.collect::<rusqlite::Result<Vec<_>>>()?
+                };
+                let added = tx.execute(
+                    "INSERT OR IGNORE INTO main.matches (key, event, summary, replay)
+                     SELECT key, event, summary, replay FROM shard.matches ORDER BY id",
+                    [],
+                )?;
+                tx.commit()?;
+                Ok((added as u64, differ))
+            };
+            let out = run();
+            self.conn.execute("DETACH DATABASE shard", [])?;
+            out
+        };
+        merge().map_err(HostError::store(format!(
+            "cannot merge {} into {} (is it a cardarena results database?)",
+            other.display(),
+            self.path.display()
+        )))
+    }
+
     /// The replay of match `id` (the row id shown by `arena tournament`).
     ///
     /// # Errors
@@ -217,7 +278,7 @@ impl Store {
 }
 
 /// A stored replay's JSON text: zstd (this version) or raw deflate (earlier databases).
-fn unpack(blob: &[u8]) -> std::io::Result<String> {
+pub fn unpack(blob: &[u8]) -> std::io::Result<String> {
     let bytes = if blob.starts_with(&ZSTD_MAGIC) {
         zstd::stream::decode_all(blob)?
     } else {
