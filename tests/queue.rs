@@ -110,6 +110,13 @@ fn shards_merged_give_the_standings_of_a_local_run_and_swiss_is_refused() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("Swiss"));
+    let out = arena()
+        .args(["tournament", "arena.toml", "--shard", "0/2", "--db", "sqlite:q.db"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("a job queue needs no shards"));
     let text = MIXED.replace("format = \"swiss\"\nrounds = 2\n", "");
     std::fs::write(dir.join("arena.toml"), text).unwrap();
     let local = local_standings(&dir);

@@ -216,6 +216,19 @@ pub struct Status {
     pub alarms: Vec<Alarm>,
 }
 
+impl Status {
+    /// Counts `n` jobs in `state` planned by arena `version` (`ours`: the asker's version).
+    pub fn add_jobs(&mut self, state: &str, ours: bool, version: String, n: u64) {
+        match state {
+            "queued" if !ours => *self.other_versions.entry(version).or_default() += n,
+            "queued" => self.queued += n,
+            "running" => self.running += n,
+            "done" => self.done += n,
+            _ => self.failed += n,
+        }
+    }
+}
+
 /// A running job.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Lease {

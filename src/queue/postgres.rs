@@ -292,14 +292,7 @@ impl JobQueue for PgQueue {
                 &[&version],
             )? {
                 let (state, ours, v, n): (String, bool, String, i64) = (r.get(0), r.get(1), r.get(2), r.get(3));
-                let n = n as u64;
-                match state.as_str() {
-                    "queued" if !ours => *st.other_versions.entry(v).or_default() += n,
-                    "queued" => st.queued += n,
-                    "running" => st.running += n,
-                    "done" => st.done += n,
-                    _ => st.failed += n,
-                }
+                st.add_jobs(&state, ours, v, n as u64);
             }
             st.leases = c
                 .query(

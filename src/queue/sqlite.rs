@@ -272,14 +272,7 @@ impl JobQueue for SqliteQueue {
             })?;
             for row in rows {
                 let (state, ours, v, n) = row?;
-                let n = n as u64;
-                match state.as_str() {
-                    "queued" if !ours => *st.other_versions.entry(v).or_default() += n,
-                    "queued" => st.queued += n,
-                    "running" => st.running += n,
-                    "done" => st.done += n,
-                    _ => st.failed += n,
-                }
+                st.add_jobs(&state, ours, v, n as u64);
             }
             let mut stmt = self.conn.prepare(
                 "SELECT key, lease_owner, lease_until, attempts FROM queue_jobs WHERE state = 'running' ORDER BY id",

@@ -9,11 +9,47 @@ use std::time::Duration;
 use cardarena_sandbox::Sandbox;
 
 use super::worker::{self, WorkerOptions};
-use super::{JobQueue, JobSpec, NewJob, SeatSpec};
+use super::{JobQueue, JobSpec, NewJob, QueueError, SeatSpec};
 use crate::play::registry::BotSource;
 use crate::play::HostError;
 use crate::tournament::schedule::MatchPlan;
 use crate::tournament::{Dispatch, DispatchEvent, MatchSummary};
+
+/// Why a tournament's matches could not be played through the queue.
+#[derive(Debug, thiserror::Error)]
+pub enum DispatchError {
+    /// The queue's database failed.
+    #[error(transparent)]
+    Queue(#[from] QueueError),
+    /// A bot cannot be planned as a job (the message names the event and the bot file).
+    #[error("{0}")]
+    Bot(String),
+    /// This process could not run its workers (the sandbox, a thread).
+    #[error("{0}")]
+    Host(String),
+    /// Jobs failed for good (the message names one, its error, and `--status`).
+    #[error("{0}")]
+    Failed(String),
+    /// A stored result does not read back.
+    #[error("job {key}: its stored summary does not parse: {message}")]
+    Corrupt {
+        /// The job's key.
+        key: String,
+        /// The parser's message.
+        message: String,
+    },
+}
+
+impl From<DispatchError> for HostError {
+    fn from(e: DispatchError) -> HostError {
+        match e {
+            DispatchError::Queue(q) => q.into(),
+            DispatchError::Bot(m) => HostError::Request(m),
+            DispatchError::Host(m) | DispatchError::Failed(m) => HostError::Host(m),
+            e @ DispatchError::Corrupt { .. } => HostError::Damaged(e.to_string()),
+        }
+    }
+}
 
 /// How a tournament uses the queue.
 #[derive(Clone, Debug)]
@@ -73,21 +109,22 @@ impl<'a> QueueDispatch<'a> {
     ///
     /// # Errors
     /// The queue cannot be read.
-    pub fn alarms(&self) -> Result<Vec<super::Alarm>, HostError> {
+    pub fn alarms(&self) -> Result<Vec<super::Alarm>, QueueError> {
         let status = self.queue.borrow_mut().status(&super::arena_version())?;
         let keys = self.keys.borrow();
         Ok(status.alarms.into_iter().filter(|a| keys.contains(&a.key)).collect())
     }
 
     /// Runs the local worker threads until the queue has nothing left for them.
-    fn work(&self, group: &str) -> Result<(), HostError> {
+    fn work(&self, group: &str) -> Result<(), DispatchError> {
         if self.opts.threads == 0 {
             return Ok(());
         }
         let mut sandbox = self.sandbox.borrow_mut();
         if sandbox.is_none() {
-            *sandbox =
-                Some(Sandbox::new().map_err(|e| HostError::Host(format!("cannot start the sandbox: {e}")))?);
+            *sandbox = Some(
+                Sandbox::new().map_err(|e| DispatchError::Host(format!("cannot start the sandbox: {e}")))?,
+            );
         }
         let sandbox = sandbox.as_ref();
         let mut queues = self.workers.borrow_mut();
@@ -109,9 +146,9 @@ impl<'a> QueueDispatch<'a> {
                         .spawn_scoped(scope, move || worker::run(queue.as_mut(), &opts, sandbox, stop))
                 })
                 .collect::<Result<_, _>>()
-                .map_err(|e| HostError::Host(format!("cannot start the worker threads: {e}")))?;
+                .map_err(|e| DispatchError::Host(format!("cannot start the worker threads: {e}")))?;
             for h in handles {
-                h.join().map_err(|_| HostError::Host("a worker thread panicked".into()))??;
+                h.join().map_err(|_| DispatchError::Host("a worker thread panicked".into()))??;
             }
             Ok(())
         })
@@ -119,23 +156,27 @@ impl<'a> QueueDispatch<'a> {
 }
 
 /// The seat of entrant `e` of an event, and its bytes when it is a program.
-fn seat(event: &DispatchEvent, e: usize) -> Result<(SeatSpec, Option<Vec<u8>>), HostError> {
+fn seat(event: &DispatchEvent, e: usize) -> Result<(SeatSpec, Option<Vec<u8>>), DispatchError> {
     let entry = &event.entries[e];
     let spec =
         |failed: Option<String>| SeatSpec { name: entry.name.clone(), hash: entry.hash.clone(), failed };
     Ok(match &event.sources[e] {
         BotSource::Builtin(_) => (spec(None), None),
         BotSource::Failed { error, .. } => (spec(Some(error.clone())), None),
-        BotSource::Legacy { .. } => return Err(HostError::Request(format!(
-            "event {:?}: {}: legacy bots cannot be played through a job queue yet; run this event locally (--db FILE)",
-            event.event.name,
-            entry.name
-        ))),
+        BotSource::Legacy { .. } => {
+            return Err(DispatchError::Bot(format!(
+                "event {:?}: {}: legacy bots cannot be played through a job queue yet; run this event locally (--db FILE)",
+                event.event.name, entry.name
+            )))
+        }
         BotSource::File { .. } => {
             let path = &event.event.bot_paths[e];
-            let bytes = std::fs::read(path).map_err(HostError::io(format!("cannot read bot file {path}")))?;
+            let bytes = std::fs::read(path)
+                .map_err(|e| DispatchError::Bot(format!("event {:?}: cannot read bot file {path}: {e}", event.event.name)))?;
             if crate::bots::bot::content_hash(&bytes) != entry.hash {
-                return Err(HostError::Request(format!("bot file {path} changed while the tournament was being planned; run it again")));
+                return Err(DispatchError::Bot(format!(
+                    "bot file {path} changed while the tournament was being planned; run it again"
+                )));
             }
             (spec(None), Some(bytes))
         }
@@ -144,6 +185,17 @@ fn seat(event: &DispatchEvent, e: usize) -> Result<(SeatSpec, Option<Vec<u8>>), 
 
 impl Dispatch for QueueDispatch<'_> {
     fn play(&self, event: &DispatchEvent, plans: &[MatchPlan]) -> Result<Vec<MatchSummary>, HostError> {
+        Ok(self.play_event(event, plans)?)
+    }
+}
+
+impl QueueDispatch<'_> {
+    /// [`Dispatch::play`]: plans the event's jobs, works on them, waits for the rest.
+    fn play_event(
+        &self,
+        event: &DispatchEvent,
+        plans: &[MatchPlan],
+    ) -> Result<Vec<MatchSummary>, DispatchError> {
         let mut seats = Vec::new();
         let mut bots = Vec::new();
         for e in 0..event.entries.len() {
@@ -181,9 +233,8 @@ impl Dispatch for QueueDispatch<'_> {
                 return keys[..done]
                     .iter()
                     .map(|k| {
-                        serde_json::from_str(&results[k].summary).map_err(|e| {
-                            HostError::Damaged(format!("job {k}: its stored summary does not parse: {e}"))
-                        })
+                        serde_json::from_str(&results[k].summary)
+                            .map_err(|e| DispatchError::Corrupt { key: k.clone(), message: e.to_string() })
                     })
                     .collect();
             }
@@ -191,7 +242,7 @@ impl Dispatch for QueueDispatch<'_> {
             let states = self.queue.borrow_mut().states(&pending)?;
             if let Some((key, (_, error))) = states.iter().find(|(_, (state, _))| state == "failed") {
                 let failed = states.values().filter(|(s, _)| s == "failed").count();
-                return Err(HostError::Request(format!(
+                return Err(DispatchError::Failed(format!(
                     "event {:?}: {failed} job(s) failed for good, e.g. {key}: {}; see `arena tournament --status --db {}`",
                     event.event.name,
                     error.as_deref().unwrap_or("no error recorded"),

@@ -386,6 +386,30 @@ mod tests {
         assert_eq!(back, a);
     }
 
+    /// `arena merge`: shards' rows are added once, and a key two shards hold with different
+    /// replays is reported (the first kept).
+    #[test]
+    fn merging_shards_adds_each_match_once_and_reports_different_results() {
+        let dir = std::env::temp_dir().join(format!("cardarena-merge-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let (a, b) = (blade_replay(1), blade_replay(2));
+        let (pa, pb) = (pack(&MatchSummary::of(&a), &a), pack(&MatchSummary::of(&b), &b));
+        let shard0 = Store::open(&dir.join("s0.db")).unwrap();
+        shard0.insert(&[("k1", "e", &pa), ("k2", "e", &pa)]).unwrap();
+        let shard1 = Store::open(&dir.join("s1.db")).unwrap();
+        shard1.insert(&[("k2", "e", &pb), ("k3", "e", &pb)]).unwrap();
+        let out = Store::open(&dir.join("all.db")).unwrap();
+        assert_eq!(out.merge(&dir.join("s0.db")).unwrap(), (2, vec![]));
+        assert_eq!(out.merge(&dir.join("s1.db")).unwrap(), (1, vec!["k2".to_string()]));
+        assert_eq!(out.merge(&dir.join("s0.db")).unwrap(), (0, vec![]), "merging again adds nothing");
+        let stored = out.summaries("e").unwrap();
+        assert_eq!(stored.len(), 3);
+        assert_eq!(stored["k2"], MatchSummary::of(&a), "the first result is kept");
+        assert!(out.merge(&dir.join("missing.db")).unwrap_err().to_string().contains("missing.db"));
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
     /// Databases written before zstd hold raw deflate: they still read.
     #[test]
     fn a_deflated_replay_from_an_earlier_database_still_reads() {

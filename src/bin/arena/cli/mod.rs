@@ -595,6 +595,9 @@ fn tournament_cmd(args: TournamentArgs) -> anyhow::Result<()> {
             url.context("--status needs a job queue: --db sqlite:PATH or postgres://…")?,
         );
     }
+    if args.shard.is_some() && url.is_some() {
+        bail!("--shard splits a local run into results database files (--db FILE); a job queue needs no shards: start more `arena worker`s");
+    }
     if args.enqueue && url.is_none() {
         bail!("--enqueue needs a job queue: --db sqlite:PATH or postgres://USER@HOST:PORT/DB");
     }
