@@ -19,6 +19,40 @@ pub struct Target {
     /// in MiB: the bound of docs/sandbox.md ("Memory of the host process": the seated bots'
     /// `memory_bytes`, 16 MiB per Lua bot, 64 MiB fixed) for the bots the case runs.
     pub growth_mib: u64,
+    /// How far a case got, from its description: the labels it counts under in a campaign's
+    /// coverage table (none for targets that run no bot).
+    pub coverage: fn(&str) -> Vec<String>,
+}
+
+/// No coverage labels: the targets that run no bot.
+pub fn no_coverage(_: &str) -> Vec<String> {
+    Vec::new()
+}
+
+/// How many cases counted under each coverage label.
+#[derive(Default)]
+pub struct Coverage {
+    cases: u64,
+    counts: std::collections::BTreeMap<String, u64>,
+}
+
+impl Coverage {
+    pub fn add(&mut self, labels: Vec<String>) {
+        self.cases += 1;
+        for l in labels {
+            *self.counts.entry(l).or_default() += 1;
+        }
+    }
+
+    pub fn count(&self, label: &str) -> u64 {
+        self.counts.get(label).copied().unwrap_or(0)
+    }
+
+    /// `label N (P%)` for every label, in the order of the labels' names.
+    pub fn line(&self) -> String {
+        let share = |n: u64| 100.0 * n as f64 / self.cases.max(1) as f64;
+        self.counts.iter().map(|(l, &n)| format!("{l} {n} ({:.1}%)", share(n))).collect::<Vec<_>>().join(", ")
+    }
 }
 
 /// How a clean case ended.
@@ -50,12 +84,12 @@ fn once(target: &Target, seed: u64) -> Result<String, String> {
     }
 }
 
-/// One case, twice.
-pub fn run_case(target: &Target, seed: u64) -> Result<Clean, String> {
+/// One case, twice; with how it ended, the first run's description.
+pub fn run_case(target: &Target, seed: u64) -> Result<(Clean, String), String> {
     let first = once(target, seed)?;
     let second = once(target, seed)?;
     if first != second && (first.contains("wallclock") || second.contains("wallclock")) {
-        return Ok(Clean::Wallclock);
+        return Ok((Clean::Wallclock, first));
     }
     if first != second {
         let at = first.bytes().zip(second.bytes()).take_while(|(a, b)| a == b).count();
@@ -67,7 +101,7 @@ pub fn run_case(target: &Target, seed: u64) -> Result<Clean, String> {
             around(&second)
         ));
     }
-    Ok(Clean::Same)
+    Ok((Clean::Same, first))
 }
 
 /// The process's resident memory now and its peak since the last [`reset_peak`] (or its start),
@@ -166,17 +200,22 @@ pub fn replay_command(target: &Target, seed: u64) -> String {
     format!("scripts/fuzz.sh --replay {} {seed:#018x}", target.name)
 }
 
-/// The seeds of the test suite's budget: fixed, so the suite is the same at every run.
-pub fn quick(target: &Target, cases: u64) {
+/// The seeds of the test suite's budget: fixed, so the suite is the same at every run. Returns
+/// the coverage of its cases.
+pub fn quick(target: &Target, cases: u64) -> Coverage {
     let watchdog = Watchdog::start();
     let mut failures = Vec::new();
+    let mut coverage = Coverage::default();
     for i in 0..cases {
         let seed = 0x5eed_0000_0000_0000 ^ (i << 8) ^ (target.name.len() as u64);
         watchdog.case(Some(format!("{} seed {seed:#018x}", target.name)));
-        if let Err(what) = run_case(target, seed) {
-            failures.push(report(target, seed, &what));
+        match run_case(target, seed) {
+            Ok((_, summary)) => coverage.add((target.coverage)(&summary)),
+            Err(what) => failures.push(report(target, seed, &what)),
         }
     }
     watchdog.case(None);
     assert!(failures.is_empty(), "{} of {cases} cases failed:\n{}", failures.len(), failures.join("\n"));
+    println!("{} coverage of {cases} cases: {}", target.name, coverage.line());
+    coverage
 }

@@ -23,6 +23,11 @@ pub fn input(seed: u64) -> Vec<u8> {
 }
 
 /// One case: the generated source through load, start and two decisions.
+/// How far a case got (`sandbox::coverage`).
+pub fn coverage(summary: &str) -> Vec<String> {
+    sandbox::coverage(summary, limits().memory_bytes)
+}
+
 pub fn case(seed: u64) -> Result<String, String> {
     let source = input(seed);
     run_source(&source)
@@ -321,6 +326,83 @@ fn stmt(g: &mut Gen, d: usize) -> String {
     }
 }
 
+/// A size in bytes near the bot's memory cap (32 MiB), below it, at it, or far past it.
+fn size(g: &mut Gen) -> u64 {
+    let mib = *g.pick(&[1, 4, 8, 12, 15, 16, 20, 24, 28, 30, 31, 32, 33, 40, 64, 1 << 20]);
+    let jitter = if g.one_in(2) { g.below(1 << 20) as u64 } else { 0 };
+    (mib << 20) - jitter
+}
+
+/// A statement that takes memory toward or past the cap: one big string (`string.rep`, doubling
+/// concatenation, copies by library calls), tables that grow (array or hash part), `table.concat`
+/// of them, coroutines that hold what they allocated, memory kept across decisions, and garbage
+/// made next to a big live block (weak tables, churn), so that the collector's emergency
+/// collection at the cap has something to free. (The sandbox leaves out `collectgarbage` and
+/// refuses `__gc`; now and then a statement tries them.) Pieces are large, so that the fuel of
+/// the repetitions does not run out long before the memory.
+fn memory_stmt(g: &mut Gen) -> String {
+    let size = size(g);
+    let piece = *g.pick(&[16u64, 1024, 4096, 65_536, 1 << 20]);
+    let reps = (size / piece).max(1);
+    let p = format!("string.rep(\"ab\", {})", (piece / 2).max(1));
+    match g.below(10) {
+        0 => format!("g2 = string.rep({p}, {reps})"),
+        1 => format!(
+            "local s = \"x\" .. {} while #s < {size} do s = s .. s end g2 = s",
+            lua_str(g.weird_text(4).as_bytes())
+        ),
+        2 => format!("local t = {{}} for i = 1, {reps} do t[i] = {p} .. i end t1 = t"),
+        3 => format!(
+            "local t = {{}} for i = 1, {} do t[{}] = {} end g3 = t",
+            size / 256,
+            g.pick(&["\"k\" .. i", "i", "i * 2^20", "-i", "i + 0.5"]),
+            g.pick(&["i", "{}", "{i}", "true"])
+        ),
+        4 => format!(
+            "local t = {{}} for i = 1, {reps} do t[i] = {p} end g2 = table.concat(t, {})",
+            g.pick(&["\"\"", "\",\"", "string.rep(\"-\", 4096)"])
+        ),
+        5 => format!(
+            "hold = hold or {{}} for i = 1, {} do local c = coroutine.{}(function() local s = string.rep({p}, {}) .. i \
+             coroutine.yield(#s) return s end) {} hold[#hold + 1] = c end",
+            1 + g.below(40),
+            g.pick(&["create", "create", "wrap"]),
+            (reps / 8).max(1),
+            g.pick(&["pcall(coroutine.resume, c)", "pcall(c)", "pcall(coroutine.close, c)"])
+        ),
+        6 => format!(
+            "local w = setmetatable({{}}, {{__mode = {}}}) for i = 1, {} do w[{}] = {p} .. i end g3 = w",
+            g.pick(&["\"k\"", "\"v\"", "\"kv\""]),
+            reps.min(1 << 16),
+            g.pick(&["{}", "i", "tostring(i)"]),
+        ),
+        7 => format!(
+            "local keep = string.rep({p}, {reps}) for i = 1, {} do local tmp = {} end g2 = keep",
+            1 + g.below(5000),
+            g.pick(&["keep:sub(1, 65536) .. i", "{i, i, i}", "string.rep(\"z\", 4096) .. i", "tostring(i):rep(100)"])
+        ),
+        8 => format!("t2.keep = rawget(t2, \"keep\") or {{}} t2.keep[#t2.keep + 1] = string.rep({p}, {})", (reps / 3).max(1)),
+        _ => match g.below(10) {
+            0 => "collectgarbage()".to_string(),
+            1 => "setmetatable({}, {__gc = function() g2 = string.rep(\"r\", 1e6) end})".to_string(),
+            _ => format!(
+                "local big = string.rep({p}, {reps}) g2 = {}",
+                g.pick(&[
+                    "big .. big",
+                    "big:upper()",
+                    "big:reverse()",
+                    "string.format(\"%s%s\", big, big)",
+                    "string.rep(big, 2, big)",
+                    "(big:gsub(\"a\", \"aa\"))",
+                    "{big:byte(1, -1)}",
+                    "select(2, pcall(string.rep, big, 1e6))",
+                    "big:sub(2) .. big:sub(1, 1)",
+                ])
+            ),
+        },
+    }
+}
+
 /// A whole bot: helpers, top-level code, `init` sometimes, and `act`.
 pub fn program(g: &mut Gen) -> String {
     let mut out = String::from(
@@ -328,6 +410,7 @@ pub fn program(g: &mut Gen) -> String {
          local function rec(n) if type(n) ~= \"number\" or n <= 0 then return 0 end return rec(n - 1) + 1 end\n\
          _G.rec = rec\n",
     );
+    let top = out.len();
     if g.one_in(4) {
         out.push_str(&format!(
             "setmetatable(t1, {{__index = function(t, k) {} return k end, __len = function() return {} end}})\n",
@@ -344,7 +427,26 @@ pub fn program(g: &mut Gen) -> String {
     }
     let n = 1 + g.below(4);
     let body = block(g, 3, n);
-    let body = if g.one_in(2) { format!("pcall(function()\n{body}\nend)") } else { body };
+    let mut body = if g.one_in(2) { format!("pcall(function()\n{body}\nend)") } else { body };
+    // Half the cases push memory: at the top (before the statements that may fail), in `init`
+    // or first in `act`; caught now and then.
+    if g.one_in(2) {
+        let m: String = (0..1 + g.below(3))
+            .map(|_| {
+                let s = memory_stmt(g);
+                if g.one_in(4) {
+                    format!("pcall(function() {s} end)\n")
+                } else {
+                    s + "\n"
+                }
+            })
+            .collect();
+        match g.below(4) {
+            0 => out.insert_str(top, &m),
+            1 => out.push_str(&format!("function init(info) {m} end\n")),
+            _ => body = m + &body,
+        }
+    }
     let reply = match g.below(10) {
         0 => expr(g, 2),
         1 => "obs.legal[#obs.legal]".to_string(),

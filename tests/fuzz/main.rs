@@ -19,29 +19,52 @@ mod wasm;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use driver::{quick, report, reset_peak, rss_mib, run_case, Clean, Target, Watchdog};
+use driver::{no_coverage, quick, report, reset_peak, rss_mib, run_case, Clean, Coverage, Target, Watchdog};
 
 /// Every target, in the order a campaign runs them. `growth_mib`: replies and tournament files
 /// run no bot; the `wasm` and `lua` cases one bot at 32 MiB; a capsule one Lua bot at its
 /// recorded limits (64 MiB); a replay's verification up to two Lua bots at 64 MiB.
 fn targets() -> Vec<Target> {
     vec![
-        Target { name: "replies", case: replies::case, input: |_| Vec::new(), ext: "txt", growth_mib: 64 },
+        Target {
+            name: "replies",
+            case: replies::case,
+            input: |_| Vec::new(),
+            ext: "txt",
+            growth_mib: 64,
+            coverage: no_coverage,
+        },
         Target {
             name: "config",
             case: files::config_case,
             input: files::config_input,
             ext: "toml",
             growth_mib: 64,
+            coverage: no_coverage,
         },
-        Target { name: "wasm", case: wasm::case, input: wasm::input, ext: "wasm", growth_mib: 96 },
-        Target { name: "lua", case: lua::case, input: lua::input, ext: "lua", growth_mib: 112 },
+        Target {
+            name: "wasm",
+            case: wasm::case,
+            input: wasm::input,
+            ext: "wasm",
+            growth_mib: 96,
+            coverage: wasm::coverage,
+        },
+        Target {
+            name: "lua",
+            case: lua::case,
+            input: lua::input,
+            ext: "lua",
+            growth_mib: 112,
+            coverage: lua::coverage,
+        },
         Target {
             name: "capsule",
             case: files::capsule_case,
             input: files::capsule_input,
             ext: "json",
             growth_mib: 144,
+            coverage: no_coverage,
         },
         Target {
             name: "replay",
@@ -49,6 +72,7 @@ fn targets() -> Vec<Target> {
             input: files::replay_input,
             ext: "json",
             growth_mib: 224,
+            coverage: no_coverage,
         },
     ]
 }
@@ -74,12 +98,24 @@ fn config_budget() {
 
 #[test]
 fn wasm_budget() {
-    quick(&target("wasm"), 150);
+    let coverage = quick(&target("wasm"), 150);
+    // The generators' reach: a third of the modules get through load and start into decisions
+    // (the grafted modules; most others stop at load on purpose).
+    let reached = coverage.count("reached a decision");
+    assert!(reached >= 50, "only {reached} of 150 modules reached a decision: {}", coverage.line());
 }
 
 #[test]
 fn lua_budget() {
-    quick(&target("lua"), 150);
+    let coverage = quick(&target("lua"), 150);
+    // The generators' reach: bots that end at the memory cap, and bots whose peak passes half
+    // of it.
+    let (hit, half) = (coverage.count("hit memory"), coverage.count("peak over half the cap"));
+    assert!(
+        hit >= 10 && half >= 30,
+        "{hit} bots hit the memory cap, {half} passed half of it: {}",
+        coverage.line()
+    );
 }
 
 #[test]
@@ -133,6 +169,7 @@ fn campaign() {
         let start = Instant::now();
         let budget = Duration::from_secs_f64(minutes * 60.0);
         let (mut cases, mut wallclock, mut failed, mut most_growth) = (0u64, 0u64, 0u64, 0u64);
+        let mut coverage = Coverage::default();
         // Each target draws from its own range of seeds.
         let first = base.wrapping_add((k as u64) << 48);
         while start.elapsed() < budget {
@@ -144,7 +181,8 @@ fn campaign() {
             }
             watchdog.case(Some(what));
             let before = if measured { rss_mib().map(|(now, _)| now) } else { None };
-            let result = run_case(t, seed).and_then(|clean| {
+            let result = run_case(t, seed).and_then(|(clean, summary)| {
+                coverage.add((t.coverage)(&summary));
                 let (Some(before), Some((_, peak))) = (before, rss_mib()) else { return Ok(clean) };
                 let growth = peak.saturating_sub(before);
                 most_growth = most_growth.max(growth);
@@ -175,6 +213,10 @@ fn campaign() {
             t.name,
             start.elapsed().as_secs_f64() / 60.0,
         );
+        let line = match coverage.line() {
+            c if c.is_empty() => line,
+            c => format!("{line}\n         coverage: {c}"),
+        };
         println!("{line}");
         table.push(line);
     }

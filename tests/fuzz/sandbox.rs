@@ -90,3 +90,55 @@ fn record(run: &mut Run, stage: &str, f: &Fault, limits: &Limits) -> Result<(), 
     writeln!(run.summary, "{stage}: {f}\n  trace {:?}", f.trace).unwrap();
     Ok(())
 }
+
+/// How far a run got, from its summary, as coverage labels: `refused at load`, `failed at start`
+/// or `reached a decision`; `decision fault: V` for each verdict V a decision ended with;
+/// `hit memory` when any stage ended as `memory`; `peak over half the cap` and `peak over 90% of
+/// the cap` when the bot's memory peak passed those.
+pub fn coverage(summary: &str, cap: u64) -> Vec<String> {
+    let mut labels = Vec::new();
+    let stage = |name: &str| summary.lines().find_map(|l| l.strip_prefix(name)?.strip_prefix(": "));
+    if !stage("load").is_some_and(|s| s.starts_with("ok ")) {
+        labels.push("refused at load".to_string());
+    } else if !stage("start").is_some_and(|s| s.starts_with("ok ")) {
+        labels.push("failed at start".to_string());
+    } else {
+        labels.push("reached a decision".to_string());
+    }
+    // A fault's line is `stage: verdict: message (...)`; a reply's is `act N: "reply" fuel N`.
+    let mut hit_memory = false;
+    for line in summary.lines() {
+        let Some((stage, rest)) = line.split_once(": ") else { continue };
+        let is_stage = stage == "load" || stage == "start" || stage.starts_with("act ");
+        if !is_stage || rest.starts_with("ok ") || rest.starts_with('"') {
+            continue;
+        }
+        let Some((verdict, _)) = rest.split_once(": ") else { continue };
+        hit_memory |= verdict == "memory";
+        if stage.starts_with("act ") {
+            let label = format!("decision fault: {verdict}");
+            if !labels.contains(&label) {
+                labels.push(label);
+            }
+        }
+    }
+    if hit_memory {
+        labels.push("hit memory".to_string());
+    }
+    // Peaks: `memory N` in a decision's log line, `memory peak N bytes` in a fault.
+    let peak = summary
+        .split("memory ")
+        .skip(1)
+        .filter_map(|s| {
+            s.trim_start_matches("peak ").split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
+        })
+        .max()
+        .unwrap_or(0u64);
+    if peak > cap / 2 {
+        labels.push("peak over half the cap".to_string());
+    }
+    if peak > cap / 10 * 9 {
+        labels.push("peak over 90% of the cap".to_string());
+    }
+    labels
+}

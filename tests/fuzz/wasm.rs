@@ -45,6 +45,11 @@ fn imports(g: &mut Gen) -> Vec<u8> {
         r#"(import "env" "g" (global i32))"#,
         r#"(import "wasi_snapshot_preview1" "fd_write" (func (param i32 i32 i32 i32) (result i32)))"#,
     ]);
+    imports_with(extra)
+}
+
+/// The two host functions and `extra` imports.
+fn imports_with(extra: &str) -> Vec<u8> {
     wat::parse_str(format!(
         r#"(module
             (import "env" "log" (func (param i32 i32)))
@@ -147,11 +152,102 @@ fn sized_module(g: &mut Gen) -> Vec<u8> {
     .expect("the sized module parses")
 }
 
+/// The number of the function a module exports as `name`, from its text
+/// (`(export "name" (func N))`).
+fn exported_func(text: &str, name: &str) -> Option<u32> {
+    let pattern = format!("(export \"{name}\" (func ");
+    let at = text.find(&pattern)? + pattern.len();
+    text[at..].split(')').next()?.parse().ok()
+}
+
+/// A module whose decisions run generated code: wasm-smith makes a module that exports `memory`
+/// and two functions with generated bodies (`work` and `step`), and the ABI's `alloc`, `act` and
+/// sometimes `init` are grafted on in text. `act` calls `work` once and `step` in a loop, then
+/// replies with a string it writes in memory (or, now and then, with what `work` returned);
+/// `alloc` sometimes asks `step` for the pointer.
+fn grafted_module(g: &mut Gen) -> Vec<u8> {
+    let n = 1024 + g.below(16 << 10);
+    let data = g.bytes(n);
+    let mut u = Unstructured::new(&data);
+    let config = Config {
+        // Initial memories below the cap mostly; `memory.grow` can still pass it.
+        max_memory32_bytes: if g.one_in(4) { 1 << 26 } else { 1 << 22 },
+        memory64_enabled: false,
+        threads_enabled: false,
+        custom_page_sizes_enabled: false,
+        // wasm-smith adds the exported memory to those it makes: none of its own, so the
+        // module has the one memory the loader allows.
+        max_memories: 0,
+        max_tables: 1,
+        gc_enabled: false,
+        exceptions_enabled: false,
+        custom_descriptors_enabled: false,
+        shared_everything_threads_enabled: false,
+        reference_types_enabled: false,
+        max_funcs: 20,
+        max_instructions: 50 + g.below(500),
+        disallow_traps: !g.one_in(3),
+        exports: Some(
+            wat::parse_str(
+                r#"(module
+                    (memory (export "memory") 1)
+                    (func (export "work") (param i32 i32) (result i64) i64.const 0)
+                    (func (export "step") (param i32) (result i32) i32.const 0))"#,
+            )
+            .expect("the grafted exports parse"),
+        ),
+        // Only the host's functions (without a list, wasm-smith makes up imports).
+        available_imports: Some(imports_with("")),
+        ..Config::default()
+    };
+    let Ok(module) = Module::new(config, &mut u) else { return abi_exports(true) };
+    let bytes = module.to_bytes();
+    let Ok(text) = wasmprinter::print_bytes(&bytes) else { return bytes };
+    let (Some(work), Some(step)) = (exported_func(&text, "work"), exported_func(&text, "step")) else {
+        return bytes;
+    };
+    let alloc = if g.one_in(5) { format!("local.get 0 call {step}") } else { "i32.const 1024".into() };
+    let init = if g.one_in(3) {
+        format!(r#"(func (export "init") (param i32 i32) local.get 0 local.get 1 call {work} drop)"#)
+    } else {
+        String::new()
+    };
+    let steps = *g.pick(&[0, 1, 3, 100, 10_000]);
+    // The reply "1" at 60000 (in the first page), or whatever `work` returned.
+    let reply = if g.one_in(6) {
+        format!("local.get 0 local.get 1 call {work}")
+    } else {
+        "i32.const 60000 i32.const 49 i32.store8 i64.const 0xea6000000001".into()
+    };
+    let graft = format!(
+        r#"(func (export "alloc") (param i32) (result i32) {alloc})
+        (func (export "act") (param i32 i32) (result i64) (local i32)
+          local.get 0 local.get 1 call {work} drop
+          (block (loop
+            local.get 2 i32.const {steps} i32.ge_u br_if 1
+            local.get 2 call {step} drop
+            local.get 2 i32.const 1 i32.add local.set 2
+            br 0))
+          {reply})
+        {init}"#
+    );
+    let Some(end) = text.rfind(')') else { return bytes };
+    let grafted = wat::parse_str(format!("{}{graft}{}", &text[..end], &text[end..])).unwrap_or(bytes);
+    if g.one_in(10) {
+        g.mutate_bytes(&grafted)
+    } else {
+        grafted
+    }
+}
+
 /// The module of a case.
 pub fn input(seed: u64) -> Vec<u8> {
     let mut g = Gen::new(seed);
     if g.one_in(12) {
         return sized_module(&mut g);
+    }
+    if g.one_in(2) {
+        return grafted_module(&mut g);
     }
     let n = 1024 + g.below(32 << 10);
     let data = g.bytes(n);
@@ -182,6 +278,11 @@ pub fn input(seed: u64) -> Vec<u8> {
     match g.below(5) {
         0..=2 => {
             config.exports = Some(abi_exports(g.one_in(2)));
+            // wasm-smith adds the exported memory to the ones it makes: mostly none of its own,
+            // so that the module has the one memory the loader allows.
+            if !g.one_in(6) {
+                config.max_memories = config.min_memories as usize;
+            }
             config.available_imports = Some(imports(&mut g));
         }
         3 => config.available_imports = (!g.one_in(3)).then(|| imports(&mut g)),
@@ -223,6 +324,11 @@ impl ArbitraryConfig for Config {
         let mut u = Unstructured::new(data);
         u.arbitrary().unwrap_or_default()
     }
+}
+
+/// How far a case got (`sandbox::coverage`).
+pub fn coverage(summary: &str) -> Vec<String> {
+    sandbox::coverage(summary, limits().memory_bytes)
 }
 
 pub fn case(seed: u64) -> Result<String, String> {
