@@ -25,6 +25,18 @@ pub struct Packed {
     replay: Vec<u8>,
 }
 
+impl Packed {
+    /// The summary as JSON.
+    pub fn summary(&self) -> &str {
+        &self.summary
+    }
+
+    /// The replay as compressed JSON (read back with [`unpack`]).
+    pub fn replay(&self) -> &[u8] {
+        &self.replay
+    }
+}
+
 /// Serializes and compresses one match for [`Store::insert`].
 pub fn pack(summary: &MatchSummary, replay: &Replay) -> Packed {
     Packer::new().pack(summary, replay)
@@ -204,7 +216,10 @@ impl Store {
 }
 
 /// A stored replay's JSON text: zstd (this version) or raw deflate (earlier databases).
-fn unpack(blob: &[u8]) -> std::io::Result<String> {
+///
+/// # Errors
+/// The bytes are not a compressed replay.
+pub fn unpack(blob: &[u8]) -> std::io::Result<String> {
     let bytes = if blob.starts_with(&ZSTD_MAGIC) {
         zstd::stream::decode_all(blob)?
     } else {
