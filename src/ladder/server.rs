@@ -88,6 +88,14 @@ impl Ladder {
         &self.0.db
     }
 
+    /// Queues a job (matchmaking's, or a validation).
+    ///
+    /// # Errors
+    /// The queue cannot be written.
+    pub fn enqueue(&self, job: &Job) -> Result<(), String> {
+        self.0.jobs.enqueue(job)
+    }
+
     /// Runs a database call off the async threads.
     async fn run<T: Send + 'static>(
         &self,

@@ -172,14 +172,23 @@ impl Worker {
         for variant in variants {
             let parsed = registry::variant::<G>(Some(&variant)).map_err(|e| WorkError::Host(format!("{e:#}")))?;
             let seed = derive_seed(&[u64::from_str_radix(&v.hash[..16], 16).unwrap_or(0)]);
-            let mut table = Match::<G>::new(parsed, seed).seat(&source, &self.config.limits);
-            for _ in 1..G::PLAYERS {
-                table = table.seat(&random, &self.config.limits);
+            let what = format!("smoke match {variant} against random, in every seat");
+            let mut decisions = 0;
+            let mut fault = None;
+            // The bot in each seat in turn (seat k), `random` in the others.
+            for k in 0..G::PLAYERS {
+                let table = (0..G::PLAYERS).fold(Match::<G>::new(parsed, seed), |t, s| {
+                    t.seat(if s == k { &source } else { &random }, &self.config.limits)
+                });
+                let replay = table.play();
+                decisions += replay.decisions.iter().filter(|d| d.seat == k).count();
+                if let Some(f) = replay.faults[k].first() {
+                    fault = Some(f.clone());
+                    break;
+                }
             }
-            let replay = table.play();
-            let what = format!("smoke match {variant} against random");
-            checks.push(match replay.faults[0].first() {
-                None => Check { what, ok: true, verdict: None, message: format!("{} decisions, no fault", replay.decisions.iter().filter(|d| d.seat == 0).count()) },
+            checks.push(match fault {
+                None => Check { what, ok: true, verdict: None, message: format!("{decisions} decisions, no fault") },
                 Some(f) => Check { what, ok: false, verdict: Some(f.verdict.name().to_string()), message: f.message.clone() },
             });
         }
