@@ -71,7 +71,8 @@ fn site_with(tag: &str, config: LadderConfig) -> Site {
 }
 
 fn blade_only() -> LadderConfig {
-    config::parse("[[board]]\ngame = \"blade\"\n[upload]\nper_minute = 100\n", Path::new("ladder.toml")).unwrap()
+    config::parse("[[board]]\ngame = \"blade\"\n[upload]\nper_minute = 100\n", Path::new("ladder.toml"))
+        .unwrap()
 }
 
 fn site(tag: &str) -> Site {
@@ -145,14 +146,25 @@ impl Browser {
         self.send(app, req).await
     }
 
-    async fn upload(&mut self, app: &Router, game: &str, name: &str, file: &str, bytes: &[u8], csrf: bool) -> Answer {
+    async fn upload(
+        &mut self,
+        app: &Router,
+        game: &str,
+        name: &str,
+        file: &str,
+        bytes: &[u8],
+        csrf: bool,
+    ) -> Answer {
         if csrf && self.csrf.is_none() {
             self.get(app, "/upload").await;
         }
         let boundary = "XyZzY0123456789";
         let mut body = Vec::new();
         let mut text = |k: &str, v: &str| {
-            body.extend_from_slice(format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{k}\"\r\n\r\n{v}\r\n").as_bytes())
+            body.extend_from_slice(
+                format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{k}\"\r\n\r\n{v}\r\n")
+                    .as_bytes(),
+            )
         };
         if csrf {
             text("csrf", &self.csrf.clone().unwrap_or_default());
@@ -191,7 +203,14 @@ fn csrf_of(html: &str) -> Option<String> {
 fn between(text: &str, start: &str, end: &str) -> Option<String> {
     let at = text.find(start)? + start.len();
     let raw = text[at..].split(end).next()?;
-    Some(raw.replace("&#x2f;", "/").replace("&#x27;", "'").replace("&quot;", "\"").replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&"))
+    Some(
+        raw.replace("&#x2f;", "/")
+            .replace("&#x27;", "'")
+            .replace("&quot;", "\"")
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&amp;", "&"),
+    )
 }
 
 async fn api_upload(app: &Router, token: Option<&str>, query: &str, bytes: Vec<u8>) -> Answer {
@@ -207,7 +226,9 @@ async fn admin(s: &Site) -> Browser {
     let code = s.db.first_admin_invite().unwrap().expect("an empty database makes an admin invite");
     let mut b = Browser::default();
     b.get(&s.app, &format!("/register?invite={code}")).await;
-    let r = b.post(&s.app, "/register", &[("invite", &code), ("name", "teacher"), ("password", "correct horse")]).await;
+    let r = b
+        .post(&s.app, "/register", &[("invite", &code), ("name", "teacher"), ("password", "correct horse")])
+        .await;
     assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
     b
 }
@@ -221,7 +242,8 @@ async fn player(s: &Site, admin: &mut Browser, name: &str) -> Browser {
     assert!(link.starts_with("http://ladder.test/register?invite="), "{link}");
     let mut b = Browser::default();
     b.get(&s.app, "/register").await;
-    let r = b.post(&s.app, "/register", &[("invite", &code), ("name", name), ("password", "password123")]).await;
+    let r =
+        b.post(&s.app, "/register", &[("invite", &code), ("name", name), ("password", "password123")]).await;
     assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
     b
 }
@@ -257,7 +279,10 @@ fn db_path(s: &Site) -> PathBuf {
 fn ladder_toml_errors_name_the_file_line_and_field() {
     let p = Path::new("ladder.toml");
     let e = config::parse("[[board]]\ngame = \"poker\"\n", p).unwrap_err().to_string();
-    assert!(e.starts_with("ladder.toml:2:") && e.contains("`game = \"poker\"` is not a game (one of: blade"), "{e}");
+    assert!(
+        e.starts_with("ladder.toml:2:") && e.contains("`game = \"poker\"` is not a game (one of: blade"),
+        "{e}"
+    );
     let e = config::parse("[[board]]\ngame = \"blade\"\nvariant = \"huge\"\n", p).unwrap_err().to_string();
     assert!(e.starts_with("ladder.toml:3:") && e.contains("not a variant of blade"), "{e}");
     let e = config::parse("register = \"anyone\"\n", p).unwrap_err().to_string();
@@ -266,7 +291,9 @@ fn ladder_toml_errors_name_the_file_line_and_field() {
     assert!(e.starts_with("ladder.toml:2:") && e.contains("`max_bytes` must be between"), "{e}");
     let e = config::parse("[upload]\nmax_size = 10\n", p).unwrap_err().to_string();
     assert!(e.contains("unknown field `max_size`"), "{e}");
-    let e = config::parse("[[board]]\ngame = \"blade\"\n[[board]]\ngame = \"blade\"\n", p).unwrap_err().to_string();
+    let e = config::parse("[[board]]\ngame = \"blade\"\n[[board]]\ngame = \"blade\"\n", p)
+        .unwrap_err()
+        .to_string();
     assert!(e.starts_with("ladder.toml:4:") && e.contains("listed twice"), "{e}");
     // No file: every game's first variant, invite only.
     let c = config::parse("", p).unwrap();
@@ -283,16 +310,22 @@ async fn first_start_invite_makes_an_admin_once() {
     assert_ne!(code, code2);
     let mut b = Browser::default();
     b.get(&s.app, "/register").await;
-    let r = b.post(&s.app, "/register", &[("invite", &code), ("name", "teacher"), ("password", "correct horse")]).await;
+    let r = b
+        .post(&s.app, "/register", &[("invite", &code), ("name", "teacher"), ("password", "correct horse")])
+        .await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
-    let r = b.post(&s.app, "/register", &[("invite", &code2), ("name", "teacher"), ("password", "correct horse")]).await;
+    let r = b
+        .post(&s.app, "/register", &[("invite", &code2), ("name", "teacher"), ("password", "correct horse")])
+        .await;
     assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
     assert_eq!(b.get(&s.app, "/admin").await.status, StatusCode::OK);
     // Once a user exists no new admin invite is made, and the used code does not work again.
     assert_eq!(s.db.first_admin_invite().unwrap(), None);
     let mut other = Browser::default();
     other.get(&s.app, "/register").await;
-    let r = other.post(&s.app, "/register", &[("invite", &code2), ("name", "mallory"), ("password", "password123")]).await;
+    let r = other
+        .post(&s.app, "/register", &[("invite", &code2), ("name", "mallory"), ("password", "password123")])
+        .await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(r.body.contains("not valid"), "{}", r.body);
     // Without an invite on an invite-only ladder: refused, saying what to do.
@@ -315,7 +348,9 @@ async fn sessions_cookies_csrf_and_no_user_enumeration() {
     assert_eq!(r.status, StatusCode::FORBIDDEN);
     assert!(r.body.contains("security token"), "{}", r.body);
     let stolen = teacher.csrf.clone().unwrap();
-    let r = b.post_raw(&s.app, "/login", &[("csrf", &stolen), ("name", "alice"), ("password", "password123")]).await;
+    let r = b
+        .post_raw(&s.app, "/login", &[("csrf", &stolen), ("name", "alice"), ("password", "password123")])
+        .await;
     assert_eq!(r.status, StatusCode::FORBIDDEN);
     // A wrong password and an unknown name get the same answer.
     let wrong = b.post(&s.app, "/login", &[("name", "alice"), ("password", "nope-nope")]).await;
@@ -347,7 +382,13 @@ async fn tokens_are_shown_once_and_stored_hashed() {
     let r = api_upload(&s.app, Some(&t), "game=blade&name=r1&file=r1.lua", lua("blade_random.lua")).await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.body);
     assert!(r.body.contains("\"version\":1") && r.body.contains("\"state\":\"pending\""), "{}", r.body);
-    let r = api_upload(&s.app, Some("0".repeat(64).as_str()), "game=blade&name=r2&file=r2.lua", lua("blade_greedy.lua")).await;
+    let r = api_upload(
+        &s.app,
+        Some("0".repeat(64).as_str()),
+        "game=blade&name=r2&file=r2.lua",
+        lua("blade_greedy.lua"),
+    )
+    .await;
     assert_eq!(r.status, StatusCode::UNAUTHORIZED);
     assert!(r.body.contains("ARENA_TOKEN"), "{}", r.body);
     let r = api_upload(&s.app, None, "game=blade&name=r2&file=r2.lua", lua("blade_greedy.lua")).await;
@@ -366,7 +407,10 @@ async fn uploads_are_checked_at_every_layer() {
     // Unauthenticated: a browser without a session, and without CSRF.
     let mut stranger = Browser::default();
     stranger.get(&s.app, "/login").await;
-    assert_eq!(stranger.upload(&s.app, "blade", "x", "x.lua", &good, true).await.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        stranger.upload(&s.app, "blade", "x", "x.lua", &good, true).await.status,
+        StatusCode::UNAUTHORIZED
+    );
     let r = alice.upload(&s.app, "blade", "x", "x.lua", &good, false).await;
     assert_eq!(r.status, StatusCode::FORBIDDEN, "{}", r.body);
     // Too large: just over the limit (the handler's check) and far over it (the body limit).
@@ -376,7 +420,11 @@ async fn uploads_are_checked_at_every_layer() {
     for body in [big.clone(), vec![b'x'; max * 3]] {
         let r = alice.upload(&s.app, "blade", "big", "big.lua", &body, true).await;
         assert_eq!(r.status, StatusCode::PAYLOAD_TOO_LARGE);
-        assert!(r.body.contains(&format!("limit of {max} bytes")) && r.body.contains("max_bytes"), "{}", r.body);
+        assert!(
+            r.body.contains(&format!("limit of {max} bytes")) && r.body.contains("max_bytes"),
+            "{}",
+            r.body
+        );
     }
     // Bad names, games and languages.
     for (game, name, file, bytes, says) in [
@@ -401,15 +449,22 @@ async fn uploads_are_checked_at_every_layer() {
     let r = alice.send(&s.app, req).await;
     assert!(r.status.is_client_error(), "{}", r.status);
     // The first upload is v1, a changed file v2; the same bytes again are 409.
-    assert_eq!(alice.upload(&s.app, "blade", "rando", "r.lua", &good, true).await.status, StatusCode::SEE_OTHER);
+    assert_eq!(
+        alice.upload(&s.app, "blade", "rando", "r.lua", &good, true).await.status,
+        StatusCode::SEE_OTHER
+    );
     let mut changed = good.clone();
     changed.extend_from_slice(b"\n-- v2\n");
-    assert_eq!(alice.upload(&s.app, "blade", "rando", "r.lua", &changed, true).await.status, StatusCode::SEE_OTHER);
+    assert_eq!(
+        alice.upload(&s.app, "blade", "rando", "r.lua", &changed, true).await.status,
+        StatusCode::SEE_OTHER
+    );
     let r = alice.upload(&s.app, "blade", "rando", "r.lua", &good, true).await;
     assert_eq!(r.status, StatusCode::CONFLICT);
     assert!(r.body.contains("identical to rando v1"), "{}", r.body);
     // Another player may not upload under alice's bot name, nor publish her bot.
-    let r = bob.upload(&s.app, "blade", "rando", "r.lua", b"function act(o) return o.legal[1] end", true).await;
+    let r =
+        bob.upload(&s.app, "blade", "rando", "r.lua", b"function act(o) return o.legal[1] end", true).await;
     assert_eq!(r.status, StatusCode::CONFLICT);
     assert!(r.body.contains("another player"), "{}", r.body);
     let bot = s.db.bot_named("blade", "rando").unwrap().unwrap();
@@ -417,12 +472,18 @@ async fn uploads_are_checked_at_every_layer() {
     assert_eq!(r.status, StatusCode::FORBIDDEN);
     // Nor read its source, nor use the admin pages.
     assert_eq!(bob.get(&s.app, &format!("/bots/{}/v/1/source", bot.id)).await.status, StatusCode::FORBIDDEN);
-    assert_eq!(bob.post(&s.app, &format!("/admin/bots/{}/disable", bot.id), &[("disabled", "true")]).await.status, StatusCode::FORBIDDEN);
+    assert_eq!(
+        bob.post(&s.app, &format!("/admin/bots/{}/disable", bot.id), &[("disabled", "true")]).await.status,
+        StatusCode::FORBIDDEN
+    );
     let r = alice.get(&s.app, &format!("/bots/{}/v/1/source", bot.id)).await;
     assert_eq!((r.status, r.body.as_bytes()), (StatusCode::OK, good.as_slice()));
     // Published, anyone may read it.
     alice.post(&s.app, &format!("/bots/{}/publish", bot.id), &[("published", "true")]).await;
-    assert_eq!(Browser::default().get(&s.app, &format!("/bots/{}/v/2/source", bot.id)).await.status, StatusCode::OK);
+    assert_eq!(
+        Browser::default().get(&s.app, &format!("/bots/{}/v/2/source", bot.id)).await.status,
+        StatusCode::OK
+    );
     // Two versions, each queued for validation.
     assert_eq!(s.db.versions(bot.id).unwrap().len(), 2);
     assert_eq!(s.jobs.take().len(), 2);
@@ -434,7 +495,8 @@ async fn validation_in_a_worker_marks_versions_ready_or_failed() {
     let mut teacher = admin(&s).await;
     let mut alice = player(&s, &mut teacher, "alice").await;
     alice.get(&s.app, "/upload").await;
-    let wasm = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("example_bots/wasm/blade_rust.wasm")).unwrap();
+    let wasm = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("example_bots/wasm/blade_rust.wasm"))
+        .unwrap();
     let hostile_wasm = wat::parse_bytes(&hostile("wasm_unknown_import.wat")).unwrap().into_owned();
     for (name, file, bytes) in [
         ("luabot", "a.lua", lua("blade_random.lua")),
@@ -458,14 +520,24 @@ async fn validation_in_a_worker_marks_versions_ready_or_failed() {
         let (_, st, verdicts) = state(good);
         assert_eq!(st, "ready", "{good}: {verdicts}");
     }
-    for (bad, verdict) in [("looper", "fuel"), ("escaper", "crash"), ("noact", "load"), ("malformed", "load"), ("importer", "load")] {
+    for (bad, verdict) in [
+        ("looper", "fuel"),
+        ("escaper", "crash"),
+        ("noact", "load"),
+        ("malformed", "load"),
+        ("importer", "load"),
+    ] {
         let (id, st, verdicts) = state(bad);
         assert_eq!(st, "failed", "{bad}: {verdicts}");
         assert!(verdicts.contains(&format!("\"verdict\":\"{verdict}\"")), "{bad}: {verdicts}");
         // The bot page shows the verdict, and the server is still up.
         let page = alice.get(&s.app, &format!("/bots/{id}")).await;
         assert_eq!(page.status, StatusCode::OK);
-        assert!(page.body.contains("failed") && page.body.contains(&format!("<b>{verdict}</b>")), "{}", page.body);
+        assert!(
+            page.body.contains("failed") && page.body.contains(&format!("<b>{verdict}</b>")),
+            "{}",
+            page.body
+        );
     }
     // Only the ready bots play.
     let players: Vec<String> = s.db.players("blade").unwrap().into_iter().map(|(b, _)| b.name).collect();
@@ -490,9 +562,15 @@ async fn ladder_with_bots(s: &Site, bots: &[(&str, &str)]) -> (Browser, Vec<Brow
 #[tokio::test]
 async fn matches_fill_the_leaderboard_bot_and_match_pages() {
     let s = site("board");
-    let (_teacher, _players) =
-        ladder_with_bots(&s, &[("greedy1", "blade_greedy.lua"), ("random1", "blade_random.lua"), ("carlo", "blade_montecarlo.lua")])
-            .await;
+    let (_teacher, _players) = ladder_with_bots(
+        &s,
+        &[
+            ("greedy1", "blade_greedy.lua"),
+            ("random1", "blade_random.lua"),
+            ("carlo", "blade_montecarlo.lua"),
+        ],
+    )
+    .await;
     let jobs = cardarena::ladder::tick_jobs(&s.db, &s.config, 1).unwrap();
     assert_eq!(jobs.len(), s.config.jobs_per_tick as usize);
     let mut worker = Worker::new(s.db.clone(), s.config.clone());
@@ -505,22 +583,24 @@ async fn matches_fill_the_leaderboard_bot_and_match_pages() {
     worker.run(&jobs[0]).unwrap();
     assert_eq!(s.db.board_matches("blade", "readme").unwrap().len(), stored);
     // The same database and tick give the same jobs.
-    assert_eq!(cardarena::ladder::tick_jobs(&s.db, &s.config, 7).unwrap(), cardarena::ladder::tick_jobs(&s.db, &s.config, 7).unwrap());
+    assert_eq!(
+        cardarena::ladder::tick_jobs(&s.db, &s.config, 7).unwrap(),
+        cardarena::ladder::tick_jobs(&s.db, &s.config, 7).unwrap()
+    );
 
     let mut visitor = Browser::default();
     let r = visitor.get(&s.app, "/board/blade/readme").await;
     assert_eq!(r.status, StatusCode::OK);
     assert!(r.body.contains("<svg") && r.body.contains("win matrix"), "{}", r.body);
     assert!(r.body.contains("95% interval") && r.body.contains("Fault rate"), "{}", r.body);
-    let played: std::collections::BTreeSet<String> = s
-        .db
-        .board_matches("blade", "readme")
-        .unwrap()
-        .iter()
-        .flat_map(|m| m.seats.clone())
-        .map(|v| s.db.version(v).unwrap().unwrap().bot)
-        .map(|b| s.db.bot(b).unwrap().unwrap().name)
-        .collect();
+    let played: std::collections::BTreeSet<String> =
+        s.db.board_matches("blade", "readme")
+            .unwrap()
+            .iter()
+            .flat_map(|m| m.seats.clone())
+            .map(|v| s.db.version(v).unwrap().unwrap().bot)
+            .map(|b| s.db.bot(b).unwrap().unwrap().name)
+            .collect();
     for name in &played {
         assert!(r.body.contains(&format!("{name}@v1")), "{name} missing from the board");
     }
@@ -580,15 +660,20 @@ async fn faults_are_grouped_with_a_capsule_and_the_repro_command() {
 #[tokio::test]
 async fn an_admin_disables_a_user_or_a_bot() {
     let s = site("disable");
-    let (mut teacher, mut players) =
-        ladder_with_bots(&s, &[("one", "blade_greedy.lua"), ("two", "blade_random.lua"), ("three", "blade_montecarlo.lua")]).await;
+    let (mut teacher, mut players) = ladder_with_bots(
+        &s,
+        &[("one", "blade_greedy.lua"), ("two", "blade_random.lua"), ("three", "blade_montecarlo.lua")],
+    )
+    .await;
     assert_eq!(s.db.players("blade").unwrap().len(), 3);
     let two = s.db.bot_named("blade", "two").unwrap().unwrap();
     let r = teacher.post(&s.app, &format!("/admin/bots/{}/disable", two.id), &[("disabled", "true")]).await;
     assert_eq!(r.status, StatusCode::SEE_OTHER);
     assert_eq!(s.db.players("blade").unwrap().len(), 2);
     // A disabled bot takes no new version.
-    let r = players[1].upload(&s.app, "blade", "two", "t.lua", b"function act(o) return o.legal[2] or o.legal[1] end", true).await;
+    let r = players[1]
+        .upload(&s.app, "blade", "two", "t.lua", b"function act(o) return o.legal[2] or o.legal[1] end", true)
+        .await;
     assert_eq!(r.status, StatusCode::FORBIDDEN);
     // A disabled user is signed out everywhere and cannot sign in (the same answer as a wrong password).
     let one = s.db.bot_named("blade", "one").unwrap().unwrap();
@@ -603,7 +688,9 @@ async fn an_admin_disables_a_user_or_a_bot() {
 
 #[tokio::test]
 async fn uploads_are_rate_limited_per_token_not_per_address() {
-    let config = config::parse("[[board]]\ngame = \"blade\"\n[upload]\nper_minute = 3\n", Path::new("ladder.toml")).unwrap();
+    let config =
+        config::parse("[[board]]\ngame = \"blade\"\n[upload]\nper_minute = 3\n", Path::new("ladder.toml"))
+            .unwrap();
     let s = site_with("rate", config);
     let mut teacher = admin(&s).await;
     let mut alice = player(&s, &mut teacher, "alice").await;
@@ -639,7 +726,8 @@ async fn fifty_concurrent_uploads_lose_nothing() {
         tasks.push(tokio::spawn(async move {
             // Ten versions of one bot per player, plus a duplicate of the first file.
             let body = format!("function act(o) return o.legal[1] end -- {k}").into_bytes();
-            let r = api_upload(&app, Some(&t), &format!("game=blade&name=bot{}&file=x.lua", k % 5), body).await;
+            let r =
+                api_upload(&app, Some(&t), &format!("game=blade&name=bot{}&file=x.lua", k % 5), body).await;
             r.status
         }));
     }
@@ -656,7 +744,13 @@ async fn fifty_concurrent_uploads_lose_nothing() {
     }
     assert_eq!(s.jobs.take().len(), 50);
     // A duplicate is refused with a clear message.
-    let r = api_upload(&s.app, Some(&tokens[0]), "game=blade&name=bot0&file=x.lua", b"function act(o) return o.legal[1] end -- 0".to_vec()).await;
+    let r = api_upload(
+        &s.app,
+        Some(&tokens[0]),
+        "game=blade&name=bot0&file=x.lua",
+        b"function act(o) return o.legal[1] end -- 0".to_vec(),
+    )
+    .await;
     assert_eq!(r.status, StatusCode::CONFLICT);
     assert!(r.body.contains("identical to bot0 v"), "{}", r.body);
 }
@@ -671,6 +765,9 @@ async fn backup_copies_the_database_while_it_is_open() {
     let c = Db::open(&copy).unwrap();
     let names: Vec<String> = c.users().unwrap().into_iter().map(|u| u.name).collect();
     assert_eq!(names, ["alice", "teacher"]);
-    let mode: String = rusqlite::Connection::open(s.db.path()).unwrap().query_row("PRAGMA journal_mode", [], |r| r.get(0)).unwrap();
+    let mode: String = rusqlite::Connection::open(s.db.path())
+        .unwrap()
+        .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+        .unwrap();
     assert_eq!(mode, "wal");
 }

@@ -32,7 +32,10 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 
 /// The argon2id hash (PHC string, random salt, the crate's default cost) of a password.
 pub fn hash_password(password: &str) -> String {
-    Argon2::default().hash_password(password.as_bytes()).expect("argon2 with its default parameters").to_string()
+    Argon2::default()
+        .hash_password(password.as_bytes())
+        .expect("argon2 with its default parameters")
+        .to_string()
 }
 
 /// Whether `password` matches the PHC string `hash`. A login for an unknown name is checked
@@ -147,9 +150,6 @@ mod tests {
     fn secrets_differ_and_hash_stably() {
         assert_ne!(secret(), secret());
         assert_eq!(secret().len(), 64);
-        assert_eq!(
-            sha256_hex(b"abc"),
-            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
-        );
+        assert_eq!(sha256_hex(b"abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
     }
 }

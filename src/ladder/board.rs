@@ -70,7 +70,8 @@ fn event(board: &Board) -> Event {
 
 fn standings_of(board: &Board, rows: &[MatchRow]) -> Standings {
     let (entries, ids, plans, summaries) = inputs(rows);
-    let event = standings::compute(&event(board), board.game.name(), &board.variant, &entries, &plans, &summaries);
+    let event =
+        standings::compute(&event(board), board.game.name(), &board.variant, &entries, &plans, &summaries);
     let versions = entries.iter().zip(ids).map(|(e, id)| (e.name.clone(), id)).collect();
     Standings { event, versions }
 }
@@ -137,7 +138,8 @@ pub fn history_svg(points: &[HistoryPoint]) -> String {
     let max_x = points.last().map_or(1, |p| p.matches).max(1) as f64;
     let x = |m: usize| pad + (w - 2.0 * pad) * m as f64 / max_x;
     let y = |r: f64| h - pad - (h - 2.0 * pad) * (r - lo) / span;
-    let line: Vec<String> = points.iter().map(|p| format!("{:.1},{:.1}", x(p.matches), y(p.rating))).collect();
+    let line: Vec<String> =
+        points.iter().map(|p| format!("{:.1},{:.1}", x(p.matches), y(p.rating))).collect();
     let band: Vec<String> = points
         .iter()
         .map(|p| format!("{:.1},{:.1}", x(p.matches), y(p.high)))
@@ -172,7 +174,12 @@ pub fn matrix_svg(ev: &EventStandings) -> String {
     );
     for (i, name) in ev.matrix_bots.iter().enumerate() {
         let pos = label + cell * i as f64;
-        out += &format!("<text x=\"{:.0}\" y=\"{:.0}\" text-anchor=\"end\">{}</text>", label - 4.0, pos + cell * 0.65, esc(name));
+        out += &format!(
+            "<text x=\"{:.0}\" y=\"{:.0}\" text-anchor=\"end\">{}</text>",
+            label - 4.0,
+            pos + cell * 0.65,
+            esc(name)
+        );
         out += &format!(
             "<text transform=\"translate({:.0},{:.0}) rotate(-60)\">{}</text>",
             pos + cell * 0.5,
@@ -190,7 +197,11 @@ pub fn matrix_svg(ev: &EventStandings) -> String {
             };
             out += &format!("<rect x=\"{x:.0}\" y=\"{pos:.0}\" width=\"{cell}\" height=\"{cell}\" fill=\"{fill}\" stroke=\"#fff\"/>");
             if i != j {
-                out += &format!("<text x=\"{:.0}\" y=\"{:.0}\" text-anchor=\"middle\">{a}</text>", x + cell / 2.0, pos + cell * 0.62);
+                out += &format!(
+                    "<text x=\"{:.0}\" y=\"{:.0}\" text-anchor=\"middle\">{a}</text>",
+                    x + cell / 2.0,
+                    pos + cell * 0.62
+                );
             }
         }
     }

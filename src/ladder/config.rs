@@ -212,10 +212,7 @@ pub fn parse(text: &str, path: &Path) -> Result<LadderConfig, ConfigError> {
     if let Some(m) = raw.matchmaking {
         if let Some(t) = m.tick_seconds {
             if *t.get_ref() == 0 {
-                return Err(ConfigError(format!(
-                    "{}: `tick_seconds` must be at least 1",
-                    at(t.span())
-                )));
+                return Err(ConfigError(format!("{}: `tick_seconds` must be at least 1", at(t.span()))));
             }
             config.tick_seconds = t.into_inner();
         }

@@ -13,7 +13,9 @@ use super::auth;
 
 /// A database failure; the message names the database file and what to do.
 #[derive(Debug, thiserror::Error)]
-#[error("ladder database {path}: {source} (check that the file is a ladder database and the disk is not full)")]
+#[error(
+    "ladder database {path}: {source} (check that the file is a ladder database and the disk is not full)"
+)]
 pub struct DbError {
     path: String,
     #[source]
@@ -401,7 +403,8 @@ impl Db {
     /// Database errors.
     pub fn token_labels(&self, user: i64) -> Result<Vec<String>> {
         self.with(|c| {
-            let mut s = c.prepare("SELECT label FROM tokens WHERE user_id = ?1 ORDER BY created DESC, rowid DESC")?;
+            let mut s =
+                c.prepare("SELECT label FROM tokens WHERE user_id = ?1 ORDER BY created DESC, rowid DESC")?;
             let rows = s.query_map(params![user], |r| r.get(0))?.collect();
             rows
         })
@@ -506,17 +509,22 @@ impl Db {
             Some((_, _, true)) => return Err(UploadRefused::Disabled(name.to_string())),
             Some((id, _, false)) => id,
             None => {
-                tx.execute("INSERT INTO bots (owner, game, name) VALUES (?1, ?2, ?3)", params![owner, game, name])
-                    .map_err(q)?;
+                tx.execute(
+                    "INSERT INTO bots (owner, game, name) VALUES (?1, ?2, ?3)",
+                    params![owner, game, name],
+                )
+                .map_err(q)?;
                 tx.last_insert_rowid()
             }
         };
         tx.execute("INSERT OR IGNORE INTO files (hash, bytes) VALUES (?1, ?2)", params![hash, bytes])
             .map_err(q)?;
         let number: i64 = tx
-            .query_row("SELECT COALESCE(MAX(number), 0) + 1 FROM versions WHERE bot = ?1", params![bot], |r| {
-                r.get(0)
-            })
+            .query_row(
+                "SELECT COALESCE(MAX(number), 0) + 1 FROM versions WHERE bot = ?1",
+                params![bot],
+                |r| r.get(0),
+            )
             .map_err(q)?;
         tx.execute(
             "INSERT INTO versions (bot, number, hash, lang, created) VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -545,8 +553,12 @@ impl Db {
     /// Database errors.
     pub fn bot_named(&self, game: &str, name: &str) -> Result<Option<BotRow>> {
         self.with(|c| {
-            c.query_row(&format!("{BOT_SELECT} WHERE b.game = ?1 AND b.name = ?2"), params![game, name], bot_of)
-                .optional()
+            c.query_row(
+                &format!("{BOT_SELECT} WHERE b.game = ?1 AND b.name = ?2"),
+                params![game, name],
+                bot_of,
+            )
+            .optional()
         })
     }
 
@@ -629,7 +641,9 @@ impl Db {
     /// # Errors
     /// Database errors.
     pub fn file(&self, hash: &str) -> Result<Option<Vec<u8>>> {
-        self.with(|c| c.query_row("SELECT bytes FROM files WHERE hash = ?1", params![hash], |r| r.get(0)).optional())
+        self.with(|c| {
+            c.query_row("SELECT bytes FROM files WHERE hash = ?1", params![hash], |r| r.get(0)).optional()
+        })
     }
 
     /// Records a version's validation: `ready` or `failed`, with its checks as JSON.
@@ -680,8 +694,7 @@ impl Db {
     /// Database errors.
     pub fn board_matches(&self, game: &str, variant: &str) -> Result<Vec<MatchRow>> {
         self.with(|c| {
-            let mut s =
-                c.prepare(&format!("{MATCH_SELECT} WHERE game = ?1 AND variant = ?2 ORDER BY id"))?;
+            let mut s = c.prepare(&format!("{MATCH_SELECT} WHERE game = ?1 AND variant = ?2 ORDER BY id"))?;
             let rows = s.query_map(params![game, variant], match_of)?.collect();
             rows
         })
@@ -738,11 +751,10 @@ impl Db {
     /// Database or file errors.
     pub fn backup(&self, to: &Path) -> Result<()> {
         let conn = self.conn();
-        let mut dest = Connection::open(to).map_err(|e| DbError { path: to.display().to_string(), source: e })?;
+        let mut dest =
+            Connection::open(to).map_err(|e| DbError { path: to.display().to_string(), source: e })?;
         let backup = rusqlite::backup::Backup::new(&conn, &mut dest).map_err(|e| self.err(e))?;
-        backup
-            .run_to_completion(256, std::time::Duration::from_millis(5), None)
-            .map_err(|e| self.err(e))
+        backup.run_to_completion(256, std::time::Duration::from_millis(5), None).map_err(|e| self.err(e))
     }
 }
 

@@ -85,12 +85,20 @@ pub fn pick(
 }
 
 /// The table for `first`: it, then `players - 1` opponents drawn from the nearest in rating.
-fn opponents(pool: &[Entrant], first: usize, players: usize, same_owner: bool, rng: &mut Rng) -> Option<Vec<usize>> {
+fn opponents(
+    pool: &[Entrant],
+    first: usize,
+    players: usize,
+    same_owner: bool,
+    rng: &mut Rng,
+) -> Option<Vec<usize>> {
     let me = &pool[first];
     let recent: Vec<i64> = me.recent.iter().take(RECENT * (players - 1)).copied().collect();
     let allowed = |i: &usize| *i != first && (same_owner || pool[*i].owner != me.owner);
-    let fresh: Vec<usize> = (0..pool.len()).filter(allowed).filter(|&i| !recent.contains(&pool[i].version)).collect();
-    let mut candidates = if fresh.len() >= players - 1 { fresh } else { (0..pool.len()).filter(allowed).collect() };
+    let fresh: Vec<usize> =
+        (0..pool.len()).filter(allowed).filter(|&i| !recent.contains(&pool[i].version)).collect();
+    let mut candidates =
+        if fresh.len() >= players - 1 { fresh } else { (0..pool.len()).filter(allowed).collect() };
     if candidates.len() < players - 1 {
         return None;
     }
@@ -137,7 +145,8 @@ mod tests {
 
     #[test]
     fn same_state_and_seed_same_jobs_in_any_input_order() {
-        let es: Vec<Entrant> = (1..=8).map(|v| entrant(v, v, v as u64 * 3, 1400.0 + 20.0 * v as f64)).collect();
+        let es: Vec<Entrant> =
+            (1..=8).map(|v| entrant(v, v, v as u64 * 3, 1400.0 + 20.0 * v as f64)).collect();
         let mut reversed = es.clone();
         reversed.reverse();
         let b = board(GameId::Blade);
@@ -167,7 +176,12 @@ mod tests {
     #[test]
     fn owners_kept_apart_unless_allowed() {
         // Two owners with two bots each: every table is across owners.
-        let es = vec![entrant(1, 10, 0, 1500.0), entrant(2, 10, 0, 1500.0), entrant(3, 20, 0, 1500.0), entrant(4, 20, 0, 1500.0)];
+        let es = vec![
+            entrant(1, 10, 0, 1500.0),
+            entrant(2, 10, 0, 1500.0),
+            entrant(3, 20, 0, 1500.0),
+            entrant(4, 20, 0, 1500.0),
+        ];
         let owner = |v: i64| es.iter().find(|e| e.version == v).unwrap().owner;
         for t in tables(&pick(&board(GameId::Blade), &es, 2, 30, false, 5, 0)) {
             assert_ne!(owner(t[0]), owner(t[1]), "{t:?}");
@@ -182,7 +196,9 @@ mod tests {
     fn opponents_are_near_in_rating_and_vary() {
         // Ten bots 100 points apart; the bot at 1500 meets only its nearest, and not the same
         // one every time (the last RECENT opponents are left out while others remain).
-        let es: Vec<Entrant> = (0..10).map(|k| entrant(k + 1, k + 1, if k == 5 { 0 } else { 1000 }, 1000.0 + 100.0 * k as f64)).collect();
+        let es: Vec<Entrant> = (0..10)
+            .map(|k| entrant(k + 1, k + 1, if k == 5 { 0 } else { 1000 }, 1000.0 + 100.0 * k as f64))
+            .collect();
         let jobs = pick(&board(GameId::Blade), &es, 2, 6, false, 3, 0);
         // The first seat is the bot drawn first; version 6 is new, so it is drawn every time.
         let met: Vec<i64> = tables(&jobs).iter().filter(|t| t[0] == 6).map(|t| t[1]).collect();

@@ -291,7 +291,9 @@ pub fn router(ladder: Ladder) -> Router {
             GovernorError::TooManyRequests { wait_time, .. } => {
                 let mut r = AppError::new(
                     StatusCode::TOO_MANY_REQUESTS,
-                    format!("too many uploads; try again in {wait_time} s (the ladder's [upload] per_minute)"),
+                    format!(
+                        "too many uploads; try again in {wait_time} s (the ladder's [upload] per_minute)"
+                    ),
                 )
                 .json()
                 .into_response();
@@ -469,8 +471,10 @@ async fn register(
     let name = form.name.clone();
     let user = ladder.run(move |db| db.register(&name, &hash, invite.as_deref())).await?;
     let Some(user) = user else {
-        return again("that invite code is not valid (it may have been used already) or the name is taken".into())
-            .await;
+        return again(
+            "that invite code is not valid (it may have been used already) or the name is taken".into(),
+        )
+        .await;
     };
     sign_in(&session, &user).await?;
     Ok(Redirect::to("/account").into_response())
@@ -480,7 +484,11 @@ async fn account(State(ladder): State<Ladder>, session: Session) -> Result<Html<
     account_with(&ladder, &session, None).await
 }
 
-async fn account_with(ladder: &Ladder, session: &Session, new_token: Option<String>) -> Result<Html<String>, AppError> {
+async fn account_with(
+    ladder: &Ladder,
+    session: &Session,
+    new_token: Option<String>,
+) -> Result<Html<String>, AppError> {
     let me = require_user(ladder, session).await?;
     let page = Page { me: Some(me.clone()), csrf: csrf_token(session).await? };
     let id = me.id;
@@ -537,7 +545,10 @@ async fn accept_upload(
         return Err(too_large(max));
     }
     if bytes.is_empty() {
-        return Err(AppError::new(StatusCode::UNPROCESSABLE_ENTITY, "the bot file is empty; choose a .lua or .wasm file"));
+        return Err(AppError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "the bot file is empty; choose a .lua or .wasm file",
+        ));
     }
     let game_id: GameId = game.parse().map_err(|e: crate::play::games::UnknownGame| {
         AppError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string())
@@ -549,7 +560,8 @@ async fn accept_upload(
             format!("{game} is not played on this ladder (it plays: {})", on.join(", ")),
         ));
     }
-    auth::check_name("the bot name", name).map_err(|e| AppError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
+    auth::check_name("the bot name", name)
+        .map_err(|e| AppError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
     let lang = language(file_name, &bytes).map_err(|m| AppError::new(StatusCode::UNPROCESSABLE_ENTITY, m))?;
     let (owner_id, game, name) = (owner.id, game_id.name().to_string(), name.to_string());
     let db = ladder.0.db.clone();
@@ -557,12 +569,17 @@ async fn accept_upload(
         .await
         .map_err(|e| AppError::internal(e.to_string()))?;
     let (bot, version) = stored.map_err(|e| match e {
-        UploadRefused::Identical(_) | UploadRefused::NameTaken(..) => AppError::new(StatusCode::CONFLICT, e.to_string()),
+        UploadRefused::Identical(_) | UploadRefused::NameTaken(..) => {
+            AppError::new(StatusCode::CONFLICT, e.to_string())
+        }
         UploadRefused::Disabled(_) => AppError::new(StatusCode::FORBIDDEN, e.to_string()),
         UploadRefused::Db(e) => AppError::internal(e.to_string()),
     })?;
     ladder.0.jobs.enqueue(&Job::Validate { version: version.id }).map_err(|e| {
-        AppError::internal(format!("the upload is stored as v{} but its validation could not be queued: {e}", version.number))
+        AppError::internal(format!(
+            "the upload is stored as v{} but its validation could not be queued: {e}",
+            version.number
+        ))
     })?;
     Ok((bot, version))
 }
@@ -577,7 +594,8 @@ fn too_large(max: usize) -> AppError {
 /// The bot's language: WASM by its magic bytes (`\0asm`), Lua by the `.lua` extension (or, with
 /// no extension, text). Anything else is refused with what is accepted.
 fn language(file_name: &str, bytes: &[u8]) -> Result<&'static str, String> {
-    let ext = std::path::Path::new(file_name).extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+    let ext =
+        std::path::Path::new(file_name).extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
     if bytes.starts_with(b"\0asm") {
         return match ext.as_deref() {
             None | Some("wasm") => Ok("wasm"),
@@ -585,7 +603,10 @@ fn language(file_name: &str, bytes: &[u8]) -> Result<&'static str, String> {
         };
     }
     match ext.as_deref() {
-        Some("wasm") => Err("the .wasm file is not a WASM module (it does not start with \\0asm); upload the compiled module".into()),
+        Some("wasm") => Err(
+            "the .wasm file is not a WASM module (it does not start with \\0asm); upload the compiled module"
+                .into(),
+        ),
         Some("lua") | None if std::str::from_utf8(bytes).is_ok() => Ok("lua"),
         Some("lua") | None => Err("the Lua file is not UTF-8 text; save it as UTF-8".into()),
         Some(other) => Err(format!("a bot is a .lua script or a .wasm module, not .{other}")),
@@ -596,7 +617,10 @@ fn multipart_error(e: axum::extract::multipart::MultipartError, max: usize) -> A
     if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
         too_large(max)
     } else {
-        AppError::new(StatusCode::BAD_REQUEST, format!("the upload form could not be read: {}", e.body_text()))
+        AppError::new(
+            StatusCode::BAD_REQUEST,
+            format!("the upload form could not be read: {}", e.body_text()),
+        )
     }
 }
 
@@ -606,7 +630,9 @@ async fn upload_form(
     multipart: Result<Multipart, axum::extract::multipart::MultipartRejection>,
 ) -> Result<Response, AppError> {
     let max = ladder.0.config.max_bytes;
-    let mut multipart = multipart.map_err(|e| AppError::new(e.status(), format!("send the upload form as multipart/form-data: {}", e.body_text())))?;
+    let mut multipart = multipart.map_err(|e| {
+        AppError::new(e.status(), format!("send the upload form as multipart/form-data: {}", e.body_text()))
+    })?;
     let mut fields: BTreeMap<String, String> = BTreeMap::new();
     let mut file: Option<(String, Bytes)> = None;
     while let Some(field) = multipart.next_field().await.map_err(|e| multipart_error(e, max))? {
@@ -622,8 +648,9 @@ async fn upload_form(
     }
     check_csrf(&session, fields.get("csrf").map_or("", String::as_str)).await?;
     let me = require_user(&ladder, &session).await?;
-    let (file_name, bytes) =
-        file.ok_or_else(|| AppError::new(StatusCode::UNPROCESSABLE_ENTITY, "the form has no file; choose a .lua or .wasm file"))?;
+    let (file_name, bytes) = file.ok_or_else(|| {
+        AppError::new(StatusCode::UNPROCESSABLE_ENTITY, "the form has no file; choose a .lua or .wasm file")
+    })?;
     let game = fields.get("game").cloned().unwrap_or_default();
     let name = fields.get("name").cloned().unwrap_or_default();
     let (bot, _) = accept_upload(&ladder, &me, &game, &name, &file_name, bytes).await?;
@@ -648,7 +675,11 @@ async fn upload_api(
     let me = token_user(&ladder, &headers).await?;
     let max = ladder.0.config.max_bytes;
     let Query(q) = query.map_err(|e| {
-        AppError::new(StatusCode::UNPROCESSABLE_ENTITY, format!("{}; send ?game=GAME&name=NAME&file=FILE", e.body_text())).json()
+        AppError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!("{}; send ?game=GAME&name=NAME&file=FILE", e.body_text()),
+        )
+        .json()
     })?;
     let bytes = body.map_err(|e| {
         if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
@@ -661,7 +692,8 @@ async fn upload_api(
     let name = q.name.unwrap_or_else(|| {
         std::path::Path::new(&file).file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string()
     });
-    let (bot, version) = accept_upload(&ladder, &me, &q.game, &name, &file, bytes).await.map_err(AppError::json)?;
+    let (bot, version) =
+        accept_upload(&ladder, &me, &q.game, &name, &file, bytes).await.map_err(AppError::json)?;
     let body = serde_json::json!({
         "bot": bot.name,
         "game": bot.game,
@@ -722,7 +754,11 @@ fn can_read(me: Option<&User>, bot: &BotRow) -> bool {
     bot.published || me.is_some_and(|u| u.admin || u.id == bot.owner)
 }
 
-async fn bot_page(State(ladder): State<Ladder>, session: Session, Path(id): Path<i64>) -> Result<Html<String>, AppError> {
+async fn bot_page(
+    State(ladder): State<Ladder>,
+    session: Session,
+    Path(id): Path<i64>,
+) -> Result<Html<String>, AppError> {
     let page = page(&ladder, &session).await?;
     let me = page.me.clone();
     let boards = ladder.0.config.boards.clone();
@@ -813,7 +849,11 @@ async fn bot_page(State(ladder): State<Ladder>, session: Session, Path(id): Path
     let (bot, versions, histories, matches, faults, usage) = ctx.ok_or_else(|| AppError::not_found("bot"))?;
     let owner = me.as_ref().is_some_and(|u| u.id == bot.owner);
     let can_read = can_read(me.as_ref(), &bot);
-    ladder.render(&page, "bot.html", context! { bot => ser(&bot), owner, can_read, versions, histories, matches, faults, usage })
+    ladder.render(
+        &page,
+        "bot.html",
+        context! { bot => ser(&bot), owner, can_read, versions, histories, matches, faults, usage },
+    )
 }
 
 fn replay_of(blob: &[u8]) -> Option<crate::play::runner::Replay> {
@@ -841,7 +881,10 @@ async fn publish(
     let me = require_user(&ladder, &session).await?;
     let bot = ladder.run(move |db| db.bot(id)).await?.ok_or_else(|| AppError::not_found("bot"))?;
     if bot.owner != me.id {
-        return Err(AppError::new(StatusCode::FORBIDDEN, "only the bot's owner may publish or hide its source"));
+        return Err(AppError::new(
+            StatusCode::FORBIDDEN,
+            "only the bot's owner may publish or hide its source",
+        ));
     }
     ladder.run(move |db| db.set_bot_published(id, form.published)).await?;
     Ok(Redirect::to(&format!("/bots/{id}")))
@@ -863,14 +906,23 @@ async fn source(
         .await?;
     let (bot, v, bytes) = found.ok_or_else(|| AppError::not_found("bot version"))?;
     if !can_read(me.as_ref(), &bot) {
-        return Err(AppError::new(StatusCode::FORBIDDEN, "this bot's source is private: only its owner may read it, unless they publish it"));
+        return Err(AppError::new(
+            StatusCode::FORBIDDEN,
+            "this bot's source is private: only its owner may read it, unless they publish it",
+        ));
     }
-    let (kind, ext) = if v.lang == "wasm" { ("application/wasm", "wasm") } else { ("text/plain; charset=utf-8", "lua") };
+    let (kind, ext) =
+        if v.lang == "wasm" { ("application/wasm", "wasm") } else { ("text/plain; charset=utf-8", "lua") };
     let disposition = format!("inline; filename=\"{}-v{}.{ext}\"", bot.name, v.number);
-    Ok(([(header::CONTENT_TYPE, kind.to_string()), (header::CONTENT_DISPOSITION, disposition)], bytes).into_response())
+    Ok(([(header::CONTENT_TYPE, kind.to_string()), (header::CONTENT_DISPOSITION, disposition)], bytes)
+        .into_response())
 }
 
-async fn match_page(State(ladder): State<Ladder>, session: Session, Path(id): Path<i64>) -> Result<Html<String>, AppError> {
+async fn match_page(
+    State(ladder): State<Ladder>,
+    session: Session,
+    Path(id): Path<i64>,
+) -> Result<Html<String>, AppError> {
     let page = page(&ladder, &session).await?;
     let ctx = ladder
         .run(move |db| {
@@ -892,7 +944,8 @@ async fn match_page(State(ladder): State<Ladder>, session: Session, Path(id): Pa
 }
 
 async fn stored_replay(ladder: &Ladder, id: i64) -> Result<crate::play::runner::Replay, AppError> {
-    let (_, blob) = ladder.run(move |db| db.match_row(id)).await?.ok_or_else(|| AppError::not_found("match"))?;
+    let (_, blob) =
+        ladder.run(move |db| db.match_row(id)).await?.ok_or_else(|| AppError::not_found("match"))?;
     replay_of(&blob).ok_or_else(|| AppError::internal(format!("match {id}: the stored replay is damaged")))
 }
 
@@ -900,27 +953,50 @@ async fn replay_json(State(ladder): State<Ladder>, Path(id): Path<i64>) -> Resul
     let replay = stored_replay(&ladder, id).await?;
     let text = serde_json::to_string_pretty(&replay).map_err(|e| AppError::internal(e.to_string()))? + "\n";
     let disposition = format!("attachment; filename=\"match-{id}.json\"");
-    Ok(([(header::CONTENT_TYPE, "application/json".to_string()), (header::CONTENT_DISPOSITION, disposition)], text).into_response())
+    Ok((
+        [(header::CONTENT_TYPE, "application/json".to_string()), (header::CONTENT_DISPOSITION, disposition)],
+        text,
+    )
+        .into_response())
 }
 
-async fn capsule(State(ladder): State<Ladder>, Path((id, seat)): Path<(i64, usize)>) -> Result<Response, AppError> {
+async fn capsule(
+    State(ladder): State<Ladder>,
+    Path((id, seat)): Path<(i64, usize)>,
+) -> Result<Response, AppError> {
     let replay = stored_replay(&ladder, id).await?;
-    let game: GameId = replay.game.parse().map_err(|e: crate::play::games::UnknownGame| AppError::internal(e.to_string()))?;
-    let capsules = tokio::task::spawn_blocking(move || crate::with_game!(game, G => crate::play::capsule::build::<G>(&replay, None)))
-        .await
-        .map_err(|e| AppError::internal(e.to_string()))?
-        .map_err(|e| AppError::internal(format!("{e:#}")))?;
-    let c = capsules.into_iter().find(|c| c.seat == seat).ok_or_else(|| AppError::not_found("fault at that seat"))?;
+    let game: GameId = replay
+        .game
+        .parse()
+        .map_err(|e: crate::play::games::UnknownGame| AppError::internal(e.to_string()))?;
+    let capsules = tokio::task::spawn_blocking(
+        move || crate::with_game!(game, G => crate::play::capsule::build::<G>(&replay, None)),
+    )
+    .await
+    .map_err(|e| AppError::internal(e.to_string()))?
+    .map_err(|e| AppError::internal(format!("{e:#}")))?;
+    let c = capsules
+        .into_iter()
+        .find(|c| c.seat == seat)
+        .ok_or_else(|| AppError::not_found("fault at that seat"))?;
     let (text, _) = crate::play::capsule::encode(&c);
     let disposition = format!("attachment; filename=\"match-{id}-seat{seat}.json\"");
-    Ok(([(header::CONTENT_TYPE, "application/json".to_string()), (header::CONTENT_DISPOSITION, disposition)], text).into_response())
+    Ok((
+        [(header::CONTENT_TYPE, "application/json".to_string()), (header::CONTENT_DISPOSITION, disposition)],
+        text,
+    )
+        .into_response())
 }
 
 async fn admin(State(ladder): State<Ladder>, session: Session) -> Result<Html<String>, AppError> {
     admin_with(&ladder, &session, None).await
 }
 
-async fn admin_with(ladder: &Ladder, session: &Session, invite_link: Option<String>) -> Result<Html<String>, AppError> {
+async fn admin_with(
+    ladder: &Ladder,
+    session: &Session,
+    invite_link: Option<String>,
+) -> Result<Html<String>, AppError> {
     let me = require_admin(ladder, session).await?;
     let page = Page { me: Some(me), csrf: csrf_token(session).await? };
     let (users, bots) = ladder.run(|db| Ok((db.users()?, db.bots()?))).await?;
@@ -961,7 +1037,10 @@ async fn disable_user(
     check_csrf(&session, &form.csrf).await?;
     let me = require_admin(&ladder, &session).await?;
     if me.id == id {
-        return Err(AppError::new(StatusCode::UNPROCESSABLE_ENTITY, "an admin cannot disable their own account"));
+        return Err(AppError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "an admin cannot disable their own account",
+        ));
     }
     if !ladder.run(move |db| db.set_user_disabled(id, form.disabled)).await? {
         return Err(AppError::not_found("user"));

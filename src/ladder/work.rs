@@ -111,15 +111,23 @@ impl Worker {
         match job {
             Job::Validate { version } => self.validate(*version),
             Job::Play { game, variant, seed, tick, versions } => {
-                let id: GameId = game.parse().map_err(|e: crate::play::games::UnknownGame| WorkError::Host(e.to_string()))?;
+                let id: GameId = game
+                    .parse()
+                    .map_err(|e: crate::play::games::UnknownGame| WorkError::Host(e.to_string()))?;
                 with_game!(id, G => self.play::<G>(variant, *seed, *tick, versions))
             }
         }
     }
 
     fn version(&self, id: i64) -> Result<(Version, String, String), WorkError> {
-        let v = self.db.version(id)?.ok_or_else(|| WorkError::Host(format!("no version {id} in the ladder database")))?;
-        let bot = self.db.bot(v.bot)?.ok_or_else(|| WorkError::Host(format!("no bot {} in the ladder database", v.bot)))?;
+        let v = self
+            .db
+            .version(id)?
+            .ok_or_else(|| WorkError::Host(format!("no version {id} in the ladder database")))?;
+        let bot = self
+            .db
+            .bot(v.bot)?
+            .ok_or_else(|| WorkError::Host(format!("no bot {} in the ladder database", v.bot)))?;
         let label = format!("{}@v{}", bot.name, v.number);
         Ok((v, bot.game, label))
     }
@@ -131,17 +139,23 @@ impl Worker {
         if let Some(s) = self.loaded.get(&cache_key) {
             return Ok(renamed(s.clone(), label));
         }
-        let bytes = self.db.file(&v.hash)?.ok_or_else(|| WorkError::Host(format!("no file {} in the ladder database", v.hash)))?;
+        let bytes = self
+            .db
+            .file(&v.hash)?
+            .ok_or_else(|| WorkError::Host(format!("no file {} in the ladder database", v.hash)))?;
         std::fs::create_dir_all(&self.files)
             .map_err(|e| WorkError::Host(format!("cannot create {}: {e}", self.files.display())))?;
         let path = self.files.join(format!("{}.{}", v.hash, v.lang));
         if !path.is_file() {
-            std::fs::write(&path, &bytes).map_err(|e| WorkError::Host(format!("cannot write {}: {e}", path.display())))?;
+            std::fs::write(&path, &bytes)
+                .map_err(|e| WorkError::Host(format!("cannot write {}: {e}", path.display())))?;
         }
         let name = path.to_string_lossy().into_owned();
         let source = match self.loader.resolve::<G>(&name) {
             Ok(s) => s,
-            Err(e) if e.downcast_ref::<registry::SandboxStart>().is_some() => return Err(WorkError::Host(format!("{e:#}"))),
+            Err(e) if e.downcast_ref::<registry::SandboxStart>().is_some() => {
+                return Err(WorkError::Host(format!("{e:#}")))
+            }
             Err(e) => BotSource::Failed {
                 name: label.to_string(),
                 hash: v.hash.clone(),
@@ -154,7 +168,8 @@ impl Worker {
 
     fn validate(&mut self, id: i64) -> Result<(), WorkError> {
         let (v, game, label) = self.version(id)?;
-        let gid: GameId = game.parse().map_err(|e: crate::play::games::UnknownGame| WorkError::Host(e.to_string()))?;
+        let gid: GameId =
+            game.parse().map_err(|e: crate::play::games::UnknownGame| WorkError::Host(e.to_string()))?;
         let checks = with_game!(gid, G => self.checks::<G>(&v, &label))?;
         let ready = !checks.is_empty() && checks.iter().all(|c| c.ok);
         self.db.set_validation(id, ready, &serde_json::to_string(&checks).expect("checks serialize"))?;
@@ -164,13 +179,25 @@ impl Worker {
     fn checks<G: Hosted>(&mut self, v: &Version, label: &str) -> Result<Vec<Check>, WorkError> {
         let source = self.source::<G>(v, label)?;
         if let Some(error) = source.load_error() {
-            return Ok(vec![Check { what: "load".into(), ok: false, verdict: Some("load".into()), message: error.to_string() }]);
+            return Ok(vec![Check {
+                what: "load".into(),
+                ok: false,
+                verdict: Some("load".into()),
+                message: error.to_string(),
+            }]);
         }
-        let mut checks = vec![Check { what: "load".into(), ok: true, verdict: None, message: "loaded; ABI checked".into() }];
+        let mut checks = vec![Check {
+            what: "load".into(),
+            ok: true,
+            verdict: None,
+            message: "loaded; ABI checked".into(),
+        }];
         let random = BotSource::Builtin("random".into());
-        let variants: Vec<String> = self.config.boards_of(GameId::of::<G>()).map(|b| b.variant.clone()).collect();
+        let variants: Vec<String> =
+            self.config.boards_of(GameId::of::<G>()).map(|b| b.variant.clone()).collect();
         for variant in variants {
-            let parsed = registry::variant::<G>(Some(&variant)).map_err(|e| WorkError::Host(format!("{e:#}")))?;
+            let parsed =
+                registry::variant::<G>(Some(&variant)).map_err(|e| WorkError::Host(format!("{e:#}")))?;
             let seed = derive_seed(&[u64::from_str_radix(&v.hash[..16], 16).unwrap_or(0)]);
             let what = format!("smoke match {variant} against random, in every seat");
             let mut decisions = 0;
@@ -188,16 +215,37 @@ impl Worker {
                 }
             }
             checks.push(match fault {
-                None => Check { what, ok: true, verdict: None, message: format!("{decisions} decisions, no fault") },
-                Some(f) => Check { what, ok: false, verdict: Some(f.verdict.name().to_string()), message: f.message.clone() },
+                None => Check {
+                    what,
+                    ok: true,
+                    verdict: None,
+                    message: format!("{decisions} decisions, no fault"),
+                },
+                Some(f) => Check {
+                    what,
+                    ok: false,
+                    verdict: Some(f.verdict.name().to_string()),
+                    message: f.message.clone(),
+                },
             });
         }
         Ok(checks)
     }
 
-    fn play<G: Hosted>(&mut self, variant: &str, seed: u64, tick: i64, versions: &[i64]) -> Result<(), WorkError> {
+    fn play<G: Hosted>(
+        &mut self,
+        variant: &str,
+        seed: u64,
+        tick: i64,
+        versions: &[i64],
+    ) -> Result<(), WorkError> {
         if versions.len() != G::PLAYERS {
-            return Err(WorkError::Host(format!("a {} table has {} seats, the job names {} versions", G::NAME, G::PLAYERS, versions.len())));
+            return Err(WorkError::Host(format!(
+                "a {} table has {} seats, the job names {} versions",
+                G::NAME,
+                G::PLAYERS,
+                versions.len()
+            )));
         }
         let parsed = registry::variant::<G>(Some(variant)).map_err(|e| WorkError::Host(format!("{e:#}")))?;
         let mut sources = Vec::new();

@@ -73,9 +73,15 @@ pub fn serve_cmd(args: ServeArgs) -> anyhow::Result<()> {
     }
     let url = args.url.clone().unwrap_or_else(|| format!("http://{}", args.bind));
     if let Some(code) = db.first_admin_invite()? {
-        println!("First start: open this one-time link to create the admin account:\n  {}", ladder::server::invite_link(&url, &code));
+        println!(
+            "First start: open this one-time link to create the admin account:\n  {}",
+            ladder::server::invite_link(&url, &code)
+        );
     }
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the server's runtime")?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the server's runtime")?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(&args.bind)
             .await
@@ -113,7 +119,8 @@ async fn matchmaking(db: Arc<Db>, config: LadderConfig, ladder: Ladder) {
 }
 
 pub fn submit_cmd(args: SubmitArgs) -> anyhow::Result<()> {
-    let bytes = std::fs::read(&args.bot).with_context(|| format!("cannot read bot file {}", args.bot.display()))?;
+    let bytes =
+        std::fs::read(&args.bot).with_context(|| format!("cannot read bot file {}", args.bot.display()))?;
     let token = token(args.token_file.as_deref())?;
     let file = args.bot.file_name().and_then(|f| f.to_str()).unwrap_or("bot").to_string();
     let name = match args.name {
@@ -129,7 +136,9 @@ pub fn submit_cmd(args: SubmitArgs) -> anyhow::Result<()> {
         .query("file", &file)
         .header("Authorization", &format!("Bearer {token}"))
         .send(&bytes[..])
-        .with_context(|| format!("cannot reach the ladder at {} (is `arena serve` running there?)", args.server))?;
+        .with_context(|| {
+            format!("cannot reach the ladder at {} (is `arena serve` running there?)", args.server)
+        })?;
     let status = response.status();
     let text = response.body_mut().read_to_string().unwrap_or_default();
     let body: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
@@ -150,7 +159,9 @@ pub fn submit_cmd(args: SubmitArgs) -> anyhow::Result<()> {
 /// The API token: `--token-file`, else `ARENA_TOKEN`, else `~/.config/cardarena/token`.
 fn token(file: Option<&std::path::Path>) -> anyhow::Result<String> {
     let read = |p: &std::path::Path| {
-        std::fs::read_to_string(p).map(|t| t.trim().to_string()).with_context(|| format!("cannot read the token file {}", p.display()))
+        std::fs::read_to_string(p)
+            .map(|t| t.trim().to_string())
+            .with_context(|| format!("cannot read the token file {}", p.display()))
     };
     if let Some(p) = file {
         return read(p);
