@@ -194,19 +194,22 @@ mod tests {
 
     #[test]
     fn opponents_are_near_in_rating_and_vary() {
-        // Ten bots 100 points apart; the bot at 1500 meets only its nearest, and not the same
-        // one every time (the last RECENT opponents are left out while others remain).
+        // Ten bots 100 points apart; the bot at 1500 meets its nearest, and not the same one
+        // again (the last RECENT opponents are left out while others remain).
         let es: Vec<Entrant> = (0..10)
             .map(|k| entrant(k + 1, k + 1, if k == 5 { 0 } else { 1000 }, 1000.0 + 100.0 * k as f64))
             .collect();
         let jobs = pick(&board(GameId::Blade), &es, 2, 6, false, 3, 0);
         // The first seat is the bot drawn first; version 6 is new, so it is drawn every time.
         let met: Vec<i64> = tables(&jobs).iter().filter(|t| t[0] == 6).map(|t| t[1]).collect();
-        assert!(met.len() >= 4, "{met:?}");
-        // Its four nearest: 5 and 7 (100 away), 4 and 8 (200 away).
-        assert!(met.iter().all(|o| [4, 5, 7, 8].contains(o)), "{met:?}");
+        assert_eq!(met.len(), 6, "{met:?}");
+        // Its first opponent is among its four nearest: 5 and 7 (100 away), 4 and 8 (200 away).
+        assert!([4, 5, 7, 8].contains(&met[0]), "{met:?}");
+        // Then its recent opponents are left out, so the next ones are the nearest of the rest:
+        // the first three all within 300 points, and no opponent twice in six matches.
+        assert!(met[..3].iter().all(|o| (o - 6).abs() <= 3), "{met:?}");
         let distinct: std::collections::BTreeSet<_> = met.iter().collect();
-        assert!(distinct.len() >= 3, "the same opponent again and again: {met:?}");
+        assert_eq!(distinct.len(), 6, "the same opponent again: {met:?}");
     }
 
     #[test]
