@@ -10,6 +10,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
 use super::auth;
+use crate::bots::bot::content_hash;
 
 /// A database failure; the message names the database file and what to do.
 #[derive(Debug, thiserror::Error)]
@@ -247,7 +248,7 @@ impl Db {
             let code = auth::secret();
             c.execute(
                 "INSERT INTO invites (code_hash, admin, made_by, created) VALUES (?1, 1, NULL, ?2)",
-                params![auth::sha256_hex(code.as_bytes()), now()],
+                params![content_hash(code.as_bytes()), now()],
             )?;
             Ok(Some(code))
         })
@@ -262,7 +263,7 @@ impl Db {
         self.with(|c| {
             c.execute(
                 "INSERT INTO invites (code_hash, admin, made_by, created) VALUES (?1, ?2, ?3, ?4)",
-                params![auth::sha256_hex(code.as_bytes()), admin, by, now()],
+                params![content_hash(code.as_bytes()), admin, by, now()],
             )
         })?;
         Ok(code)
@@ -284,7 +285,7 @@ impl Db {
                     let row: Option<bool> = tx
                         .query_row(
                             "SELECT admin FROM invites WHERE code_hash = ?1 AND used_by IS NULL",
-                            params![auth::sha256_hex(code.as_bytes())],
+                            params![content_hash(code.as_bytes())],
                             |r| r.get(0),
                         )
                         .optional()?;
@@ -308,7 +309,7 @@ impl Db {
             if let Some(code) = invite {
                 tx.execute(
                     "UPDATE invites SET used_by = ?1 WHERE code_hash = ?2",
-                    params![id, auth::sha256_hex(code.as_bytes())],
+                    params![id, content_hash(code.as_bytes())],
                 )?;
             }
             tx.commit()?;
@@ -391,7 +392,7 @@ impl Db {
         self.with(|c| {
             c.execute(
                 "INSERT INTO tokens (hash, user_id, label, created) VALUES (?1, ?2, ?3, ?4)",
-                params![auth::sha256_hex(token.as_bytes()), user, label, now()],
+                params![content_hash(token.as_bytes()), user, label, now()],
             )
         })?;
         Ok(token)
@@ -419,7 +420,7 @@ impl Db {
             c.query_row(
                 "SELECT u.id, u.name, u.admin, u.disabled FROM tokens t JOIN users u ON u.id = t.user_id
                  WHERE t.hash = ?1",
-                params![auth::sha256_hex(token.as_bytes())],
+                params![content_hash(token.as_bytes())],
                 user_of,
             )
             .optional()
@@ -478,7 +479,7 @@ impl Db {
         lang: &str,
         bytes: &[u8],
     ) -> std::result::Result<(BotRow, Version), UploadRefused> {
-        let hash = auth::sha256_hex(bytes);
+        let hash = content_hash(bytes);
         let mut conn = self.conn();
         let tx = conn.transaction().map_err(|e| self.err(e))?;
         let q = |e| self.err(e);

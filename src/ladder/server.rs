@@ -26,6 +26,7 @@ use super::board;
 use super::config::{Board, LadderConfig, Register};
 use super::db::{BotRow, Db, DbError, UploadRefused, User, Version};
 use super::work::{Check, Job};
+use crate::bots::bot::content_hash;
 use crate::play::games::GameId;
 use crate::tournament::{fault_site, MatchSummary};
 
@@ -259,7 +260,7 @@ impl KeyExtractor for PersonKey {
 
     fn extract<T>(&self, req: &Request<T>) -> Result<String, GovernorError> {
         if let Some(token) = bearer(req.headers()) {
-            return Ok(format!("token:{}", auth::sha256_hex(token.as_bytes())));
+            return Ok(format!("token:{}", content_hash(token.as_bytes())));
         }
         let cookie = req
             .headers()

@@ -8,7 +8,6 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::auth::sha256_hex;
 use super::config::LadderConfig;
 use super::db::{Db, DbError, Version};
 use crate::games::rng::derive_seed;
@@ -274,7 +273,7 @@ impl Worker {
 /// seed, every seat's content hash, the limits), hashed.
 pub fn match_key(game: &str, variant: &str, seed: u64, hashes: &[String], limits: &str) -> String {
     let text = format!("{}|{game}|{variant}|{seed}|{}|{limits}", env!("CARGO_PKG_VERSION"), hashes.join(","));
-    sha256_hex(text.as_bytes())
+    crate::bots::bot::content_hash(text.as_bytes())
 }
 
 fn renamed(source: BotSource, label: &str) -> BotSource {
