@@ -89,6 +89,15 @@ CREATE TABLE IF NOT EXISTS matches (
     tick INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS matches_board ON matches(game, variant);
+CREATE TABLE IF NOT EXISTS pending (
+    key TEXT PRIMARY KEY,
+    version INTEGER,
+    game TEXT NOT NULL,
+    variant TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    seats TEXT NOT NULL,
+    tick INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS counters (
     name TEXT PRIMARY KEY,
     value INTEGER NOT NULL
@@ -171,6 +180,27 @@ pub struct MatchRow {
     /// The summary (JSON of `tournament::MatchSummary`).
     pub summary: String,
     /// The matchmaking tick that queued it.
+    pub tick: i64,
+}
+
+/// A queued job the ladder waits for: a match of a duplicate set (`version` is `None`, `seats`
+/// the version ids in seat order) or a validation's smoke match (`version` is the version
+/// checked, `seats` its seat alone).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pending {
+    /// The queue's job key.
+    pub key: String,
+    /// The version a smoke match validates.
+    pub version: Option<i64>,
+    /// Game.
+    pub game: String,
+    /// Variant.
+    pub variant: String,
+    /// Deal seed.
+    pub seed: u64,
+    /// Version ids in seat order (a smoke match: the checked version's seat).
+    pub seats: Vec<i64>,
+    /// The matchmaking tick that made it.
     pub tick: i64,
 }
 
@@ -662,8 +692,8 @@ impl Db {
         .map(drop)
     }
 
-    /// Stores a finished match unless its key is already stored (a job run twice, after its
-    /// lease ran out, stores its matches once). Returns whether it was new.
+    /// Stores a finished match (its summary JSON and compressed replay) unless its key is
+    /// already stored (a job run twice stores its match once). Returns whether it was new.
     ///
     /// # Errors
     /// Database errors.
@@ -675,7 +705,8 @@ impl Db {
         variant: &str,
         seed: u64,
         seats: &[i64],
-        packed: &crate::tournament::store::Packed,
+        summary: &str,
+        replay: &[u8],
         tick: i64,
     ) -> Result<bool> {
         let seats = serde_json::to_string(seats).expect("ids serialize");
@@ -683,10 +714,74 @@ impl Db {
             c.execute(
                 "INSERT OR IGNORE INTO matches (key, game, variant, seed, seats, summary, replay, tick)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                params![key, game, variant, seed as i64, seats, packed.summary(), packed.replay(), tick],
+                params![key, game, variant, seed as i64, seats, summary, replay, tick],
             )
         })
         .map(|n| n > 0)
+    }
+
+    /// Remembers queued jobs (a key already remembered is left as it is).
+    ///
+    /// # Errors
+    /// Database errors.
+    pub fn add_pending(&self, jobs: &[Pending]) -> Result<()> {
+        let mut conn = self.conn();
+        let run = |c: &mut Connection| -> rusqlite::Result<()> {
+            let tx = c.transaction()?;
+            for p in jobs {
+                tx.execute(
+                    "INSERT OR IGNORE INTO pending (key, version, game, variant, seed, seats, tick)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                    params![
+                        p.key,
+                        p.version,
+                        p.game,
+                        p.variant,
+                        p.seed as i64,
+                        serde_json::to_string(&p.seats).expect("ids serialize"),
+                        p.tick
+                    ],
+                )?;
+            }
+            tx.commit()
+        };
+        run(&mut conn).map_err(|e| self.err(e))
+    }
+
+    /// The jobs the ladder waits for, oldest first.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub fn pending(&self) -> Result<Vec<Pending>> {
+        self.with(|c| {
+            let mut s = c.prepare(
+                "SELECT key, version, game, variant, seed, seats, tick FROM pending ORDER BY rowid",
+            )?;
+            let rows = s
+                .query_map([], |r| {
+                    let seed: i64 = r.get(4)?;
+                    let seats: String = r.get(5)?;
+                    Ok(Pending {
+                        key: r.get(0)?,
+                        version: r.get(1)?,
+                        game: r.get(2)?,
+                        variant: r.get(3)?,
+                        seed: seed as u64,
+                        seats: serde_json::from_str(&seats).unwrap_or_default(),
+                        tick: r.get(6)?,
+                    })
+                })?
+                .collect();
+            rows
+        })
+    }
+
+    /// Forgets a job taken in.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub fn remove_pending(&self, key: &str) -> Result<()> {
+        self.with(|c| c.execute("DELETE FROM pending WHERE key = ?1", params![key])).map(drop)
     }
 
     /// Every match of a board, in the order stored.

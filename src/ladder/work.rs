@@ -263,7 +263,17 @@ impl Worker {
                 .fold(Match::<G>::new(parsed, seed), |t, &k| t.seat(&sources[k], &self.config.limits))
                 .play();
             let summary = MatchSummary::of(&replay);
-            self.db.insert_match(&key, G::NAME, variant, seed, &ids, &pack(&summary, &replay), tick)?;
+            let packed = pack(&summary, &replay);
+            self.db.insert_match(
+                &key,
+                G::NAME,
+                variant,
+                seed,
+                &ids,
+                packed.summary(),
+                packed.replay(),
+                tick,
+            )?;
         }
         Ok(())
     }
