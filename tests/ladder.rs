@@ -2,6 +2,7 @@
 //! each request goes to the router with `tower::ServiceExt::oneshot`, jobs are collected by a
 //! recording sink and run by a `Worker` as a worker process would.
 
+use std::future::IntoFuture;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -770,4 +771,42 @@ async fn backup_copies_the_database_while_it_is_open() {
         .query_row("PRAGMA journal_mode", [], |r| r.get(0))
         .unwrap();
     assert_eq!(mode, "wal");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn arena_submit_uploads_with_a_token_and_reports_refusals() {
+    let s = site("submit");
+    let mut teacher = admin(&s).await;
+    let mut alice = player(&s, &mut teacher, "alice").await;
+    let t = token(&s, &mut alice).await;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let server = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(axum::serve(listener, s.app.clone()).into_future());
+    let bot = Path::new(env!("CARGO_MANIFEST_DIR")).join("example_bots/lua/blade_random.lua");
+    let submit = move |token: Option<String>| {
+        let (server, bot) = (server.clone(), bot.clone());
+        tokio::task::spawn_blocking(move || {
+            let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_arena"));
+            cmd.args(["submit", bot.to_str().unwrap(), "--game", "blade", "--server", &server]);
+            cmd.env_remove("ARENA_TOKEN").env("HOME", "/nonexistent");
+            if let Some(t) = token {
+                cmd.env("ARENA_TOKEN", t);
+            }
+            cmd.output().unwrap()
+        })
+    };
+    let out = submit(Some(t.clone())).await.unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("uploaded blade_random v1"), "{stdout}");
+    assert!(s.db.bot_named("blade", "blade_random").unwrap().is_some());
+    // The same file again: the server's 409 message, exit code 2.
+    let out = submit(Some(t)).await.unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr.contains("409") && stderr.contains("identical to blade_random v1"), "{stderr}");
+    // No token: what to do.
+    let out = submit(None).await.unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && stderr.contains("set ARENA_TOKEN"), "{stderr}");
 }
