@@ -27,13 +27,20 @@ use db::DbError;
 use matchmaking::Entrant;
 
 /// The jobs of matchmaking tick `tick` over every board: who plays follows from the database
-/// (players, their matches, ratings) and the tick's seed (derived from the ladder's seed).
+/// (players, their matches, ratings) and the tick's seed (derived from the ladder's seed). A
+/// board whose matches of earlier ticks are still queued gets none, so the queue does not grow
+/// faster than the workers play.
 ///
 /// # Errors
 /// Database errors.
 pub fn tick_jobs(db: &Db, config: &LadderConfig, tick: i64) -> Result<Vec<Job>, DbError> {
+    let busy: Vec<(String, String)> =
+        db.pending()?.into_iter().filter(|p| p.version.is_none()).map(|p| (p.game, p.variant)).collect();
     let mut jobs = Vec::new();
     for (k, b) in config.boards.iter().enumerate() {
+        if busy.iter().any(|(g, v)| g == b.game.name() && *v == b.variant) {
+            continue;
+        }
         let players = db.players(b.game.name())?;
         if players.len() < b.game.players() {
             continue;
