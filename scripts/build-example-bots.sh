@@ -6,6 +6,8 @@
 # and the legacy stdin/stdout bots (docs/legacy-bots.md) to example_bots/legacy/:
 #   - intensity.c, blade.c (clang --target=wasm32-wasi, wasi-libc) -> intensity_c.wasm, blade_c.wasm
 #   - rust/ (wasm32-wasip1)                                         -> intensity_rust.wasm
+# and the C programs of tests/legacy.rs (tests/data/legacy/*.c, ordinary COMP1511 programs) to
+# tests/data/legacy/*.wasm.
 # (The .wat bot needs no build: the arena reads .wat files as they are.)
 #
 # Installs what is missing: the wasm32-unknown-unknown and wasm32-wasip1 Rust targets (rustup),
@@ -99,5 +101,8 @@ done
 cargo build --release --locked --target wasm32-wasip1 --manifest-path "$legacy/rust/Cargo.toml" \
   --target-dir "$legacy/rust/target"
 cp "$legacy/rust/target/wasm32-wasip1/release/intensity-legacy.wasm" "$legacy/intensity_rust.wasm"
+for src in tests/data/legacy/*.c; do
+  clang --target=wasm32-wasi -O2 -Wall -Wextra -Werror -Wl,--strip-all -o "${src%.c}.wasm" "$src"
+done
 
-ls -l "$out"/*.wasm "$legacy"/*.wasm >&2
+ls -l "$out"/*.wasm "$legacy"/*.wasm tests/data/legacy/*.wasm >&2

@@ -7,12 +7,17 @@ cd "$(dirname "$0")/.."
 # wasm32-unknown-unknown target and clang/lld when missing, builds the bots and refreshes
 # example_bots/wasm/.
 bash scripts/build-example-bots.sh
-# Headless Chromium for tests/report.rs (the HTML report opened in a browser) and tmux for
-# tests/authoring.rs (a person playing in a terminal): Debian's packages, installed when missing
-# (as root, or through passwordless sudo).
+# Headless Chromium for tests/report.rs (the HTML report opened in a browser), with its WebDriver
+# for tests/browser.rs (the replay viewer, driven through tests/common/browser.rs), tmux for
+# tests/authoring.rs (a person playing in a terminal) and PostgreSQL for tests/queue.rs: Debian's
+# packages, installed when missing (as root, or through passwordless sudo).
 missing=()
-command -v chromium >/dev/null 2>&1 || missing+=(chromium chromium-driver)
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
 command -v tmux >/dev/null 2>&1 || missing+=(tmux)
+# PostgreSQL for tests/queue.rs (the job queue's PostgreSQL backend, feature `postgres`): the
+# test starts a throwaway cluster itself (initdb as the `postgres` user, a loopback port).
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=()
   if [ "$(id -u)" != 0 ]; then sudo=(sudo -n); fi
@@ -23,4 +28,5 @@ fi
 export CARDARENA_REQUIRE_TOOLS=1
 # The Rust bot SDK's own tests (native; its observation types against docs/games/*.md).
 cargo test --locked --manifest-path example_bots/rust/Cargo.toml -p cardarena-bot
-cargo test --workspace --locked "$@"
+# With the job queue's PostgreSQL backend, so that tests/queue.rs runs its PostgreSQL test.
+cargo test --workspace --locked --features cardarena/postgres "$@"

@@ -10,29 +10,15 @@ use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
 use axum::Router;
 use cardarena::ladder::config::{self, LadderConfig};
-use cardarena::ladder::{router, Db, Job, JobSink, Ladder, Worker};
+use cardarena::ladder::{router, Db, Jobs, Ladder};
+use cardarena::queue::worker::{self, WorkerOptions};
 use tower::ServiceExt;
-
-#[derive(Default)]
-struct Recorder(Mutex<Vec<Job>>);
-
-impl JobSink for Recorder {
-    fn enqueue(&self, job: &Job) -> Result<(), String> {
-        self.0.lock().unwrap().push(job.clone());
-        Ok(())
-    }
-}
-
-impl Recorder {
-    fn take(&self) -> Vec<Job> {
-        std::mem::take(&mut self.0.lock().unwrap())
-    }
-}
 
 struct Site {
     app: Router,
     db: Arc<Db>,
-    jobs: Arc<Recorder>,
+    jobs: Arc<Jobs>,
+    ladder: Ladder,
     config: LadderConfig,
     _dir: tempdir::Dir,
 }
@@ -66,9 +52,10 @@ mod tempdir {
 fn site_with(tag: &str, config: LadderConfig) -> Site {
     let dir = tempdir::Dir::new(tag);
     let db = Arc::new(Db::open(&dir.path().join("ladder.db")).unwrap());
-    let jobs = Arc::new(Recorder::default());
+    let queue = cardarena::queue::open(&format!("sqlite:{}", db.path().display())).unwrap();
+    let jobs = Arc::new(Jobs::new(queue, config.clone()));
     let ladder = Ladder::new(db.clone(), config.clone(), jobs.clone(), "http://ladder.test");
-    Site { app: router(ladder), db, jobs, config, _dir: dir }
+    Site { app: router(ladder.clone()), db, jobs, ladder, config, _dir: dir }
 }
 
 fn blade_only() -> LadderConfig {
@@ -263,13 +250,30 @@ fn hostile(name: &str) -> Vec<u8> {
     std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("sandbox/tests/bots").join(name)).unwrap()
 }
 
+/// Plays every queued job as a worker process would (here, in the test's thread), then lets
+/// the ladder take the results in. Returns how many jobs were taken in.
 fn run_jobs(s: &Site) -> usize {
-    let mut worker = Worker::new(s.db.clone(), s.config.clone());
-    let jobs = s.jobs.take();
+    let mut queue = cardarena::queue::open(&format!("sqlite:{}", s.db.path().display())).unwrap();
+    let mut opts = WorkerOptions::new("test-worker");
+    opts.until_empty = true;
+    worker::run(queue.as_mut(), &opts, None, &std::sync::atomic::AtomicBool::new(false)).unwrap();
+    s.jobs.collect(&s.db).unwrap()
+}
+
+/// The validations waiting for a worker (one per uploaded version).
+fn pending_validations(s: &Site) -> usize {
+    let versions: std::collections::BTreeSet<i64> =
+        s.db.pending().unwrap().iter().filter_map(|p| p.version).collect();
+    versions.len()
+}
+
+/// Queues matchmaking tick `tick`'s duplicate sets.
+fn queue_tick(s: &Site, tick: i64) -> Vec<cardarena::ladder::Job> {
+    let jobs = cardarena::ladder::tick_jobs(&s.db, &s.config, tick).unwrap();
     for j in &jobs {
-        worker.run(j).unwrap();
+        s.ladder.enqueue(j).unwrap();
     }
-    jobs.len()
+    jobs
 }
 
 fn db_path(s: &Site) -> PathBuf {
@@ -487,7 +491,7 @@ async fn uploads_are_checked_at_every_layer() {
     );
     // Two versions, each queued for validation.
     assert_eq!(s.db.versions(bot.id).unwrap().len(), 2);
-    assert_eq!(s.jobs.take().len(), 2);
+    assert_eq!(pending_validations(&s), 2);
 }
 
 #[tokio::test]
@@ -511,7 +515,7 @@ async fn validation_in_a_worker_marks_versions_ready_or_failed() {
         let r = alice.upload(&s.app, "blade", name, file, &bytes, true).await;
         assert_eq!(r.status, StatusCode::SEE_OTHER, "{name}: {}", r.body);
     }
-    assert_eq!(run_jobs(&s), 7);
+    assert_eq!(run_jobs(&s), 7, "one validation per upload");
     let state = |name: &str| {
         let bot = s.db.bot_named("blade", name).unwrap().unwrap();
         let v = s.db.versions(bot.id).unwrap().remove(0);
@@ -572,16 +576,16 @@ async fn matches_fill_the_leaderboard_bot_and_match_pages() {
         ],
     )
     .await;
-    let jobs = cardarena::ladder::tick_jobs(&s.db, &s.config, 1).unwrap();
+    let jobs = queue_tick(&s, 1);
     assert_eq!(jobs.len(), s.config.jobs_per_tick as usize);
-    let mut worker = Worker::new(s.db.clone(), s.config.clone());
-    for j in &jobs {
-        worker.run(j).unwrap();
-    }
+    // While they are queued, the next tick queues nothing more on this board.
+    assert!(cardarena::ladder::tick_jobs(&s.db, &s.config, 2).unwrap().is_empty());
+    assert_eq!(run_jobs(&s), 2 * jobs.len(), "a duplicate set is both seat orders");
     let stored = s.db.board_matches("blade", "readme").unwrap().len();
-    assert_eq!(stored, 2 * jobs.len(), "a duplicate set is both seat orders");
-    // A job run again (its lease ran out while the first run finished) stores nothing new.
-    worker.run(&jobs[0]).unwrap();
+    assert_eq!(stored, 2 * jobs.len());
+    // The same duplicate set queued again is the same queue jobs: nothing new is played.
+    s.ladder.enqueue(&jobs[0]).unwrap();
+    run_jobs(&s);
     assert_eq!(s.db.board_matches("blade", "readme").unwrap().len(), stored);
     // The same database and tick give the same jobs.
     assert_eq!(
@@ -617,6 +621,13 @@ async fn matches_fill_the_leaderboard_bot_and_match_pages() {
     let m = visitor.get(&s.app, &format!("/matches/{id}")).await;
     assert_eq!(m.status, StatusCode::OK);
     assert!(m.body.contains("arena replay match-") && m.body.contains("--verify"), "{}", m.body);
+    // The viewer is on the page with the match's frames (made by the engine).
+    assert!(
+        m.body.contains("<script type=\"application/json\" id=\"frames\">") && m.body.contains("mount("),
+        "{}",
+        m.body
+    );
+    assert_eq!(visitor.get(&s.app, "/static/viewer.css").await.status, StatusCode::OK);
     let replay = visitor.get(&s.app, &format!("/matches/{id}/replay.json")).await;
     assert_eq!(replay.status, StatusCode::OK);
     let replay: cardarena::Replay = serde_json::from_str(&replay.body).unwrap();
@@ -641,12 +652,8 @@ async fn faults_are_grouped_with_a_capsule_and_the_repro_command() {
     // Had it slipped through (an admin may pass a version by hand), its ladder matches would
     // show its faults, grouped, with a capsule and the command that reruns it.
     s.db.set_validation(v.id, true, "[]").unwrap();
-    let jobs = cardarena::ladder::tick_jobs(&s.db, &s.config, 1).unwrap();
-    assert!(!jobs.is_empty());
-    let mut worker = Worker::new(s.db.clone(), s.config.clone());
-    for j in &jobs {
-        worker.run(j).unwrap();
-    }
+    assert!(!queue_tick(&s, 1).is_empty());
+    run_jobs(&s);
     let page = b.get(&s.app, &format!("/bots/{}", bot.id)).await.body;
     assert_eq!(page.matches("<div class=\"fault\">").count(), 1, "one group (crash at one site): {page}");
     assert!(page.contains("<b>crash</b>") && page.contains("always"), "{page}");
@@ -743,7 +750,7 @@ async fn fifty_concurrent_uploads_lose_nothing() {
         numbers.sort();
         assert_eq!(numbers, (1..=10).collect::<Vec<_>>());
     }
-    assert_eq!(s.jobs.take().len(), 50);
+    assert_eq!(pending_validations(&s), 50);
     // A duplicate is refused with a clear message.
     let r = api_upload(
         &s.app,

@@ -1,4 +1,4 @@
-//! `arena replay` (boards, --as-seat, --verify, --db), crash capsules and `arena repro`, as a
+//! `arena replay` (boards, --as-seat, --html, --verify, --db), crash capsules and `arena repro`, as a
 //! user runs them.
 
 use std::path::{Path, PathBuf};
@@ -185,9 +185,10 @@ fn a_damaged_replay_gets_a_clear_error() {
     let (replay, _) = play(&dir, "lost-cities", "greedy,random", "1");
     let good = read_json(&replay);
     let bad = dir.join("bad.json");
+    let page = dir.join("bad.html");
     let check = |text: String, needles: &[&str]| {
         std::fs::write(&bad, text).unwrap();
-        for extra in [&[][..], &["--verify"][..], &["--as-seat", "0"][..]] {
+        for extra in [&[][..], &["--verify"][..], &["--as-seat", "0"][..], &["--html", s(&page)][..]] {
             let mut args = vec!["replay", s(&bad)];
             args.extend_from_slice(extra);
             let o = arena(&args);
@@ -212,6 +213,7 @@ fn a_damaged_replay_gets_a_clear_error() {
     let mut v = good.clone();
     v["decisions"].as_array_mut().unwrap().truncate(10);
     check(v.to_string(), &["not over"]);
+    assert!(!page.exists(), "no page for a damaged replay");
     let o = arena(&["replay", s(&dir.join("missing.json"))]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("missing.json"), "{}", stderr(&o));
@@ -330,6 +332,15 @@ fn tournament_faults_print_match_ids_and_capsules_and_replays_read_from_the_data
     assert!(stdout(&o).contains("FAULT crash"), "{}", stdout(&o));
     let short = arena(&["replay", &format!("{}#{id}", s(&db))]);
     assert_eq!(short.stdout, o.stdout, "DB#ID is --db DB ID");
+    // the same match as a web page (tests/browser.rs opens one in Chromium)
+    let page = dir.join("m.html");
+    let o = arena(&["replay", "--db", s(&db), &id, "--html", s(&page)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with(&format!("wrote {}", s(&page))), "{}", stdout(&o));
+    let html = std::fs::read_to_string(&page).unwrap();
+    let hash = cardarena::bots::bot::content_hash(&std::fs::read(dir.join("crash_third.lua")).unwrap());
+    assert!(html.contains(&hash), "the bots' hashes are on the page");
+    assert!(html.contains("\"verdict\":\"crash\""), "the fault's badge is in the frames");
     // the bot path in the database is relative to arena.toml, found from anywhere
     let o = arena(&["replay", "--db", s(&db), &id, "--verify"]);
     assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));

@@ -317,13 +317,28 @@ fn a_second_ctrl_c_stops_now_with_the_same_summary() {
                 [[event]]\nname = \"second\"\ngame = \"ecard\"\nbots = [\"greedy\", \"random\"]\n";
     let file = write(&dir, text);
     let db = dir.join("arena.db");
-    let child = tournament_until_stored(&file, &db, 2);
-    for _ in 0..2 {
-        interrupt(&child);
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let mut child = tournament_until_stored(&file, &db, 2);
+    // The second signal goes once the first has been handled: two SIGINTs pending at once are
+    // one signal to the kernel.
+    let stderr = child.stderr.take().unwrap();
+    let (lines, heard) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        let mut all = String::new();
+        for line in std::io::BufRead::lines(std::io::BufReader::new(stderr)) {
+            let line = line.unwrap();
+            if line.starts_with("stopping: finishing") {
+                lines.send(()).ok();
+            }
+            all.push_str(&line);
+            all.push('\n');
+        }
+        all
+    });
+    interrupt(&child);
+    heard.recv_timeout(Duration::from_secs(60)).expect("the first Ctrl-C is handled");
+    interrupt(&child);
     let out = child.wait_with_output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = reader.join().unwrap();
     assert!(out.status.success(), "{err}");
     assert!(err.contains("stopping now"), "{err}");
     assert!(err.contains("stopped early; run the same command again to resume"), "{err}");
@@ -412,9 +427,9 @@ fn the_repositorys_tournament_files_load_and_every_bot_resolves() {
         for event in &config.events {
             for bot in &event.bot_paths {
                 let id: cardarena::play::GameId = event.game.parse().unwrap();
-                let resolved: anyhow::Result<()> =
+                let resolved: Result<(), cardarena::HostError> =
                     cardarena::play::with_game!(id, G => loader.resolve::<G>(bot).map(|_| ()));
-                resolved.unwrap_or_else(|e| panic!("{file}, event {}: {bot}: {e:#}", event.name));
+                resolved.unwrap_or_else(|e| panic!("{file}, event {}: {bot}: {}", event.name, e.chain()));
             }
         }
     }

@@ -254,6 +254,48 @@ impl Sandbox {
         Ok(Program { name: name.into(), kind, hash, inner })
     }
 
+    /// A hash of this sandbox's WASM engine configuration and wasmtime version (wasmtime's
+    /// `Engine::precompile_compatibility_hash`), lowercase hex: compiled code
+    /// ([`Program::compiled`]) made by one sandbox loads into another with the same hash. A
+    /// cache of compiled bots is keyed by it and the bot's content hash.
+    pub fn compatibility_hash(&self) -> String {
+        struct Sha(Sha256);
+        impl std::hash::Hasher for Sha {
+            fn write(&mut self, bytes: &[u8]) {
+                self.0.update(bytes);
+            }
+            fn finish(&self) -> u64 {
+                0
+            }
+        }
+        let mut h = Sha(Sha256::new());
+        std::hash::Hash::hash(&self.shared.wasm.engine.precompile_compatibility_hash(), &mut h);
+        h.0.finalize().iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    /// A WASM program from the compiled code of [`Program::compiled`], named `name`, with the
+    /// content hash `hash` of the bytes it was compiled from; checked against the ABI as
+    /// [`Sandbox::load`] checks a module.
+    ///
+    /// # Safety
+    /// `compiled` must be what [`Program::compiled`] returned for a module with content hash
+    /// `hash`, kept where only the host could write it: wasmtime runs the machine code in it
+    /// unchecked. Code of another engine configuration or wasmtime version
+    /// ([`Sandbox::compatibility_hash`]) is refused with an error.
+    ///
+    /// # Errors
+    /// A [`Verdict::Load`] fault: the code is not compatible, or the module fails the ABI check.
+    pub unsafe fn load_compiled(&self, name: &str, hash: &str, compiled: &[u8]) -> Result<Program, Fault> {
+        // SAFETY: the caller's promise.
+        let program = unsafe { wasm::WasmProgram::from_compiled(&self.shared, compiled) }?;
+        Ok(Program {
+            name: name.into(),
+            kind: Kind::Wasm,
+            hash: hash.to_string(),
+            inner: ProgramInner::Wasm(Arc::new(program)),
+        })
+    }
+
     /// Compiles and checks a legacy stdin/stdout program: a WASI preview1 command (`_start`),
     /// run once per decision by [`StdioInstance::run`] (see `docs/legacy-bots.md`).
     ///
@@ -344,6 +386,15 @@ impl Program {
     /// SHA-256 of the program's bytes, lowercase hex.
     pub fn hash(&self) -> String {
         self.hash.clone()
+    }
+
+    /// A WASM program's compiled code, for a cache ([`Sandbox::load_compiled`] loads it);
+    /// `None` for Lua (nothing to gain: its source compiles in microseconds).
+    pub fn compiled(&self) -> Option<Vec<u8>> {
+        match &self.inner {
+            ProgramInner::Lua(_) => None,
+            ProgramInner::Wasm(p) => p.compiled().ok(),
+        }
     }
 
     /// This program on `sandbox` (a [`Sandbox::lane`], say): a WASM module's compiled code is

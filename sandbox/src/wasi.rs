@@ -19,7 +19,7 @@
 //!
 //! Bytes read and written cost fuel ([`IO_BASE_FUEL`] per call plus one per byte).
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use wasmtime::{
     Caller, Extern, ExternType, InstancePre, Linker, Module, ResourceLimiter, Store, Val, ValType,
@@ -27,8 +27,8 @@ use wasmtime::{
 
 use crate::log::LogBook;
 use crate::stdio::Stdio;
-use crate::wasm::{charge_host, classify, epoch_ticks, Host};
-use crate::{Fault, Limits, Verdict, MAX_WASM_MODULE};
+use crate::wasm::{charge_host, classify, copy_module, epoch_ticks, Host};
+use crate::{Fault, Limits, Sandbox, Verdict, MAX_WASM_MODULE};
 
 /// Most bytes a run may write to stdout; more is the verdict `invalid` ("output over 64 KiB").
 pub const MAX_STDOUT: usize = 64 << 10;
@@ -405,6 +405,8 @@ pub struct StdioProgram {
     hash: String,
     pre: InstancePre<Host>,
     shared: Arc<crate::Shared>,
+    /// The compiled module, serialized at the first [`StdioProgram::on`] another engine.
+    compiled: Arc<OnceLock<Result<Vec<u8>, String>>>,
 }
 
 impl std::fmt::Debug for StdioProgram {
@@ -426,6 +428,17 @@ impl StdioProgram {
         }
         let module = Module::new(&shared.wasm.engine, bytes)
             .map_err(|e| Fault::load(format!("malformed WebAssembly module: {e:#}")))?;
+        StdioProgram::linked(shared, name.into(), crate::hex_sha256(bytes), &module, Arc::default())
+    }
+
+    /// Checks a compiled module's imports and exports and links it with the shim.
+    fn linked(
+        shared: &Arc<crate::Shared>,
+        name: Arc<str>,
+        hash: String,
+        module: &Module,
+        compiled: Arc<OnceLock<Result<Vec<u8>, String>>>,
+    ) -> Result<StdioProgram, Fault> {
         let mut linker = Linker::<Host>::new(&shared.wasm.engine);
         define(&mut linker).map_err(|e| Fault::load(format!("wasmtime linker: {e:#}")))?;
         let mut problems = Vec::new();
@@ -485,10 +498,25 @@ impl StdioProgram {
         if !problems.is_empty() {
             return Err(Fault::load(problems.join("; ")));
         }
-        let pre = linker.instantiate_pre(&module).map_err(|e| {
+        let pre = linker.instantiate_pre(module).map_err(|e| {
             Fault::load(format!("cannot link the module (a WASI function of the wrong type?): {e:#}"))
         })?;
-        Ok(StdioProgram { name: name.into(), hash: crate::hex_sha256(bytes), pre, shared: shared.clone() })
+        Ok(StdioProgram { name, hash, pre, shared: shared.clone(), compiled })
+    }
+
+    /// The same program on another sandbox's engine, a [`Sandbox::lane`] (or this program itself
+    /// when it is already on that engine's): the same compiled code, so the same replies and
+    /// fuel, without compiling it again.
+    ///
+    /// # Errors
+    /// The compiled code cannot be moved to that engine (a [`Verdict::Load`] fault).
+    pub fn on(&self, sandbox: &Sandbox) -> Result<StdioProgram, Fault> {
+        let shared = &sandbox.shared;
+        if Arc::ptr_eq(&self.shared, shared) {
+            return Ok(self.clone());
+        }
+        let module = copy_module(self.pre.module(), &self.compiled, shared)?;
+        StdioProgram::linked(shared, self.name.clone(), self.hash.clone(), &module, self.compiled.clone())
     }
 
     /// The name given at load.

@@ -311,6 +311,24 @@ fn host_budget_left(mut caller: Caller<'_, Host>) -> wasmtime::Result<i64> {
     Ok(i64::try_from(caller.get_fuel()?).unwrap_or(i64::MAX))
 }
 
+/// `module` on another sandbox's engine, without compiling it again: serialized once (kept in
+/// `compiled`) and loaded into that engine, a small fraction of a compile. The program that
+/// owns `module` links the copy again.
+pub(crate) fn copy_module(
+    module: &Module,
+    compiled: &OnceLock<Result<Vec<u8>, String>>,
+    shared: &crate::Shared,
+) -> Result<Module, Fault> {
+    let copy_failed =
+        |e: &dyn std::fmt::Display| Fault::load(format!("cannot copy the module to a lane: {e}"));
+    let compiled = compiled.get_or_init(|| module.serialize().map_err(|e| format!("{e:#}")));
+    let compiled = compiled.as_ref().map_err(|e| copy_failed(e))?;
+    // SAFETY: `compiled` is what `Module::serialize` made of this very module, in this process,
+    // on an engine with the same configuration (`config()`; the pool is not part of the compiled
+    // code). `deserialize` checks that the two engines are compatible and fails otherwise.
+    unsafe { Module::deserialize(&shared.wasm.engine, compiled) }.map_err(|e| copy_failed(&e))
+}
+
 /// A validated, compiled module, shared by every match of that bot.
 pub(crate) struct WasmProgram {
     pre: InstancePre<Host>,
@@ -439,18 +457,30 @@ impl WasmProgram {
         if Arc::ptr_eq(&self.engine, shared) {
             return Ok(self.clone());
         }
-        let copy_failed =
-            |e: &dyn std::fmt::Display| Fault::load(format!("cannot copy the module to a lane: {e}"));
-        let compiled =
-            self.compiled.get_or_init(|| self.pre.module().serialize().map_err(|e| format!("{e:#}")));
-        let compiled = compiled.as_ref().map_err(|e| copy_failed(e))?;
-        // SAFETY: `compiled` is what `Module::serialize` made of this very module, in this
-        // process, on an engine with the same configuration (`config()`; the pool is not part
-        // of the compiled code). `deserialize` checks that the two engines are compatible and
-        // fails otherwise.
-        let module =
-            unsafe { Module::deserialize(&shared.wasm.engine, compiled) }.map_err(|e| copy_failed(&e))?;
+        let module = copy_module(self.pre.module(), &self.compiled, shared)?;
         WasmProgram::checked(shared, &module).map(Arc::new)
+    }
+
+    /// The module's compiled code, serialized (made once, shared with [`WasmProgram::on`]).
+    pub(crate) fn compiled(&self) -> Result<Vec<u8>, String> {
+        self.compiled.get_or_init(|| self.pre.module().serialize().map_err(|e| format!("{e:#}"))).clone()
+    }
+
+    /// A program from compiled code that [`WasmProgram::compiled`] made on an engine with the
+    /// same configuration, checked against the ABI again.
+    ///
+    /// # Safety
+    /// `compiled` must be bytes that `compiled` made (wasmtime runs the machine code in them):
+    /// never bytes from anyone the host does not trust.
+    pub(crate) unsafe fn from_compiled(
+        shared: &Arc<crate::Shared>,
+        compiled: &[u8],
+    ) -> Result<WasmProgram, Fault> {
+        // SAFETY: the caller's promise; `deserialize` itself refuses code of another engine
+        // configuration or wasmtime version.
+        let module = unsafe { Module::deserialize(&shared.wasm.engine, compiled) }
+            .map_err(|e| Fault::load(format!("cannot load compiled code: {e:#}")))?;
+        WasmProgram::checked(shared, &module)
     }
 
     /// A fresh instance: start function and `init` run under `limits.fuel_init`.

@@ -47,6 +47,24 @@ fn rust_wasip1_bot_runs_with_the_stubs() {
     assert_eq!(run(&bot, SPEC_PASS).unwrap(), "44 46 49\n");
 }
 
+/// A command copied to a lane (`StdioProgram::on`, another engine) is the same program: the
+/// same name, hash, output and fuel for every input; a lane's copy is also made from a copy.
+#[test]
+fn a_command_on_a_lane_behaves_as_on_its_sandbox() {
+    let sandbox = Sandbox::new().unwrap();
+    let lane = sandbox.lane().unwrap();
+    let program = load(&sandbox, "intensity_c.wasm", &example("intensity_c.wasm"));
+    let moved = program.on(&lane).unwrap();
+    assert_eq!((moved.name(), moved.hash()), (program.name(), program.hash()));
+    let runs = |p: &StdioProgram| {
+        let mut bot = p.start(&Limits::WASM, 7);
+        [SPEC_PASS, SPEC_PLAY, "0\n"].map(|stdin| (bot.run(stdin.as_bytes()).unwrap(), bot.fuel_used_last()))
+    };
+    assert_eq!(runs(&moved), runs(&program));
+    let back = moved.on(&sandbox).unwrap();
+    assert_eq!(runs(&back), runs(&program));
+}
+
 /// Same input, same output and the same fuel, run after run: `srand(time(NULL))` in the Blade
 /// bot reads the virtual clock (fixed date plus fuel used).
 #[test]

@@ -277,6 +277,75 @@ impl FieldCard {
     }
 }
 
+/// A card lying on a field as rule 6 handles it ([`play_effect`]): the game's [`FieldCard`], or
+/// an entry that keeps each card's identity (the Blade controller's card objects, whose
+/// validity a bot sees in its `lastmove`; `play::legacy`).
+pub trait Lying {
+    /// The card.
+    fn card(&self) -> Card;
+    /// `false` once bolted.
+    fn is_valid(&self) -> bool;
+    /// Bolts (`false`) or re-validates (`true`) it.
+    fn set_valid(&mut self, valid: bool);
+}
+
+impl Lying for FieldCard {
+    fn card(&self) -> Card {
+        self.card
+    }
+
+    fn is_valid(&self) -> bool {
+        self.valid
+    }
+
+    fn set_valid(&mut self, valid: bool) {
+        self.valid = valid;
+    }
+}
+
+/// The effect of `card` played by `seat` in a turn on both fields (seed-games.md §1(b) rule 6):
+/// `entry` is its field entry, pushed when the card stays on a field; `spend` gets every card
+/// that leaves play (a removed bolted card, and the played card when it is not placed).
+pub fn play_effect<T: Lying>(
+    fields: &mut [Vec<T>; 2],
+    seat: Seat,
+    card: Card,
+    entry: impl FnOnce() -> T,
+    mut spend: impl FnMut(Card),
+) {
+    /// Removes the top card of a field if it is bolted.
+    fn pop_invalid<T: Lying>(field: &mut Vec<T>, spend: &mut impl FnMut(Card)) {
+        if field.last().is_some_and(|top| !top.is_valid()) {
+            spend(field.pop().expect("a top card").card());
+        }
+    }
+    let other = 1 - seat;
+    match card {
+        Card::One => match fields[seat].last_mut() {
+            Some(top) if !top.is_valid() => {
+                top.set_valid(true);
+                spend(Card::One);
+            }
+            _ => fields[seat].push(entry()),
+        },
+        Card::Bolt => {
+            pop_invalid(&mut fields[other], &mut spend);
+            if let Some(top) = fields[other].last_mut() {
+                top.set_valid(false);
+            }
+            spend(Card::Bolt);
+        }
+        Card::Mirror => {
+            fields.swap(0, 1);
+            spend(Card::Mirror);
+        }
+        _ => {
+            pop_invalid(&mut fields[seat], &mut spend);
+            fields[seat].push(entry());
+        }
+    }
+}
+
 /// Where a set-up card came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
@@ -435,16 +504,6 @@ impl Blade {
         self.history.push(Event::Place { seat, card, from });
     }
 
-    /// Removes the top card of `seat`'s field if it is bolted.
-    fn pop_invalid(&mut self, seat: Seat) {
-        if let Some(top) = self.fields[seat].last() {
-            if !top.valid {
-                self.spent.push(top.card);
-                self.fields[seat].pop();
-            }
-        }
-    }
-
     /// Clears both fields (their cards are spent).
     fn clear_fields(&mut self) {
         for field in &mut self.fields {
@@ -517,35 +576,6 @@ impl Blade {
         }
     }
 
-    /// The effect of `card` played by `seat` in a turn (seed-games.md §1(b) rule 6).
-    fn apply(&mut self, seat: Seat, card: Card) {
-        let other = 1 - seat;
-        match card {
-            Card::One => match self.fields[seat].last_mut() {
-                Some(top) if !top.valid => {
-                    top.valid = true;
-                    self.spent.push(Card::One);
-                }
-                _ => self.fields[seat].push(FieldCard { card, valid: true }),
-            },
-            Card::Bolt => {
-                self.pop_invalid(other);
-                if let Some(top) = self.fields[other].last_mut() {
-                    top.valid = false;
-                }
-                self.spent.push(Card::Bolt);
-            }
-            Card::Mirror => {
-                self.fields.swap(0, 1);
-                self.spent.push(Card::Mirror);
-            }
-            _ => {
-                self.pop_invalid(seat);
-                self.fields[seat].push(FieldCard { card, valid: true });
-            }
-        }
-    }
-
     fn play_turn(&mut self, seat: Seat, card: Card) {
         let other = 1 - seat;
         let last = self.hands[seat].len() == 1;
@@ -558,7 +588,8 @@ impl Blade {
             self.end(Some(other), EndReason::LastCardEffect);
             return;
         }
-        self.apply(seat, card);
+        let spent = &mut self.spent;
+        play_effect(&mut self.fields, seat, card, || FieldCard { card, valid: true }, |c| spent.push(c));
         let scores = [self.score(0), self.score(1)];
         self.history.push(Event::Play { seat, card, scores });
         let (mine, theirs) = (scores[seat], scores[other]);

@@ -10,7 +10,7 @@
 use crate::games::rng::{derive_seed, Rng, Stream};
 
 use super::config::Board;
-use super::work::Job;
+use super::jobs::Job;
 
 /// Opponents a bot does not meet again while others are available.
 pub const RECENT: usize = 5;

@@ -6,21 +6,22 @@
 //! - `config`: `ladder.toml`. `db`: the ladder's SQLite database (WAL, one writer).
 //! - `auth`: passwords (argon2id), secrets, names, the session store.
 //! - `server`: the axum router and its pages (templates in `templates/`, compiled in).
-//! - `work`: the jobs (validate a version, play a duplicate set) as a worker runs them.
+//! - `jobs`: the ladder's work on the job queue (validations, duplicate sets) and taking in
+//!   the results.
 //! - `matchmaking`: which duplicate sets a tick queues. `board`: standings and charts.
 
 pub mod auth;
 pub mod board;
 pub mod config;
 pub mod db;
+pub mod jobs;
 pub mod matchmaking;
 pub mod server;
-pub mod work;
 
 pub use config::LadderConfig;
 pub use db::Db;
-pub use server::{router, JobSink, Ladder};
-pub use work::{Job, Worker};
+pub use jobs::{Job, Jobs};
+pub use server::{router, Ladder};
 
 use crate::games::rng::derive_seed;
 use db::DbError;

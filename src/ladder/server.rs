@@ -25,26 +25,17 @@ use super::auth::{self, SqliteSessions};
 use super::board;
 use super::config::{Board, LadderConfig, Register};
 use super::db::{BotRow, Db, DbError, UploadRefused, User, Version};
-use super::work::{Check, Job};
+use super::jobs::{Check, Job, Jobs};
 use crate::bots::bot::content_hash;
 use crate::play::games::GameId;
 use crate::tournament::{fault_site, MatchSummary};
-
-/// Where the server sends jobs: the ladder's queue (worker processes claim them).
-pub trait JobSink: Send + Sync {
-    /// Queues a job (a job already queued under the same key is not queued twice).
-    ///
-    /// # Errors
-    /// The queue cannot be written; the message says why.
-    fn enqueue(&self, job: &Job) -> Result<(), String>;
-}
 
 struct Inner {
     db: Arc<Db>,
     config: LadderConfig,
     env: Environment<'static>,
     decoy: String,
-    jobs: Arc<dyn JobSink>,
+    jobs: Arc<Jobs>,
     url: String,
 }
 
@@ -74,7 +65,7 @@ const FORM_OVERHEAD: usize = 64 * 1024;
 impl Ladder {
     /// The state of a ladder on `db` with `config`, sending jobs to `jobs`; `url` is how people
     /// reach it (for invite links and the `arena submit` hint).
-    pub fn new(db: Arc<Db>, config: LadderConfig, jobs: Arc<dyn JobSink>, url: &str) -> Ladder {
+    pub fn new(db: Arc<Db>, config: LadderConfig, jobs: Arc<Jobs>, url: &str) -> Ladder {
         let mut env = Environment::new();
         for (name, text) in TEMPLATES {
             env.add_template(name, text).expect("the ladder's templates parse");
@@ -94,7 +85,15 @@ impl Ladder {
     /// # Errors
     /// The queue cannot be written.
     pub fn enqueue(&self, job: &Job) -> Result<(), String> {
-        self.0.jobs.enqueue(job)
+        self.0.jobs.enqueue(&self.0.db, job).map_err(|e| e.to_string())
+    }
+
+    /// Takes in the finished jobs (see [`Jobs::collect`]).
+    ///
+    /// # Errors
+    /// The queue or the database failed.
+    pub fn collect(&self) -> Result<usize, String> {
+        self.0.jobs.collect(&self.0.db).map_err(|e| e.to_string())
     }
 
     /// Runs a database call off the async threads.
@@ -311,6 +310,10 @@ pub fn router(ladder: Ladder) -> Router {
     Router::new()
         .route("/", get(index))
         .route("/static/style.css", get(|| async { ([(header::CONTENT_TYPE, "text/css")], STYLE) }))
+        .route(
+            "/static/viewer.css",
+            get(|| async { ([(header::CONTENT_TYPE, "text/css")], crate::replay::viewer::VIEWER_CSS) }),
+        )
         .route("/login", get(login_page).post(login))
         .route("/logout", post(logout))
         .route("/register", get(register_page).post(register))
@@ -576,12 +579,16 @@ async fn accept_upload(
         UploadRefused::Disabled(_) => AppError::new(StatusCode::FORBIDDEN, e.to_string()),
         UploadRefused::Db(e) => AppError::internal(e.to_string()),
     })?;
-    ladder.0.jobs.enqueue(&Job::Validate { version: version.id }).map_err(|e| {
-        AppError::internal(format!(
-            "the upload is stored as v{} but its validation could not be queued: {e}",
-            version.number
-        ))
-    })?;
+    let (queued, id) = (ladder.clone(), version.id);
+    tokio::task::spawn_blocking(move || queued.enqueue(&Job::Validate { version: id }))
+        .await
+        .map_err(|e| AppError::internal(e.to_string()))?
+        .map_err(|e| {
+            AppError::internal(format!(
+                "the upload is stored as v{} but its validation could not be queued: {e}",
+                version.number
+            ))
+        })?;
     Ok((bot, version))
 }
 
@@ -927,7 +934,17 @@ async fn match_page(
     let page = page(&ladder, &session).await?;
     let ctx = ladder
         .run(move |db| {
-            let Some((m, _)) = db.match_row(id)? else { return Ok(None) };
+            let Some((m, blob)) = db.match_row(id)? else { return Ok(None) };
+            let name = format!("match-{id}.json");
+            let viewer = replay_of(&blob).and_then(|r| crate::replay::viewer::frames(&r, &name).ok()).map(|f| {
+                let options = crate::replay::viewer::ViewerOptions {
+                    replay_text: None,
+                    replay_url: Some(format!("/matches/{id}/replay.json")),
+                    verify_command: Some(format!("arena replay {name} --verify")),
+                    replay_name: Some(name.clone()),
+                };
+                Value::from_safe_string(crate::replay::viewer::fragment(&f, &options))
+            });
             let summary: Option<MatchSummary> = serde_json::from_str(&m.summary).ok();
             let mut seats = Vec::new();
             if let Some(s) = summary {
@@ -937,7 +954,7 @@ async fn match_page(
                     seats.push(context! { name => &entry.name, hash => &entry.hash, bot_id, points => s.points[k], rank => s.ranks[k], faults => faults.join(", ") });
                 }
             }
-            Ok(Some(context! { m => ser(&m), seats }))
+            Ok(Some(context! { m => ser(&m), seats, viewer }))
         })
         .await?
         .ok_or_else(|| AppError::not_found("match"))?;

@@ -1,31 +1,10 @@
 //! [`Arena`]: the arena as a library, for a program that names its bots and wants replays.
 
 use crate::play::limits::LimitsConfig;
-use crate::play::registry::{self, Loader, SandboxStart};
+use crate::play::registry::{self, Loader};
 use crate::play::runner::Replay;
+use crate::play::HostError;
 use crate::play::{GameId, Hosted, Match};
-
-/// A failure of the host or of the request, never of a bot: a bot's failure is a verdict in the
-/// [`Replay`] (its `faults`), and the match still has an outcome.
-#[derive(Debug, thiserror::Error)]
-pub enum HostError {
-    /// The request cannot be played as asked (an unknown variant or bot name, the wrong number
-    /// of bots); the message says what to change.
-    #[error("{0}")]
-    Request(String),
-    /// The host could not do its part (the sandbox did not start).
-    #[error("{0}")]
-    Host(String),
-}
-
-impl HostError {
-    fn from_anyhow(e: anyhow::Error) -> HostError {
-        match e.downcast::<SandboxStart>() {
-            Ok(s) => HostError::Host(s.to_string()),
-            Err(e) => HostError::Request(format!("{e:#}")),
-        }
-    }
-}
 
 /// Plays matches between bots named as on the command line: built-ins (`random`, `greedy`,
 /// `strong`, `nash`), `.lua`/`.wasm`/`.wat` files, and `legacy:<protocol>:<file>` programs.
@@ -78,7 +57,7 @@ impl Arena {
         seed: u64,
         bots: &[&str],
     ) -> Result<Replay, HostError> {
-        let variant = registry::variant::<G>(variant).map_err(HostError::from_anyhow)?;
+        let variant = registry::variant::<G>(variant)?;
         if bots.len() != G::PLAYERS {
             return Err(HostError::Request(format!(
                 "{} is a {}-player game but {} bot(s) were named; name one per seat",
@@ -90,8 +69,7 @@ impl Arena {
         let sources = bots
             .iter()
             .map(|b| self.loader.resolve_entrant::<G>(b))
-            .collect::<anyhow::Result<Vec<_>>>()
-            .map_err(HostError::from_anyhow)?;
+            .collect::<Result<Vec<_>, HostError>>()?;
         Ok(sources.iter().fold(Match::<G>::new(variant, seed), |t, s| t.seat(s, &self.limits)).play())
     }
 }

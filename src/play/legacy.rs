@@ -11,15 +11,18 @@
 //! A bot is named `legacy:<protocol>:<path.wasm>`. See `docs/legacy-bots.md`.
 
 use std::any::Any;
+use std::cell::Cell;
 use std::fmt::Write as _;
+use std::rc::Rc;
 
 use cardarena_sandbox::{Limits, StdioInstance, StdioProgram};
 
 use crate::bots::bot::{Bot, Fault, InitInfo, Verdict};
-use crate::games::blade::{BladeObservation, Card as BladeCard, Event, FieldCard};
+use crate::games::blade::{play_effect, BladeObservation, Card as BladeCard, Event, FieldCard, Lying};
 use crate::games::intensity::{Card as IntensityCard, IntensityObservation, Phase};
 use crate::games::{Game, Seat};
 use crate::play::adapter::{convert, sandbox_seed};
+use crate::play::HostError;
 
 /// The prefix of a legacy bot's name.
 pub const PREFIX: &str = "legacy:";
@@ -61,23 +64,31 @@ impl Protocol {
     }
 }
 
+/// The exact stdin, as text, that the bot named `name` gets for `obs` when it is a legacy program
+/// of that observation's game (`None` otherwise): what crash capsules and the replay viewer show.
+pub fn stdin_text(name: &str, obs: &dyn Any) -> Option<String> {
+    let (protocol, _) = parse_name(name)?.ok()?;
+    LegacyBot::stdin_for(protocol, obs).map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+}
+
 /// Splits `legacy:<protocol>:<path>`; `None` if `name` is not a legacy bot name.
 ///
 /// # Errors
 /// An unknown protocol or a missing path, with what to write instead.
-pub fn parse_name(name: &str) -> Option<anyhow::Result<(Protocol, &str)>> {
+pub fn parse_name(name: &str) -> Option<Result<(Protocol, &str), HostError>> {
     let rest = name.strip_prefix(PREFIX)?;
     let known = || Protocol::ALL.map(|p| format!("legacy:{}:<file.wasm>", p.name())).join(" or ");
     Some(match rest.split_once(':') {
         Some((proto, path)) if !path.is_empty() => {
             match Protocol::ALL.into_iter().find(|p| p.name() == proto) {
                 Some(p) => Ok((p, path)),
-                None => {
-                    Err(anyhow::anyhow!("unknown legacy protocol {proto:?} in {name:?}; write {}", known()))
-                }
+                None => Err(HostError::Request(format!(
+                    "unknown legacy protocol {proto:?} in {name:?}; write {}",
+                    known()
+                ))),
             }
         }
-        _ => Err(anyhow::anyhow!("{name:?} names no file; write {}", known())),
+        _ => Err(HostError::Request(format!("{name:?} names no file; write {}", known()))),
     })
 }
 
@@ -101,7 +112,7 @@ pub struct LegacyBot {
 }
 
 impl LegacyBot {
-    /// The bot for one match (started at `init`).
+    /// The bot for one match (started by `init` or [`LegacyBot::start`]).
     pub fn new(protocol: Protocol, program: StdioProgram, limits: Limits) -> LegacyBot {
         LegacyBot { protocol, program, limits, instance: None, fuel_last: None, log: Vec::new() }
     }
@@ -115,21 +126,11 @@ impl LegacyBot {
         }
     }
 
-    fn reply(&self, obs: &dyn Any, stdout: &[u8]) -> Result<String, Fault> {
-        let wrong =
-            || Fault::new(Verdict::Crash, "host error: the observation is not of this protocol's game");
-        match self.protocol {
-            Protocol::Blade => blade_reply(obs.downcast_ref().ok_or_else(wrong)?, stdout),
-            Protocol::Comp1511 => comp1511_reply(obs.downcast_ref().ok_or_else(wrong)?, stdout),
-        }
-    }
-}
-
-impl<G: Game> Bot<G> for LegacyBot {
-    fn init(&mut self, info: &InitInfo) -> Result<(), Fault> {
-        let mut instance = self.program.start(&self.limits, sandbox_seed(info.seed, info.seat));
+    /// Starts the bot for a match: what the referee did before the first decision (COMP1511:
+    /// the name run, whose output goes to the log).
+    pub fn start(&mut self, seed: u64, seat: Seat) {
+        let mut instance = self.program.start(&self.limits, sandbox_seed(seed, seat));
         if self.protocol == Protocol::Comp1511 {
-            // The referee's first run asks for the name (shown in the log only).
             match instance.run(b"0\n") {
                 Ok(out) => {
                     let name = String::from_utf8_lossy(&out);
@@ -141,13 +142,39 @@ impl<G: Game> Bot<G> for LegacyBot {
             self.log.extend(instance.take_log());
         }
         self.instance = Some(instance);
+    }
+
+    /// One decision: a fresh run with `stdin`, its stdout read as `expect` says. `arena repro`
+    /// calls it with a capsule's recorded stdin.
+    ///
+    /// # Errors
+    /// The run's fault, or a reply the protocol cannot read.
+    pub fn run(&mut self, stdin: &[u8], expect: &Expect) -> Result<String, Fault> {
+        let instance =
+            self.instance.as_mut().ok_or_else(|| Fault::new(Verdict::Load, "the bot did not start"))?;
+        let out = instance.run(stdin);
+        self.fuel_last = Some(instance.fuel_used_last());
+        let out = out.map_err(convert)?;
+        expect.read(&out).map_err(|f| Fault {
+            fuel_used: self.fuel_last,
+            memory_peak: Some(instance_peak(self.instance.as_ref())),
+            ..f
+        })
+    }
+}
+
+impl<G: Game> Bot<G> for LegacyBot {
+    fn init(&mut self, info: &InitInfo) -> Result<(), Fault> {
+        self.start(info.seed, info.seat);
         Ok(())
     }
 
     fn act(&mut self, obs: &G::Observation) -> Result<String, Fault> {
         let obs: &dyn Any = obs;
-        let stdin = LegacyBot::stdin_for(self.protocol, obs).ok_or_else(|| {
-            Fault::new(
+        let (Some(stdin), Some(expect)) =
+            (LegacyBot::stdin_for(self.protocol, obs), Expect::of(self.protocol, obs))
+        else {
+            return Err(Fault::new(
                 Verdict::Load,
                 format!(
                     "a legacy:{} bot plays {}, not {}",
@@ -155,18 +182,9 @@ impl<G: Game> Bot<G> for LegacyBot {
                     self.protocol.game(),
                     G::NAME
                 ),
-            )
-        })?;
-        let instance =
-            self.instance.as_mut().ok_or_else(|| Fault::new(Verdict::Load, "the bot did not start"))?;
-        let out = instance.run(&stdin);
-        self.fuel_last = Some(instance.fuel_used_last());
-        let out = out.map_err(convert)?;
-        self.reply(obs, &out).map_err(|f| Fault {
-            fuel_used: self.fuel_last,
-            memory_peak: Some(instance_peak(self.instance.as_ref())),
-            ..f
-        })
+            ));
+        };
+        self.run(&stdin, &expect)
     }
 
     fn fuel_used_last(&self) -> Option<u64> {
@@ -186,14 +204,81 @@ impl<G: Game> Bot<G> for LegacyBot {
     }
 }
 
+/// An observation (of a crash capsule) without the field a protocol reads its reply with.
+#[derive(Debug, thiserror::Error)]
+#[error("the observation's `{field}` cannot be read ({problem})")]
+pub struct BadObservation {
+    /// The field: `hand` (Blade) or `phase` (COMP1511).
+    pub field: &'static str,
+    /// What is wrong with it.
+    pub problem: String,
+}
+
+/// What a run's stdout is read against: the part of the observation the original referee
+/// read the answer with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Expect {
+    /// Blade: the hand (in the arena's order) that the index points into.
+    HandIndex(Vec<BladeCard>),
+    /// COMP1511: the phase (a pass is three integers, a play one).
+    Integers(Phase),
+}
+
+impl Expect {
+    /// From a typed observation (`None`: not this protocol's game).
+    pub fn of(protocol: Protocol, obs: &dyn Any) -> Option<Expect> {
+        match protocol {
+            Protocol::Blade => {
+                obs.downcast_ref::<BladeObservation>().map(|o| Expect::HandIndex(o.hand.clone()))
+            }
+            Protocol::Comp1511 => {
+                obs.downcast_ref::<IntensityObservation>().map(|o| Expect::Integers(o.phase))
+            }
+        }
+    }
+
+    /// From an observation's JSON, as a crash capsule stores it (its `hand` or `phase` field).
+    ///
+    /// # Errors
+    /// The field is missing or is not what the game writes.
+    pub fn from_json(protocol: Protocol, obs: &serde_json::Value) -> Result<Expect, BadObservation> {
+        let field = match protocol {
+            Protocol::Blade => "hand",
+            Protocol::Comp1511 => "phase",
+        };
+        let value =
+            obs.get(field).cloned().ok_or_else(|| BadObservation { field, problem: "missing".into() })?;
+        let bad = |e: serde_json::Error| BadObservation { field, problem: e.to_string() };
+        Ok(match protocol {
+            Protocol::Blade => Expect::HandIndex(serde_json::from_value(value).map_err(bad)?),
+            Protocol::Comp1511 => Expect::Integers(serde_json::from_value(value).map_err(bad)?),
+        })
+    }
+
+    /// The action for a run's stdout.
+    ///
+    /// # Errors
+    /// What the referee would refuse ([`blade_reply`], [`comp1511_reply`]).
+    pub fn read(&self, stdout: &[u8]) -> Result<String, Fault> {
+        match self {
+            Expect::HandIndex(hand) => blade_reply(hand, stdout),
+            Expect::Integers(phase) => comp1511_reply(*phase, stdout),
+        }
+    }
+}
+
 fn instance_peak(i: Option<&StdioInstance>) -> u64 {
     i.map_or(0, StdioInstance::memory_peak)
 }
 
+/// The first [`QUOTE_BYTES`] of a run's stdout, for a fault message.
+fn quote(stdout: &[u8]) -> String {
+    String::from_utf8_lossy(&stdout[..stdout.len().min(QUOTE_BYTES)]).into_owned()
+}
+
 /// `stdout unparsable: "<first 80 bytes>"`.
 fn unparsable(stdout: &[u8]) -> Fault {
-    let quoted = String::from_utf8_lossy(&stdout[..stdout.len().min(QUOTE_BYTES)]).into_owned();
-    Fault::new(Verdict::Invalid, format!("stdout unparsable: {quoted:?}"))
+    Fault::new(Verdict::Invalid, format!("stdout unparsable: {:?}", quote(stdout)))
 }
 
 // ---- Blade: controller.rb ----------------------------------------------------------------------
@@ -313,57 +398,47 @@ fn write_cards(out: &mut String, cards: impl Iterator<Item = CardObject>) {
     out.push(']');
 }
 
+/// A card object of the controller: the card and its validity, shared by the field and a
+/// `lastmove` that names it (a Ruby object is a reference).
+#[derive(Clone)]
+struct Object(BladeCard, Rc<Cell<bool>>);
+
+impl Lying for Object {
+    fn card(&self) -> BladeCard {
+        self.0
+    }
+
+    fn is_valid(&self) -> bool {
+        self.1.get()
+    }
+
+    fn set_valid(&mut self, valid: bool) {
+        self.1.set(valid);
+    }
+}
+
 /// Each seat's `lastmove`: the card object of its last turn that ended with it strictly ahead.
 /// In the controller it is the very card object, so a number card later bolted shows
-/// `"valid":false`; the fields are replayed from the history to follow each object.
+/// `"valid":false`; the fields are replayed from the history (the game's rule 6,
+/// [`play_effect`]) to follow each object.
 fn last_moves(history: &[Event]) -> [Option<CardObject>; 2] {
-    let mut objects: Vec<CardObject> = Vec::new();
-    let mut fields: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
-    let mut last: [Option<usize>; 2] = [None, None];
-    let new = |objects: &mut Vec<CardObject>, card| {
-        objects.push(CardObject { card, valid: true });
-        objects.len() - 1
-    };
+    let object = |card| Object(card, Rc::new(Cell::new(true)));
+    let mut fields: [Vec<Object>; 2] = [Vec::new(), Vec::new()];
+    let mut last: [Option<Object>; 2] = [None, None];
     for event in history {
         match *event {
-            Event::Place { seat, card, .. } => {
-                let id = new(&mut objects, card);
-                fields[seat].push(id);
-            }
+            Event::Place { seat, card, .. } => fields[seat].push(object(card)),
             Event::Reinit { .. } => fields = [Vec::new(), Vec::new()],
             Event::Play { seat, card, scores } => {
-                let id = new(&mut objects, card);
-                let other = 1 - seat;
-                let pop_bolted = |field: &mut Vec<usize>, objects: &[CardObject]| {
-                    if field.last().is_some_and(|&top| !objects[top].valid) {
-                        field.pop();
-                    }
-                };
-                // The effects of seed-games.md §1(b) rule 6, on card objects.
-                match card {
-                    BladeCard::One => match fields[seat].last() {
-                        Some(&top) if !objects[top].valid => objects[top].valid = true,
-                        _ => fields[seat].push(id),
-                    },
-                    BladeCard::Bolt => {
-                        pop_bolted(&mut fields[other], &objects);
-                        if let Some(&top) = fields[other].last() {
-                            objects[top].valid = false;
-                        }
-                    }
-                    BladeCard::Mirror => fields.swap(0, 1),
-                    _ => {
-                        pop_bolted(&mut fields[seat], &objects);
-                        fields[seat].push(id);
-                    }
-                }
-                if scores[seat] > scores[other] {
-                    last[seat] = Some(id);
+                let played = object(card);
+                play_effect(&mut fields, seat, card, || played.clone(), |_| {});
+                if scores[seat] > scores[1 - seat] {
+                    last[seat] = Some(played);
                 }
             }
         }
     }
-    last.map(|id| id.map(|id| objects[id]))
+    last.map(|o| o.map(|o| CardObject { card: o.0, valid: o.is_valid() }))
 }
 
 /// The controller's stdin for this observation: one compact JSON line.
@@ -414,22 +489,22 @@ pub fn ruby_to_i(stdout: &[u8]) -> i64 {
     }
 }
 
-/// The action for the controller's reply: the hand card at index `to_i(first line)`.
+/// The action for the controller's reply: the card of `hand` at index `to_i(first line)`.
 ///
 /// # Errors
 /// An index outside the hand (the controller's InvalidResponse: the bot loses).
-pub fn blade_reply(obs: &BladeObservation, stdout: &[u8]) -> Result<String, Fault> {
+pub fn blade_reply(hand: &[BladeCard], stdout: &[u8]) -> Result<String, Fault> {
     let index = ruby_to_i(stdout);
-    match usize::try_from(index).ok().and_then(|i| obs.hand.get(i)) {
+    match usize::try_from(index).ok().and_then(|i| hand.get(i)) {
         Some(card) => Ok(card.as_str().to_string()),
         None => {
-            let quoted = String::from_utf8_lossy(&stdout[..stdout.len().min(QUOTE_BYTES)]).into_owned();
+            let quoted = quote(stdout);
             Err(Fault::new(
                 Verdict::Invalid,
                 format!(
                     "hand index {index} is out of range: the hand has {} cards, 0..{} (stdout: {quoted:?})",
-                    obs.hand.len(),
-                    obs.hand.len().saturating_sub(1)
+                    hand.len(),
+                    hand.len().saturating_sub(1)
                 ),
             ))
         }
@@ -464,14 +539,14 @@ pub fn comp1511_stdin(obs: &IntensityObservation) -> Vec<u8> {
     out.into_bytes()
 }
 
-/// The action for the referee's reply: the first three integers (pass) or the first integer
-/// (play) of stdout, read as whitespace-separated tokens.
+/// The action for the referee's reply: the first three integers (`phase` is the pass) or the
+/// first integer (a play) of stdout, read as whitespace-separated tokens.
 ///
 /// # Errors
 /// Too few integers: `stdout unparsable: "<first 80 bytes>"`. (A number that is not a legal
 /// card is the runner's `illegal`: +5 and a random legal card.)
-pub fn comp1511_reply(obs: &IntensityObservation, stdout: &[u8]) -> Result<String, Fault> {
-    let want = if obs.phase == Phase::Pass { 3 } else { 1 };
+pub fn comp1511_reply(phase: Phase, stdout: &[u8]) -> Result<String, Fault> {
+    let want = if phase == Phase::Pass { 3 } else { 1 };
     let numbers: Option<Vec<i64>> = stdout
         .split(|b| b.is_ascii_whitespace())
         .filter(|t| !t.is_empty())
@@ -486,5 +561,34 @@ pub fn comp1511_reply(obs: &IntensityObservation, stdout: &[u8]) -> Result<Strin
             Ok(format!("{verb} {}", cards.join(" ")))
         }
         _ => Err(unparsable(stdout)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::blade::Source;
+
+    /// `lastmove` is the controller's card object itself (seed-games.md §1(c)): a number card
+    /// bolted after it put its seat ahead shows `"valid":false`, and `true` again once a 1
+    /// re-validates it (rule 6); a Bolt or a consumed 1 is never on a field and stays valid.
+    #[test]
+    fn lastmove_follows_the_card_object_through_bolts() {
+        use BladeCard::*;
+        let place = |seat, card| Event::Place { seat, card, from: Source::Deck };
+        let play = |seat, card, scores| Event::Play { seat, card, scores };
+        let mut history = vec![place(0, Three), place(1, Five), play(0, Four, [7, 5])];
+        let four = |valid| Some(CardObject { card: Four, valid });
+        assert_eq!(last_moves(&history), [four(true), None]);
+        history.push(play(1, Bolt, [3, 5]));
+        let bolt = Some(CardObject { card: Bolt, valid: true });
+        assert_eq!(last_moves(&history), [four(false), bolt]);
+        history.push(play(0, One, [7, 5]));
+        assert_eq!(last_moves(&history), [Some(CardObject { card: One, valid: true }), bolt]);
+        // A tie re-initializes: the fields are cleared, the last moves stay.
+        history.extend([play(1, Two, [7, 7]), Event::Reinit { score: 7 }, place(0, Six), place(1, Two)]);
+        assert_eq!(last_moves(&history)[0], Some(CardObject { card: One, valid: true }));
+        history.push(play(1, Bolt, [0, 2]));
+        assert_eq!(last_moves(&history), [Some(CardObject { card: One, valid: true }), bolt]);
     }
 }

@@ -7,6 +7,7 @@ pub mod adapter;
 pub mod arena;
 pub mod capsule;
 pub mod duel;
+pub mod error;
 pub mod legacy;
 pub mod limits;
 pub mod registry;
@@ -14,7 +15,8 @@ pub mod resim;
 pub mod runner;
 pub mod table;
 
-pub use arena::{Arena, HostError};
+pub use arena::Arena;
+pub use error::HostError;
 pub use games::{GameId, Hosted};
 pub use table::Match;
 pub use with_game;

@@ -3,7 +3,6 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
-use anyhow::bail;
 use cardarena_sandbox::{Kind, Limits, Program, Sandbox, StdioProgram};
 
 use crate::bots::bot::{builtin, builtin_hash, content_hash, is_builtin_name, Bot, InitInfo, BUILTIN_BOTS};
@@ -11,23 +10,18 @@ use crate::games::{Game, Seat};
 use crate::play::adapter::{sandbox_seed, NotLoaded, SandboxBot};
 use crate::play::limits::LimitsConfig;
 use crate::play::runner::BotEntry;
-use crate::play::Hosted;
+use crate::play::{HostError, Hosted};
 
 /// Parses a variant name of game `G`; `None` means the default (first) variant.
 ///
 /// # Errors
 /// The name is not a variant of `G`; the message lists the variants.
-pub fn variant<G: Game>(name: Option<&str>) -> anyhow::Result<G::Variant> {
+pub fn variant<G: Game>(name: Option<&str>) -> Result<G::Variant, HostError> {
     match name {
         None => Ok(G::variants()[0]),
-        Some(name) => Ok(name.parse::<G::Variant>()?),
+        Some(name) => name.parse::<G::Variant>().map_err(|e| HostError::Request(e.to_string())),
     }
 }
-
-/// The sandbox could not start: the host's failure, never a bot's.
-#[derive(Debug, thiserror::Error)]
-#[error("cannot start the sandbox: {0}")]
-pub struct SandboxStart(pub String);
 
 /// The name of the person at the terminal, a bot of `arena play` only.
 pub const HUMAN: &str = "human";
@@ -49,11 +43,11 @@ impl Loader {
         self.sandbox.get()
     }
 
-    fn sandbox(&self) -> anyhow::Result<&Sandbox> {
+    fn sandbox(&self) -> Result<&Sandbox, HostError> {
         if let Some(s) = self.sandbox.get() {
             return Ok(s);
         }
-        let s = Sandbox::new().map_err(|e| anyhow::Error::new(SandboxStart(e.to_string())))?;
+        let s = Sandbox::new().map_err(|e| HostError::Host(format!("cannot start the sandbox: {e}")))?;
         Ok(self.sandbox.get_or_init(|| s))
     }
 
@@ -63,78 +57,103 @@ impl Loader {
     /// # Errors
     /// Unknown names, missing files, unsupported extensions, and programs the sandbox refuses
     /// (syntax errors, unknown imports, missing exports …); the message says what to do.
-    pub fn resolve<G: Hosted>(&self, name: &str) -> anyhow::Result<BotSource> {
+    pub fn resolve<G: Hosted>(&self, name: &str) -> Result<BotSource, HostError> {
         if name == HUMAN {
-            bail!("the bot {HUMAN:?} (a person at the terminal) plays only in `arena play`; name a built-in or a bot file here");
+            return Err(HostError::Request(format!("the bot {HUMAN:?} (a person at the terminal) plays only in `arena play`; name a built-in or a bot file here")));
         }
         if is_builtin_name(name) {
             // Instantiating once checks that game `G` has this built-in (and its level).
-            builtin::<G>(name, 0, 0).map_err(|e| anyhow::anyhow!(e))?;
+            builtin::<G>(name, 0, 0).map_err(HostError::Request)?;
             return Ok(BotSource::Builtin(name.to_string()));
         }
-        if let Some(parsed) = crate::play::legacy::parse_name(name) {
-            let (protocol, file) = parsed?;
-            if protocol.game() != G::NAME {
-                bail!(
-                    "{name:?}: a legacy:{} bot plays {}, not {}",
-                    protocol.name(),
-                    protocol.game(),
-                    G::NAME
-                );
-            }
-            let bytes =
-                std::fs::read(file).map_err(|e| anyhow::anyhow!("cannot read bot file {file:?}: {e}"))?;
-            return match self.sandbox()?.load_stdio(file, &bytes) {
-                Ok(program) => Ok(BotSource::Legacy { name: name.to_string(), protocol, program }),
-                Err(fault) => bail!("bot {name:?} cannot be loaded: {}", fault.message),
+        if crate::play::legacy::parse_name(name).is_some() {
+            return match self.load_legacy::<G>(name)? {
+                Ok(source) => Ok(source),
+                Err(message) => {
+                    return Err(HostError::Request(format!("bot {name:?} cannot be loaded: {message}")))
+                }
             };
         }
         let path = Path::new(name);
         if Kind::from_path(path).is_none() {
-            bail!(
+            return Err(HostError::Request(format!(
                 "unknown bot {name:?}: a bot is a built-in ({}), a path to a .lua, .wasm or .wat file, or legacy:<protocol>:<file.wasm> (docs/legacy-bots.md)",
                 BUILTIN_BOTS.join(", ")
-            );
+            )));
         }
         if !path.is_file() {
-            bail!("cannot read bot file {name:?}: no such file");
+            return Err(HostError::Request(format!("cannot read bot file {name:?}: no such file")));
         }
         match self.load_file::<G>(name)? {
             Ok(program) => Ok(BotSource::File { name: name.to_string(), program }),
-            Err(message) => bail!("bot {name:?} cannot be loaded: {message}"),
+            Err(message) => Err(HostError::Request(format!("bot {name:?} cannot be loaded: {message}"))),
         }
     }
 
     /// Resolves an entrant of a tournament event: as [`Loader::resolve`], except that a bot file
-    /// that is missing or that the sandbox refuses becomes [`BotSource::Failed`], which forfeits
-    /// every match with the verdict `load`: one bad file does not stop the event.
+    /// (Lua, WASM or legacy) that is missing or that the sandbox refuses becomes
+    /// [`BotSource::Failed`], which forfeits every match with the verdict `load`: one bad file
+    /// does not stop the event.
     ///
     /// # Errors
-    /// A name that is neither a built-in nor a `.lua`/`.wasm`/`.wat` path (a mistake in the
-    /// tournament file), or a sandbox that cannot start (a host failure, not the bot's).
-    pub fn resolve_entrant<G: Hosted>(&self, name: &str) -> anyhow::Result<BotSource> {
-        // Legacy programs (`legacy:<protocol>:<file>`) load as on the command line.
+    /// A name that is neither a built-in, a `.lua`/`.wasm`/`.wat` path nor a legacy bot of this
+    /// game (a mistake in the tournament file), or a sandbox that cannot start (a host failure,
+    /// not the bot's).
+    pub fn resolve_entrant<G: Hosted>(&self, name: &str) -> Result<BotSource, HostError> {
+        let is_legacy = crate::play::legacy::parse_name(name).is_some();
         if name == HUMAN
             || is_builtin_name(name)
-            || crate::play::legacy::parse_name(name).is_some()
-            || Kind::from_path(Path::new(name)).is_none()
+            || (!is_legacy && Kind::from_path(Path::new(name)).is_none())
         {
             return self.resolve::<G>(name);
         }
-        Ok(match self.load_file::<G>(name)? {
-            Ok(program) => BotSource::File { name: name.to_string(), program },
+        let loaded = if is_legacy {
+            self.load_legacy::<G>(name)?
+        } else {
+            self.load_file::<G>(name)?.map(|program| BotSource::File { name: name.to_string(), program })
+        };
+        Ok(match loaded {
+            Ok(source) => source,
             Err(error) => {
                 // The file's hash when it can be read, so that a fixed file is a new entrant.
+                let file =
+                    crate::play::legacy::parse_name(name).and_then(Result::ok).map_or(name, |(_, f)| f);
                 let hash =
-                    std::fs::read(name).map_or_else(|_| content_hash(name.as_bytes()), |b| content_hash(&b));
+                    std::fs::read(file).map_or_else(|_| content_hash(name.as_bytes()), |b| content_hash(&b));
                 BotSource::Failed { name: name.to_string(), hash, error }
             }
         })
     }
 
+    /// Loads a legacy program (`legacy:<protocol>:<file>`): the outer error is a wrong name (an
+    /// unknown protocol, another game's) or the host's (the sandbox cannot start), the inner one
+    /// the file's (missing, or refused by the sandbox).
+    fn load_legacy<G: Game>(&self, name: &str) -> Result<Result<BotSource, String>, HostError> {
+        let Some(parsed) = crate::play::legacy::parse_name(name) else {
+            return Err(HostError::Request(format!("{name:?} is not a legacy bot name")));
+        };
+        let (protocol, file) = parsed?;
+        if protocol.game() != G::NAME {
+            return Err(HostError::Request(format!(
+                "{name:?}: a legacy:{} bot plays {}, not {}",
+                protocol.name(),
+                protocol.game(),
+                G::NAME
+            )));
+        }
+        let bytes = match std::fs::read(file) {
+            Ok(bytes) => bytes,
+            Err(e) => return Ok(Err(format!("cannot read bot file {file:?}: {e}"))),
+        };
+        Ok(match self.sandbox()?.load_stdio(file, &bytes) {
+            Ok(program) => Ok(BotSource::Legacy { name: name.to_string(), protocol, program }),
+            Err(fault) => Err(fault.message),
+        })
+    }
+
     /// Loads a bot file: the outer error is the host's (the sandbox cannot start), the inner
     /// one the file's (missing, or refused by the sandbox).
-    fn load_file<G: Game>(&self, name: &str) -> anyhow::Result<Result<Program, String>> {
+    fn load_file<G: Game>(&self, name: &str) -> Result<Result<Program, String>, HostError> {
         let path = Path::new(name);
         if !path.is_file() {
             return Ok(Err(format!("cannot read bot file {name:?}: no such file")));
@@ -302,11 +321,15 @@ impl BotSource {
     /// This bot with its program on `sandbox` (see [`Lanes`]); a built-in as it is.
     fn on(&self, sandbox: &Sandbox) -> Option<BotSource> {
         Some(match self {
-            // A legacy bot keeps the engine it was loaded on (same results, shared engine).
-            BotSource::Builtin(_) | BotSource::Legacy { .. } | BotSource::Failed { .. } => self.clone(),
+            BotSource::Builtin(_) | BotSource::Failed { .. } => self.clone(),
             BotSource::File { name, program } => {
                 BotSource::File { name: name.clone(), program: program.on(sandbox).ok()? }
             }
+            BotSource::Legacy { name, protocol, program } => BotSource::Legacy {
+                name: name.clone(),
+                protocol: *protocol,
+                program: program.on(sandbox).ok()?,
+            },
         })
     }
 
@@ -322,8 +345,8 @@ impl BotSource {
 
 /// A set of bots (an event's entrants, a benchmark's seats) for several worker threads: worker
 /// 0 plays the bots as loaded, each other worker the same programs on a lane of its own
-/// ([`Sandbox::lane`]: a wasmtime engine per thread, so that starting WASM instances on one
-/// thread does not slow the others). A lane's copies are made on the worker's first match.
+/// ([`Sandbox::lane`]: a wasmtime engine per thread, so that starting WASM instances, and a
+/// legacy bot's instance per decision, on one thread does not slow the others). A lane's copies are made on the worker's first match.
 /// Results do not depend on the lane: the same program gives the same replies and fuel on any.
 pub struct Lanes {
     bots: Vec<BotSource>,
@@ -337,8 +360,11 @@ impl Lanes {
     /// Lanes for `workers` threads over `bots`, whose programs were loaded on `sandbox` (`None`
     /// if none was started: then there are only built-ins, and nothing to copy).
     pub fn new(sandbox: Option<&Sandbox>, bots: Vec<BotSource>, workers: usize) -> Lanes {
-        let wasm =
-            bots.iter().any(|b| matches!(b, BotSource::File { program, .. } if program.kind() == Kind::Wasm));
+        let wasm = bots.iter().any(|b| match b {
+            BotSource::File { program, .. } => program.kind() == Kind::Wasm,
+            BotSource::Legacy { .. } => true,
+            BotSource::Builtin(_) | BotSource::Failed { .. } => false,
+        });
         let sandbox = sandbox.filter(|_| wasm).cloned();
         let copies = (0..if sandbox.is_some() { workers } else { 0 }).map(|_| OnceLock::new()).collect();
         Lanes { bots, sandbox, copies }
@@ -373,16 +399,23 @@ mod tests {
     use crate::games::blade::Blade;
 
     /// Worker 0 and threads outside the pool play the bots as loaded; another worker plays the
-    /// same bots (names, hashes, replays) on a lane of its own, made once; with no WASM bot
-    /// there is nothing to copy.
+    /// same bots (names, hashes, replays) on a lane of its own, made once, for WASM and legacy
+    /// (WASI) programs alike; with no WASM bot there is nothing to copy.
     #[test]
     fn lanes_give_each_worker_the_same_bots() {
         let loader = Loader::new();
         let file = |name: &str| format!("{}/benches/bots/{name}", env!("CARGO_MANIFEST_DIR"));
-        let bots = vec![
-            loader.resolve::<Blade>(&file("random.wat")).unwrap(),
-            loader.resolve::<Blade>(&file("random.lua")).unwrap(),
-        ];
+        let legacy = format!("legacy:blade:{}/example_bots/legacy/blade_c.wasm", env!("CARGO_MANIFEST_DIR"));
+        let lua = loader.resolve::<Blade>(&file("random.lua")).unwrap();
+        for first in [file("random.wat"), legacy] {
+            let bots = vec![loader.resolve::<Blade>(&first).unwrap(), lua.clone()];
+            lanes_play_alike(&loader, bots);
+        }
+        let lua_only = Lanes::new(loader.started_sandbox(), vec![lua], 2);
+        assert_eq!(lua_only.for_worker(Some(1)).as_ptr(), lua_only.shared().as_ptr());
+    }
+
+    fn lanes_play_alike(loader: &Loader, bots: Vec<BotSource>) {
         let lanes = Lanes::new(loader.started_sandbox(), bots, 2);
         let shared = lanes.shared().as_ptr();
         for worker in [None, Some(0), Some(2)] {
@@ -415,8 +448,6 @@ mod tests {
         for seed in 0..5 {
             assert_eq!(play(one, seed), play(lanes.shared(), seed));
         }
-        let lua_only = Lanes::new(loader.started_sandbox(), vec![lanes.shared()[1].clone()], 2);
-        assert_eq!(lua_only.for_worker(Some(1)).as_ptr(), lua_only.shared().as_ptr());
     }
 
     #[test]

@@ -8,31 +8,33 @@
 
 use std::path::Path;
 
-use anyhow::{bail, Context};
-
 use crate::games::{FaultPolicy, Game, Seat};
 use crate::play::runner::{Replay, REPLAY_FORMAT};
+use crate::play::HostError;
 
 /// Reads a replay file.
 ///
 /// # Errors
 /// The file cannot be read, is not a replay, or was written by a newer arena.
-pub fn load_file(path: &Path) -> anyhow::Result<Replay> {
+pub fn load_file(path: &Path) -> Result<Replay, HostError> {
     let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read replay file {}", path.display()))?;
-    let replay: Replay = serde_json::from_str(&text).with_context(|| {
-        format!("{} is not a replay file (see docs/replay.md for the format)", path.display())
+        .map_err(HostError::io(format!("cannot read replay file {}", path.display())))?;
+    let replay: Replay = serde_json::from_str(&text).map_err(|e| {
+        HostError::Damaged(format!(
+            "{} is not a replay file (see docs/replay.md for the format): {e}",
+            path.display()
+        ))
     })?;
     check_format(&replay, &path.display().to_string())?;
     Ok(replay)
 }
 
-pub fn check_format(replay: &Replay, source: &str) -> anyhow::Result<()> {
+pub fn check_format(replay: &Replay, source: &str) -> Result<(), HostError> {
     if replay.format > REPLAY_FORMAT {
-        bail!(
+        return Err(HostError::Damaged(format!(
             "{source}: replay format {} is newer than this arena's ({REPLAY_FORMAT}); update the arena",
             replay.format
-        );
+        )));
     }
     Ok(())
 }
@@ -66,9 +68,13 @@ pub struct Walk<G: Game> {
 ///
 /// # Errors
 /// The replay is not a consistent match of `G` (the message names the source and the decision).
-pub fn walk<G: Game>(replay: &Replay, source: &str) -> anyhow::Result<Walk<G>> {
+pub fn walk<G: Game>(replay: &Replay, source: &str) -> Result<Walk<G>, HostError> {
     if replay.game != G::NAME {
-        bail!("{source}: a replay of {:?}, not of {}", replay.game, G::NAME);
+        return Err(HostError::Damaged(format!(
+            "{source}: a replay of {:?}, not of {}",
+            replay.game,
+            G::NAME
+        )));
     }
     let n = G::PLAYERS;
     if replay.bots.len() != n
@@ -76,16 +82,20 @@ pub fn walk<G: Game>(replay: &Replay, source: &str) -> anyhow::Result<Walk<G>> {
         || replay.outcome.points.len() != n
         || replay.outcome.ranks.len() != n
     {
-        bail!(
+        return Err(HostError::Damaged(format!(
             "{source}: {} is a {n}-player game but the replay's bots, faults or outcome are not one per seat",
             G::NAME
-        );
+        )));
     }
     let setup: G::Setup = serde_json::from_value(replay.deal.clone())
-        .with_context(|| format!("{source}: `deal` is not a {} deal", G::NAME))?;
-    let start = G::from_setup(setup).with_context(|| format!("{source}: `deal`"))?;
+        .map_err(|e| HostError::Damaged(format!("{source}: `deal` is not a {} deal: {e}", G::NAME)))?;
+    let start = G::from_setup(setup).map_err(|e| HostError::Damaged(format!("{source}: `deal`: {e}")))?;
     if start.variant().to_string() != replay.variant {
-        bail!("{source}: `variant` is {:?} but the deal is of variant {}", replay.variant, start.variant());
+        return Err(HostError::Damaged(format!(
+            "{source}: `variant` is {:?} but the deal is of variant {}",
+            replay.variant,
+            start.variant()
+        )));
     }
     // The fault policy as the runner applies it: in a penalty game, a fault at start or at a
     // decision adds the penalty before the decision point's actions are applied.
@@ -108,14 +118,16 @@ pub fn walk<G: Game>(replay: &Replay, source: &str) -> anyhow::Result<Walk<G>> {
     let mut ended_by_fault = false;
     while i < decisions.len() {
         if ended_by_fault || state.is_over() {
-            bail!("{source}: decision #{i} comes after the end of the match");
+            return Err(HostError::Damaged(format!(
+                "{source}: decision #{i} comes after the end of the match"
+            )));
         }
         let seats = state.to_act();
         if i + seats.len() > decisions.len() {
-            bail!(
+            return Err(HostError::Damaged(format!(
                 "{source}: decision #{i}: the replay stops in the middle of a decision point (seats {:?} were to act)",
                 seats
-            );
+            )));
         }
         let before = state.clone();
         let group = &decisions[i..i + seats.len()];
@@ -130,21 +142,28 @@ pub fn walk<G: Game>(replay: &Replay, source: &str) -> anyhow::Result<Walk<G>> {
         for (k, (d, &seat)) in group.iter().zip(&seats).enumerate() {
             let index = i + k;
             if d.seat != seat {
-                bail!("{source}: decision #{index} is by seat {} but seat {seat} was to act", d.seat);
+                return Err(HostError::Damaged(format!(
+                    "{source}: decision #{index} is by seat {} but seat {seat} was to act",
+                    d.seat
+                )));
             }
             if ended_by_fault {
                 if d.played.is_some() {
-                    bail!(
+                    return Err(HostError::Damaged(format!(
                         "{source}: decision #{index} has a move although its decision point ended the match"
-                    );
+                    )));
                 }
                 continue;
             }
             let action = d.played.as_deref().unwrap_or_default();
-            state.play(seat, action).with_context(|| format!("{source}: decision #{index} (seat {seat})"))?;
+            state
+                .play(seat, action)
+                .map_err(|e| HostError::Damaged(format!("{source}: decision #{index} (seat {seat}): {e}")))?;
         }
         if ended_by_fault && replay.faults.iter().flatten().all(|f| f.decision.is_none_or(|d| d < i)) {
-            bail!("{source}: decision #{i}: no move was played but no fault ended the match there");
+            return Err(HostError::Damaged(format!(
+                "{source}: decision #{i}: no move was played but no fault ended the match there"
+            )));
         }
         points.push(Point {
             first: i,
@@ -156,17 +175,20 @@ pub fn walk<G: Game>(replay: &Replay, source: &str) -> anyhow::Result<Walk<G>> {
     }
     let fault_at_init = replay.faults.iter().flatten().any(|f| f.decision.is_none());
     if !ended_by_fault && !state.is_over() && !fault_at_init {
-        bail!("{source}: the replay stops after {} decisions but the match is not over", decisions.len());
+        return Err(HostError::Damaged(format!(
+            "{source}: the replay stops after {} decisions but the match is not over",
+            decisions.len()
+        )));
     }
     if let Some(outcome) = state.outcome() {
         if outcome != replay.outcome {
-            bail!(
+            return Err(HostError::Damaged(format!(
                 "{source}: the recorded outcome (points {:?}, ranks {:?}) is not the rules' (points {:?}, ranks {:?})",
                 replay.outcome.points,
                 replay.outcome.ranks,
                 outcome.points,
                 outcome.ranks
-            );
+            )));
         }
     }
     Ok(Walk { start, points, end: state })

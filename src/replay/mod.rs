@@ -1,6 +1,7 @@
-//! The replay family above the match seam: drawing a replay, checking it by playing it again,
-//! and reproducing a crash capsule.
+//! The replay family above the match seam: drawing a replay (as text, or as a web page), checking
+//! it by playing it again, and reproducing a crash capsule.
 
 pub mod repro;
 pub mod verify;
 pub mod view;
+pub mod viewer;

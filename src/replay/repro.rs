@@ -1,13 +1,16 @@
-//! `arena repro`: a crash capsule's observations fed to the bot again, compared with the record.
+//! `arena repro`: a crash capsule's observations fed to the bot again (a legacy stdin/stdout
+//! bot: the exact stdin bytes of each run), compared with the record.
 
-use anyhow::{bail, Context};
-use cardarena_sandbox::{Limits, Program};
+use cardarena_sandbox::{Instance, Limits};
 
-use crate::bots::bot::{Fault, Verdict};
+use crate::bots::bot::{Bot, Fault, Verdict};
 use crate::games::Game;
 use crate::play::adapter::{convert, sandbox_seed};
-use crate::play::capsule::Capsule;
+use crate::play::capsule::{Capsule, CapsuleDecision};
+use crate::play::legacy::{Expect, LegacyBot, Protocol};
+use crate::play::registry::BotSource;
 use crate::play::runner::{judge_reply, shorten};
+use crate::play::HostError;
 
 /// The result of `arena repro`.
 #[derive(Clone, Debug)]
@@ -38,29 +41,89 @@ impl Answer {
     }
 }
 
-/// Feeds the capsule's observations, in order, to `program` started with the capsule's init
-/// info, seed and limits, and compares every reply, fuel count, log and fault with the record.
-///
-/// # Errors
-/// The capsule's game is unknown, or an observation cannot be read or has no `legal` list.
-pub fn reproduce(capsule: &Capsule, program: &Program) -> anyhow::Result<Reproduction> {
-    let game = capsule.game.clone();
-    crate::play::with_game!(game.parse::<crate::play::GameId>()?, G => reproduce_game::<G>(capsule, program))
+/// One decision run again: the reply or fault, the fuel and the log lines.
+struct Run {
+    result: Result<String, Fault>,
+    fuel: Option<u64>,
+    log: Vec<String>,
 }
 
-fn reproduce_game<G: Game>(capsule: &Capsule, program: &Program) -> anyhow::Result<Reproduction> {
+/// The bot run again: a Lua/WASM instance given each recorded observation, or a legacy program
+/// given each recorded stdin.
+enum Rerun {
+    Abi(Instance),
+    Legacy(Box<LegacyBot>, Protocol),
+}
+
+impl Rerun {
+    /// One recorded decision again.
+    fn act<G: Game>(&mut self, d: &CapsuleDecision, obs: &serde_json::Value) -> Result<Run, HostError> {
+        Ok(match self {
+            Rerun::Abi(instance) => {
+                let result = instance.act(d.observation.get()).map_err(convert);
+                Run { result, fuel: Some(instance.fuel_used_last()), log: instance.take_log() }
+            }
+            Rerun::Legacy(bot, protocol) => {
+                let stdin = d.stdin.as_deref().ok_or_else(|| {
+                    HostError::Damaged(format!(
+                        "decision #{}: damaged capsule: a legacy bot's decision without its `stdin`",
+                        d.decision
+                    ))
+                })?;
+                let expect = Expect::from_json(*protocol, obs).map_err(|e| {
+                    HostError::Damaged(format!("decision #{}: damaged capsule: {e}", d.decision))
+                })?;
+                let result = bot.run(stdin.as_bytes(), &expect);
+                let bot: &mut dyn Bot<G> = bot.as_mut();
+                Run { result, fuel: bot.fuel_used_last(), log: bot.take_log() }
+            }
+        })
+    }
+}
+
+/// Feeds the capsule's decisions, in order, to the bot `source` started with the capsule's
+/// init info, seed and limits, and compares every reply, fuel count, log and fault with the
+/// record. A Lua/WASM bot gets each observation, a legacy bot (`legacy:<protocol>:<file>`) each
+/// run's exact stdin bytes, read back as the protocol reads them.
+///
+/// # Errors
+/// The bot is a built-in or not loaded, the capsule's game is unknown, or a decision cannot be
+/// read (an observation without a `legal` list, a legacy decision without its stdin).
+pub fn reproduce(capsule: &Capsule, source: &BotSource) -> Result<Reproduction, HostError> {
+    let game = capsule.game.clone();
+    crate::play::with_game!(game.parse::<crate::play::GameId>()?, G => reproduce_game::<G>(capsule, source))
+}
+
+fn reproduce_game<G: Game>(capsule: &Capsule, source: &BotSource) -> Result<Reproduction, HostError> {
     let mut report = String::new();
     let limits = match &capsule.limits {
         Some(l) => l.clone(),
         None => {
             report.push_str("warning: the capsule does not record the limits; using the defaults\n");
-            Limits::default_for(program.kind())
+            match source {
+                BotSource::File { program, .. } => Limits::default_for(program.kind()),
+                _ => Limits::WASM, // a legacy bot's, as in `BotSource::instantiate_exact`
+            }
         }
     };
     let recorded_fault = capsule.fault.fault.clone();
-    let seed = sandbox_seed(capsule.seed, capsule.seat);
-    let mut instance = match program.start(&limits, seed, capsule.init.get()) {
-        Ok(i) => {
+    let started = match source {
+        BotSource::File { program, .. } => program
+            .start(&limits, sandbox_seed(capsule.seed, capsule.seat), capsule.init.get())
+            .map(Rerun::Abi),
+        BotSource::Legacy { protocol, program, .. } => {
+            let mut bot = LegacyBot::new(*protocol, program.clone(), limits);
+            bot.start(capsule.seed, capsule.seat);
+            Ok(Rerun::Legacy(Box::new(bot), *protocol))
+        }
+        BotSource::Builtin(name) | BotSource::Failed { name, .. } => {
+            return Err(HostError::Request(format!(
+                "{name} is not a bot file that loads: repro runs Lua, WASM and legacy bot files"
+            )))
+        }
+    };
+    let mut rerun = match started {
+        Ok(rerun) => {
             if capsule.fault.decision.is_none() {
                 report.push_str("start: recorded FAULT, now it starts\n");
                 report.push_str(&format!(
@@ -69,7 +132,7 @@ fn reproduce_game<G: Game>(capsule: &Capsule, program: &Program) -> anyhow::Resu
                 ));
                 return Ok(Reproduction { report, same_failure: false });
             }
-            i
+            rerun
         }
         Err(f) => {
             let now = convert(f);
@@ -106,16 +169,20 @@ fn reproduce_game<G: Game>(capsule: &Capsule, program: &Program) -> anyhow::Resu
     let mut differing = 0;
     for d in &capsule.decisions {
         // Valid JSON, but possibly nested past serde_json's recursion limit in a damaged capsule.
-        let obs: serde_json::Value = serde_json::from_str(d.observation.get()).with_context(|| {
-            format!("decision #{}: damaged capsule: its observation cannot be read", d.decision)
+        let obs: serde_json::Value = serde_json::from_str(d.observation.get()).map_err(|e| {
+            HostError::Damaged(format!(
+                "decision #{}: damaged capsule: its observation cannot be read: {e}",
+                d.decision
+            ))
         })?;
         let legal: Vec<String> =
-            obs.get("legal").and_then(|l| serde_json::from_value(l.clone()).ok()).with_context(|| {
-                format!("decision #{}: the observation has no `legal` list of strings", d.decision)
+            obs.get("legal").and_then(|l| serde_json::from_value(l.clone()).ok()).ok_or_else(|| {
+                HostError::Damaged(format!(
+                    "decision #{}: the observation has no `legal` list of strings",
+                    d.decision
+                ))
             })?;
-        let result = instance.act(d.observation.get());
-        let fuel = Some(instance.fuel_used_last());
-        let log = instance.take_log();
+        let Run { result, fuel, log } = rerun.act::<G>(d, &obs)?;
         let (reply, fault) = match result {
             Ok(reply) => {
                 let judged = judge_reply::<G>(&legal, &reply).err().map(|mut f| {
@@ -124,7 +191,7 @@ fn reproduce_game<G: Game>(capsule: &Capsule, program: &Program) -> anyhow::Resu
                 });
                 (Some(shorten(&reply)), judged)
             }
-            Err(f) => (None, Some(convert(f))),
+            Err(f) => (None, Some(f)),
         };
         let now = Answer { reply, fuel, log, fault };
         let was = Answer {
@@ -163,7 +230,9 @@ fn reproduce_game<G: Game>(capsule: &Capsule, program: &Program) -> anyhow::Resu
     }
     let at = capsule.fault.decision.map(|d| format!("decision #{d}")).unwrap_or_else(|| "start".into());
     let Some(now) = last_now else {
-        bail!("damaged capsule: the fault is at {at} but the capsule holds no decision");
+        return Err(HostError::Damaged(format!(
+            "damaged capsule: the fault is at {at} but the capsule holds no decision"
+        )));
     };
     let same_failure = now.fault.as_ref().map(|f| f.verdict) == Some(recorded_fault.verdict);
     match (&now.fault, same_failure) {
@@ -188,6 +257,14 @@ fn reproduce_game<G: Game>(capsule: &Capsule, program: &Program) -> anyhow::Resu
             recorded_fault.verdict,
             recorded_fault.message
         )),
+    }
+    if let (Rerun::Legacy(..), Some(d)) = (&rerun, capsule.decisions.last()) {
+        // What the program read at the failure, for running it outside the arena.
+        report.push_str(&format!(
+            "stdin of decision #{} (save it to a file and run the program natively: `./program < file`):\n",
+            d.decision
+        ));
+        report.push_str(&crate::replay::view::indent(d.stdin.as_deref().unwrap_or_default()));
     }
     if differing > 0 && !same_failure {
         report.push_str(&format!(

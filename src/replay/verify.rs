@@ -3,15 +3,13 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::bail;
-
 use crate::bots::bot::is_builtin_name;
 use crate::games::Seat;
 use crate::play::registry::{self, BotSource, Loader};
 use crate::play::resim::walk;
 use crate::play::runner::{DecisionRecord, FaultRecord, Replay};
-use crate::play::Hosted;
 use crate::play::Match;
+use crate::play::{HostError, Hosted};
 
 /// Where to find the bots of a replay.
 #[derive(Clone, Debug, Default)]
@@ -41,7 +39,7 @@ pub fn verify<G: Hosted>(
     replay: &Replay,
     source: &str,
     opts: &VerifyOptions,
-) -> anyhow::Result<Verification> {
+) -> Result<Verification, HostError> {
     walk::<G>(replay, source)?;
     let variant = registry::variant::<G>(Some(&replay.variant))?;
     let loader = Loader::new();
@@ -57,7 +55,9 @@ pub fn verify<G: Hosted>(
         } else {
             find_file(&name, opts.base.as_deref(), seat)?
         };
-        let bot = loader.resolve::<G>(&path).map_err(|e| anyhow::anyhow!("seat {seat}: {e:#}"))?;
+        let bot = loader
+            .resolve::<G>(&path)
+            .map_err(|e| HostError::Request(format!("seat {seat}: {}", e.chain())))?;
         let hash = bot.entry().hash;
         if hash != entry.hash {
             let what = if is_builtin_name(&name) {
@@ -182,7 +182,7 @@ pub fn differences(was: &DecisionRecord, now: &DecisionRecord) -> String {
 }
 
 /// Finds a recorded bot path: as given (from the current folder), else under `base`.
-fn find_file(name: &str, base: Option<&Path>, seat: Seat) -> anyhow::Result<String> {
+fn find_file(name: &str, base: Option<&Path>, seat: Seat) -> Result<String, HostError> {
     if Path::new(name).is_file() {
         return Ok(name.to_string());
     }
@@ -196,5 +196,7 @@ fn find_file(name: &str, base: Option<&Path>, seat: Seat) -> anyhow::Result<Stri
         Some(b) => format!("from the current folder and from {}", b.display()),
         None => "from the current folder".to_string(),
     };
-    bail!("seat {seat}: bot file {name} not found ({looked}); give its path with --bot {seat}=PATH")
+    Err(HostError::Request(format!(
+        "seat {seat}: bot file {name} not found ({looked}); give its path with --bot {seat}=PATH"
+    )))
 }

@@ -1,13 +1,12 @@
 //! Drawing a replay for `arena replay` ([`render`]), for a spectator or as one seat saw it, from
 //! its re-simulation ([`crate::play::resim::walk`]).
 
-use anyhow::bail;
-
 use crate::games::view::View;
 use crate::games::Seat;
 use crate::play::resim::walk;
 use crate::play::runner::prefix;
 use crate::play::runner::{DecisionRecord, FaultRecord, Replay};
+use crate::play::HostError;
 
 /// What `arena replay` shows.
 #[derive(Clone, Debug, Default)]
@@ -27,11 +26,15 @@ pub struct RenderOptions {
 ///
 /// # Errors
 /// As [`walk`]; or the seat does not exist.
-pub fn render<G: View>(replay: &Replay, source: &str, opts: &RenderOptions) -> anyhow::Result<String> {
+pub fn render<G: View>(replay: &Replay, source: &str, opts: &RenderOptions) -> Result<String, HostError> {
     let walk = walk::<G>(replay, source)?;
     if let Some(seat) = opts.as_seat {
         if seat >= G::PLAYERS {
-            bail!("--as-seat {seat}: {} has seats 0 to {}", G::NAME, G::PLAYERS - 1);
+            return Err(HostError::Request(format!(
+                "--as-seat {seat}: {} has seats 0 to {}",
+                G::NAME,
+                G::PLAYERS - 1
+            )));
         }
     }
     let shown = |i: usize| opts.from.is_none_or(|f| i >= f) && opts.to.is_none_or(|t| i <= t);

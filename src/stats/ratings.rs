@@ -59,7 +59,7 @@ pub struct Rating {
     pub high: f64,
 }
 
-const ELO_PER_THETA: f64 = 400.0 / std::f64::consts::LN_10;
+pub(crate) const ELO_PER_THETA: f64 = 400.0 / std::f64::consts::LN_10;
 const PRIOR_SIGMA_ELO: f64 = 1000.0;
 
 /// Fits Plackett–Luce (Bradley–Terry for two seats) strengths for `n` entrants.
@@ -96,7 +96,7 @@ pub fn fit_all(n: usize, games: &[Placing]) -> Fitted {
 
 /// The fit with a weight per game (1 for observed games; a probability for the expected data of a
 /// model, which is how the simulation tests find the value an estimate converges to).
-fn fit_weighted(n: usize, games: &[Placing], weights: &[f64]) -> Fitted {
+pub(crate) fn fit_weighted(n: usize, games: &[Placing], weights: &[f64]) -> Fitted {
     if n == 0 {
         return Fitted { ratings: Vec::new(), cov: Vec::new() };
     }
@@ -190,7 +190,7 @@ fn expand(games: &[Placing], weights: &[f64]) -> Vec<WeightedOrder> {
     out
 }
 
-fn permutations(items: &[usize]) -> Vec<Vec<usize>> {
+pub(crate) fn permutations(items: &[usize]) -> Vec<Vec<usize>> {
     if items.len() <= 1 {
         return vec![items.to_vec()];
     }
@@ -301,12 +301,13 @@ pub fn mean_ci95(xs: &[f64]) -> Option<(f64, f64)> {
 /// The mean of scores in `[0, 1]` (one per deal) and its 95% interval `(mean, low, high)`: the
 /// Wilson score interval, with the binomial variance `p (1 − p)` scaled by how much of it the
 /// scores show (`r`, 1 for scores that are all 0 or 1, less when draws and rotations average
-/// them), so `n / r` deals count as coin flips. Near the edges, where at most
-/// [`EXACT_EDGE`] of those effective deals went the other way, each end is widened to the exact
-/// (Clopper–Pearson) bound when that is wider: Wilson alone covers only 91–92% there (a true 0.99
-/// over 50 or 100 deals). Unlike the normal interval of [`mean_ci95`] it stays inside `[0, 1]`,
-/// is not zero-wide when every deal scored the same, and keeps its coverage near 0 and 1: a bot
-/// that won all of 20 deals gets `[0.84, 1]`, not `[1, 1]`. `None` when there is no score.
+/// them), so `n / r` deals count as coin flips. Near the edges, where some but at most
+/// [`EXACT_EDGE`] of those effective deals went the other way, the normal approximation behind
+/// Wilson fails (the count is skewed) and the interval is the exact mid-p one instead: each end
+/// is where the binomial tail beyond the observed count, plus half the probability of the count
+/// itself, is 2.5%. Unlike the normal interval of [`mean_ci95`] it stays inside `[0, 1]`, is not
+/// zero-wide when every deal scored the same, and keeps its coverage near 0 and 1: a bot that won
+/// all of 20 deals gets `[0.84, 1]`, not `[1, 1]`. `None` when there is no score.
 pub fn score_ci95(xs: &[f64]) -> Option<(f64, f64, f64)> {
     if xs.is_empty() {
         return None;
@@ -323,29 +324,50 @@ pub fn score_ci95(xs: &[f64]) -> Option<(f64, f64, f64)> {
         1.0
     };
     let n_eff = n / r;
+    let (won, lost) = (mean * n_eff, (1.0 - mean) * n_eff);
+    let fewer = won.min(lost);
+    // (a whole count computed in floating point may land just above it)
+    if fewer > 0.0 && fewer <= EXACT_EDGE + 1e-9 {
+        let (low, high) = mid_p_interval(won, lost);
+        return Some((mean, low, high));
+    }
     let z2 = 1.96f64 * 1.96;
     let centre = (mean + z2 / (2.0 * n_eff)) / (1.0 + z2 / n_eff);
     let half = 1.96 * (bernoulli / n_eff + z2 / (4.0 * n_eff * n_eff)).sqrt() / (1.0 + z2 / n_eff);
-    let (mut low, mut high) = ((centre - half).max(0.0), (centre + half).min(1.0));
-    let (won, lost) = (mean * n_eff, (1.0 - mean) * n_eff);
-    // (a whole count computed in floating point may land just above it)
-    let edge = EXACT_EDGE + 1e-9;
-    if won > 0.0 && won <= edge {
-        low = low.min(beta_quantile(0.025, won, lost + 1.0));
-    }
-    if lost > 0.0 && lost <= edge {
-        high = high.max(beta_quantile(0.975, won + 1.0, lost));
-    }
-    Some((mean, low, high))
+    Some((mean, (centre - half).max(0.0), (centre + half).min(1.0)))
 }
 
-/// [`score_ci95`] takes the exact bound at an end where at most this many effective deals went
-/// the other way: fewer (2) leaves a true 0.99 over 100 deals at 92% coverage, more (4) lifts
-/// other scores above 97%.
+/// [`score_ci95`] takes the mid-p interval where at most this many effective deals went the other
+/// way (and at least some did): fewer (2) leaves a true 0.95 over 20 deals and 0.99 over 100
+/// below 95% coverage, where no interval can be inside 93–97% and erring wide is the better
+/// miss; more (4) lifts a true 0.97 over 50 deals to 98.3%.
 pub const EXACT_EDGE: f64 = 3.0;
 
+/// The 95% mid-p interval for `won` successes and `lost` failures (both positive, not
+/// necessarily whole): `(low, high)` with `T(low) = 0.025` and `T(high) = 0.975`, where
+/// `T(p) = ½ (P(X ≥ won) + P(X ≥ won + 1))` for `X` binomial(`won + lost`, `p`), written with the
+/// incomplete beta function so that it is defined between whole counts.
+fn mid_p_interval(won: f64, lost: f64) -> (f64, f64) {
+    let tail = |p: f64| 0.5 * (beta_cdf(p, won, lost + 1.0) + beta_cdf(p, won + 1.0, lost));
+    (increasing_root(tail, 0.025), increasing_root(tail, 0.975))
+}
+
+/// The `p` in `[0, 1]` where the increasing function `f` reaches `target`, by bisection (to 1e-12).
+fn increasing_root(f: impl Fn(f64) -> f64, target: f64) -> f64 {
+    let (mut lo, mut hi) = (0.0f64, 1.0f64);
+    while hi - lo > 1e-12 {
+        let mid = 0.5 * (lo + hi);
+        if f(mid) < target {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    0.5 * (lo + hi)
+}
+
 /// `ln Γ(x)` for `x > 0` (Lanczos, g = 7, 9 terms; relative error below 1e-13).
-fn ln_gamma(x: f64) -> f64 {
+pub(crate) fn ln_gamma(x: f64) -> f64 {
     const C: [f64; 9] = [
         0.999_999_999_999_809_9,
         676.520_368_121_885_1,
@@ -409,20 +431,6 @@ fn beta_fraction(x: f64, a: f64, b: f64) -> f64 {
     h
 }
 
-/// The `q` quantile of Beta(a, b), by bisection (to 1e-12).
-fn beta_quantile(q: f64, a: f64, b: f64) -> f64 {
-    let (mut lo, mut hi) = (0.0f64, 1.0f64);
-    while hi - lo > 1e-12 {
-        let mid = 0.5 * (lo + hi);
-        if beta_cdf(mid, a, b) < q {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    0.5 * (lo + hi)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -483,319 +491,6 @@ mod tests {
         let p = Placing::from_ranks(&[7, 8, 9, 10], &[1, 3, 1, 4]);
         assert_eq!(p.groups, vec![vec![7, 9], vec![8], vec![10]]);
     }
-}
-
-/// Coverage by simulation: known strengths, many seeded replications, the share of 95% intervals
-/// that contain the truth. The larger tables are `examples/coverage.rs`, in docs/tournament.md.
-#[cfg(test)]
-mod coverage {
-    use super::*;
-    use crate::games::rng::{Rng, Stream};
-
-    /// A Plackett–Luce order of `strengths` (indices, best first).
-    fn pl_order(rng: &mut Rng, strengths: &[f64]) -> Vec<usize> {
-        let mut left: Vec<usize> = (0..strengths.len()).collect();
-        let mut order = Vec::new();
-        while !left.is_empty() {
-            let total: f64 = left.iter().map(|&i| strengths[i].exp()).sum();
-            let mut u = rng.unit_f64() * total;
-            let mut pick = left.len() - 1;
-            for (k, &i) in left.iter().enumerate() {
-                u -= strengths[i].exp();
-                if u < 0.0 {
-                    pick = k;
-                    break;
-                }
-            }
-            order.push(left.remove(pick));
-        }
-        order
-    }
-
-    /// Groups an order into places, tying each adjacent pair with probability `tie` per boundary.
-    fn with_ties(order: &[usize], cut: impl Fn(usize) -> bool) -> Placing {
-        let mut groups = vec![vec![order[0]]];
-        for (k, &e) in order.iter().enumerate().skip(1) {
-            if cut(k) {
-                groups.last_mut().expect("a group").push(e);
-            } else {
-                groups.push(vec![e]);
-            }
-        }
-        Placing { groups }
-    }
-
-    fn centred(theta: &[f64]) -> Vec<f64> {
-        let mean = theta.iter().sum::<f64>() / theta.len() as f64;
-        theta.iter().map(|t| 1500.0 + (t - mean) * ELO_PER_THETA).collect()
-    }
-
-    /// Share of per-entrant and of pairwise intervals covering `truth` (Elo, centred on 1500).
-    fn coverage(truth: &[f64], reps: usize, mut games: impl FnMut(&mut Rng) -> Vec<Placing>) -> (f64, f64) {
-        let n = truth.len();
-        let mut rng = Rng::new(25, Stream::Arena);
-        let (mut single, mut pairs, mut singles, mut pair_total) = (0, 0, 0, 0);
-        for _ in 0..reps {
-            let f = fit_all(n, &games(&mut rng));
-            for (i, r) in f.ratings.iter().enumerate() {
-                single += usize::from(r.low <= truth[i] && truth[i] <= r.high);
-                singles += 1;
-                for j in i + 1..n {
-                    let d = f.difference(i, j);
-                    let t = truth[i] - truth[j];
-                    pairs += usize::from(d.low <= t && t <= d.high);
-                    pair_total += 1;
-                }
-            }
-        }
-        (single as f64 / singles as f64, pairs as f64 / pair_total as f64)
-    }
-
-    /// Two-player games among three bots: a draw with probability `draw`, otherwise a win chosen
-    /// so that the expected score is `σ(θ_a − θ_b)`; the fit's target is then `θ` itself.
-    fn pairwise_with_draws(draw: f64) -> (f64, f64) {
-        let theta = [0.3, 0.0, -0.3];
-        let truth = centred(&theta);
-        coverage(&truth, 300, |rng| {
-            let mut games = Vec::new();
-            for (a, b) in [(0, 1), (0, 2), (1, 2)] {
-                let score = 1.0 / (1.0 + (theta[b] - theta[a]).exp());
-                for _ in 0..40 {
-                    let u = rng.unit_f64();
-                    games.push(if u < draw {
-                        Placing { groups: vec![vec![a, b]] }
-                    } else if u < draw + score - draw / 2.0 {
-                        Placing { groups: vec![vec![a], vec![b]] }
-                    } else {
-                        Placing { groups: vec![vec![b], vec![a]] }
-                    });
-                }
-            }
-            games
-        })
-    }
-
-    #[test]
-    fn rating_intervals_cover_95_percent_whatever_the_draw_rate() {
-        for draw in [0.0, 0.36, 0.62] {
-            let (single, pair) = pairwise_with_draws(draw);
-            eprintln!("draws {draw}: per-bot {single:.3}, pairwise {pair:.3}");
-            assert!((0.93..=0.97).contains(&single), "draws {draw}: per-bot coverage {single}");
-            assert!((0.93..=0.97).contains(&pair), "draws {draw}: pairwise coverage {pair}");
-        }
-    }
-
-    #[test]
-    fn rating_intervals_cover_95_percent_with_four_player_ties() {
-        // Four bots at every table, Plackett–Luce orders, each adjacent pair of places tied with
-        // probability 0.3 (Intensity-like). The fit converges to the fit of the expected data.
-        let theta: [f64; 4] = [0.6, 0.2, -0.2, -0.6];
-        let tie: f64 = 0.3;
-        let mut all: Vec<Placing> = Vec::new();
-        let mut weights = Vec::new();
-        for order in permutations(&[0, 1, 2, 3]) {
-            let mut p_order = 1.0;
-            let mut left: Vec<usize> = order.clone();
-            while left.len() > 1 {
-                let total: f64 = left.iter().map(|&i| theta[i].exp()).sum();
-                p_order *= theta[left[0]].exp() / total;
-                left.remove(0);
-            }
-            for mask in 0..8u32 {
-                let ties = (mask.count_ones()) as i32;
-                all.push(with_ties(&order, |k| mask & (1 << (k - 1)) != 0));
-                weights.push(p_order * tie.powi(ties) * (1.0 - tie).powi(3 - ties));
-            }
-        }
-        let target = fit_weighted(4, &all, &weights);
-        let truth: Vec<f64> = target.ratings.iter().map(|r| r.rating).collect();
-        let (single, pair) = coverage(&truth, 200, |rng| {
-            (0..150)
-                .map(|_| {
-                    let order = pl_order(rng, &theta);
-                    let cuts: Vec<bool> = (0..3).map(|_| rng.unit_f64() < tie).collect();
-                    with_ties(&order, |k| cuts[k - 1])
-                })
-                .collect()
-        });
-        eprintln!("4-player ties {tie}: per-bot {single:.3}, pairwise {pair:.3}");
-        assert!((0.93..=0.97).contains(&single), "per-bot coverage {single}");
-        assert!((0.93..=0.97).contains(&pair), "pairwise coverage {pair}");
-    }
-}
-
-#[cfg(test)]
-mod score_coverage {
-    use super::*;
-    use crate::games::rng::{Rng, Stream};
-
-    const SCORES: [f64; 7] = [0.5, 0.7, 0.9, 0.95, 0.97, 0.99, 0.995];
-    const DEALS: [usize; 4] = [20, 50, 100, 400];
-
-    /// Exact coverage of [`score_ci95`] for win/loss deals (binomial): the hardest case, the most
-    /// discrete.
-    fn binomial_coverage(p: f64, n: usize) -> f64 {
-        let mut total = 0.0;
-        let mut log_choose = 0.0f64;
-        for x in 0..=n {
-            if x > 0 {
-                log_choose += ((n - x + 1) as f64).ln() - (x as f64).ln();
-            }
-            let xs: Vec<f64> = (0..n).map(|i| if i < x { 1.0 } else { 0.0 }).collect();
-            let (_, lo, hi) = score_ci95(&xs).expect("scores");
-            if lo <= p && p <= hi {
-                total += (log_choose + x as f64 * p.ln() + (n - x) as f64 * (1.0 - p).ln()).exp();
-            }
-        }
-        total
-    }
-
-    /// Simulated coverage for deals of two seatings, each game a draw with probability
-    /// `min(0.2, 1 − p)` (the deal's score is the mean of its two games).
-    fn two_seat_coverage(p: f64, n: usize, rng: &mut Rng) -> f64 {
-        let draw = (1.0 - p).min(0.2);
-        let win = p - draw / 2.0;
-        let reps = 1000;
-        let mut covered = 0;
-        for _ in 0..reps {
-            let xs: Vec<f64> = (0..n)
-                .map(|_| {
-                    let game = |u: f64| {
-                        if u < win {
-                            1.0
-                        } else if u < win + draw {
-                            0.5
-                        } else {
-                            0.0
-                        }
-                    };
-                    (game(rng.unit_f64()) + game(rng.unit_f64())) / 2.0
-                })
-                .collect();
-            let (_, lo, hi) = score_ci95(&xs).expect("scores");
-            covered += usize::from(lo <= p && p <= hi);
-        }
-        covered as f64 / reps as f64
-    }
-
-    /// Whether any interval can cover `p` over `n` win/loss deals 93–97% of the time: some run
-    /// of consecutive win counts (what an interval covers) has that probability. Where none has
-    /// (a true 0.995 over 20 deals: all won 90.5%, adding 19 wins gives 99.6%), only a choice
-    /// between too little and too much coverage remains.
-    fn coverage_can_be_near_95(p: f64, n: usize) -> bool {
-        let pmf: Vec<f64> = (0..=n)
-            .map(|x| {
-                let ln_choose =
-                    ln_gamma(n as f64 + 1.0) - ln_gamma(x as f64 + 1.0) - ln_gamma((n - x) as f64 + 1.0);
-                (ln_choose + x as f64 * p.ln() + (n - x) as f64 * (1.0 - p).ln()).exp()
-            })
-            .collect();
-        (0..=n).any(|a| {
-            let mut sum = 0.0;
-            pmf[a..].iter().any(|q| {
-                sum += q;
-                (0.93..=0.97).contains(&sum)
-            })
-        })
-    }
-
-    #[test]
-    fn score_intervals_keep_their_coverage_up_to_the_edges() {
-        let mut rng = Rng::new(25, Stream::Arena);
-        let (mut sum, mut cells) = (0.0, 0.0);
-        for n in DEALS {
-            let mut line = format!("{n:>4} deals:");
-            for p in SCORES {
-                let exact = binomial_coverage(p, n);
-                let sim = two_seat_coverage(p, n, &mut rng);
-                line += &format!("  {p}: {exact:.3}/{sim:.3}");
-                sum += exact + sim;
-                cells += 2.0;
-                if coverage_can_be_near_95(p, n) {
-                    // 20 deals at 0.7 cover 97.5%: the interval of 10 wins of 20 ends at 0.7007.
-                    assert!((0.93..=0.976).contains(&exact), "binomial p {p} n {n}: {exact}");
-                    assert!((0.93..=0.97).contains(&sim), "two seatings p {p} n {n}: {sim}");
-                } else {
-                    // Where 93–97% is out of reach, the interval errs on the wide side.
-                    assert!(exact >= 0.95, "binomial p {p} n {n}: {exact}");
-                    assert!(sim >= 0.93, "two seatings p {p} n {n}: {sim}");
-                }
-            }
-            eprintln!("{line}");
-        }
-        let mean = sum / cells;
-        assert!((0.94..=0.965).contains(&mean), "mean coverage {mean}");
-    }
-
-    #[test]
-    fn out_of_reach_cells_are_the_known_ones() {
-        // 20 deals at 0.95 and above, 50 and 100 deals at 0.99 and 0.995 (docs/tools.md).
-        let out: Vec<(usize, f64)> = DEALS
-            .iter()
-            .flat_map(|&n| SCORES.iter().map(move |&p| (n, p)))
-            .filter(|&(n, p)| !coverage_can_be_near_95(p, n))
-            .collect();
-        assert_eq!(
-            out,
-            [
-                (20, 0.95),
-                (20, 0.97),
-                (20, 0.99),
-                (20, 0.995),
-                (50, 0.99),
-                (50, 0.995),
-                (100, 0.99),
-                (100, 0.995)
-            ]
-        );
-    }
-
-    #[test]
-    fn beta_quantiles_match_known_values() {
-        // Beta(1, n): the distribution function is 1 − (1 − x)^n, so the q quantile is 1 − (1 − q)^(1/n).
-        for n in [1.0, 5.0, 20.0] {
-            let q = beta_quantile(0.025, 1.0, n);
-            assert!((q - (1.0 - 0.975f64.powf(1.0 / n))).abs() < 1e-9, "{n}: {q}");
-        }
-        // Beta(a, a) is symmetric about ½.
-        assert!((beta_quantile(0.5, 3.5, 3.5) - 0.5).abs() < 1e-9);
-        assert!((beta_quantile(0.025, 4.0, 7.0) + beta_quantile(0.975, 7.0, 4.0) - 1.0).abs() < 1e-9);
-        // ln Γ at integers and at ½ (√π).
-        assert!((ln_gamma(5.0) - 24f64.ln()).abs() < 1e-12);
-        assert!((ln_gamma(0.5) - std::f64::consts::PI.sqrt().ln()).abs() < 1e-12);
-    }
-
-    #[test]
-    fn score_intervals_hold_when_duplicate_deals_mostly_split() {
-        // Like two equal-ish bots on duplicate deals: 80% of deals split 1-1 (score 0.5), the
-        // rest won or lost outright, so the deals vary far less than coin flips.
-        let mut rng = Rng::new(26, Stream::Arena);
-        for n in [20, 100] {
-            for won in [0.5, 0.75, 1.0] {
-                let p = 0.8 * 0.5 + 0.2 * won;
-                let reps = 1000;
-                let mut covered = 0;
-                for _ in 0..reps {
-                    let xs: Vec<f64> = (0..n)
-                        .map(|_| {
-                            if rng.unit_f64() < 0.8 {
-                                0.5
-                            } else if rng.unit_f64() < won {
-                                1.0
-                            } else {
-                                0.0
-                            }
-                        })
-                        .collect();
-                    let (_, lo, hi) = score_ci95(&xs).expect("scores");
-                    covered += usize::from(lo <= p && p <= hi);
-                }
-                let c = covered as f64 / reps as f64;
-                eprintln!("split deals, p {p}, {n} deals: {c:.3}");
-                assert!((0.92..=0.98).contains(&c), "p {p} n {n}: {c}");
-            }
-        }
-    }
 
     #[test]
     fn a_clean_sweep_gets_an_interval_below_one() {
@@ -806,5 +501,28 @@ mod score_coverage {
         let (_, lo, hi) = score_ci95(&[0.5; 10]).expect("scores");
         assert!(lo < 0.45 && hi > 0.55, "{lo} {hi}");
         assert_eq!(score_ci95(&[]), None);
+    }
+
+    #[test]
+    fn mid_p_ends_are_where_the_binomial_tails_say() {
+        // Mid-p: at the lower end P(X > x) + ½ P(X = x) = 2.5%, at the upper end P(X < x) + ½ P(X = x).
+        let n = 20;
+        let pmf = |p: f64| crate::stats::coverage::binomial_pmf(n, p);
+        for x in [1, 2, 3, 17, 18, 19] {
+            let xs: Vec<f64> = (0..n).map(|i| if i < x { 1.0 } else { 0.0 }).collect();
+            let (_, lo, hi) = score_ci95(&xs).expect("scores");
+            let at_lo = pmf(lo);
+            let upper_tail: f64 = at_lo[x + 1..].iter().sum::<f64>() + 0.5 * at_lo[x];
+            let at_hi = pmf(hi);
+            let lower_tail: f64 = at_hi[..x].iter().sum::<f64>() + 0.5 * at_hi[x];
+            assert!((upper_tail - 0.025).abs() < 1e-9, "{x}: {lo} {upper_tail}");
+            assert!((lower_tail - 0.025).abs() < 1e-9, "{x}: {hi} {lower_tail}");
+        }
+        // From 4 deals the other way on, Wilson (16 of 20: 0.8 ± the score test's 1.96).
+        let (_, lo, hi) = score_ci95(&[[1.0; 16].as_slice(), &[0.0; 4]].concat()).expect("scores");
+        assert!((lo - 0.58398).abs() < 1e-5 && (hi - 0.91934).abs() < 1e-5, "{lo} {hi}");
+        // ln Γ at integers and at ½ (√π).
+        assert!((ln_gamma(5.0) - 24f64.ln()).abs() < 1e-12);
+        assert!((ln_gamma(0.5) - std::f64::consts::PI.sqrt().ln()).abs() < 1e-12);
     }
 }

@@ -24,12 +24,12 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context};
 use serde::Deserialize;
 use toml::Spanned;
 
 use crate::play::games::{known_games, GameId};
 use crate::play::limits::LimitsConfig;
+use crate::play::HostError;
 
 /// How the bots of an event meet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
@@ -124,9 +124,9 @@ pub struct Config {
 /// # Errors
 /// The file cannot be read, is not TOML, has unknown keys, or has bad values; the message names
 /// the file, the key and the line.
-pub fn load(path: &Path) -> anyhow::Result<Config> {
+pub fn load(path: &Path) -> Result<Config, HostError> {
     let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read tournament file {}", path.display()))?;
+        .map_err(HostError::io(format!("cannot read tournament file {}", path.display())))?;
     parse(&text, path)
 }
 
@@ -134,63 +134,74 @@ pub fn load(path: &Path) -> anyhow::Result<Config> {
 ///
 /// # Errors
 /// As [`load`].
-pub fn parse(text: &str, path: &Path) -> anyhow::Result<Config> {
-    let raw: RawFile = toml::from_str(text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+pub fn parse(text: &str, path: &Path) -> Result<Config, HostError> {
+    let raw: RawFile =
+        toml::from_str(text).map_err(|e| HostError::Config(format!("{}: {e}", path.display())))?;
     let line = |offset: usize| 1 + text[..offset.min(text.len())].matches('\n').count();
     let at = |span: std::ops::Range<usize>| format!("{}:{}", path.display(), line(span.start));
     let defaults = raw.defaults.unwrap_or_default();
     if raw.event.is_empty() {
-        bail!("{}: no [[event]] in the file; add one, e.g.\n[[event]]\ngame = \"blade\"\nbots = [\"greedy\", \"random\"]", path.display());
+        return Err(HostError::Config(format!("{}: no [[event]] in the file; add one, e.g.\n[[event]]\ngame = \"blade\"\nbots = [\"greedy\", \"random\"]", path.display())));
     }
     let base = path.parent().unwrap_or(Path::new(""));
     let mut events = Vec::new();
     let mut names = BTreeSet::new();
     for (i, ev) in raw.event.into_iter().enumerate() {
         let which = format!("event #{}", i + 1);
-        let game = ev.game.or_else(|| defaults.game.clone()).with_context(|| {
-            format!("{}: {which} has no `game` (one of: {})", path.display(), known_games())
+        let game = ev.game.or_else(|| defaults.game.clone()).ok_or_else(|| {
+            HostError::Config(format!(
+                "{}: {which} has no `game` (one of: {})",
+                path.display(),
+                known_games()
+            ))
         })?;
         let id: GameId = game.get_ref().parse().map_err(|_| {
-            anyhow::anyhow!(
+            HostError::Config(format!(
                 "{}: `game = {:?}` is not a game (one of: {})",
                 at(game.span()),
                 game.get_ref(),
                 known_games()
-            )
+            ))
         })?;
         let variant = ev.variant.or_else(|| defaults.variant.clone());
         if let Some(v) = &variant {
             if !id.variants().contains(v.get_ref()) {
-                bail!(
+                return Err(HostError::Config(format!(
                     "{}: `variant = {:?}` is not a variant of {} (variants: {})",
                     at(v.span()),
                     v.get_ref(),
                     id.name(),
                     id.variants().join(", ")
-                );
+                )));
             }
         }
         let name = ev.name.map(|n| n.into_inner()).unwrap_or_else(|| id.name().to_string());
         if !names.insert(name.clone()) {
-            bail!("{}: two events are named {name:?}; give each a unique `name`", path.display());
+            return Err(HostError::Config(format!(
+                "{}: two events are named {name:?}; give each a unique `name`",
+                path.display()
+            )));
         }
         let bots_spanned = ev
             .bots
             .or_else(|| defaults.bots.clone())
-            .with_context(|| format!("{}: event {name:?} has no `bots`", path.display()))?;
+            .ok_or_else(|| HostError::Config(format!("{}: event {name:?} has no `bots`", path.display())))?;
         let bots_span = bots_spanned.span();
         let bots: Vec<String> = bots_spanned.into_inner().into_iter().map(|b| b.into_inner()).collect();
         let distinct: BTreeSet<&String> = bots.iter().collect();
         if distinct.len() != bots.len() {
-            bail!("{}: event {name:?} names a bot twice in `bots`", at(bots_span));
+            return Err(HostError::Config(format!(
+                "{}: event {name:?} names a bot twice in `bots`",
+                at(bots_span)
+            )));
         }
         let need = if id.players() == 4 { 4 } else { 2 };
         if bots.len() < need {
-            bail!(
+            return Err(HostError::Config(format!(
                 "{}: event {name:?} needs at least {need} bots in `bots`, it has {}",
                 at(bots_span),
                 bots.len()
-            );
+            )));
         }
         let bot_paths = bots
             .iter()
@@ -215,35 +226,55 @@ pub fn parse(text: &str, path: &Path) -> anyhow::Result<Config> {
         let champion_name = ev.champion.or_else(|| defaults.champion.clone());
         let champion = match (format_value, champion_name) {
             (Format::Gauntlet, Some(c)) => {
-                Some(bots.iter().position(|b| b == c.get_ref()).with_context(|| {
-                    format!("{}: champion {:?} is not one of the event's bots", at(c.span()), c.get_ref())
+                Some(bots.iter().position(|b| b == c.get_ref()).ok_or_else(|| {
+                    HostError::Config(format!(
+                        "{}: champion {:?} is not one of the event's bots",
+                        at(c.span()),
+                        c.get_ref()
+                    ))
                 })?)
             }
-            (Format::Gauntlet, None) => bail!(
+            (Format::Gauntlet, None) => {
+                return Err(HostError::Config(format!(
                 "{}: event {name:?} is a gauntlet but has no `champion` (the bot that meets all the others)",
                 path.display()
-            ),
-            (_, Some(c)) => bail!("{}: `champion` only goes with format = \"gauntlet\"", at(c.span())),
+            )))
+            }
+            (_, Some(c)) => {
+                return Err(HostError::Config(format!(
+                    "{}: `champion` only goes with format = \"gauntlet\"",
+                    at(c.span())
+                )))
+            }
             (_, None) => None,
         };
         let rounds = ev.rounds.or_else(|| defaults.rounds.clone());
         let rounds = match (format_value, rounds) {
             (Format::Swiss, Some(r)) if *r.get_ref() == 0 => {
-                bail!("{}: `rounds` must be at least 1", at(r.span()))
+                return Err(HostError::Config(format!("{}: `rounds` must be at least 1", at(r.span()))))
             }
             (Format::Swiss, Some(r)) => *r.get_ref(),
             (Format::Swiss, None) => default_swiss_rounds(bots.len()),
-            (_, Some(r)) => bail!("{}: `rounds` only goes with format = \"swiss\"", at(r.span())),
+            (_, Some(r)) => {
+                return Err(HostError::Config(format!(
+                    "{}: `rounds` only goes with format = \"swiss\"",
+                    at(r.span())
+                )))
+            }
             (_, None) => 0,
         };
         let deals = ev.deals.or_else(|| defaults.deals.clone());
         let deals = match deals {
-            Some(d) if *d.get_ref() == 0 => bail!("{}: `deals` must be at least 1", at(d.span())),
+            Some(d) if *d.get_ref() == 0 => {
+                return Err(HostError::Config(format!("{}: `deals` must be at least 1", at(d.span()))))
+            }
             Some(d) => *d.get_ref(),
             None => 10,
         };
         let max_tables = match ev.max_tables.or_else(|| defaults.max_tables.clone()) {
-            Some(m) if *m.get_ref() == 0 => bail!("{}: `max_tables` must be at least 1", at(m.span())),
+            Some(m) if *m.get_ref() == 0 => {
+                return Err(HostError::Config(format!("{}: `max_tables` must be at least 1", at(m.span()))))
+            }
             Some(m) => *m.get_ref(),
             None => 35,
         };
@@ -276,7 +307,7 @@ fn default_swiss_rounds(bots: usize) -> u32 {
 mod tests {
     use super::*;
 
-    fn p(text: &str) -> anyhow::Result<Config> {
+    fn p(text: &str) -> Result<Config, HostError> {
         parse(text, Path::new("t/arena.toml"))
     }
 

@@ -17,7 +17,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
-use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -27,8 +26,8 @@ use crate::games::Game;
 use crate::play::registry::{self, BotSource, Loader};
 use crate::play::runner::{BotEntry, Replay};
 use crate::play::with_game;
-use crate::play::Hosted;
 use crate::play::Match;
+use crate::play::{HostError, Hosted};
 
 pub use config::{Config, Event, Format};
 use schedule::MatchPlan;
@@ -173,14 +172,94 @@ pub fn run(
     store: &Store,
     opts: &RunOptions,
     stop: &AtomicBool,
-) -> anyhow::Result<TournamentResult> {
+) -> Result<TournamentResult, HostError> {
+    run_with(config, Backend::Local { store, shard: None }, opts, stop)
+}
+
+/// Shard `index` of `count` of a tournament (a batch system's array job): plays only the
+/// matches whose place in each event's plan is `index` modulo `count`, into `store`. The shards'
+/// databases are merged with [`store::Store::merge`]; a run over the merged database then finds
+/// every match stored and prints the standings. Swiss events are refused (a round's pairings
+/// depend on the results of the rounds before).
+///
+/// # Errors
+/// As [`run`], and a Swiss event.
+pub fn run_shard(
+    config: &Config,
+    store: &Store,
+    (index, count): (u32, u32),
+    opts: &RunOptions,
+    stop: &AtomicBool,
+) -> Result<TournamentResult, HostError> {
+    if let Some(e) = config.events.iter().find(|e| e.format == Format::Swiss) {
+        return Err(HostError::Request(format!(
+            "event {:?} is Swiss: its rounds depend on each other's results, so it cannot be split into shards; run it whole, or through a job queue (--db URL)",
+            e.name
+        )));
+    }
+    run_with(config, Backend::Local { store, shard: Some((index, count)) }, opts, stop)
+}
+
+/// Runs every event of `config` with its matches played by `dispatch` (a job queue's workers)
+/// instead of this process's pool.
+///
+/// # Errors
+/// As [`run`], and whatever `dispatch` reports.
+pub fn run_dispatched(
+    config: &Config,
+    dispatch: &dyn Dispatch,
+    opts: &RunOptions,
+    stop: &AtomicBool,
+) -> Result<TournamentResult, HostError> {
+    run_with(config, Backend::Remote(dispatch), opts, stop)
+}
+
+/// Plays an event's matches elsewhere (a job queue, `crate::queue::tournament`).
+pub trait Dispatch {
+    /// Has `plans` of the event played (or finds them played) and returns the summaries of the
+    /// longest finished prefix of `plans`, in plan order (all of them unless stopped).
+    ///
+    /// # Errors
+    /// The matches cannot be handed out or their results read.
+    fn play(&self, event: &DispatchEvent, plans: &[MatchPlan]) -> Result<Vec<MatchSummary>, HostError>;
+}
+
+/// What [`Dispatch::play`] is told about an event.
+pub struct DispatchEvent<'a> {
+    /// The event, as in the file.
+    pub event: &'a Event,
+    /// The game's name.
+    pub game: &'static str,
+    /// The variant's name.
+    pub variant: String,
+    /// The entrants as recorded (names as written in the file, content hashes).
+    pub entries: &'a [BotEntry],
+    /// The entrants as loaded.
+    pub sources: &'a [BotSource],
+}
+
+/// Where a run's matches are played and stored.
+#[derive(Clone, Copy)]
+enum Backend<'a> {
+    /// Here, on the pool, into `store` (only every `count`-th match from `index` with a shard).
+    Local { store: &'a Store, shard: Option<(u32, u32)> },
+    /// By a [`Dispatch`].
+    Remote(&'a dyn Dispatch),
+}
+
+fn run_with(
+    config: &Config,
+    backend: Backend,
+    opts: &RunOptions,
+    stop: &AtomicBool,
+) -> Result<TournamentResult, HostError> {
     let loader = Loader::new();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads.max(1))
         // sandboxed guest calls want a few MiB of native stack (see the sandbox crate docs)
         .stack_size(8 << 20)
         .build()
-        .context("cannot start the worker threads")?;
+        .map_err(|e| HostError::Host(format!("cannot start the worker threads: {e}")))?;
     let bar = Progress::new(opts.progress);
     let mut result = TournamentResult {
         events: Vec::new(),
@@ -198,7 +277,7 @@ pub fn run(
             continue;
         }
         let game = event.game.clone();
-        let standings = with_game!(game.parse::<crate::play::GameId>()?, G => run_event::<G>(event, &loader, store, &pool, &bar, stop, stop_now, &mut result))?;
+        let standings = with_game!(game.parse::<crate::play::GameId>()?, G => run_event::<G>(event, &loader, backend, &pool, &bar, stop, stop_now, &mut result))?;
         result.events.push(standings);
     }
     bar.finish();
@@ -344,20 +423,20 @@ struct EventCtx<G: Game> {
 fn run_event<G: Hosted>(
     event: &Event,
     loader: &Loader,
-    store: &Store,
+    backend: Backend,
     pool: &rayon::ThreadPool,
     bar: &Progress,
     stop: &AtomicBool,
     stop_now: &Arc<AtomicBool>,
     result: &mut TournamentResult,
-) -> anyhow::Result<EventStandings> {
+) -> Result<EventStandings, HostError> {
     let variant = registry::variant::<G>(event.variant.as_deref())?;
     let sources = event
         .bot_paths
         .iter()
         .map(|b| loader.resolve_entrant::<G>(b))
-        .collect::<anyhow::Result<Vec<_>>>()
-        .with_context(|| format!("event {:?}", event.name))?;
+        .collect::<Result<Vec<_>, HostError>>()
+        .map_err(|e| HostError::InEvent { event: event.name.clone(), source: Box::new(e) })?;
     let mut entries: Vec<BotEntry> = sources.iter().map(BotSource::entry).collect();
     for (entry, name) in entries.iter_mut().zip(&event.bots) {
         entry.name = name.clone(); // as written in the file, not resolved against its folder
@@ -368,7 +447,7 @@ fn run_event<G: Hosted>(
             "{}|{}|{}|{}",
             G::NAME,
             variant,
-            serde_json::to_string(&event.limits)?,
+            serde_json::to_string(&event.limits).expect("limits are numbers, which serialize"),
             cardarena_sandbox::COST_MODEL
         )
         .as_bytes(),
@@ -384,7 +463,19 @@ fn run_event<G: Hosted>(
     let failed = sources.iter().map(|s| s.load_error().is_some()).collect();
     let bots = registry::Lanes::new(loader.started_sandbox(), sources, pool.current_num_threads());
     let ctx = EventCtx::<G> { variant, bots, entries, fingerprint, limits: event.limits.clone(), failed };
-    let run = Run { store, pool, bar, stop, stop_now };
+    let run = Run { backend, pool, bar, stop, stop_now };
+    let variant_name = ctx.variant.to_string();
+    let remote = DispatchEvent {
+        event,
+        game: G::NAME,
+        variant: variant_name,
+        entries: &ctx.entries,
+        sources: ctx.bots.shared(),
+    };
+    let play = |plans: &[MatchPlan], result: &mut TournamentResult| match backend {
+        Backend::Remote(dispatch) => dispatch.play(&remote, plans),
+        Backend::Local { .. } => play_all(&ctx, event, plans, &run, result),
+    };
 
     let mut plans: Vec<MatchPlan> = Vec::new();
     let mut summaries: Vec<MatchSummary> = Vec::new();
@@ -411,7 +502,7 @@ fn run_event<G: Hosted>(
                 }
             }
             planned = planned.max(round_plans.len() as u64 * u64::from(event.rounds));
-            let done = play_all(&ctx, event, &round_plans, &run, result)?;
+            let done = play(&round_plans, result)?;
             let complete = done.len() == round_plans.len();
             plans.extend(round_plans.into_iter().take(done.len()));
             summaries.extend(done);
@@ -422,7 +513,7 @@ fn run_event<G: Hosted>(
     } else {
         let all = schedule::plan(event, G::PLAYERS);
         planned = all.len() as u64;
-        let done = play_all(&ctx, event, &all, &run, result)?;
+        let done = play(&all, result)?;
         plans = all.into_iter().take(done.len()).collect();
         summaries = done;
     }
@@ -437,7 +528,7 @@ fn run_event<G: Hosted>(
 
 /// What every event of a run shares.
 struct Run<'a> {
-    store: &'a Store,
+    backend: Backend<'a>,
     pool: &'a rayon::ThreadPool,
     bar: &'a Progress,
     stop: &'a AtomicBool,
@@ -462,23 +553,27 @@ fn play_all<G: Hosted>(
     plans: &[MatchPlan],
     run: &Run,
     result: &mut TournamentResult,
-) -> anyhow::Result<Vec<MatchSummary>> {
-    let Run { store, pool, bar, stop, stop_now } = *run;
+) -> Result<Vec<MatchSummary>, HostError> {
+    let Run { backend, pool, bar, stop, stop_now } = *run;
+    let Backend::Local { store, shard } = backend else { unreachable!("only a local run plays on the pool") };
     let keys: Vec<String> = plans.iter().map(|p| key(ctx, event, p)).collect();
     let mut done: Vec<Option<MatchSummary>> = Vec::with_capacity(plans.len());
     let mut pending = Vec::new();
     let mut stored = store.summaries(&event.name)?;
+    let ours = |i: usize| shard.is_none_or(|(index, count)| i as u64 % u64::from(count) == u64::from(index));
     for (i, k) in keys.iter().enumerate() {
         let s = stored.remove(k);
         if s.is_none() {
-            pending.push(i);
+            if ours(i) {
+                pending.push(i);
+            }
         } else {
             result.resumed += 1;
         }
         done.push(s);
     }
     bar.start(&event.name, pending.len() as u64);
-    let mut failure: Option<anyhow::Error> = None;
+    let mut failure: Option<HostError> = None;
     let event_index = result.events.len();
     let capsules_in = capsule_dir(store.path());
     // (bot, verdict, site) -> the first fault in plan order, its capsule, and the count

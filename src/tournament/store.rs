@@ -11,11 +11,11 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use anyhow::Context;
 use rusqlite::{params, Connection, OptionalExtension};
 
 use super::MatchSummary;
 use crate::play::runner::Replay;
+use crate::play::HostError;
 
 /// A match ready to store: its summary as JSON and its replay as compressed JSON (a zstd frame,
 /// see [`Packer`]). Made by [`pack`] on the worker threads, so that the thread writing the
@@ -23,18 +23,6 @@ use crate::play::runner::Replay;
 pub struct Packed {
     summary: String,
     replay: Vec<u8>,
-}
-
-impl Packed {
-    /// The summary as JSON.
-    pub fn summary(&self) -> &str {
-        &self.summary
-    }
-
-    /// The replay as compressed JSON (read back with [`unpack`]).
-    pub fn replay(&self) -> &[u8] {
-        &self.replay
-    }
 }
 
 /// Serializes and compresses one match for [`Store::insert`].
@@ -78,6 +66,25 @@ impl Packer {
         let replay = self.zstd.compress(&self.json).expect("compressing in memory");
         Packed { summary: serde_json::to_string(summary).expect("summaries serialize"), replay }
     }
+
+    /// As [`Packer::pack`], with the SHA-256 of the replay's JSON (lowercase hex): the hash a
+    /// job queue's result carries, which two runs of one match must agree on.
+    pub fn pack_hashed(&mut self, summary: &MatchSummary, replay: &Replay) -> (Packed, String) {
+        let packed = self.pack(summary, replay);
+        (packed, crate::bots::bot::content_hash(&self.json))
+    }
+}
+
+impl Packed {
+    /// The summary as JSON.
+    pub fn summary(&self) -> &str {
+        &self.summary
+    }
+
+    /// The replay, compressed (see [`Packer`]).
+    pub fn replay(&self) -> &[u8] {
+        &self.replay
+    }
 }
 
 impl Default for Packer {
@@ -97,9 +104,9 @@ impl Store {
     ///
     /// # Errors
     /// The file cannot be opened or is not a cardarena results database.
-    pub fn open(path: &Path) -> anyhow::Result<Store> {
+    pub fn open(path: &Path) -> Result<Store, HostError> {
         let conn = Connection::open(path)
-            .with_context(|| format!("cannot open results database {}", path.display()))?;
+            .map_err(HostError::store(format!("cannot open results database {}", path.display())))?;
         conn.pragma_update(None, "journal_mode", "WAL")
             .and_then(|_| conn.pragma_update(None, "synchronous", "NORMAL"))
             .and_then(|_| conn.busy_timeout(std::time::Duration::from_secs(10)))
@@ -114,12 +121,10 @@ impl Store {
                     );",
                 )
             })
-            .with_context(|| {
-                format!(
-                    "{} is not a usable cardarena results database (delete it to start afresh)",
-                    path.display()
-                )
-            })?;
+            .map_err(HostError::store(format!(
+                "{} is not a usable cardarena results database (delete it to start afresh)",
+                path.display()
+            )))?;
         Ok(Store { conn, path: path.to_path_buf() })
     }
 
@@ -132,18 +137,28 @@ impl Store {
     ///
     /// # Errors
     /// Database errors, or a stored summary that does not parse.
-    pub fn summaries(&self, event: &str) -> anyhow::Result<std::collections::BTreeMap<String, MatchSummary>> {
-        let mut stmt = self.conn.prepare("SELECT key, summary FROM matches WHERE event = ?1")?;
-        let rows =
-            stmt.query_map(params![event], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
+    pub fn summaries(
+        &self,
+        event: &str,
+    ) -> Result<std::collections::BTreeMap<String, MatchSummary>, HostError> {
+        let read = || -> rusqlite::Result<Vec<(String, String)>> {
+            let mut stmt = self.conn.prepare("SELECT key, summary FROM matches WHERE event = ?1")?;
+            let rows = stmt.query_map(params![event], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            rows.collect()
+        };
         let mut out = std::collections::BTreeMap::new();
-        for row in rows {
-            let (key, text) = row?;
-            let summary =
-                serde_json::from_str(&text).with_context(|| format!("corrupt summary for match {key:?}"))?;
+        for (key, text) in read().map_err(self.reading())? {
+            let summary = serde_json::from_str(&text).map_err(|e| {
+                HostError::Damaged(format!("{}: corrupt summary for match {key:?}: {e}", self.path.display()))
+            })?;
             out.insert(key, summary);
         }
         Ok(out)
+    }
+
+    /// A database error while reading, naming the file.
+    fn reading(&self) -> impl FnOnce(rusqlite::Error) -> HostError {
+        HostError::store(format!("cannot read results database {}", self.path.display()))
     }
 
     /// Stores finished matches, as made by [`pack`], in one transaction (a group commit: the
@@ -152,7 +167,7 @@ impl Store {
     ///
     /// # Errors
     /// Database errors.
-    pub fn insert(&self, matches: &[(&str, &str, &Packed)]) -> anyhow::Result<()> {
+    pub fn insert(&self, matches: &[(&str, &str, &Packed)]) -> Result<(), HostError> {
         let write = || -> rusqlite::Result<()> {
             let tx = self.conn.unchecked_transaction()?;
             {
@@ -165,25 +180,26 @@ impl Store {
             }
             tx.commit()
         };
-        write().with_context(|| format!("cannot write to {}", self.path.display()))
+        write().map_err(HostError::store(format!("cannot write to {}", self.path.display())))
     }
 
     /// Every stored match, in id order, optionally of one event only: `(id, event, summary)`.
     ///
     /// # Errors
     /// Database errors, or a stored summary that does not parse.
-    pub fn list(&self, event: Option<&str>) -> anyhow::Result<Vec<(i64, String, MatchSummary)>> {
-        let mut stmt = self
-            .conn
-            .prepare("SELECT id, event, summary FROM matches WHERE ?1 IS NULL OR event = ?1 ORDER BY id")?;
-        let rows = stmt.query_map(params![event], |r| {
-            Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?))
-        })?;
+    pub fn list(&self, event: Option<&str>) -> Result<Vec<(i64, String, MatchSummary)>, HostError> {
+        let read = || -> rusqlite::Result<Vec<(i64, String, String)>> {
+            let mut stmt = self.conn.prepare(
+                "SELECT id, event, summary FROM matches WHERE ?1 IS NULL OR event = ?1 ORDER BY id",
+            )?;
+            let rows = stmt.query_map(params![event], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+            rows.collect()
+        };
         let mut out = Vec::new();
-        for row in rows {
-            let (id, event, text) = row?;
-            let summary =
-                serde_json::from_str(&text).with_context(|| format!("corrupt summary for match {id}"))?;
+        for (id, event, text) in read().map_err(self.reading())? {
+            let summary = serde_json::from_str(&text).map_err(|e| {
+                HostError::Damaged(format!("{}: corrupt summary for match {id}: {e}", self.path.display()))
+            })?;
             out.push((id, event, summary));
         }
         Ok(out)
@@ -193,25 +209,71 @@ impl Store {
     ///
     /// # Errors
     /// Database errors.
-    pub fn id_of(&self, key: &str) -> anyhow::Result<Option<i64>> {
-        Ok(self
-            .conn
+    pub fn id_of(&self, key: &str) -> Result<Option<i64>, HostError> {
+        self.conn
             .query_row("SELECT id FROM matches WHERE key = ?1", params![key], |r| r.get(0))
-            .optional()?)
+            .optional()
+            .map_err(self.reading())
+    }
+
+    /// Copies every match of the results database `other` (a shard's, `arena tournament
+    /// --shard`) into this one, in `other`'s id order; keys already here are kept. Returns how
+    /// many matches were added and the keys that both hold with different replays (a
+    /// determinism alarm: the same match played twice gave two results).
+    ///
+    /// # Errors
+    /// `other` cannot be read as a results database, or this one cannot be written.
+    pub fn merge(&self, other: &Path) -> Result<(u64, Vec<String>), HostError> {
+        if !other.is_file() {
+            return Err(HostError::Request(format!("no results database {} to merge", other.display())));
+        }
+        let merge = || -> rusqlite::Result<(u64, Vec<String>)> {
+            self.conn.execute("ATTACH DATABASE ?1 AS shard", params![other.to_string_lossy()])?;
+            let run = || -> rusqlite::Result<(u64, Vec<String>)> {
+                let tx = self.conn.unchecked_transaction()?;
+                let differ = {
+                    let mut stmt = tx.prepare(
+                        "SELECT s.key FROM shard.matches s JOIN main.matches m ON m.key = s.key
+                         WHERE m.replay != s.replay ORDER BY s.id",
+                    )?;
+                    let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
+                    rows.collect::<rusqlite::Result<Vec<_>>>()?
+                };
+                let added = tx.execute(
+                    "INSERT OR IGNORE INTO main.matches (key, event, summary, replay)
+                     SELECT key, event, summary, replay FROM shard.matches ORDER BY id",
+                    [],
+                )?;
+                tx.commit()?;
+                Ok((added as u64, differ))
+            };
+            let out = run();
+            self.conn.execute("DETACH DATABASE shard", [])?;
+            out
+        };
+        merge().map_err(HostError::store(format!(
+            "cannot merge {} into {} (is it a cardarena results database?)",
+            other.display(),
+            self.path.display()
+        )))
     }
 
     /// The replay of match `id` (the row id shown by `arena tournament`).
     ///
     /// # Errors
     /// No such match, or a corrupt row.
-    pub fn replay(&self, id: i64) -> anyhow::Result<Replay> {
+    pub fn replay(&self, id: i64) -> Result<Replay, HostError> {
         let blob: Vec<u8> = self
             .conn
             .query_row("SELECT replay FROM matches WHERE id = ?1", params![id], |r| r.get(0))
-            .optional()?
-            .with_context(|| format!("no match with id {id} in {}", self.path.display()))?;
-        let text = unpack(&blob).with_context(|| format!("match {id}: corrupt replay"))?;
-        serde_json::from_str(&text).with_context(|| format!("match {id}: corrupt replay"))
+            .optional()
+            .map_err(self.reading())?
+            .ok_or_else(|| HostError::Request(format!("no match with id {id} in {}", self.path.display())))?;
+        let corrupt = |e: &dyn std::fmt::Display| {
+            HostError::Damaged(format!("{}: match {id}: corrupt replay: {e}", self.path.display()))
+        };
+        let text = unpack(&blob).map_err(|e| corrupt(&e))?;
+        serde_json::from_str(&text).map_err(|e| corrupt(&e))
     }
 }
 
@@ -234,17 +296,21 @@ pub fn unpack(blob: &[u8]) -> std::io::Result<String> {
 ///
 /// # Errors
 /// The database does not exist or has no such match.
-pub fn load_replay(db: &Path, id: i64) -> anyhow::Result<Replay> {
+pub fn load_replay(db: &Path, id: i64) -> Result<Replay, HostError> {
     if !db.is_file() {
-        anyhow::bail!(
+        return Err(HostError::Request(format!(
             "no results database {} (a tournament writes <file>.db beside its arena.toml)",
             db.display()
-        );
+        )));
     }
     let store = Store::open(db)?;
-    let replay = store
-        .replay(id)
-        .with_context(|| format!("list the matches with `arena replay --db {} --list`", db.display()))?;
+    let replay = store.replay(id).map_err(|e| match e {
+        HostError::Request(m) => HostError::Request(format!(
+            "{m}; list the matches with `arena replay --db {} --list`",
+            db.display()
+        )),
+        e => e,
+    })?;
     crate::play::resim::check_format(&replay, &format!("{} match {id}", db.display()))?;
     Ok(replay)
 }

@@ -6,13 +6,12 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use anyhow::Context;
 use cardarena::play::capsule;
 use cardarena::play::limits::LimitsConfig;
 use cardarena::play::registry::{BotSource, Loader};
 use cardarena::play::runner::Replay;
 use cardarena::play::with_game;
-use cardarena::play::{GameId, Hosted, Match};
+use cardarena::play::{GameId, HostError, Hosted, Match};
 use cardarena::replay::verify::{self, VerifyOptions};
 use cardarena::replay::view::{self as replay_view, RenderOptions};
 use cardarena::tournament::config;
@@ -250,7 +249,7 @@ fn file_input(seed: u64, files: &[String]) -> Vec<u8> {
     mutate_json(&mut g, &text).into_bytes()
 }
 
-/// A replay through what `arena replay FILE`, `--as-seat N` and `--verify` run.
+/// A replay through what `arena replay FILE`, `--as-seat N`, `--html` and `--verify` run.
 pub fn replay_case(seed: u64) -> Result<String, String> {
     replay_file(&replay_input(seed), seed)
 }
@@ -278,17 +277,26 @@ fn run_replay(path: &Path) -> Result<String, String> {
         // As `arena replay` does: an unknown game's error gets the file's name.
         let shown = game
             .parse::<GameId>()
-            .context(source.clone())
+            .map_err(|e| HostError::Request(format!("{source}: {e}")))
             .and_then(|id| with_game!(id, G => replay_view::render::<G>(&replay, &source, &opts)));
         match shown {
             Ok(text) => out.push_str(&text),
             Err(e) => out.push_str(&clear_error(e, &source, "render")?),
         }
     }
+    // `arena replay --html`: the web viewer's frames and its page.
+    match cardarena::replay::viewer::frames(&replay, &source) {
+        Ok(f) => out.push_str(&format!(
+            "html: {} steps, {} bytes\n",
+            f.frames.len(),
+            cardarena::replay::viewer::page(&f, None).len()
+        )),
+        Err(e) => out.push_str(&clear_error(e, &source, "html")?),
+    }
     let opts = VerifyOptions { base: path.parent().map(Path::to_path_buf), overrides: Vec::new() };
     let verified = game
         .parse::<GameId>()
-        .context(source.clone())
+        .map_err(|e| HostError::Request(format!("{source}: {e}")))
         .and_then(|id| with_game!(id, G => verify::verify::<G>(&replay, &source, &opts)));
     match verified {
         Ok(v) => out.push_str(&format!("verify: identical {}\n{}", v.identical, v.report)),
@@ -298,8 +306,8 @@ fn run_replay(path: &Path) -> Result<String, String> {
 }
 
 /// An error for a bad file must say something and, at the top, which file it is about.
-fn clear_error(e: anyhow::Error, source: &str, stage: &str) -> Result<String, String> {
-    let text = format!("{e:#}");
+fn clear_error(e: HostError, source: &str, stage: &str) -> Result<String, String> {
+    let text = e.chain();
     if text.trim().is_empty() {
         return Err(format!("{stage}: an empty error"));
     }
@@ -338,16 +346,16 @@ fn run_capsule(path: &Path) -> Result<String, String> {
     let game = cap.game.clone();
     let resolved = game
         .parse::<GameId>()
-        .map_err(anyhow::Error::from)
+        .map_err(HostError::from)
         .and_then(|id| with_game!(id, G => loader.resolve::<G>(&bot.display().to_string())));
     let source_bot = match resolved {
         Ok(b) => b,
-        Err(e) => return Ok(format!("resolve error: {e:#}\n")),
+        Err(e) => return Ok(format!("resolve error: {}\n", e.chain())),
     };
-    let BotSource::File { program, .. } = &source_bot else {
+    if !matches!(source_bot, BotSource::File { .. }) {
         return Err("a corpus bot is not a file bot".into());
-    };
-    match cardarena::replay::repro::reproduce(&cap, program) {
+    }
+    match cardarena::replay::repro::reproduce(&cap, &source_bot) {
         Ok(r) => Ok(format!("same failure {}\n{}", r.same_failure, r.report)),
         Err(e) => Ok(format!("reproduce error: {e:#}\n")),
     }

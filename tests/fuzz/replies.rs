@@ -123,9 +123,9 @@ fn legacy_replies<G: Game>(g: &mut Gen, state: &G, seat: usize, summary: &mut St
             }
         };
         let result = if let Some(o) = any.downcast_ref::<cardarena::games::blade::BladeObservation>() {
-            legacy::blade_reply(o, &stdout)
+            legacy::blade_reply(&o.hand, &stdout)
         } else if let Some(o) = any.downcast_ref::<cardarena::games::intensity::IntensityObservation>() {
-            legacy::comp1511_reply(o, &stdout)
+            legacy::comp1511_reply(o.phase, &stdout)
         } else {
             return Ok(());
         };

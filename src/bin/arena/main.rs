@@ -23,8 +23,15 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {}", cli::terminal_safe(&format!("{e:#}")));
-            // A check that ran and found a difference is 1 (as in `cmp`); anything else is 2.
-            ExitCode::from(if e.is::<cli::Mismatch>() { 1 } else { 2 })
+            // A check that ran and found a difference is 1 (as in `cmp`); a determinism alarm of
+            // a job queue (two runs of one match, two results) is 3; anything else is 2.
+            ExitCode::from(if e.is::<cli::Mismatch>() {
+                1
+            } else if e.is::<cli::DeterminismAlarm>() {
+                3
+            } else {
+                2
+            })
         }
     }
 }

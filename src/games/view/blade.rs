@@ -32,6 +32,16 @@ impl View for Blade {
         ));
         out
     }
+
+    /// Numbers alike; the bolt and the mirror each their own.
+    fn card_class(card: &str) -> String {
+        match card {
+            "B" => "bolt",
+            "M" => "mirror",
+            _ => "number",
+        }
+        .to_string()
+    }
 }
 
 fn cards(cards: &[Card]) -> String {

@@ -22,6 +22,17 @@ impl View for Ecard {
     fn render_observation(obs: &EcardObservation) -> String {
         board(obs, Some(obs.seat))
     }
+
+    /// The card's name: `emperor`, `citizen`, `slave`.
+    fn card_class(card: &str) -> String {
+        match card {
+            "E" => "emperor",
+            "C" => "citizen",
+            "S" => "slave",
+            _ => "",
+        }
+        .to_string()
+    }
 }
 
 fn letters(cards: &[Card]) -> String {

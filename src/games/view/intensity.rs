@@ -58,6 +58,15 @@ impl View for Intensity {
         }
         out
     }
+
+    /// The suit (tens digit); the buffalo, 47, is marked on its own.
+    fn card_class(card: &str) -> String {
+        match card.parse::<u8>().ok().and_then(Card::new) {
+            Some(c) if c.is_buffalo() => "buffalo".to_string(),
+            Some(c) => format!("suit-{}", c.suit()),
+            None => String::new(),
+        }
+    }
 }
 
 fn cards(cards: &[Card]) -> String {

@@ -39,6 +39,11 @@ impl View for LostCities {
         );
         board(obs, &hands, Some(me))
     }
+
+    /// The suit letter, the card's last character (`ID`, `10V`).
+    fn card_class(card: &str) -> String {
+        card.chars().last().map(|c| format!("suit-{c}")).unwrap_or_default()
+    }
 }
 
 fn cards(cards: &[Card]) -> String {

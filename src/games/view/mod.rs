@@ -29,6 +29,13 @@ pub trait View: Game {
     fn public_action(action: &str) -> String {
         action.to_string()
     }
+
+    /// The colour class of a card in the web replay viewer (its suit or kind, a short CSS-safe
+    /// word), from the card as its observation writes it; empty for none.
+    fn card_class(card: &str) -> String {
+        let _ = card;
+        String::new()
+    }
 }
 
 /// A game-independent rendering of an observation: one `key: value` line per JSON field, with

@@ -794,12 +794,17 @@ fn grade_game<G: Hosted>(args: &GradeArgs) -> anyhow::Result<()> {
         };
         let resolved = match outside {
             Some(e) => Err(e),
-            None => loader.resolve::<G>(&name),
+            None => loader.resolve::<G>(&name).map_err(anyhow::Error::from),
         };
         match resolved {
             Ok(source) => {
                 let mut entry = source.entry();
-                entry.name = file.clone();
+                // The name relative to the folder (a legacy program keeps its protocol), so that
+                // replays, capsules and the replay command read the same on every machine.
+                entry.name = match &args.legacy {
+                    Some(protocol) => format!("{}{protocol}:{file}", cardarena::play::legacy::PREFIX),
+                    None => file.clone(),
+                };
                 row_entrant.push(Some(sources.len()));
                 rows.push(GradeRow::new(file, entry.hash.clone(), None));
                 sources.push(source);

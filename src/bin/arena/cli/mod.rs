@@ -20,8 +20,10 @@ use cardarena::play::{GameId, Hosted};
 
 mod authoring;
 mod new;
+mod queue;
 mod replay;
 mod serve;
+pub use queue::DeterminismAlarm;
 pub use replay::Mismatch;
 
 /// cardarena: a bot arena for hidden-information card games.
@@ -38,8 +40,14 @@ enum Command {
     Games,
     /// Play one match and print a readable game log (or one JSON object with --json).
     Play(PlayArgs),
-    /// Run (or resume) the tournament of an arena.toml and print the standings.
+    /// Run (or resume) the tournament of an arena.toml and print the standings; with --db URL,
+    /// through a job queue that `arena worker` processes anywhere help with (docs/scale-out.md).
     Tournament(TournamentArgs),
+    /// Play the jobs of a job queue (--db sqlite:PATH or postgres://…) until stopped
+    /// (docs/scale-out.md).
+    Worker(queue::WorkerArgs),
+    /// Merge the results databases of `arena tournament --shard i/n` runs into one.
+    Merge(queue::MergeArgs),
     /// Sequential probability ratio test: is NEW stronger than OLD? Plays duplicate pairs until decided.
     Sprt(SprtArgs),
     /// Check a bot: duplicate matches against every built-in; verdicts, fuel, memory, win rate.
@@ -97,9 +105,24 @@ struct TournamentArgs {
     /// Write a self-contained HTML report (standings, win matrix, ratings, faults) to this file.
     #[arg(long, value_name = "OUT")]
     html: Option<PathBuf>,
-    /// The results database (default: beside the file, with the extension .db).
-    #[arg(long, value_name = "FILE")]
+    /// The results database (default: beside the file, with the extension .db), or a job queue:
+    /// sqlite:PATH or postgres://USER@HOST:PORT/DB, whose workers play the matches.
+    #[arg(long, value_name = "FILE|URL")]
     db: Option<PathBuf>,
+    /// With a job queue: only plan the matches as jobs and return (workers play them).
+    #[arg(long, requires = "db")]
+    enqueue: bool,
+    /// With a job queue: show its jobs (queued, running, done, failed), workers and
+    /// determinism alarms, and exit (3 if there are alarms).
+    #[arg(long, requires = "db")]
+    status: bool,
+    /// Play only shard I of N (I from 0) into --db, for batch systems; merge the shards'
+    /// databases with `arena merge`.
+    #[arg(long, value_name = "I/N", value_parser = queue::parse_shard, conflicts_with_all = ["enqueue", "status"])]
+    shard: Option<(u32, u32)>,
+    /// With a job queue: the lease of this process's workers, in seconds.
+    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    lease: f64,
     /// Do not show progress.
     #[arg(long)]
     quiet: bool,
@@ -247,6 +270,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Games => games_cmd(),
         Command::Play(args) => play_cmd(args),
         Command::Tournament(args) => tournament_cmd(args),
+        Command::Worker(args) => queue::worker_cmd(args),
+        Command::Merge(args) => queue::merge_cmd(args),
         Command::Timing(args) => {
             let timings = crate::timing::run(&args.file, args.deals)?;
             print_out(&format!("{}\n", serde_json::to_string_pretty(&timings)?))
@@ -369,7 +394,7 @@ fn play_game<G: Hosted + cardarena::games::view::View>(args: &PlayArgs) -> anyho
         .bots
         .iter()
         .map(|b| if b == registry::HUMAN { Ok(None) } else { loader.resolve::<G>(b).map(Some) })
-        .collect::<anyhow::Result<Vec<_>>>()?;
+        .collect::<Result<Vec<_>, _>>()?;
     let limits = args.limits.config();
     let capsule_dir =
         args.capsules.clone().unwrap_or_else(|| match args.replay.as_deref().and_then(|p| p.parent()) {
@@ -572,11 +597,19 @@ fn tournament_cmd(args: TournamentArgs) -> anyhow::Result<()> {
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Arc;
 
+    let url = args.db.as_deref().and_then(|d| d.to_str()).filter(|d| cardarena::queue::is_queue_url(d));
+    if args.status {
+        return queue::status_cmd(
+            url.context("--status needs a job queue: --db sqlite:PATH or postgres://…")?,
+        );
+    }
+    if args.enqueue && url.is_none() {
+        bail!("--enqueue needs a job queue: --db sqlite:PATH or postgres://USER@HOST:PORT/DB");
+    }
     let config = cardarena::tournament::config::load(&args.file)?;
     let db = args.db.clone().unwrap_or_else(|| cardarena::tournament::default_db_path(&args.file));
-    let store = cardarena::tournament::store::Store::open(&db)?;
     let threads = args.threads.unwrap_or_else(default_threads);
-    if threads == 0 {
+    if threads == 0 && url.is_none() {
         bail!("--threads must be at least 1");
     }
     let stop = Arc::new(AtomicBool::new(false));
@@ -594,9 +627,38 @@ fn tournament_cmd(args: TournamentArgs) -> anyhow::Result<()> {
             }
         });
     }
-    let opts = cardarena::tournament::RunOptions { threads, progress: !args.quiet, stop_now: Some(stop_now) };
+    let opts = cardarena::tournament::RunOptions {
+        threads: threads.max(1),
+        progress: !args.quiet,
+        stop_now: Some(stop_now),
+    };
     let started = std::time::Instant::now();
-    let result = cardarena::tournament::run(&config, &store, &opts, &stop)?;
+    let mut alarms = Vec::new();
+    let result = if let Some(url) = url {
+        let ran = queue::tournament_via_queue(&config, url, &args, threads, &opts, &stop)?;
+        if ran.enqueued {
+            return Ok(());
+        }
+        alarms = ran.alarms;
+        ran.result
+    } else {
+        let store = cardarena::tournament::store::Store::open(&db)?;
+        if let Some(shard) = args.shard {
+            let result = cardarena::tournament::run_shard(&config, &store, shard, &opts, &stop)?;
+            eprintln!(
+                "shard {}/{}: {} matches played now, {} found in {} ({:.1} s); merge the shards with `arena merge OUT.db SHARD.db…`, then `arena tournament FILE --db OUT.db` prints the standings",
+                shard.0,
+                shard.1,
+                result.played_now,
+                result.resumed,
+                store.path().display(),
+                started.elapsed().as_secs_f64()
+            );
+            return Ok(());
+        }
+        cardarena::tournament::run(&config, &store, &opts, &stop)?
+    };
+    let store_path = db.as_path();
     let mut text = String::new();
     for ev in &result.events {
         if ev.matches == 0 && ev.planned > 0 {
@@ -609,18 +671,20 @@ fn tournament_cmd(args: TournamentArgs) -> anyhow::Result<()> {
     if !to_stdout(&args.json) && !to_stdout(&args.csv) {
         print_out(&text)?;
     }
-    eprintln!(
-        "{} matches played now, {} found in {} ({:.1} s, {} threads)",
-        result.played_now,
-        result.resumed,
-        store.path().display(),
-        started.elapsed().as_secs_f64(),
-        threads,
-    );
+    if url.is_none() {
+        eprintln!(
+            "{} matches played now, {} found in {} ({:.1} s, {} threads)",
+            result.played_now,
+            result.resumed,
+            store_path.display(),
+            started.elapsed().as_secs_f64(),
+            threads,
+        );
+    }
     if result.interrupted {
         eprint!("{}", stopped_summary(&result));
     }
-    eprint!("{}", terminal_safe(&fault_summary(&result.faults, store.path())));
+    eprint!("{}", terminal_safe(&fault_summary(&result.faults, store_path)));
     if let Some(out) = &args.json {
         let json = serde_json::to_string_pretty(&result)? + "\n";
         write_out(out, &json)?;
@@ -640,13 +704,16 @@ fn tournament_cmd(args: TournamentArgs) -> anyhow::Result<()> {
                 message: f.message.clone(),
                 command: match (f.match_id, &f.capsule) {
                     (_, Some(c)) => format!("arena repro {}", c.display()),
-                    (Some(id), None) => format!("arena replay --db {} {id}", store.path().display()),
+                    (Some(id), None) => format!("arena replay --db {} {id}", store_path.display()),
                     (None, None) => String::new(),
                 },
             })
             .collect();
         let title = format!("cardarena tournament: {}", args.file.display());
         write_out(out, &cardarena::tournament::report::html(&title, &result.events, &faults))?;
+    }
+    if !alarms.is_empty() {
+        return Err(DeterminismAlarm(queue::alarms_text(&alarms)).into());
     }
     Ok(())
 }
@@ -788,7 +855,7 @@ fn sprt_game<G: Hosted>(args: &SprtArgs) -> anyhow::Result<()> {
     }
     let variant = registry::variant::<G>(args.variant.as_deref())?;
     let loader = Loader::new();
-    let sources = args.bots.iter().map(|b| loader.resolve::<G>(b)).collect::<anyhow::Result<Vec<_>>>()?;
+    let sources = args.bots.iter().map(|b| loader.resolve::<G>(b)).collect::<Result<Vec<_>, _>>()?;
     let limits = args.limits.config();
     let entries: Vec<_> = sources.iter().map(BotSource::entry).collect();
     let threads = args.threads.unwrap_or_else(default_threads).max(1);

@@ -1,4 +1,4 @@
-//! `arena replay` (show, `--as-seat`, `--verify`, `--db`) and `arena repro`.
+//! `arena replay` (show, `--as-seat`, `--html`, `--verify`, `--db`) and `arena repro`.
 
 use std::path::{Path, PathBuf};
 
@@ -7,11 +7,12 @@ use anyhow::{bail, Context};
 use super::print_out;
 use cardarena::games::Seat;
 use cardarena::play::capsule;
-use cardarena::play::registry::Loader;
+use cardarena::play::registry::{BotSource, Loader};
 use cardarena::play::runner::Replay;
 use cardarena::play::with_game;
 use cardarena::replay::verify::{self, VerifyOptions};
 use cardarena::replay::view::{self as replay_view, RenderOptions};
+use cardarena::replay::viewer;
 use cardarena::tournament::store::Store;
 
 /// A check that ran and found a difference (exit code 1, as `cmp` and `diff` do); errors that
@@ -25,6 +26,8 @@ pub struct Mismatch(pub String);
   arena play --game blade --bots greedy,example_bots/lua/blade_random.lua --replay m.json
   arena replay m.json                     every decision, with the board after each
   arena replay m.json --as-seat 1         only what seat 1 saw
+  arena replay m.json --html m.html       a web page to step through (works offline)
+  arena replay m.json --html s1.html --as-seat 1   a page with only what seat 1 saw
   arena replay m.json --verify            run the bots again: exit 0 identical, 1 differs
   arena replay --db arena.db --list       the matches a tournament stored, with their ids
   arena replay --db arena.db 17           match 17 of the tournament (or: arena replay arena.db#17)
@@ -52,6 +55,11 @@ pub(super) struct ReplayArgs {
     /// Show decisions up to index K (inclusive).
     #[arg(long, value_name = "K")]
     to: Option<usize>,
+    /// Write a self-contained web page (slider, ←/→ keys, `#step=N` links, each seat's point
+    /// of view, fault badges, the replay to download) to OUT instead of printing the match; with
+    /// --as-seat N the page holds only what seat N saw.
+    #[arg(long, value_name = "OUT", conflicts_with_all = ["from", "to", "verify"])]
+    html: Option<PathBuf>,
     /// Play the match again with the same bots (checked by content hash), seed and limits, and
     /// compare every reply, fuel count, log line and fault; name the first decision that differs.
     #[arg(long, conflicts_with_all = ["as_seat", "from", "to"])]
@@ -68,7 +76,8 @@ pub(super) struct ReproArgs {
     /// A crash capsule (written beside the replay or database when a bot faults).
     capsule: PathBuf,
     /// Run this bot file instead of the one recorded (e.g. a fixed version): a different content
-    /// hash is only a warning.
+    /// hash is only a warning. For a legacy bot's capsule, a .wasm file speaks the recorded
+    /// protocol.
     #[arg(long, value_name = "PATH")]
     bot: Option<PathBuf>,
 }
@@ -109,6 +118,25 @@ pub(super) fn replay_cmd(args: ReplayArgs) -> anyhow::Result<()> {
             (cardarena::play::resim::load_file(path)?, path.display().to_string(), parent(path))
         }
     };
+    if let Some(out) = &args.html {
+        let mut frames = viewer::frames(&replay, &source)?;
+        let mut text = Some(serde_json::to_string_pretty(&replay)? + "\n");
+        if let Some(seat) = args.as_seat {
+            if seat >= frames.players {
+                bail!("--as-seat {seat}: {} has seats 0 to {}", frames.game, frames.players - 1);
+            }
+            frames = frames.for_seat(seat);
+            // The replay holds every hand: a page for one seat does not offer it.
+            text = None;
+        }
+        std::fs::write(out, viewer::page(&frames, text.as_deref()))
+            .with_context(|| format!("cannot write the replay page {}", out.display()))?;
+        return print_out(&format!(
+            "wrote {} ({} decisions); open it in a browser\n",
+            out.display(),
+            replay.decisions.len()
+        ));
+    }
     if args.verify {
         let mut overrides = Vec::new();
         for b in &args.bots {
@@ -136,7 +164,7 @@ pub(super) fn replay_cmd(args: ReplayArgs) -> anyhow::Result<()> {
 fn render(replay: &Replay, source: &str, opts: &RenderOptions) -> anyhow::Result<String> {
     let game = replay.game.clone();
     let id = game.parse::<cardarena::play::GameId>().with_context(|| source.to_string())?;
-    with_game!(id, G => replay_view::render::<G>(replay, source, opts))
+    Ok(with_game!(id, G => replay_view::render::<G>(replay, source, opts))?)
 }
 
 fn parent(path: &Path) -> Option<PathBuf> {
@@ -178,24 +206,39 @@ fn list(db: &Path, event: Option<&str>) -> anyhow::Result<String> {
 pub(super) fn repro_cmd(args: ReproArgs) -> anyhow::Result<()> {
     let cap = capsule::load(&args.capsule)?;
     let loader = Loader::new();
+    // A legacy bot's capsule names `legacy:<protocol>:<file>`: the file is looked for, and a
+    // plain --bot path speaks the recorded protocol.
+    let (protocol, recorded) = match cardarena::play::legacy::parse_name(&cap.bot.name) {
+        Some(parsed) => {
+            let (protocol, file) = parsed.with_context(|| args.capsule.display().to_string())?;
+            (Some(protocol), file)
+        }
+        None => (None, cap.bot.name.as_str()),
+    };
     let path = match &args.bot {
         Some(p) => p.display().to_string(),
-        None => find_recorded(&cap.bot.name, &args.capsule).with_context(|| {
+        None => find_recorded(recorded, &args.capsule).with_context(|| {
             format!(
-                "the capsule's bot {} is not found (from the current folder or beside the capsule folder); give its path with --bot PATH",
-                cap.bot.name
+                "the capsule's bot {recorded} is not found (from the current folder or beside the capsule folder); give its path with --bot PATH"
             )
         })?,
+    };
+    let name = match protocol {
+        Some(p) if cardarena::play::legacy::parse_name(&path).is_none() => {
+            format!("{}{}:{path}", cardarena::play::legacy::PREFIX, p.name())
+        }
+        _ => path.clone(),
     };
     let source = {
         let game = cap.game.clone();
         let id =
             game.parse::<cardarena::play::GameId>().with_context(|| args.capsule.display().to_string())?;
-        with_game!(id, G => loader.resolve::<G>(&path))?
+        with_game!(id, G => loader.resolve::<G>(&name))?
     };
-    let cardarena::play::registry::BotSource::File { program, .. } = &source else {
-        bail!("{path} is a built-in or legacy bot; repro runs Lua/WASM (ABI) bot files, so play the match again with `arena replay <file> --verify` instead");
-    };
+    if !matches!(source, BotSource::File { .. } | BotSource::Legacy { .. }) {
+        bail!("{path} is a built-in bot; repro runs bot files (Lua, WASM, legacy), so play the match again with `arena replay <file> --verify` instead");
+    }
+    let hash = source.entry().hash;
     let mut out = format!(
         "capsule {}: seat {} ({}) in {} ({}), seed {}, fault {} at {}\n",
         args.capsule.display(),
@@ -207,15 +250,15 @@ pub(super) fn repro_cmd(args: ReproArgs) -> anyhow::Result<()> {
         cap.fault.verdict,
         cap.fault.decision.map(|d| format!("decision #{d}")).unwrap_or_else(|| "start".into())
     );
-    if program.hash() != cap.bot.hash {
+    if hash != cap.bot.hash {
         let what = if args.bot.is_some() { "the bot given" } else { "the recorded file" };
         out.push_str(&format!(
             "warning: {path} ({what}) is not the bot of the capsule (hash {}, capsule {}): showing what it does now\n",
-            &program.hash()[..12],
+            cardarena::play::runner::prefix(&hash, 12),
             cardarena::play::runner::prefix(&cap.bot.hash, 12)
         ));
     }
-    let r = cardarena::replay::repro::reproduce(&cap, program)?;
+    let r = cardarena::replay::repro::reproduce(&cap, &source)?;
     out.push_str(&r.report);
     print_out(&out)?;
     if !r.same_failure && args.bot.is_none() {

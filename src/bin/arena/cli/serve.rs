@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use anyhow::{bail, Context};
 
-use cardarena::ladder::{self, Db, JobSink, Ladder, LadderConfig};
+use cardarena::ladder::{self, Db, Jobs, Ladder, LadderConfig};
 
 #[derive(Debug, clap::Args)]
 pub struct ServeArgs {
@@ -48,15 +48,6 @@ pub struct SubmitArgs {
     token_file: Option<PathBuf>,
 }
 
-/// Until the job queue is connected, uploads are stored but not validated.
-struct NoQueue;
-
-impl JobSink for NoQueue {
-    fn enqueue(&self, _job: &ladder::Job) -> Result<(), String> {
-        Err("this build has no job queue yet".into())
-    }
-}
-
 pub fn serve_cmd(args: ServeArgs) -> anyhow::Result<()> {
     let config = match &args.ladder {
         Some(path) => ladder::config::load(path)?,
@@ -82,20 +73,82 @@ pub fn serve_cmd(args: ServeArgs) -> anyhow::Result<()> {
         .enable_all()
         .build()
         .context("cannot start the server's runtime")?;
-    runtime.block_on(async move {
+    // The queue lives in the ladder's own database file (its tables are `queue_*`).
+    let queue = cardarena::queue::open(&format!("sqlite:{}", args.db.display()))?;
+    let jobs = Arc::new(Jobs::new(queue, config.clone()));
+    let workers = args.workers.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let supervisor = supervise(&args.db, workers, stop.clone())?;
+    let served = runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(&args.bind)
             .await
             .with_context(|| format!("cannot listen on {} (in use? pick another with --bind)", args.bind))?;
-        let ladder = Ladder::new(db.clone(), config.clone(), Arc::new(NoQueue), &url);
+        let ladder = Ladder::new(db.clone(), config.clone(), jobs, &url);
         tokio::spawn(matchmaking(db, config, ladder.clone()));
-        println!("Serving the ladder at {url} (Ctrl-C stops)");
+        tokio::spawn(collecting(ladder.clone()));
+        println!("Serving the ladder at {url} with {workers} worker process(es) (Ctrl-C stops)");
         axum::serve(listener, ladder::router(ladder))
             .with_graceful_shutdown(async {
                 let _ = tokio::signal::ctrl_c().await;
             })
             .await
             .context("the server stopped")
-    })
+    });
+    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    let _ = supervisor.join();
+    served
+}
+
+/// Every second, takes the finished jobs in (matches onto the boards, validation verdicts).
+async fn collecting(ladder: Ladder) {
+    let mut every = tokio::time::interval(std::time::Duration::from_secs(1));
+    loop {
+        every.tick().await;
+        let l = ladder.clone();
+        if let Ok(Err(e)) = tokio::task::spawn_blocking(move || l.collect()).await {
+            eprintln!("taking results in: {e}");
+        }
+    }
+}
+
+/// Keeps `n` worker processes (`arena worker --db sqlite:DB --group ladder`) running: one that
+/// exits or is killed is started again, and its match is played again once its lease runs out.
+fn supervise(
+    db: &std::path::Path,
+    n: usize,
+    stop: Arc<std::sync::atomic::AtomicBool>,
+) -> anyhow::Result<std::thread::JoinHandle<()>> {
+    use std::sync::atomic::Ordering;
+    let exe = std::env::current_exe().context("cannot find the arena program to start workers")?;
+    let url = format!("sqlite:{}", db.display());
+    let start = move |k: usize| {
+        std::process::Command::new(&exe)
+            .args(["worker", "--db", &url, "--group", "ladder", "--name", &format!("ladder-worker-{k}")])
+            .stdin(std::process::Stdio::null())
+            .spawn()
+    };
+    let mut children = Vec::new();
+    for k in 0..n {
+        children.push(start(k).context("cannot start a worker process")?);
+    }
+    Ok(std::thread::spawn(move || {
+        while !stop.load(Ordering::SeqCst) {
+            for (k, child) in children.iter_mut().enumerate() {
+                if let Ok(Some(status)) = child.try_wait() {
+                    eprintln!("worker {k} stopped ({status}); starting another");
+                    match start(k) {
+                        Ok(c) => *child = c,
+                        Err(e) => eprintln!("cannot start worker {k}: {e}"),
+                    }
+                }
+            }
+            std::thread::sleep(std::time::Duration::from_millis(500));
+        }
+        for child in &mut children {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }))
 }
 
 /// Every `tick_seconds`, queues the tick's duplicate sets (off the async threads).

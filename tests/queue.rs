@@ -1,0 +1,452 @@
+//! The job queue through the `arena` binary (docs/scale-out.md): tournaments through a queue
+//! give the standings of a local run, shards merge into them, a worker refuses other arena
+//! versions, a rerun with another result raises the determinism alarm; and, with the feature
+//! `postgres`, the same against a throwaway PostgreSQL that the test starts and stops itself.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn arena() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_arena"))
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cardarena-queue-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn run(dir: &Path, args: &[&str]) -> Output {
+    let out = arena().args(args).current_dir(dir).output().unwrap();
+    assert!(
+        out.status.success(),
+        "arena {args:?}: {}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// A small tournament of every format: a Lua bot, built-ins, a Swiss event, tables of four.
+const MIXED: &str = r#"
+[[event]]
+name = "b"
+game = "blade"
+bots = ["first.lua", "greedy", "random"]
+deals = 3
+
+[[event]]
+name = "i"
+game = "intensity"
+bots = ["greedy", "random", "last.lua", "strong:1", "first.lua"]
+deals = 1
+
+[[event]]
+name = "s"
+game = "ecard"
+format = "swiss"
+rounds = 2
+deals = 2
+bots = ["first.lua", "greedy", "random", "nash"]
+"#;
+
+fn mixed(name: &str) -> PathBuf {
+    let dir = temp_dir(name);
+    std::fs::write(dir.join("arena.toml"), MIXED).unwrap();
+    std::fs::write(dir.join("first.lua"), "function act(obs) return obs.legal[1] end\n").unwrap();
+    std::fs::write(dir.join("last.lua"), "function act(obs) return obs.legal[#obs.legal] end\n").unwrap();
+    dir
+}
+
+fn local_standings(dir: &Path) -> Vec<u8> {
+    run(dir, &["tournament", "arena.toml", "--quiet", "--db", "local.db", "--json", "local.json"]);
+    std::fs::read(dir.join("local.json")).unwrap()
+}
+
+/// Plans the tournament into `url`, has two `arena worker` processes play it, then prints the
+/// standings with no local worker (`--threads 0`) and returns their JSON.
+fn standings_through_workers(dir: &Path, url: &str) -> Vec<u8> {
+    run(dir, &["tournament", "arena.toml", "--db", url, "--enqueue"]);
+    let workers: Vec<_> = (0..2)
+        .map(|k| {
+            arena()
+                .args(["worker", "--db", url, "--until-empty", "--name", &format!("w{k}")])
+                .current_dir(dir)
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut w in workers {
+        assert!(w.wait().unwrap().success());
+    }
+    // The Swiss event's second round is planned now (it depends on the first): played here.
+    run(dir, &["tournament", "arena.toml", "--quiet", "--db", url, "--threads", "1", "--json", "queue.json"]);
+    std::fs::read(dir.join("queue.json")).unwrap()
+}
+
+/// Issue 22 item 2: standings through a queue are byte-identical to a local run's.
+#[test]
+fn a_tournament_through_a_sqlite_queue_has_the_standings_of_a_local_run() {
+    let dir = mixed("sqlite");
+    let local = local_standings(&dir);
+    assert_eq!(
+        String::from_utf8(standings_through_workers(&dir, "sqlite:q.db")).unwrap(),
+        String::from_utf8(local).unwrap()
+    );
+    let status = run(&dir, &["tournament", "--status", "--db", "sqlite:q.db"]);
+    let text = String::from_utf8(status.stdout).unwrap();
+    assert!(text.contains("0 queued, 0 running") && text.contains("0 failed, 0 alarm(s)"), "{text}");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn shards_merged_give_the_standings_of_a_local_run_and_swiss_is_refused() {
+    let dir = mixed("shards");
+    let out = arena()
+        .args(["tournament", "arena.toml", "--shard", "0/2", "--db", "s0.db"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("Swiss"));
+    let text = MIXED.replace("format = \"swiss\"\nrounds = 2\n", "");
+    std::fs::write(dir.join("arena.toml"), text).unwrap();
+    let local = local_standings(&dir);
+    for i in 0..3 {
+        run(
+            &dir,
+            &[
+                "tournament",
+                "arena.toml",
+                "--quiet",
+                "--shard",
+                &format!("{i}/3"),
+                "--db",
+                &format!("s{i}.db"),
+            ],
+        );
+    }
+    run(&dir, &["merge", "all.db", "s0.db", "s1.db", "s2.db"]);
+    let out = run(&dir, &["tournament", "arena.toml", "--quiet", "--db", "all.db", "--json", "-"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("0 matches played now"));
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), String::from_utf8(local).unwrap());
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// An E-card event with one job whose bot spins until the wall-clock backstop stops it: the
+/// fuel it had used by then, recorded in the replay, depends on the machine's speed at that
+/// moment, so two runs of the job give two replays (the one way to make a sandboxed bot
+/// nondeterministic: a fuel limit too high for the backstop).
+const SPIN: &str = r#"
+[[event]]
+name = "nd"
+game = "ecard"
+bots = ["spin.lua", "greedy"]
+deals = 1
+duplicate = false
+[event.limits]
+fuel_per_decision = 1000000000000
+fuel_per_match = 1000000000000
+"#;
+
+fn spin(name: &str) -> PathBuf {
+    let dir = temp_dir(name);
+    std::fs::write(dir.join("arena.toml"), SPIN).unwrap();
+    std::fs::write(dir.join("spin.lua"), "function act(obs) local x = 0 while true do x = x + 1 end end\n")
+        .unwrap();
+    dir
+}
+
+/// Issue 22 item 4: a job delivered twice whose second result differs raises the alarm: the
+/// worker and `--status` exit with 3 and name the job.
+fn alarm_on(dir: &Path, url: &str, requeue: &dyn Fn()) {
+    run(dir, &["tournament", "arena.toml", "--db", url, "--enqueue"]);
+    run(dir, &["worker", "--db", url, "--until-empty"]);
+    requeue(); // a second delivery, as after a lease that expired
+    let out = arena().args(["worker", "--db", url, "--until-empty"]).current_dir(dir).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(err.contains("determinism alarm: 1 job(s)"), "{err}");
+    let out = arena().args(["tournament", "--status", "--db", url]).current_dir(dir).output().unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("1 done, 0 failed, 1 alarm(s)") && text.contains("alarms:"), "{text}");
+}
+
+#[test]
+fn a_nondeterministic_bot_raises_the_determinism_alarm_on_sqlite() {
+    let dir = spin("alarm");
+    let db = dir.join("q.db");
+    alarm_on(&dir, "sqlite:q.db", &|| {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        assert_eq!(conn.execute("UPDATE queue_jobs SET state = 'queued'", []).unwrap(), 1);
+    });
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// Issue 22 item 3: jobs planned by another arena version are refused, with the version named.
+fn refusal_on(dir: &Path, url: &str, age: &dyn Fn()) {
+    std::fs::write(
+        dir.join("arena.toml"),
+        "[[event]]\ngame = \"blade\"\nbots = [\"greedy\", \"random\"]\ndeals = 1\n",
+    )
+    .unwrap();
+    run(dir, &["tournament", "arena.toml", "--db", url, "--enqueue"]);
+    age(); // as if planned by an older arena
+    let out = arena().args(["worker", "--db", url, "--until-empty"]).current_dir(dir).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("refuses the queue's remaining jobs: 2 planned by arena 0.1.0+old"), "{err}");
+    let text = String::from_utf8(run(dir, &["tournament", "--status", "--db", url]).stdout).unwrap();
+    assert!(text.contains("0 queued") && text.contains("2 job(s) planned by arena 0.1.0+old"), "{text}");
+}
+
+#[test]
+fn a_worker_refuses_jobs_planned_by_another_arena_version_on_sqlite() {
+    let dir = temp_dir("version");
+    let db = dir.join("q.db");
+    refusal_on(&dir, "sqlite:q.db", &|| {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        conn.execute("UPDATE queue_jobs SET version = '0.1.0+old'", []).unwrap();
+    });
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[cfg(feature = "postgres")]
+mod pg {
+    use super::*;
+    use std::time::{Duration, Instant};
+
+    /// A throwaway PostgreSQL cluster in a temporary folder, on a loopback port, its socket in
+    /// that folder; stopped (and removed) when dropped. `initdb` refuses to run as root, so as
+    /// root it runs as the `postgres` user.
+    struct Pg {
+        dir: PathBuf,
+        bin: PathBuf,
+        port: u16,
+    }
+
+    fn as_postgres(bin: &Path, tool: &str) -> Command {
+        // SAFETY: geteuid has no preconditions.
+        if unsafe { libc::geteuid() } == 0 {
+            let mut c = Command::new("runuser");
+            c.args(["-u", "postgres", "--"]).arg(bin.join(tool));
+            c
+        } else {
+            Command::new(bin.join(tool))
+        }
+    }
+
+    impl Pg {
+        /// The cluster, or why there is none (PostgreSQL is not installed).
+        fn start() -> Result<Pg, String> {
+            let bin = std::fs::read_dir("/usr/lib/postgresql")
+                .map_err(|_| {
+                    "PostgreSQL is not installed (no /usr/lib/postgresql; Debian: apt-get install postgresql)"
+                        .to_string()
+                })?
+                .filter_map(|e| e.ok().map(|e| e.path().join("bin")))
+                .filter(|b| b.join("initdb").is_file())
+                .max()
+                .ok_or("no /usr/lib/postgresql/*/bin/initdb")?;
+            let dir = temp_dir("pg");
+            let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+            // SAFETY: geteuid has no preconditions.
+            if unsafe { libc::geteuid() } == 0 {
+                let ok = Command::new("chown").args(["-R", "postgres"]).arg(&dir).status().unwrap().success();
+                assert!(ok, "chown postgres {}", dir.display());
+            }
+            let data = dir.join("data");
+            let out = as_postgres(&bin, "initdb")
+                .args(["-A", "trust", "-U", "postgres", "--no-sync", "-D"])
+                .arg(&data)
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "initdb: {}", String::from_utf8_lossy(&out.stderr));
+            let options = format!(
+                "-k {} -c listen_addresses=127.0.0.1 -p {port} -c fsync=off -c max_connections=50",
+                dir.display()
+            );
+            let out = as_postgres(&bin, "pg_ctl")
+                .args(["-D"])
+                .arg(&data)
+                .args(["-l"])
+                .arg(dir.join("log"))
+                .args(["-o", &options, "-w", "start"])
+                .output()
+                .unwrap();
+            let pg = Pg { dir, bin, port };
+            assert!(out.status.success(), "pg_ctl start: {}", String::from_utf8_lossy(&out.stderr));
+            Ok(pg)
+        }
+
+        /// A new database of the cluster, as a URL.
+        fn database(&self, name: &str) -> String {
+            let mut c = self.client("postgres");
+            c.batch_execute(&format!("CREATE DATABASE {name}")).unwrap();
+            format!("postgres://postgres@127.0.0.1:{}/{name}", self.port)
+        }
+
+        fn client(&self, db: &str) -> postgres::Client {
+            postgres::Client::connect(
+                &format!("postgres://postgres@127.0.0.1:{}/{db}", self.port),
+                postgres::NoTls,
+            )
+            .unwrap()
+        }
+    }
+
+    impl Drop for Pg {
+        fn drop(&mut self) {
+            let _ = as_postgres(&self.bin, "pg_ctl")
+                .args(["-D"])
+                .arg(self.dir.join("data"))
+                .args(["-m", "immediate", "-w", "stop"])
+                .output();
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
+    }
+
+    /// Issue 22 item 6, in one cluster (started once, about 2 s): 2 worker processes × 200 jobs
+    /// → 200 results; the same tournament on SQLite and PostgreSQL → identical standings; kill -9
+    /// of a worker mid-match → the job runs again, one row, the same hash; a nondeterministic bot
+    /// → the alarm; a worker of another version → refused.
+    #[test]
+    fn a_throwaway_postgresql_runs_the_queue_through_every_failure() {
+        let pg = match Pg::start() {
+            Ok(pg) => pg,
+            Err(why) if std::env::var_os("CARDARENA_REQUIRE_TOOLS").is_none() => {
+                eprintln!("skipped: the PostgreSQL tests need a PostgreSQL server to start: {why}");
+                return;
+            }
+            Err(why) => panic!("CARDARENA_REQUIRE_TOOLS is set but {why}"),
+        };
+
+        // 200 jobs, two worker processes: exactly 200 results, every job done once.
+        let dir = temp_dir("pg200");
+        std::fs::write(
+            dir.join("arena.toml"),
+            "[[event]]\nname = \"many\"\ngame = \"blade\"\nbots = [\"greedy\", \"random\"]\ndeals = 100\n",
+        )
+        .unwrap();
+        let url = pg.database("many");
+        let local = local_standings(&dir);
+        let through_pg = standings_through_workers(&dir, &url);
+        let mut c = pg.client("many");
+        let row = c.query_one("SELECT count(*), count(DISTINCT key) FROM queue_results", &[]).unwrap();
+        assert_eq!((row.get::<_, i64>(0), row.get::<_, i64>(1)), (200, 200));
+        let row = c
+            .query_one("SELECT count(*), sum(attempts)::bigint FROM queue_jobs WHERE state = 'done'", &[])
+            .unwrap();
+        assert_eq!((row.get::<_, i64>(0), row.get::<_, i64>(1)), (200, 200), "each job claimed once");
+        let row = c.query_one("SELECT count(DISTINCT worker) FROM queue_results", &[]).unwrap();
+        assert_eq!(row.get::<_, i64>(0), 2, "both workers played");
+        assert_eq!(through_pg, local);
+
+        // The same mixed tournament on SQLite and PostgreSQL: identical standings JSON.
+        let dir = mixed("pgmixed");
+        let local = local_standings(&dir);
+        let sqlite = standings_through_workers(&dir, "sqlite:q.db");
+        let postgres = standings_through_workers(&dir, &pg.database("mixed"));
+        assert_eq!(sqlite, local);
+        assert_eq!(postgres, sqlite);
+
+        // kill -9 mid-match: the lease expires, another worker plays the job again; one row,
+        // with the hash of an undisturbed run.
+        let dir = temp_dir("pgkill");
+        std::fs::write(
+            dir.join("slow.lua"),
+            "function act(obs) local x = 0 for i = 1, 10000000 do x = x + i end return obs.legal[1] end\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("arena.toml"),
+            "[[event]]\ngame = \"ecard\"\nbots = [\"slow.lua\", \"greedy\"]\ndeals = 1\nduplicate = false\n[event.limits]\nfuel_per_decision = 1000000000\nfuel_per_match = 100000000000\n",
+        )
+        .unwrap();
+        let url = pg.database("killed");
+        run(&dir, &["tournament", "arena.toml", "--db", &url, "--enqueue"]);
+        let mut victim = arena()
+            .args(["worker", "--db", &url, "--lease", "1", "--name", "victim"])
+            .current_dir(&dir)
+            .spawn()
+            .unwrap();
+        let mut c = pg.client("killed");
+        let started = Instant::now();
+        while c
+            .query_one("SELECT count(*) FROM queue_jobs WHERE state = 'running'", &[])
+            .unwrap()
+            .get::<_, i64>(0)
+            == 0
+        {
+            assert!(started.elapsed() < Duration::from_secs(30), "the worker never claimed the job");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        std::thread::sleep(Duration::from_millis(300));
+        victim.kill().unwrap(); // SIGKILL
+        victim.wait().unwrap();
+        assert_eq!(
+            c.query_one("SELECT count(*) FROM queue_results", &[]).unwrap().get::<_, i64>(0),
+            0,
+            "killed mid-match"
+        );
+        // waits for the lease to expire, then plays the job itself
+        let again = run(
+            &dir,
+            &[
+                "tournament",
+                "arena.toml",
+                "--quiet",
+                "--db",
+                &url,
+                "--threads",
+                "1",
+                "--lease",
+                "1",
+                "--json",
+                "pg.json",
+            ],
+        );
+        assert!(again.status.success());
+        let row = c.query_one("SELECT j.attempts, r.replay_hash, r.worker FROM queue_jobs j JOIN queue_results r USING (key)", &[]).unwrap();
+        assert_eq!(row.get::<_, i32>(0), 2, "claimed again after the lease expired");
+        assert_ne!(row.get::<_, String>(2), "victim");
+        assert_eq!(c.query_one("SELECT count(*) FROM queue_results", &[]).unwrap().get::<_, i64>(0), 1);
+        let pg_hash: String = row.get(1);
+        run(
+            &dir,
+            &[
+                "tournament",
+                "arena.toml",
+                "--quiet",
+                "--db",
+                "sqlite:undisturbed.db",
+                "--json",
+                "sqlite.json",
+            ],
+        );
+        let conn = rusqlite::Connection::open(dir.join("undisturbed.db")).unwrap();
+        let hash: String = conn.query_row("SELECT replay_hash FROM queue_results", [], |r| r.get(0)).unwrap();
+        assert_eq!(pg_hash, hash);
+        assert_eq!(
+            std::fs::read(dir.join("pg.json")).unwrap(),
+            std::fs::read(dir.join("sqlite.json")).unwrap()
+        );
+
+        // a nondeterministic bot: the alarm
+        let dir = spin("pgalarm");
+        let url = pg.database("alarm");
+        alarm_on(&dir, &url, &|| {
+            let n = pg.client("alarm").execute("UPDATE queue_jobs SET state = 'queued'", &[]).unwrap();
+            assert_eq!(n, 1);
+        });
+
+        // another arena version: refused
+        let dir = temp_dir("pgversion");
+        let url = pg.database("version");
+        refusal_on(&dir, &url, &|| {
+            pg.client("version").execute("UPDATE queue_jobs SET version = '0.1.0+old'", &[]).unwrap();
+        });
+    }
+}
