@@ -17,7 +17,7 @@ use crate::tournament::MatchSummary;
 pub struct Standings {
     /// The tournament's standings of the board's matches.
     pub event: EventStandings,
-    /// Entrant label (`<bot>@v<N>`, as in the replays) → version id.
+    /// Entrant label (`<bot>@v<N>.<lang>`, as in the replays) → version id.
     pub versions: BTreeMap<String, i64>,
 }
 

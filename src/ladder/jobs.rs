@@ -17,6 +17,11 @@ use crate::queue::{JobQueue, JobSpec, NewJob, QueueError, SeatSpec};
 use crate::tournament::schedule::rotations;
 use crate::tournament::MatchSummary;
 
+/// How a version is named in replays and standings: `<bot>@v<N>.<lang>`.
+pub fn label(bot: &str, v: &super::db::Version) -> String {
+    format!("{bot}@v{}.{}", v.number, v.lang)
+}
+
 /// The queue group of every ladder job (`arena worker --group ladder` plays only these).
 pub const GROUP: &str = "ladder";
 
@@ -180,7 +185,7 @@ impl Jobs {
         let bytes = db
             .file(&v.hash)?
             .ok_or_else(|| JobError::Missing(format!("no file {} in the ladder database", v.hash)))?;
-        let name = format!("{}@v{}.{}", bot.name, v.number, v.lang);
+        let name = label(&bot.name, &v);
         Ok((SeatSpec::program(&name, &bytes), bot.game, bytes))
     }
 

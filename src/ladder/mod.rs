@@ -49,7 +49,7 @@ pub fn tick_jobs(db: &Db, config: &LadderConfig, tick: i64) -> Result<Vec<Job>, 
         let standings = board::standings(db, b)?;
         let mut entrants = Vec::new();
         for (bot, v) in &players {
-            let label = format!("{}@v{}", bot.name, v.number);
+            let label = jobs::label(&bot.name, v);
             let row = standings.event.standings.iter().find(|r| r.bot == label);
             let recent = db
                 .matches_of(&[v.id], matchmaking::RECENT)?

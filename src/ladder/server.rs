@@ -776,7 +776,7 @@ async fn bot_page(
             let versions = db.versions(id)?;
             let ids: Vec<i64> = versions.iter().map(|v| v.id).collect();
             let labels: BTreeMap<i64, String> =
-                versions.iter().map(|v| (v.id, format!("{}@v{}", bot.name, v.number))).collect();
+                versions.iter().map(|v| (v.id, super::jobs::label(&bot.name, v))).collect();
             let version_rows: Vec<Value> = versions
                 .iter()
                 .map(|v| {
