@@ -4,7 +4,7 @@
 
 use std::future::IntoFuture;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
