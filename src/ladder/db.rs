@@ -309,7 +309,7 @@ impl Db {
     pub fn register(&self, name: &str, pw_hash: &str, invite: Option<&str>) -> Result<Option<User>> {
         let mut conn = self.conn();
         let run = |c: &mut Connection| -> rusqlite::Result<Option<User>> {
-            let tx = c.transaction()?;
+            let tx = c.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
             let admin = match invite {
                 Some(code) => {
                     let row: Option<bool> = tx
@@ -511,7 +511,9 @@ impl Db {
     ) -> std::result::Result<(BotRow, Version), UploadRefused> {
         let hash = content_hash(bytes);
         let mut conn = self.conn();
-        let tx = conn.transaction().map_err(|e| self.err(e))?;
+        let tx = conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(|e| self.err(e))?;
         let q = |e| self.err(e);
         let same: Option<(String, i64)> = tx
             .query_row(
@@ -727,7 +729,7 @@ impl Db {
     pub fn add_pending(&self, jobs: &[Pending]) -> Result<()> {
         let mut conn = self.conn();
         let run = |c: &mut Connection| -> rusqlite::Result<()> {
-            let tx = c.transaction()?;
+            let tx = c.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
             for p in jobs {
                 tx.execute(
                     "INSERT OR IGNORE INTO pending (key, version, game, variant, seed, seats, tick)
