@@ -39,6 +39,7 @@
 
 pub mod bots;
 pub mod games;
+pub mod ladder;
 pub mod play;
 pub mod queue;
 pub mod replay;

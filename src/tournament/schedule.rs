@@ -31,7 +31,7 @@ pub fn deal_seed(event_seed: u64, deal: u32) -> u64 {
 }
 
 /// The seat orders of one deal at one table (`table` lists entrants in their first seat order).
-fn rotations(table: &[usize], deal: u32, duplicate: bool) -> Vec<Vec<usize>> {
+pub fn rotations(table: &[usize], deal: u32, duplicate: bool) -> Vec<Vec<usize>> {
     let n = table.len();
     let rotate = |r: usize| (0..n).map(|s| table[(s + r) % n]).collect::<Vec<_>>();
     if duplicate {

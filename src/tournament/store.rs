@@ -278,6 +278,9 @@ impl Store {
 }
 
 /// A stored replay's JSON text: zstd (this version) or raw deflate (earlier databases).
+///
+/// # Errors
+/// The bytes are not a compressed replay.
 pub fn unpack(blob: &[u8]) -> std::io::Result<String> {
     let bytes = if blob.starts_with(&ZSTD_MAGIC) {
         zstd::stream::decode_all(blob)?

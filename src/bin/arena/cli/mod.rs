@@ -22,6 +22,7 @@ mod authoring;
 mod new;
 mod queue;
 mod replay;
+mod serve;
 pub use queue::DeterminismAlarm;
 pub use replay::Mismatch;
 
@@ -67,6 +68,11 @@ enum Command {
     Repro(replay::ReproArgs),
     /// Measure in-process bots against a process per decision, and the performance targets.
     Bench(BenchCmd),
+    /// Run a web ladder: people upload bots from a browser or `arena submit`, workers play them,
+    /// leaderboards update (docs/ladder.md).
+    Serve(serve::ServeArgs),
+    /// Upload a bot to a ladder run by `arena serve` (a new version if the name is yours).
+    Submit(serve::SubmitArgs),
     /// Time every bot of a tournament file: CPU milliseconds per decision against `greedy`
     /// (JSON on stdout; docs/zoo.md's time column).
     Timing(TimingArgs),
@@ -278,6 +284,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Schema(args) => authoring::schema_cmd(args),
         Command::Replay(args) => replay::replay_cmd(args),
         Command::Repro(args) => replay::repro_cmd(args),
+        Command::Serve(args) => serve::serve_cmd(args),
+        Command::Submit(args) => serve::submit_cmd(args),
         Command::Bench(a) => print_out(&crate::bench::run(&crate::bench::BenchArgs {
             json: a.json,
             quick: a.quick,

@@ -1,0 +1,230 @@
+//! `arena serve` (the web ladder) and `arena submit` (upload a bot to one).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::{bail, Context};
+
+use cardarena::ladder::{self, Db, Jobs, Ladder, LadderConfig};
+
+#[derive(Debug, clap::Args)]
+pub struct ServeArgs {
+    /// The ladder's settings (games, limits, matchmaking, registration); default: every game,
+    /// invite-only (docs/ladder.md).
+    ladder: Option<PathBuf>,
+    /// The ladder database (created on first start).
+    #[arg(long, default_value = "ladder.db")]
+    db: PathBuf,
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    bind: String,
+    /// How people reach the server, for invite links (default: http://BIND).
+    #[arg(long)]
+    url: Option<String>,
+    /// Worker processes that play the matches (default: one per core).
+    #[arg(long)]
+    workers: Option<usize>,
+    /// Copy the database (while a server may be using it) to FILE and exit.
+    #[arg(long, value_name = "FILE")]
+    backup: Option<PathBuf>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct SubmitArgs {
+    /// The bot file (.lua or .wasm).
+    bot: PathBuf,
+    /// The game it plays.
+    #[arg(long)]
+    game: String,
+    /// The ladder's address, e.g. http://127.0.0.1:8080.
+    #[arg(long)]
+    server: String,
+    /// The bot's name on the ladder (default: the file name without its extension).
+    #[arg(long)]
+    name: Option<String>,
+    /// A file holding the API token (default: the ARENA_TOKEN variable, else
+    /// ~/.config/cardarena/token).
+    #[arg(long, value_name = "FILE")]
+    token_file: Option<PathBuf>,
+}
+
+pub fn serve_cmd(args: ServeArgs) -> anyhow::Result<()> {
+    let config = match &args.ladder {
+        Some(path) => ladder::config::load(path)?,
+        None => LadderConfig::default(),
+    };
+    let db = Arc::new(Db::open(&args.db)?);
+    if let Some(to) = &args.backup {
+        if to.exists() {
+            bail!("{} exists; name a new file for the backup", to.display());
+        }
+        db.backup(to)?;
+        println!("copied {} to {}", args.db.display(), to.display());
+        return Ok(());
+    }
+    let url = args.url.clone().unwrap_or_else(|| format!("http://{}", args.bind));
+    if let Some(code) = db.first_admin_invite()? {
+        println!(
+            "First start: open this one-time link to create the admin account:\n  {}",
+            ladder::server::invite_link(&url, &code)
+        );
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the server's runtime")?;
+    // The queue lives in the ladder's own database file (its tables are `queue_*`).
+    let queue = cardarena::queue::open(&format!("sqlite:{}", args.db.display()))?;
+    let jobs = Arc::new(Jobs::new(queue, config.clone()));
+    let workers = args.workers.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let supervisor = supervise(&args.db, workers, stop.clone())?;
+    let served = runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(&args.bind)
+            .await
+            .with_context(|| format!("cannot listen on {} (in use? pick another with --bind)", args.bind))?;
+        let ladder = Ladder::new(db.clone(), config.clone(), jobs, &url);
+        tokio::spawn(matchmaking(db, config, ladder.clone()));
+        tokio::spawn(collecting(ladder.clone()));
+        println!("Serving the ladder at {url} with {workers} worker process(es) (Ctrl-C stops)");
+        axum::serve(listener, ladder::router(ladder))
+            .with_graceful_shutdown(async {
+                let _ = tokio::signal::ctrl_c().await;
+            })
+            .await
+            .context("the server stopped")
+    });
+    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    let _ = supervisor.join();
+    served
+}
+
+/// Every second, takes the finished jobs in (matches onto the boards, validation verdicts).
+async fn collecting(ladder: Ladder) {
+    let mut every = tokio::time::interval(std::time::Duration::from_secs(1));
+    loop {
+        every.tick().await;
+        let l = ladder.clone();
+        if let Ok(Err(e)) = tokio::task::spawn_blocking(move || l.collect()).await {
+            eprintln!("taking results in: {e}");
+        }
+    }
+}
+
+/// Keeps `n` worker processes (`arena worker --db sqlite:DB --group ladder`) running: one that
+/// exits or is killed is started again, and its match is played again once its lease runs out.
+fn supervise(
+    db: &std::path::Path,
+    n: usize,
+    stop: Arc<std::sync::atomic::AtomicBool>,
+) -> anyhow::Result<std::thread::JoinHandle<()>> {
+    use std::sync::atomic::Ordering;
+    let exe = std::env::current_exe().context("cannot find the arena program to start workers")?;
+    let url = format!("sqlite:{}", db.display());
+    let start = move |k: usize| {
+        std::process::Command::new(&exe)
+            .args(["worker", "--db", &url, "--group", "ladder", "--name", &format!("ladder-worker-{k}")])
+            .stdin(std::process::Stdio::null())
+            .spawn()
+    };
+    let mut children = Vec::new();
+    for k in 0..n {
+        children.push(start(k).context("cannot start a worker process")?);
+    }
+    Ok(std::thread::spawn(move || {
+        while !stop.load(Ordering::SeqCst) {
+            for (k, child) in children.iter_mut().enumerate() {
+                if let Ok(Some(status)) = child.try_wait() {
+                    eprintln!("worker {k} stopped ({status}); starting another");
+                    match start(k) {
+                        Ok(c) => *child = c,
+                        Err(e) => eprintln!("cannot start worker {k}: {e}"),
+                    }
+                }
+            }
+            std::thread::sleep(std::time::Duration::from_millis(500));
+        }
+        for child in &mut children {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }))
+}
+
+/// Every `tick_seconds`, queues the tick's duplicate sets (off the async threads).
+async fn matchmaking(db: Arc<Db>, config: LadderConfig, ladder: Ladder) {
+    let mut every = tokio::time::interval(std::time::Duration::from_secs(config.tick_seconds));
+    loop {
+        every.tick().await;
+        let (db, config, ladder) = (db.clone(), config.clone(), ladder.clone());
+        let done = tokio::task::spawn_blocking(move || -> anyhow::Result<()> {
+            let tick = db.next_tick()?;
+            for job in ladder::tick_jobs(&db, &config, tick)? {
+                ladder.enqueue(&job).map_err(anyhow::Error::msg)?;
+            }
+            Ok(())
+        })
+        .await;
+        if let Ok(Err(e)) = done {
+            eprintln!("matchmaking: {e:#}");
+        }
+    }
+}
+
+pub fn submit_cmd(args: SubmitArgs) -> anyhow::Result<()> {
+    let bytes =
+        std::fs::read(&args.bot).with_context(|| format!("cannot read bot file {}", args.bot.display()))?;
+    let token = token(args.token_file.as_deref())?;
+    let file = args.bot.file_name().and_then(|f| f.to_str()).unwrap_or("bot").to_string();
+    let name = match args.name {
+        Some(n) => n,
+        None => args.bot.file_stem().and_then(|s| s.to_str()).unwrap_or("bot").to_string(),
+    };
+    let url = format!("{}/api/bots", args.server.trim_end_matches('/'));
+    let agent: ureq::Agent = ureq::Agent::config_builder().http_status_as_error(false).build().into();
+    let mut response = agent
+        .post(&url)
+        .query("game", &args.game)
+        .query("name", &name)
+        .query("file", &file)
+        .header("Authorization", &format!("Bearer {token}"))
+        .send(&bytes[..])
+        .with_context(|| {
+            format!("cannot reach the ladder at {} (is `arena serve` running there?)", args.server)
+        })?;
+    let status = response.status();
+    let text = response.body_mut().read_to_string().unwrap_or_default();
+    let body: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
+    if !status.is_success() {
+        let message = body.get("error").and_then(|e| e.as_str()).unwrap_or("no message");
+        bail!("the ladder refused the upload ({status}): {message}");
+    }
+    println!(
+        "uploaded {} v{} ({}); validation runs now, see {}",
+        body["bot"].as_str().unwrap_or(&name),
+        body["version"],
+        body["state"].as_str().unwrap_or("pending"),
+        body["page"].as_str().unwrap_or(&args.server)
+    );
+    Ok(())
+}
+
+/// The API token: `--token-file`, else `ARENA_TOKEN`, else `~/.config/cardarena/token`.
+fn token(file: Option<&std::path::Path>) -> anyhow::Result<String> {
+    let read = |p: &std::path::Path| {
+        std::fs::read_to_string(p)
+            .map(|t| t.trim().to_string())
+            .with_context(|| format!("cannot read the token file {}", p.display()))
+    };
+    if let Some(p) = file {
+        return read(p);
+    }
+    if let Ok(t) = std::env::var("ARENA_TOKEN") {
+        return Ok(t.trim().to_string());
+    }
+    let default = std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config/cardarena/token"));
+    match default {
+        Some(p) if p.is_file() => read(&p),
+        _ => bail!("no API token: make one on your account page of the ladder, then set ARENA_TOKEN or write it to ~/.config/cardarena/token"),
+    }
+}

@@ -1,0 +1,242 @@
+//! `ladder.toml`: what a ladder plays and who may join.
+//!
+//! ```toml
+//! title = "Room 101 ladder"   # shown on every page
+//! register = "invite"         # "invite" (an invite code is needed) or "open"
+//! same_owner = false          # may two bots of one owner meet? (default false)
+//!
+//! [[board]]                   # one leaderboard per game and variant; default: every game's first variant
+//! game = "blade"
+//! variant = "readme"          # optional, the game's first variant
+//!
+//! [matchmaking]
+//! tick_seconds = 10           # how often new matches are queued
+//! jobs_per_tick = 4           # duplicate sets queued per board per tick
+//! seed = 1                    # the ladder's seed (tick seeds derive from it)
+//!
+//! [upload]
+//! max_bytes = 262144          # largest bot file
+//! per_minute = 6              # uploads per user or token per minute
+//!
+//! [limits]                    # the sandbox limits of every match (as arena.toml's [limits])
+//! fuel_per_decision = 5000000
+//! ```
+//!
+//! Unknown keys and bad values are errors naming the file, the key and the line.
+
+use std::path::Path;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::play::games::{known_games, GameId};
+use crate::play::limits::LimitsConfig;
+
+/// A `ladder.toml` that cannot be used; the message names the file, line and field.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct ConfigError(pub String);
+
+/// Who may create an account.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Register {
+    /// Only with an invite code made by an admin.
+    Invite,
+    /// Anyone who opens the register page.
+    Open,
+}
+
+/// One leaderboard: a game and one of its variants.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Board {
+    /// The game.
+    pub game: GameId,
+    /// The variant's name.
+    pub variant: String,
+}
+
+/// A checked `ladder.toml`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LadderConfig {
+    /// Shown on every page.
+    pub title: String,
+    /// Who may register.
+    pub register: Register,
+    /// Whether two bots of one owner may meet.
+    pub same_owner: bool,
+    /// The leaderboards, in file order.
+    pub boards: Vec<Board>,
+    /// Seconds between matchmaking ticks.
+    pub tick_seconds: u64,
+    /// Duplicate sets queued per board per tick.
+    pub jobs_per_tick: u32,
+    /// The ladder's seed.
+    pub seed: u64,
+    /// Largest bot file, in bytes.
+    pub max_bytes: usize,
+    /// Uploads per user or token per minute.
+    pub uploads_per_minute: u32,
+    /// Sandbox limits of every match.
+    pub limits: LimitsConfig,
+}
+
+impl Default for LadderConfig {
+    fn default() -> LadderConfig {
+        LadderConfig {
+            title: "cardarena ladder".into(),
+            register: Register::Invite,
+            same_owner: false,
+            boards: GameId::ALL
+                .iter()
+                .map(|&game| Board { game, variant: game.variants()[0].clone() })
+                .collect(),
+            tick_seconds: 10,
+            jobs_per_tick: 4,
+            seed: 1,
+            max_bytes: 256 * 1024,
+            uploads_per_minute: 6,
+            limits: LimitsConfig::default(),
+        }
+    }
+}
+
+impl LadderConfig {
+    /// The boards of `game`.
+    pub fn boards_of(&self, game: GameId) -> impl Iterator<Item = &Board> {
+        self.boards.iter().filter(move |b| b.game == game)
+    }
+
+    /// Whether `game` has a board.
+    pub fn has_game(&self, game: GameId) -> bool {
+        self.boards_of(game).next().is_some()
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    title: Option<String>,
+    register: Option<Register>,
+    same_owner: Option<bool>,
+    #[serde(default)]
+    board: Vec<RawBoard>,
+    matchmaking: Option<RawMatchmaking>,
+    upload: Option<RawUpload>,
+    limits: Option<LimitsConfig>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBoard {
+    game: Spanned<String>,
+    variant: Option<Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawMatchmaking {
+    tick_seconds: Option<Spanned<u64>>,
+    jobs_per_tick: Option<u32>,
+    seed: Option<u64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawUpload {
+    max_bytes: Option<Spanned<usize>>,
+    per_minute: Option<Spanned<u32>>,
+}
+
+/// Reads and checks a ladder file.
+///
+/// # Errors
+/// The file cannot be read, is not TOML, has unknown keys or bad values.
+pub fn load(path: &Path) -> Result<LadderConfig, ConfigError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| ConfigError(format!("cannot read ladder file {}: {e}", path.display())))?;
+    parse(&text, path)
+}
+
+/// Checks a ladder file's text (`path` names it in errors).
+///
+/// # Errors
+/// As [`load`].
+pub fn parse(text: &str, path: &Path) -> Result<LadderConfig, ConfigError> {
+    let raw: RawFile = toml::from_str(text).map_err(|e| ConfigError(format!("{}: {e}", path.display())))?;
+    let line = |offset: usize| 1 + text[..offset.min(text.len())].matches('\n').count();
+    let at = |span: std::ops::Range<usize>| format!("{}:{}", path.display(), line(span.start));
+    let mut config = LadderConfig::default();
+    if let Some(title) = raw.title {
+        config.title = title;
+    }
+    config.register = raw.register.unwrap_or(config.register);
+    config.same_owner = raw.same_owner.unwrap_or(false);
+    if !raw.board.is_empty() {
+        config.boards.clear();
+    }
+    for b in raw.board {
+        let game: GameId = b.game.get_ref().parse().map_err(|_| {
+            ConfigError(format!(
+                "{}: `game = {:?}` is not a game (one of: {})",
+                at(b.game.span()),
+                b.game.get_ref(),
+                known_games()
+            ))
+        })?;
+        let variants = game.variants();
+        let variant = match b.variant {
+            None => variants[0].clone(),
+            Some(v) if variants.contains(v.get_ref()) => v.into_inner(),
+            Some(v) => {
+                return Err(ConfigError(format!(
+                    "{}: `variant = {:?}` is not a variant of {} (variants: {})",
+                    at(v.span()),
+                    v.get_ref(),
+                    game.name(),
+                    variants.join(", ")
+                )))
+            }
+        };
+        let board = Board { game, variant };
+        if config.boards.contains(&board) {
+            return Err(ConfigError(format!(
+                "{}: the board {} {} is listed twice; remove one [[board]]",
+                at(b.game.span()),
+                board.game.name(),
+                board.variant
+            )));
+        }
+        config.boards.push(board);
+    }
+    if let Some(m) = raw.matchmaking {
+        if let Some(t) = m.tick_seconds {
+            if *t.get_ref() == 0 {
+                return Err(ConfigError(format!("{}: `tick_seconds` must be at least 1", at(t.span()))));
+            }
+            config.tick_seconds = t.into_inner();
+        }
+        config.jobs_per_tick = m.jobs_per_tick.unwrap_or(config.jobs_per_tick);
+        config.seed = m.seed.unwrap_or(config.seed);
+    }
+    if let Some(u) = raw.upload {
+        if let Some(m) = u.max_bytes {
+            if !(1..=16 << 20).contains(m.get_ref()) {
+                return Err(ConfigError(format!(
+                    "{}: `max_bytes` must be between 1 and 16777216 (16 MiB), not {}",
+                    at(m.span()),
+                    m.get_ref()
+                )));
+            }
+            config.max_bytes = m.into_inner();
+        }
+        if let Some(p) = u.per_minute {
+            if *p.get_ref() == 0 {
+                return Err(ConfigError(format!("{}: `per_minute` must be at least 1", at(p.span()))));
+            }
+            config.uploads_per_minute = p.into_inner();
+        }
+    }
+    config.limits = raw.limits.unwrap_or_default();
+    Ok(config)
+}

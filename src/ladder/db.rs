@@ -1,0 +1,907 @@
+//! The ladder's SQLite database: accounts, invites, API tokens, sessions, bot files (by content
+//! hash), bots and their versions, and the matches they played. One connection behind a mutex:
+//! one writer, in WAL mode so that readers (the worker processes, `--backup`) do not wait.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use rusqlite::{params, Connection, OptionalExtension};
+use serde::Serialize;
+
+use super::auth;
+use crate::bots::bot::content_hash;
+
+/// A database failure; the message names the database file and what to do.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "ladder database {path}: {source} (check that the file is a ladder database and the disk is not full)"
+)]
+pub struct DbError {
+    path: String,
+    #[source]
+    source: rusqlite::Error,
+}
+
+type Result<T> = std::result::Result<T, DbError>;
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS users (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    pw_hash TEXT NOT NULL,
+    admin INTEGER NOT NULL DEFAULT 0,
+    disabled INTEGER NOT NULL DEFAULT 0,
+    created INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS invites (
+    code_hash TEXT PRIMARY KEY,
+    admin INTEGER NOT NULL,
+    made_by INTEGER REFERENCES users(id),
+    used_by INTEGER REFERENCES users(id),
+    created INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS tokens (
+    hash TEXT PRIMARY KEY,
+    user_id INTEGER NOT NULL REFERENCES users(id),
+    label TEXT NOT NULL,
+    created INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS sessions (
+    id TEXT PRIMARY KEY,
+    record TEXT NOT NULL,
+    expiry INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS files (
+    hash TEXT PRIMARY KEY,
+    bytes BLOB NOT NULL
+);
+CREATE TABLE IF NOT EXISTS bots (
+    id INTEGER PRIMARY KEY,
+    owner INTEGER NOT NULL REFERENCES users(id),
+    game TEXT NOT NULL,
+    name TEXT NOT NULL,
+    published INTEGER NOT NULL DEFAULT 0,
+    disabled INTEGER NOT NULL DEFAULT 0,
+    UNIQUE (game, name)
+);
+CREATE TABLE IF NOT EXISTS versions (
+    id INTEGER PRIMARY KEY,
+    bot INTEGER NOT NULL REFERENCES bots(id),
+    number INTEGER NOT NULL,
+    hash TEXT NOT NULL REFERENCES files(hash),
+    lang TEXT NOT NULL,
+    state TEXT NOT NULL DEFAULT 'pending',
+    verdicts TEXT NOT NULL DEFAULT '[]',
+    created INTEGER NOT NULL,
+    UNIQUE (bot, number)
+);
+CREATE INDEX IF NOT EXISTS versions_hash ON versions(hash);
+CREATE TABLE IF NOT EXISTS matches (
+    id INTEGER PRIMARY KEY,
+    key TEXT NOT NULL UNIQUE,
+    game TEXT NOT NULL,
+    variant TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    seats TEXT NOT NULL,
+    summary TEXT NOT NULL,
+    replay BLOB NOT NULL,
+    tick INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS matches_board ON matches(game, variant);
+CREATE TABLE IF NOT EXISTS pending (
+    key TEXT PRIMARY KEY,
+    version INTEGER,
+    game TEXT NOT NULL,
+    variant TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    seats TEXT NOT NULL,
+    tick INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS counters (
+    name TEXT PRIMARY KEY,
+    value INTEGER NOT NULL
+);
+";
+
+/// Seconds since 1970 (account and upload times; never part of a match).
+pub fn now() -> i64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
+}
+
+/// A user account.
+#[derive(Clone, Debug, Serialize)]
+pub struct User {
+    /// Row id.
+    pub id: i64,
+    /// Login name (public).
+    pub name: String,
+    /// An admin (teacher, organiser).
+    pub admin: bool,
+    /// Disabled by an admin: cannot sign in, upload, and their bots do not play.
+    pub disabled: bool,
+}
+
+/// A named bot of one owner in one game.
+#[derive(Clone, Debug, Serialize)]
+pub struct BotRow {
+    /// Row id.
+    pub id: i64,
+    /// The owner's user id.
+    pub owner: i64,
+    /// The owner's name.
+    pub owner_name: String,
+    /// The game's contract name.
+    pub game: String,
+    /// The bot's name (unique in the game).
+    pub name: String,
+    /// Whether others may read its source.
+    pub published: bool,
+    /// Disabled by an admin: it plays no more matches.
+    pub disabled: bool,
+}
+
+/// One uploaded version of a bot.
+#[derive(Clone, Debug, Serialize)]
+pub struct Version {
+    /// Row id.
+    pub id: i64,
+    /// The bot's id.
+    pub bot: i64,
+    /// 1 for the first upload, then 2, 3, ...
+    pub number: i64,
+    /// SHA-256 of the file.
+    pub hash: String,
+    /// `lua` or `wasm`.
+    pub lang: String,
+    /// `pending` (not yet validated), `ready` or `failed`.
+    pub state: String,
+    /// The validation verdicts (JSON list of [`super::work::Check`]).
+    pub verdicts: String,
+    /// Upload time (seconds since 1970).
+    pub created: i64,
+}
+
+/// A stored ladder match, without its replay.
+#[derive(Clone, Debug, Serialize)]
+pub struct MatchRow {
+    /// Row id (the match page's number).
+    pub id: i64,
+    /// The match key (what decided it).
+    pub key: String,
+    /// Game.
+    pub game: String,
+    /// Variant.
+    pub variant: String,
+    /// Deal seed.
+    pub seed: u64,
+    /// The version id in each seat.
+    pub seats: Vec<i64>,
+    /// The summary (JSON of `tournament::MatchSummary`).
+    pub summary: String,
+    /// The matchmaking tick that queued it.
+    pub tick: i64,
+}
+
+/// A queued job the ladder waits for: a match of a duplicate set (`version` is `None`, `seats`
+/// the version ids in seat order) or a validation's smoke match (`version` is the version
+/// checked, `seats` its seat alone).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pending {
+    /// The queue's job key.
+    pub key: String,
+    /// The version a smoke match validates.
+    pub version: Option<i64>,
+    /// Game.
+    pub game: String,
+    /// Variant.
+    pub variant: String,
+    /// Deal seed.
+    pub seed: u64,
+    /// Version ids in seat order (a smoke match: the checked version's seat).
+    pub seats: Vec<i64>,
+    /// The matchmaking tick that made it.
+    pub tick: i64,
+}
+
+/// Why an upload was refused (the HTTP status follows from the variant).
+#[derive(Debug, thiserror::Error)]
+pub enum UploadRefused {
+    /// The same bytes are already a version (409).
+    #[error("this file is identical to {0}; change the bot before uploading it again")]
+    Identical(String),
+    /// Another player owns a bot of this name in this game (409).
+    #[error("another player already has a bot named {0:?} in {1}; choose another name")]
+    NameTaken(String, String),
+    /// The bot was disabled by an admin (403).
+    #[error("the bot {0:?} was disabled by an admin; ask them, or upload under another name")]
+    Disabled(String),
+    /// The database failed.
+    #[error(transparent)]
+    Db(#[from] DbError),
+}
+
+/// The open ladder database.
+pub struct Db {
+    conn: Mutex<Connection>,
+    path: PathBuf,
+}
+
+impl Db {
+    /// Opens (creating if needed) the ladder database at `path`, in WAL mode.
+    ///
+    /// # Errors
+    /// The file cannot be opened or is not a ladder database.
+    pub fn open(path: &Path) -> Result<Db> {
+        let err = |source| DbError { path: path.display().to_string(), source };
+        let conn = Connection::open(path).map_err(err)?;
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .and_then(|_| conn.pragma_update(None, "synchronous", "NORMAL"))
+            .and_then(|_| conn.pragma_update(None, "foreign_keys", "ON"))
+            .and_then(|_| conn.busy_timeout(std::time::Duration::from_secs(10)))
+            .and_then(|_| conn.execute_batch(SCHEMA))
+            .map_err(err)?;
+        Ok(Db { conn: Mutex::new(conn), path: path.to_path_buf() })
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn conn(&self) -> MutexGuard<'_, Connection> {
+        // A panic while holding the lock leaves SQLite consistent (statements are atomic).
+        self.conn.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn err(&self, source: rusqlite::Error) -> DbError {
+        DbError { path: self.path.display().to_string(), source }
+    }
+
+    /// Runs `f` on the connection, mapping its errors to [`DbError`].
+    fn with<T>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Result<T> {
+        f(&self.conn()).map_err(|e| self.err(e))
+    }
+
+    /// On a database without users: a fresh one-time admin invite code (older unused admin
+    /// invites are dropped, since their codes were only ever printed). `None` once a user exists.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub fn first_admin_invite(&self) -> Result<Option<String>> {
+        self.with(|c| {
+            let users: i64 = c.query_row("SELECT COUNT(*) FROM users", [], |r| r.get(0))?;
+            if users > 0 {
+                return Ok(None);
+            }
+            c.execute("DELETE FROM invites WHERE admin = 1 AND used_by IS NULL", [])?;
+            let code = auth::secret();
+            c.execute(
+                "INSERT INTO invites (code_hash, admin, made_by, created) VALUES (?1, 1, NULL, ?2)",
+                params![content_hash(code.as_bytes()), now()],
+            )?;
+            Ok(Some(code))
+        })
+    }
+
+    /// A new invite code made by admin `by`.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub fn create_invite(&self, by: i64, admin: bool) -> Result<String> {
+        let code = auth::secret();
+        self.with(|c| {
+            c.execute(
+                "INSERT INTO invites (code_hash, admin, made_by, created) VALUES (?1, ?2, ?3, ?4)",
+                params![content_hash(code.as_bytes()), admin, by, now()],
+            )
+        })?;
+        Ok(code)
+    }
+
+    /// Creates an account. With `invite`, the code must be unused (it is then used up, in the
+    /// same transaction); the account is an admin if the invite says so. Without, an open
+    /// registration: a player. `Ok(None)`: the invite is not valid or the name is taken (one
+    /// answer for both, so that the form reveals nothing).
+    ///
+    /// # Errors
+    /// Database errors.
+    pub fn register(&self, name: &str, pw_hash: &str, invite: Option<&str>) -> Result<Option<User>> {
+        let mut conn = self.conn();
+        let run = |c: &mut Connection| -> rusqlite::Result<Option<User>> {
+            let tx = c.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            let admin = match invite {
+                Some(code) => {
+                    let row: Option<bool> = tx
+                        .query_row(
+                            "SELECT admin FROM invites WHERE code_hash = ?1 AND used_by IS NULL",
+                            params![content_hash(code.as_bytes())],
+                            |r| r.get(0),
+                        )
+                        .optional()?;
+                    match row {
+                        Some(admin) => admin,
+                        None => return Ok(None),
+                    }
+                }
+                None => false,
+            };
+            let taken: bool =
+                tx.query_row("SELECT COUNT(*) > 0 FROM users WHERE name = ?1", params![name], |r| r.get(0))?;
+            if taken {
+                return Ok(None);
+            }
+            tx.execute(
+                "INSERT INTO users (name, pw_hash, admin, created) VALUES (?1, ?2, ?3, ?4)",
+                params![name, pw_hash, admin, now()],
+            )?;
+            let id = tx.last_insert_rowid();
+            if let Some(code) = invite {
+                tx.execute(
+                    "UPDATE invites SET used_by = ?1 WHERE code_hash = ?2",
+                    params![id, content_hash(code.as_bytes())],
+                )?;
+            }
+            tx.commit()?;
+            Ok(Some(User { id, name: name.to_string(), admin, disabled: false }))
+        };
+        run(&mut conn).map_err(|e| self.err(e))
+    }
+
+    /// The account `name` with its password hash.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub fn login_row(&self, name: &str) -> Result<Option<(User, String)>> {
+        self.with(|c| {
+            c.query_row(
+                "SELECT id, name, admin, disabled, pw_hash FROM users WHERE name = ?1",
+                params![name],
+                |r| Ok((user_of(r)?, r.get(4)?)),
+            )
+            .optional()
+        })
+    }
+
+    /// The account with id `id`.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub fn user(&self, id: i64) -> Result<Option<User>> {
+        self.with(|c| {
+            c.query_row("SELECT id, name, admin, disabled FROM users WHERE id = ?1", params![id], user_of)
+                .optional()
+        })
+    }
+
+    /// Every account, by name.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub fn users(&self) -> Result<Vec<User>> {
+        self.with(|c| {
+            let mut s = c.prepare("SELECT id, name, admin, disabled FROM users ORDER BY name")?;
+            let rows = s.query_map([], user_of)?.collect();
+            rows
+        })
+    }
+
+    /// Disables (or enables again) an account.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub fn set_user_disabled(&self, id: i64, disabled: bool) -> Result<bool> {
+        self.with(|c| c.execute("UPDATE users SET disabled = ?1 WHERE id = ?2", params![disabled, id]))
+            .map(|n| n > 0)
+    }
+
+    /// Disables (or enables again) a bot.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub fn set_bot_disabled(&self, id: i64, disabled: bool) -> Result<bool> {
+        self.with(|c| c.execute("UPDATE bots SET disabled = ?1 WHERE id = ?2", params![disabled, id]))
+            .map(|n| n > 0)
+    }
+
+    /// Publishes (or hides again) a bot's source.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub fn set_bot_published(&self, id: i64, published: bool) -> Result<bool> {
+        self.with(|c| c.execute("UPDATE bots SET published = ?1 WHERE id = ?2", params![published, id]))
+            .map(|n| n > 0)
+    }
+
+    /// A new API token for `user`, returned once; only its hash is stored.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub fn create_token(&self, user: i64, label: &str) -> Result<String> {
+        let token = auth::secret();
+        self.with(|c| {
+            c.execute(
+                "INSERT INTO tokens (hash, user_id, label, created) VALUES (?1, ?2, ?3, ?4)",
+                params![content_hash(token.as_bytes()), user, label, now()],
+            )
+        })?;
+        Ok(token)
+    }
+
+    /// The labels of `user`'s tokens, newest first.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub fn token_labels(&self, user: i64) -> Result<Vec<String>> {
+        self.with(|c| {
+            let mut s =
+                c.prepare("SELECT label FROM tokens WHERE user_id = ?1 ORDER BY created DESC, rowid DESC")?;
+            let rows = s.query_map(params![user], |r| r.get(0))?.collect();
+            rows
+        })
+    }
+
+    /// The account an API token belongs to.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub fn token_user(&self, token: &str) -> Result<Option<User>> {
+        self.with(|c| {
+            c.query_row(
+                "SELECT u.id, u.name, u.admin, u.disabled FROM tokens t JOIN users u ON u.id = t.user_id
+                 WHERE t.hash = ?1",
+                params![content_hash(token.as_bytes())],
+                user_of,
+            )
+            .optional()
+        })
+    }
+
+    /// Stores a session record (JSON) until `expiry`.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub fn save_session(&self, id: &str, record: &str, expiry: i64) -> Result<()> {
+        self.with(|c| {
+            c.execute(
+                "INSERT INTO sessions (id, record, expiry) VALUES (?1, ?2, ?3)
+                 ON CONFLICT(id) DO UPDATE SET record = excluded.record, expiry = excluded.expiry",
+                params![id, record, expiry],
+            )
+        })
+        .map(drop)
+    }
+
+    /// A session record that has not expired.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub fn load_session(&self, id: &str) -> Result<Option<String>> {
+        self.with(|c| {
+            c.query_row(
+                "SELECT record FROM sessions WHERE id = ?1 AND expiry > ?2",
+                params![id, now()],
+                |r| r.get(0),
+            )
+            .optional()
+        })
+    }
+
+    /// Deletes a session (and every expired one).
+    ///
+    /// # Errors
+    /// Database errors.
+    pub fn delete_session(&self, id: &str) -> Result<()> {
+        self.with(|c| c.execute("DELETE FROM sessions WHERE id = ?1 OR expiry <= ?2", params![id, now()]))
+            .map(drop)
+    }
+
+    /// Stores an upload as the next version of `owner`'s bot `name` in `game` (creating the
+    /// bot on its first upload). The file is stored once under its content hash.
+    ///
+    /// # Errors
+    /// [`UploadRefused`]: identical content, a name another player owns, a disabled bot.
+    pub fn upload(
+        &self,
+        owner: i64,
+        game: &str,
+        name: &str,
+        lang: &str,
+        bytes: &[u8],
+    ) -> std::result::Result<(BotRow, Version), UploadRefused> {
+        let hash = content_hash(bytes);
+        let mut conn = self.conn();
+        let tx = conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(|e| self.err(e))?;
+        let q = |e| self.err(e);
+        let same: Option<(String, i64)> = tx
+            .query_row(
+                "SELECT b.name, v.number FROM versions v JOIN bots b ON b.id = v.bot
+                 WHERE v.hash = ?1 AND b.game = ?2 ORDER BY v.id LIMIT 1",
+                params![hash, game],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()
+            .map_err(q)?;
+        if let Some((bot, number)) = same {
+            return Err(UploadRefused::Identical(format!("{bot} v{number}")));
+        }
+        let existing: Option<(i64, i64, bool)> = tx
+            .query_row(
+                "SELECT id, owner, disabled FROM bots WHERE game = ?1 AND name = ?2",
+                params![game, name],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .optional()
+            .map_err(q)?;
+        let bot = match existing {
+            Some((_, o, _)) if o != owner => {
+                return Err(UploadRefused::NameTaken(name.to_string(), game.to_string()))
+            }
+            Some((_, _, true)) => return Err(UploadRefused::Disabled(name.to_string())),
+            Some((id, _, false)) => id,
+            None => {
+                tx.execute(
+                    "INSERT INTO bots (owner, game, name) VALUES (?1, ?2, ?3)",
+                    params![owner, game, name],
+                )
+                .map_err(q)?;
+                tx.last_insert_rowid()
+            }
+        };
+        tx.execute("INSERT OR IGNORE INTO files (hash, bytes) VALUES (?1, ?2)", params![hash, bytes])
+            .map_err(q)?;
+        let number: i64 = tx
+            .query_row(
+                "SELECT COALESCE(MAX(number), 0) + 1 FROM versions WHERE bot = ?1",
+                params![bot],
+                |r| r.get(0),
+            )
+            .map_err(q)?;
+        tx.execute(
+            "INSERT INTO versions (bot, number, hash, lang, created) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![bot, number, hash, lang, now()],
+        )
+        .map_err(q)?;
+        let version = tx.last_insert_rowid();
+        tx.commit().map_err(q)?;
+        drop(conn);
+        let bot = self.bot(bot)?.expect("the bot just written");
+        let version = self.version(version)?.expect("the version just written");
+        Ok((bot, version))
+    }
+
+    /// A bot by id.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub fn bot(&self, id: i64) -> Result<Option<BotRow>> {
+        self.with(|c| c.query_row(&format!("{BOT_SELECT} WHERE b.id = ?1"), params![id], bot_of).optional())
+    }
+
+    /// A bot by game and name.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub fn bot_named(&self, game: &str, name: &str) -> Result<Option<BotRow>> {
+        self.with(|c| {
+            c.query_row(
+                &format!("{BOT_SELECT} WHERE b.game = ?1 AND b.name = ?2"),
+                params![game, name],
+                bot_of,
+            )
+            .optional()
+        })
+    }
+
+    /// Every bot, by game and name.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub fn bots(&self) -> Result<Vec<BotRow>> {
+        self.with(|c| {
+            let mut s = c.prepare(&format!("{BOT_SELECT} ORDER BY b.game, b.name"))?;
+            let rows = s.query_map([], bot_of)?.collect();
+            rows
+        })
+    }
+
+    /// A version by id.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub fn version(&self, id: i64) -> Result<Option<Version>> {
+        self.with(|c| {
+            c.query_row(&format!("{VERSION_SELECT} WHERE id = ?1"), params![id], version_of).optional()
+        })
+    }
+
+    /// A bot's versions, newest first.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub fn versions(&self, bot: i64) -> Result<Vec<Version>> {
+        self.with(|c| {
+            let mut s = c.prepare(&format!("{VERSION_SELECT} WHERE bot = ?1 ORDER BY number DESC"))?;
+            let rows = s.query_map(params![bot], version_of)?.collect();
+            rows
+        })
+    }
+
+    /// Versions waiting for validation, oldest first.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub fn pending_versions(&self) -> Result<Vec<Version>> {
+        self.with(|c| {
+            let mut s = c.prepare(&format!("{VERSION_SELECT} WHERE state = 'pending' ORDER BY id"))?;
+            let rows = s.query_map([], version_of)?.collect();
+            rows
+        })
+    }
+
+    /// The players of a game: the newest version of every enabled bot of an enabled owner, if
+    /// that version is ready (a bot whose newest upload is pending or failed sits out).
+    ///
+    /// # Errors
+    /// Database errors.
+    pub fn players(&self, game: &str) -> Result<Vec<(BotRow, Version)>> {
+        self.with(|c| {
+            let mut s = c.prepare(&format!(
+                "{BOT_SELECT} WHERE b.game = ?1 AND b.disabled = 0 AND u.disabled = 0 ORDER BY b.id"
+            ))?;
+            let bots: Vec<BotRow> = s.query_map(params![game], bot_of)?.collect::<rusqlite::Result<_>>()?;
+            let mut out = Vec::new();
+            for b in bots {
+                let newest = c
+                    .query_row(
+                        &format!("{VERSION_SELECT} WHERE bot = ?1 ORDER BY number DESC LIMIT 1"),
+                        params![b.id],
+                        version_of,
+                    )
+                    .optional()?;
+                if let Some(v) = newest.filter(|v| v.state == "ready") {
+                    out.push((b, v));
+                }
+            }
+            Ok(out)
+        })
+    }
+
+    /// The bytes stored under a content hash.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub fn file(&self, hash: &str) -> Result<Option<Vec<u8>>> {
+        self.with(|c| {
+            c.query_row("SELECT bytes FROM files WHERE hash = ?1", params![hash], |r| r.get(0)).optional()
+        })
+    }
+
+    /// Records a version's validation: `ready` or `failed`, with its checks as JSON.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub fn set_validation(&self, version: i64, ready: bool, verdicts: &str) -> Result<()> {
+        let state = if ready { "ready" } else { "failed" };
+        self.with(|c| {
+            c.execute(
+                "UPDATE versions SET state = ?1, verdicts = ?2 WHERE id = ?3",
+                params![state, verdicts, version],
+            )
+        })
+        .map(drop)
+    }
+
+    /// Stores a finished match (its summary JSON and compressed replay) unless its key is
+    /// already stored (a job run twice stores its match once). Returns whether it was new.
+    ///
+    /// # Errors
+    /// Database errors.
+    #[allow(clippy::too_many_arguments)]
+    pub fn insert_match(
+        &self,
+        key: &str,
+        game: &str,
+        variant: &str,
+        seed: u64,
+        seats: &[i64],
+        summary: &str,
+        replay: &[u8],
+        tick: i64,
+    ) -> Result<bool> {
+        let seats = serde_json::to_string(seats).expect("ids serialize");
+        self.with(|c| {
+            c.execute(
+                "INSERT OR IGNORE INTO matches (key, game, variant, seed, seats, summary, replay, tick)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                params![key, game, variant, seed as i64, seats, summary, replay, tick],
+            )
+        })
+        .map(|n| n > 0)
+    }
+
+    /// Remembers queued jobs (a key already remembered is left as it is).
+    ///
+    /// # Errors
+    /// Database errors.
+    pub fn add_pending(&self, jobs: &[Pending]) -> Result<()> {
+        let mut conn = self.conn();
+        let run = |c: &mut Connection| -> rusqlite::Result<()> {
+            let tx = c.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            for p in jobs {
+                tx.execute(
+                    "INSERT OR IGNORE INTO pending (key, version, game, variant, seed, seats, tick)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                    params![
+                        p.key,
+                        p.version,
+                        p.game,
+                        p.variant,
+                        p.seed as i64,
+                        serde_json::to_string(&p.seats).expect("ids serialize"),
+                        p.tick
+                    ],
+                )?;
+            }
+            tx.commit()
+        };
+        run(&mut conn).map_err(|e| self.err(e))
+    }
+
+    /// The jobs the ladder waits for, oldest first.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub fn pending(&self) -> Result<Vec<Pending>> {
+        self.with(|c| {
+            let mut s = c.prepare(
+                "SELECT key, version, game, variant, seed, seats, tick FROM pending ORDER BY rowid",
+            )?;
+            let rows = s
+                .query_map([], |r| {
+                    let seed: i64 = r.get(4)?;
+                    let seats: String = r.get(5)?;
+                    Ok(Pending {
+                        key: r.get(0)?,
+                        version: r.get(1)?,
+                        game: r.get(2)?,
+                        variant: r.get(3)?,
+                        seed: seed as u64,
+                        seats: serde_json::from_str(&seats).unwrap_or_default(),
+                        tick: r.get(6)?,
+                    })
+                })?
+                .collect();
+            rows
+        })
+    }
+
+    /// Forgets a job taken in.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub fn remove_pending(&self, key: &str) -> Result<()> {
+        self.with(|c| c.execute("DELETE FROM pending WHERE key = ?1", params![key])).map(drop)
+    }
+
+    /// Every match of a board, in the order stored.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub fn board_matches(&self, game: &str, variant: &str) -> Result<Vec<MatchRow>> {
+        self.with(|c| {
+            let mut s = c.prepare(&format!("{MATCH_SELECT} WHERE game = ?1 AND variant = ?2 ORDER BY id"))?;
+            let rows = s.query_map(params![game, variant], match_of)?.collect();
+            rows
+        })
+    }
+
+    /// The newest `limit` matches in which any of `versions` sat.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub fn matches_of(&self, versions: &[i64], limit: usize) -> Result<Vec<MatchRow>> {
+        self.with(|c| {
+            let ids = serde_json::to_string(versions).expect("ids serialize");
+            let mut s = c.prepare(&format!(
+                "{MATCH_SELECT} WHERE EXISTS (SELECT 1 FROM json_each(matches.seats) s
+                   WHERE s.value IN (SELECT value FROM json_each(?1)))
+                 ORDER BY id DESC LIMIT ?2"
+            ))?;
+            let rows = s.query_map(params![ids, limit as i64], match_of)?.collect();
+            rows
+        })
+    }
+
+    /// A match by id, with its compressed replay.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub fn match_row(&self, id: i64) -> Result<Option<(MatchRow, Vec<u8>)>> {
+        self.with(|c| {
+            c.query_row(&format!("{MATCH_COLUMNS}, replay FROM matches WHERE id = ?1"), params![id], |r| {
+                Ok((match_of(r)?, r.get(8)?))
+            })
+            .optional()
+        })
+    }
+
+    /// The next matchmaking tick's number (1, 2, ...; kept across restarts).
+    ///
+    /// # Errors
+    /// Database errors.
+    pub fn next_tick(&self) -> Result<i64> {
+        self.with(|c| {
+            c.query_row(
+                "INSERT INTO counters (name, value) VALUES ('tick', 1)
+                 ON CONFLICT(name) DO UPDATE SET value = value + 1 RETURNING value",
+                [],
+                |r| r.get(0),
+            )
+        })
+    }
+
+    /// Copies the database, while it is in use, to `to` (SQLite's online backup).
+    ///
+    /// # Errors
+    /// Database or file errors.
+    pub fn backup(&self, to: &Path) -> Result<()> {
+        let conn = self.conn();
+        let mut dest =
+            Connection::open(to).map_err(|e| DbError { path: to.display().to_string(), source: e })?;
+        let backup = rusqlite::backup::Backup::new(&conn, &mut dest).map_err(|e| self.err(e))?;
+        backup.run_to_completion(256, std::time::Duration::from_millis(5), None).map_err(|e| self.err(e))
+    }
+}
+
+const BOT_SELECT: &str = "SELECT b.id, b.owner, u.name, b.game, b.name, b.published, b.disabled
+    FROM bots b JOIN users u ON u.id = b.owner";
+const VERSION_SELECT: &str = "SELECT id, bot, number, hash, lang, state, verdicts, created FROM versions";
+const MATCH_COLUMNS: &str = "SELECT id, key, game, variant, seed, seats, summary, tick";
+const MATCH_SELECT: &str = "SELECT id, key, game, variant, seed, seats, summary, tick FROM matches";
+
+fn user_of(r: &rusqlite::Row) -> rusqlite::Result<User> {
+    Ok(User { id: r.get(0)?, name: r.get(1)?, admin: r.get(2)?, disabled: r.get(3)? })
+}
+
+fn bot_of(r: &rusqlite::Row) -> rusqlite::Result<BotRow> {
+    Ok(BotRow {
+        id: r.get(0)?,
+        owner: r.get(1)?,
+        owner_name: r.get(2)?,
+        game: r.get(3)?,
+        name: r.get(4)?,
+        published: r.get(5)?,
+        disabled: r.get(6)?,
+    })
+}
+
+fn version_of(r: &rusqlite::Row) -> rusqlite::Result<Version> {
+    Ok(Version {
+        id: r.get(0)?,
+        bot: r.get(1)?,
+        number: r.get(2)?,
+        hash: r.get(3)?,
+        lang: r.get(4)?,
+        state: r.get(5)?,
+        verdicts: r.get(6)?,
+        created: r.get(7)?,
+    })
+}
+
+fn match_of(r: &rusqlite::Row) -> rusqlite::Result<MatchRow> {
+    let seats: String = r.get(5)?;
+    let seed: i64 = r.get(4)?;
+    Ok(MatchRow {
+        id: r.get(0)?,
+        key: r.get(1)?,
+        game: r.get(2)?,
+        variant: r.get(3)?,
+        seed: seed as u64,
+        seats: serde_json::from_str(&seats).unwrap_or_default(),
+        summary: r.get(6)?,
+        tick: r.get(7)?,
+    })
+}

@@ -1,0 +1,285 @@
+//! The ladder's work on the job queue (`crate::queue`): a validation is one smoke match per
+//! variant and seat against `random`, a duplicate set one match per seat rotation; worker
+//! processes (`arena worker`) play them like any queued match. The ladder remembers what each
+//! job is for (`pending` in its database) and [`collect`]s the results: matches onto the
+//! boards, smoke matches into a version's verdicts.
+
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+use serde::{Deserialize, Serialize};
+
+use super::config::LadderConfig;
+use super::db::{Db, DbError, Pending};
+use crate::games::rng::derive_seed;
+use crate::play::games::GameId;
+use crate::queue::{JobQueue, JobSpec, NewJob, QueueError, SeatSpec};
+use crate::tournament::schedule::rotations;
+use crate::tournament::MatchSummary;
+
+/// How a version is named in replays and standings: `<bot>@v<N>.<lang>`.
+pub fn label(bot: &str, v: &super::db::Version) -> String {
+    format!("{bot}@v{}.{}", v.number, v.lang)
+}
+
+/// The queue group of every ladder job (`arena worker --group ladder` plays only these).
+pub const GROUP: &str = "ladder";
+
+/// Something the ladder wants done by a worker.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Job {
+    /// Check an uploaded version: a smoke match per variant on the ladder and seat against
+    /// `random`, without a fault (a file that does not load fails them all).
+    Validate {
+        /// The version's id.
+        version: i64,
+    },
+    /// One deal of `game`/`variant` dealt from `seed`, played with the seats in every rotation
+    /// of `versions` (a duplicate set).
+    Play {
+        /// Game.
+        game: String,
+        /// Variant.
+        variant: String,
+        /// Deal seed.
+        seed: u64,
+        /// The matchmaking tick that made it.
+        tick: i64,
+        /// Version ids in first-seat order.
+        versions: Vec<i64>,
+    },
+}
+
+/// One validation check: a smoke match (or the load).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Check {
+    /// What was checked.
+    pub what: String,
+    /// Whether it passed.
+    pub ok: bool,
+    /// The verdict (`load`, `fuel`, `crash`, ...) when it failed.
+    pub verdict: Option<String>,
+    /// What happened.
+    pub message: String,
+}
+
+/// The queue or the database failed (never a bot: its failures are verdicts).
+#[derive(Debug, thiserror::Error)]
+pub enum JobError {
+    /// The ladder database.
+    #[error(transparent)]
+    Db(#[from] DbError),
+    /// The job queue.
+    #[error(transparent)]
+    Queue(#[from] QueueError),
+    /// The job names something the database does not have.
+    #[error("{0}")]
+    Missing(String),
+}
+
+/// The ladder's side of the queue: turns [`Job`]s into queued matches and remembers them.
+pub struct Jobs {
+    queue: Mutex<Box<dyn JobQueue>>,
+    config: LadderConfig,
+}
+
+impl Jobs {
+    /// Jobs on `queue` (usually `sqlite:` the ladder database itself) for a ladder of `config`.
+    pub fn new(queue: Box<dyn JobQueue>, config: LadderConfig) -> Jobs {
+        Jobs { queue: Mutex::new(queue), config }
+    }
+
+    fn queue(&self) -> std::sync::MutexGuard<'_, Box<dyn JobQueue>> {
+        self.queue.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Queues `job`'s matches (a job already queued is not queued twice).
+    ///
+    /// # Errors
+    /// [`JobError`].
+    pub fn enqueue(&self, db: &Db, job: &Job) -> Result<(), JobError> {
+        let mut new = Vec::new();
+        let mut pending = Vec::new();
+        let mut bots = Vec::new();
+        match job {
+            Job::Validate { version } => {
+                let (seat, game, bytes) = self.seat(db, *version)?;
+                bots.push((seat.hash.clone(), bytes));
+                let id: GameId = game
+                    .parse()
+                    .map_err(|e: crate::play::games::UnknownGame| JobError::Missing(e.to_string()))?;
+                let seed = derive_seed(&[u64::from_str_radix(&seat.hash[..16], 16).unwrap_or(0)]);
+                for board in self.config.boards_of(id) {
+                    for k in 0..id.players() {
+                        let seats = (0..id.players())
+                            .map(|s| if s == k { seat.clone() } else { SeatSpec::builtin("random") })
+                            .collect();
+                        let spec = JobSpec {
+                            game: game.clone(),
+                            variant: board.variant.clone(),
+                            seed,
+                            seats,
+                            limits: self.config.limits.clone(),
+                        };
+                        let job = NewJob::new(GROUP, spec);
+                        pending.push(Pending {
+                            key: job.key.clone(),
+                            version: Some(*version),
+                            game: game.clone(),
+                            variant: board.variant.clone(),
+                            seed,
+                            seats: vec![k as i64],
+                            tick: 0,
+                        });
+                        new.push(job);
+                    }
+                }
+            }
+            Job::Play { game, variant, seed, tick, versions } => {
+                let mut specs = Vec::new();
+                for &v in versions {
+                    let (seat, _, bytes) = self.seat(db, v)?;
+                    bots.push((seat.hash.clone(), bytes));
+                    specs.push(seat);
+                }
+                let table: Vec<usize> = (0..versions.len()).collect();
+                for order in rotations(&table, 0, true) {
+                    let seats = order.iter().map(|&k| specs[k].clone()).collect();
+                    let spec = JobSpec {
+                        game: game.clone(),
+                        variant: variant.clone(),
+                        seed: *seed,
+                        seats,
+                        limits: self.config.limits.clone(),
+                    };
+                    let job = NewJob::new(GROUP, spec);
+                    pending.push(Pending {
+                        key: job.key.clone(),
+                        version: None,
+                        game: game.clone(),
+                        variant: variant.clone(),
+                        seed: *seed,
+                        seats: order.iter().map(|&k| versions[k]).collect(),
+                        tick: *tick,
+                    });
+                    new.push(job);
+                }
+            }
+        }
+        db.add_pending(&pending)?;
+        let mut q = self.queue();
+        q.put_bots(&bots)?;
+        q.enqueue(&new)?;
+        Ok(())
+    }
+
+    /// A version as a seat of a job: named `<bot>@v<N>.<lang>` (the name in replays), with its
+    /// bytes.
+    fn seat(&self, db: &Db, version: i64) -> Result<(SeatSpec, String, Vec<u8>), JobError> {
+        let v = db
+            .version(version)?
+            .ok_or_else(|| JobError::Missing(format!("no version {version} in the ladder database")))?;
+        let bot = db
+            .bot(v.bot)?
+            .ok_or_else(|| JobError::Missing(format!("no bot {} in the ladder database", v.bot)))?;
+        let bytes = db
+            .file(&v.hash)?
+            .ok_or_else(|| JobError::Missing(format!("no file {} in the ladder database", v.hash)))?;
+        let name = label(&bot.name, &v);
+        Ok((SeatSpec::program(&name, &bytes), bot.game, bytes))
+    }
+
+    /// Takes in every finished job: a duplicate set's matches onto their board, and a version's
+    /// verdicts once all its smoke matches are done. Returns how many jobs were taken in.
+    ///
+    /// # Errors
+    /// [`JobError`].
+    pub fn collect(&self, db: &Db) -> Result<usize, JobError> {
+        let pending = db.pending()?;
+        if pending.is_empty() {
+            return Ok(0);
+        }
+        let keys: Vec<String> = pending.iter().map(|p| p.key.clone()).collect();
+        let mut q = self.queue();
+        let results = q.results(&keys)?;
+        let states = q.states(&keys)?;
+        let mut taken = 0;
+        let mut validations: BTreeMap<i64, Vec<&Pending>> = BTreeMap::new();
+        for p in &pending {
+            if let Some(v) = p.version {
+                validations.entry(v).or_default().push(p);
+                continue;
+            }
+            if let Some(r) = results.get(&p.key) {
+                let replay = q.replay(&p.key)?.unwrap_or_default();
+                db.insert_match(&p.key, &p.game, &p.variant, p.seed, &p.seats, &r.summary, &replay, p.tick)?;
+                db.remove_pending(&p.key)?;
+                taken += 1;
+            } else if states.get(&p.key).is_some_and(|(s, _)| s == "failed") {
+                db.remove_pending(&p.key)?;
+                taken += 1;
+            }
+        }
+        for (version, rows) in validations {
+            let mut checks = Vec::new();
+            for p in &rows {
+                let seat = p.seats[0] as usize;
+                let what = format!("smoke match {} against random, seat {seat}", p.variant);
+                if let Some(r) = results.get(&p.key) {
+                    let summary: MatchSummary = serde_json::from_str(&r.summary)
+                        .map_err(|e| JobError::Missing(format!("job {}: {e}", p.key)))?;
+                    let faults = summary.faults.get(seat).cloned().unwrap_or_default();
+                    let check = match faults.first() {
+                        None => Check {
+                            what,
+                            ok: true,
+                            verdict: None,
+                            message: format!(
+                                "{} decisions, no fault",
+                                summary.metered_decisions.get(seat).copied().unwrap_or(0)
+                            ),
+                        },
+                        Some(verdict) => {
+                            let message = q
+                                .replay(&p.key)?
+                                .and_then(|blob| crate::tournament::store::unpack(&blob).ok())
+                                .and_then(|text| {
+                                    serde_json::from_str::<crate::play::runner::Replay>(&text).ok()
+                                })
+                                .and_then(|r| {
+                                    r.faults.get(seat).and_then(|f| f.first()).map(|f| f.message.clone())
+                                })
+                                .unwrap_or_default();
+                            Check { what, ok: false, verdict: Some(verdict.name().to_string()), message }
+                        }
+                    };
+                    checks.push(check);
+                } else if let Some((state, error)) = states.get(&p.key).filter(|(s, _)| s == "failed") {
+                    let _ = state;
+                    checks.push(Check {
+                        what,
+                        ok: false,
+                        verdict: Some("load".into()),
+                        message: error.clone().unwrap_or_default(),
+                    });
+                } else {
+                    checks.clear();
+                    break;
+                }
+            }
+            if checks.len() == rows.len() {
+                let ready = checks.iter().all(|c| c.ok);
+                db.set_validation(
+                    version,
+                    ready,
+                    &serde_json::to_string(&checks).expect("checks serialize"),
+                )?;
+                for p in rows {
+                    db.remove_pending(&p.key)?;
+                }
+                taken += 1;
+            }
+        }
+        Ok(taken)
+    }
+}

@@ -1,0 +1,81 @@
+//! The web ladder behind `arena serve`: people upload Lua/WASM bots from a browser or
+//! `arena submit`, worker processes validate them and play duplicate sets chosen by
+//! deterministic matchmaking, and the server shows leaderboards (the tournament's standings),
+//! bot pages and matches. docs/ladder.md describes it for organisers and players.
+//!
+//! - `config`: `ladder.toml`. `db`: the ladder's SQLite database (WAL, one writer).
+//! - `auth`: passwords (argon2id), secrets, names, the session store.
+//! - `server`: the axum router and its pages (templates in `templates/`, compiled in).
+//! - `jobs`: the ladder's work on the job queue (validations, duplicate sets) and taking in
+//!   the results.
+//! - `matchmaking`: which duplicate sets a tick queues. `board`: standings and charts.
+
+pub mod auth;
+pub mod board;
+pub mod config;
+pub mod db;
+pub mod jobs;
+pub mod matchmaking;
+pub mod server;
+
+pub use config::LadderConfig;
+pub use db::Db;
+pub use jobs::{Job, Jobs};
+pub use server::{router, Ladder};
+
+use crate::games::rng::derive_seed;
+use db::DbError;
+use matchmaking::Entrant;
+
+/// The jobs of matchmaking tick `tick` over every board: who plays follows from the database
+/// (players, their matches, ratings) and the tick's seed (derived from the ladder's seed). A
+/// board whose matches of earlier ticks are still queued gets none, so the queue does not grow
+/// faster than the workers play.
+///
+/// # Errors
+/// Database errors.
+pub fn tick_jobs(db: &Db, config: &LadderConfig, tick: i64) -> Result<Vec<Job>, DbError> {
+    let busy: Vec<(String, String)> =
+        db.pending()?.into_iter().filter(|p| p.version.is_none()).map(|p| (p.game, p.variant)).collect();
+    let mut jobs = Vec::new();
+    for (k, b) in config.boards.iter().enumerate() {
+        if busy.iter().any(|(g, v)| g == b.game.name() && *v == b.variant) {
+            continue;
+        }
+        let players = db.players(b.game.name())?;
+        if players.len() < b.game.players() {
+            continue;
+        }
+        let standings = board::standings(db, b)?;
+        let mut entrants = Vec::new();
+        for (bot, v) in &players {
+            let label = jobs::label(&bot.name, v);
+            let row = standings.event.standings.iter().find(|r| r.bot == label);
+            let recent = db
+                .matches_of(&[v.id], matchmaking::RECENT)?
+                .into_iter()
+                .filter(|m| m.game == b.game.name() && m.variant == b.variant)
+                .flat_map(|m| m.seats)
+                .filter(|&s| s != v.id)
+                .collect();
+            entrants.push(Entrant {
+                version: v.id,
+                owner: bot.owner,
+                games: row.map_or(0, |r| r.matches),
+                rating: row.map_or(1500.0, |r| r.ci_low),
+                recent,
+            });
+        }
+        let seed = derive_seed(&[config.seed, tick as u64, k as u64]);
+        jobs.extend(matchmaking::pick(
+            b,
+            &entrants,
+            b.game.players(),
+            config.jobs_per_tick,
+            config.same_owner,
+            seed,
+            tick,
+        ));
+    }
+    Ok(jobs)
+}
