@@ -10,15 +10,8 @@ use tower_sessions::session::{Id, Record};
 use tower_sessions::session_store::{self, SessionStore};
 
 use super::db::Db;
-use crate::bots::bot::content_hash;
 
-/// 64 hex digits from 32 random bytes of the operating system (hashed, which keeps their 256
-/// bits): invite codes, API tokens, CSRF tokens.
-pub fn secret() -> String {
-    let mut bytes = [0u8; 32];
-    getrandom::fill(&mut bytes).expect("the operating system's random source");
-    content_hash(&bytes)
-}
+pub use super::db::secret;
 
 /// The argon2id hash (PHC string, random salt, the crate's default cost) of a password.
 pub fn hash_password(password: &str) -> String {

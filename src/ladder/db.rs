@@ -9,8 +9,15 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
-use super::auth;
 use crate::bots::bot::content_hash;
+
+/// 64 hex digits from 32 random bytes of the operating system (hashed, which keeps their 256
+/// bits): invite codes, API tokens, CSRF tokens.
+pub fn secret() -> String {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes).expect("the operating system's random source");
+    content_hash(&bytes)
+}
 
 /// A database failure; the message names the database file and what to do.
 #[derive(Debug, thiserror::Error)]
@@ -275,7 +282,7 @@ impl Db {
                 return Ok(None);
             }
             c.execute("DELETE FROM invites WHERE admin = 1 AND used_by IS NULL", [])?;
-            let code = auth::secret();
+            let code = secret();
             c.execute(
                 "INSERT INTO invites (code_hash, admin, made_by, created) VALUES (?1, 1, NULL, ?2)",
                 params![content_hash(code.as_bytes()), now()],
@@ -289,7 +296,7 @@ impl Db {
     /// # Errors
     /// Database errors.
     pub fn create_invite(&self, by: i64, admin: bool) -> Result<String> {
-        let code = auth::secret();
+        let code = secret();
         self.with(|c| {
             c.execute(
                 "INSERT INTO invites (code_hash, admin, made_by, created) VALUES (?1, ?2, ?3, ?4)",
@@ -418,7 +425,7 @@ impl Db {
     /// # Errors
     /// Database errors.
     pub fn create_token(&self, user: i64, label: &str) -> Result<String> {
-        let token = auth::secret();
+        let token = secret();
         self.with(|c| {
             c.execute(
                 "INSERT INTO tokens (hash, user_id, label, created) VALUES (?1, ?2, ?3, ?4)",
