@@ -41,7 +41,6 @@ pub mod bots;
 pub mod games;
 pub mod ladder;
 pub mod play;
-pub mod queue;
 pub mod replay;
 pub mod schema;
 pub mod stats;

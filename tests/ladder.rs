@@ -11,7 +11,7 @@ use axum::http::{header, Request, StatusCode};
 use axum::Router;
 use cardarena::ladder::config::{self, LadderConfig};
 use cardarena::ladder::{router, Db, Jobs, Ladder};
-use cardarena::queue::worker::{self, WorkerOptions};
+use cardarena::tournament::queue::worker::{self, WorkerOptions};
 use tower::ServiceExt;
 
 struct Site {
@@ -52,7 +52,7 @@ mod tempdir {
 fn site_with(tag: &str, config: LadderConfig) -> Site {
     let dir = tempdir::Dir::new(tag);
     let db = Arc::new(Db::open(&dir.path().join("ladder.db")).unwrap());
-    let queue = cardarena::queue::open(&format!("sqlite:{}", db.path().display())).unwrap();
+    let queue = cardarena::tournament::queue::open(&format!("sqlite:{}", db.path().display())).unwrap();
     let jobs = Arc::new(Jobs::new(queue, config.clone()));
     let ladder = Ladder::new(db.clone(), config.clone(), jobs.clone(), "http://ladder.test");
     Site { app: router(ladder.clone()), db, jobs, ladder, config, _dir: dir }
@@ -253,7 +253,7 @@ fn hostile(name: &str) -> Vec<u8> {
 /// Plays every queued job as a worker process would (here, in the test's thread), then lets
 /// the ladder take the results in. Returns how many jobs were taken in.
 fn run_jobs(s: &Site) -> usize {
-    let mut queue = cardarena::queue::open(&format!("sqlite:{}", s.db.path().display())).unwrap();
+    let mut queue = cardarena::tournament::queue::open(&format!("sqlite:{}", s.db.path().display())).unwrap();
     let mut opts = WorkerOptions::new("test-worker");
     opts.until_empty = true;
     worker::run(queue.as_mut(), &opts, None, &std::sync::atomic::AtomicBool::new(false)).unwrap();

@@ -1,4 +1,4 @@
-//! The ladder's work on the job queue (`crate::queue`): a validation is one smoke match per
+//! The ladder's work on the job queue (`crate::tournament::queue`): a validation is one smoke match per
 //! variant and seat against `random`, a duplicate set one match per seat rotation; worker
 //! processes (`arena worker`) play them like any queued match. The ladder remembers what each
 //! job is for (`pending` in its database) and [`collect`]s the results: matches onto the
@@ -13,7 +13,7 @@ use super::config::LadderConfig;
 use super::db::{Db, DbError, Pending};
 use crate::games::rng::derive_seed;
 use crate::play::games::GameId;
-use crate::queue::{JobQueue, JobSpec, NewJob, QueueError, SeatSpec};
+use crate::tournament::queue::{JobQueue, JobSpec, NewJob, QueueError, SeatSpec};
 use crate::tournament::schedule::rotations;
 use crate::tournament::MatchSummary;
 

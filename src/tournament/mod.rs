@@ -6,6 +6,7 @@
 //! deterministic given its plan, and results are read back in plan order.
 
 pub mod config;
+pub mod queue;
 pub mod report;
 pub mod schedule;
 pub mod standings;
@@ -214,7 +215,7 @@ pub fn run_dispatched(
     run_with(config, Backend::Remote(dispatch), opts, stop)
 }
 
-/// Plays an event's matches elsewhere (a job queue, `crate::queue::tournament`).
+/// Plays an event's matches elsewhere (a job queue, `crate::tournament::queue::tournament`).
 pub trait Dispatch {
     /// Has `plans` of the event played (or finds them played) and returns the summaries of the
     /// longest finished prefix of `plans`, in plan order (all of them unless stopped).

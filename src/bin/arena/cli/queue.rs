@@ -8,9 +8,9 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 
-use cardarena::queue::tournament::{QueueDispatch, QueueOptions};
-use cardarena::queue::worker::{self, WorkerOptions};
-use cardarena::queue::{Alarm, Status};
+use cardarena::tournament::queue::tournament::{QueueDispatch, QueueOptions};
+use cardarena::tournament::queue::worker::{self, WorkerOptions};
+use cardarena::tournament::queue::{Alarm, Status};
 use cardarena::tournament::{Config, RunOptions, TournamentResult};
 
 use super::{print_out, TournamentArgs};
@@ -110,7 +110,7 @@ pub fn worker_cmd(args: WorkerArgs) -> anyhow::Result<()> {
     if args.threads == 0 {
         bail!("--threads must be at least 1");
     }
-    let queue = cardarena::queue::open(&args.db)?;
+    let queue = cardarena::tournament::queue::open(&args.db)?;
     let stop = stop_on_ctrl_c("the jobs in play are claimed again once their leases expire");
     let name = args.name.clone().unwrap_or_else(worker::default_name);
     let mut opts = WorkerOptions::new(&name);
@@ -120,7 +120,7 @@ pub fn worker_cmd(args: WorkerArgs) -> anyhow::Result<()> {
     opts.group = args.group.clone();
     opts.wasm_cache =
         if args.no_wasm_cache { None } else { args.wasm_cache.clone().or_else(default_wasm_cache) };
-    let version = cardarena::queue::arena_version();
+    let version = cardarena::tournament::queue::arena_version();
     eprintln!("worker {name} (arena {version}) on {}", queue.name());
     let sandbox = if args.threads > 1 {
         Some(
@@ -205,7 +205,7 @@ pub fn tournament_via_queue(
     opts: &RunOptions,
     stop: &AtomicBool,
 ) -> anyhow::Result<QueueRun> {
-    let queue = cardarena::queue::open(url)?;
+    let queue = cardarena::tournament::queue::open(url)?;
     let name = queue.name();
     let dispatch = QueueDispatch::new(
         queue,
@@ -255,8 +255,8 @@ pub fn alarms_text(alarms: &[Alarm]) -> String {
 }
 
 pub fn status_cmd(url: &str) -> anyhow::Result<()> {
-    let mut queue = cardarena::queue::open(url)?;
-    let version = cardarena::queue::arena_version();
+    let mut queue = cardarena::tournament::queue::open(url)?;
+    let version = cardarena::tournament::queue::arena_version();
     let st = queue.status(&version)?;
     print_out(&status_text(&st, &queue.name(), &version))?;
     if !st.alarms.is_empty() {

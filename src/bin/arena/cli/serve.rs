@@ -74,7 +74,7 @@ pub fn serve_cmd(args: ServeArgs) -> anyhow::Result<()> {
         .build()
         .context("cannot start the server's runtime")?;
     // The queue lives in the ladder's own database file (its tables are `queue_*`).
-    let queue = cardarena::queue::open(&format!("sqlite:{}", args.db.display()))?;
+    let queue = cardarena::tournament::queue::open(&format!("sqlite:{}", args.db.display()))?;
     let jobs = Arc::new(Jobs::new(queue, config.clone()));
     let workers = args.workers.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));

@@ -388,8 +388,8 @@ fn play_spec<G: Hosted>(
 mod tests {
     use super::*;
     use crate::games::Game;
-    use crate::queue::sqlite::SqliteQueue;
-    use crate::queue::{NewJob, SeatSpec};
+    use crate::tournament::queue::sqlite::SqliteQueue;
+    use crate::tournament::queue::{NewJob, SeatSpec};
 
     const FIRST: &str = "function act(obs) return obs.legal[1] end\n";
 
@@ -464,7 +464,7 @@ mod tests {
         let mut old =
             NewJob::new("test", spec(2, vec![SeatSpec::builtin("random"), SeatSpec::builtin("random")]));
         old.version = "0.0.1+old".into();
-        old.key = crate::queue::job_key(&old.version, &old.spec);
+        old.key = crate::tournament::queue::job_key(&old.version, &old.spec);
         q.enqueue(&[job.clone(), old]).unwrap();
         let mut opts = WorkerOptions::new("w");
         opts.until_empty = true;
@@ -473,7 +473,7 @@ mod tests {
         assert_eq!(report.failures.len(), 1);
         assert!(report.failures[0].1.contains("not in the queue's bot store"), "{:?}", report.failures);
         assert_eq!(report.refused.get("0.0.1+old"), Some(&1));
-        let st = q.status(&crate::queue::arena_version()).unwrap();
+        let st = q.status(&crate::tournament::queue::arena_version()).unwrap();
         assert_eq!(st.failed, 1);
         assert!(st.failures[0].error.contains("gone.lua"));
         std::fs::remove_dir_all(dir).ok();
@@ -531,7 +531,7 @@ mod tests {
         )])
         .unwrap();
         let lease = Duration::from_millis(300);
-        let version = crate::queue::arena_version();
+        let version = crate::tournament::queue::arena_version();
         let job = q.claim("w", lease, &version, None).unwrap().unwrap();
         let mut opts = WorkerOptions::new("w");
         opts.lease = lease;

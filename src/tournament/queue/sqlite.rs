@@ -365,7 +365,7 @@ impl JobQueue for SqliteQueue {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::queue::{JobSpec, SeatSpec};
+    use crate::tournament::queue::{JobSpec, SeatSpec};
 
     fn temp(name: &str) -> (PathBuf, SqliteQueue) {
         let dir = std::env::temp_dir().join(format!("cardarena-queue-{}-{name}", std::process::id()));
@@ -387,7 +387,7 @@ mod tests {
             limits: Default::default(),
         };
         NewJob {
-            key: crate::queue::job_key(version, &spec),
+            key: crate::tournament::queue::job_key(version, &spec),
             group: "g".into(),
             version: version.into(),
             spec,
