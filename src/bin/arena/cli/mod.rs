@@ -597,7 +597,8 @@ fn tournament_cmd(args: TournamentArgs) -> anyhow::Result<()> {
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Arc;
 
-    let url = args.db.as_deref().and_then(|d| d.to_str()).filter(|d| cardarena::tournament::queue::is_queue_url(d));
+    let url =
+        args.db.as_deref().and_then(|d| d.to_str()).filter(|d| cardarena::tournament::queue::is_queue_url(d));
     if args.status {
         return queue::status_cmd(
             url.context("--status needs a job queue: --db sqlite:PATH or postgres://…")?,
