@@ -85,7 +85,7 @@ fn standings_through_workers(dir: &Path, url: &str) -> Vec<u8> {
     std::fs::read(dir.join("queue.json")).unwrap()
 }
 
-/// Issue 22 item 2: standings through a queue are byte-identical to a local run's.
+/// Standings through a queue are byte-identical to a local run's.
 #[test]
 fn a_tournament_through_a_sqlite_queue_has_the_standings_of_a_local_run() {
     let dir = mixed("sqlite");
@@ -165,7 +165,7 @@ fn spin(name: &str) -> PathBuf {
     dir
 }
 
-/// Issue 22 item 4: a job delivered twice whose second result differs raises the alarm: the
+/// A job delivered twice whose second result differs raises the alarm: the
 /// worker and `--status` exit with 3 and name the job.
 fn alarm_on(dir: &Path, url: &str, requeue: &dyn Fn()) {
     run(dir, &["tournament", "arena.toml", "--db", url, "--enqueue"]);
@@ -192,7 +192,7 @@ fn a_nondeterministic_bot_raises_the_determinism_alarm_on_sqlite() {
     std::fs::remove_dir_all(dir).ok();
 }
 
-/// Issue 22 item 3: jobs planned by another arena version are refused, with the version named.
+/// Jobs planned by another arena version are refused, with the version named.
 fn refusal_on(dir: &Path, url: &str, age: &dyn Fn()) {
     std::fs::write(
         dir.join("arena.toml"),
@@ -315,7 +315,7 @@ mod pg {
         }
     }
 
-    /// Issue 22 item 6, in one cluster (started once, about 2 s): 2 worker processes × 200 jobs
+    /// In one cluster (started once): 2 worker processes × 200 jobs
     /// → 200 results; the same tournament on SQLite and PostgreSQL → identical standings; kill -9
     /// of a worker mid-match → the job runs again, one row, the same hash; a nondeterministic bot
     /// → the alarm; a worker of another version → refused.
