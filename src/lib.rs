@@ -39,7 +39,6 @@
 
 pub mod bots;
 pub mod games;
-pub mod ladder;
 pub mod play;
 pub mod replay;
 pub mod schema;

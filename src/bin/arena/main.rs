@@ -7,6 +7,7 @@ use clap::Parser;
 mod bench;
 mod cli;
 mod human;
+mod ladder;
 mod timing;
 
 /// mimalloc instead of glibc's malloc: the sandboxes, the runner and the tournament's writer

@@ -22,7 +22,7 @@ mod authoring;
 mod new;
 mod queue;
 mod replay;
-mod serve;
+pub(crate) mod serve;
 pub use queue::DeterminismAlarm;
 pub use replay::Mismatch;
 

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use anyhow::{bail, Context};
 
-use cardarena::ladder::{self, Db, Jobs, Ladder, LadderConfig};
+use crate::ladder::{self, Db, Jobs, Ladder, LadderConfig};
 
 #[derive(Debug, clap::Args)]
 pub struct ServeArgs {
@@ -32,20 +32,20 @@ pub struct ServeArgs {
 #[derive(Debug, clap::Args)]
 pub struct SubmitArgs {
     /// The bot file (.lua or .wasm).
-    bot: PathBuf,
+    pub(crate) bot: PathBuf,
     /// The game it plays.
     #[arg(long)]
-    game: String,
+    pub(crate) game: String,
     /// The ladder's address, e.g. http://127.0.0.1:8080.
     #[arg(long)]
-    server: String,
+    pub(crate) server: String,
     /// The bot's name on the ladder (default: the file name without its extension).
     #[arg(long)]
-    name: Option<String>,
+    pub(crate) name: Option<String>,
     /// A file holding the API token (default: the ARENA_TOKEN variable, else
     /// ~/.config/cardarena/token).
     #[arg(long, value_name = "FILE")]
-    token_file: Option<PathBuf>,
+    pub(crate) token_file: Option<PathBuf>,
 }
 
 pub fn serve_cmd(args: ServeArgs) -> anyhow::Result<()> {
@@ -174,7 +174,8 @@ async fn matchmaking(db: Arc<Db>, config: LadderConfig, ladder: Ladder) {
 pub fn submit_cmd(args: SubmitArgs) -> anyhow::Result<()> {
     let bytes =
         std::fs::read(&args.bot).with_context(|| format!("cannot read bot file {}", args.bot.display()))?;
-    let token = token(args.token_file.as_deref())?;
+    let token =
+        token(args.token_file.as_deref(), std::env::var("ARENA_TOKEN").ok(), std::env::var_os("HOME"))?;
     let file = args.bot.file_name().and_then(|f| f.to_str()).unwrap_or("bot").to_string();
     let name = match args.name {
         Some(n) => n,
@@ -209,8 +210,13 @@ pub fn submit_cmd(args: SubmitArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The API token: `--token-file`, else `ARENA_TOKEN`, else `~/.config/cardarena/token`.
-fn token(file: Option<&std::path::Path>) -> anyhow::Result<String> {
+/// The API token: `--token-file`, else `ARENA_TOKEN` (`env`), else `~/.config/cardarena/token`
+/// under `home`.
+pub(crate) fn token(
+    file: Option<&std::path::Path>,
+    env: Option<String>,
+    home: Option<std::ffi::OsString>,
+) -> anyhow::Result<String> {
     let read = |p: &std::path::Path| {
         std::fs::read_to_string(p)
             .map(|t| t.trim().to_string())
@@ -219,10 +225,10 @@ fn token(file: Option<&std::path::Path>) -> anyhow::Result<String> {
     if let Some(p) = file {
         return read(p);
     }
-    if let Ok(t) = std::env::var("ARENA_TOKEN") {
+    if let Some(t) = env {
         return Ok(t.trim().to_string());
     }
-    let default = std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config/cardarena/token"));
+    let default = home.map(|h| PathBuf::from(h).join(".config/cardarena/token"));
     match default {
         Some(p) if p.is_file() => read(&p),
         _ => bail!("no API token: make one on your account page of the ladder, then set ARENA_TOKEN or write it to ~/.config/cardarena/token"),

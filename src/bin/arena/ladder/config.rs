@@ -29,8 +29,8 @@ use std::path::Path;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::play::games::{known_games, GameId};
-use crate::play::limits::LimitsConfig;
+use cardarena::play::games::{known_games, GameId};
+use cardarena::play::limits::LimitsConfig;
 
 /// A `ladder.toml` that cannot be used; the message names the file, line and field.
 #[derive(Debug, thiserror::Error)]

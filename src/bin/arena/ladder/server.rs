@@ -26,9 +26,9 @@ use super::board;
 use super::config::{Board, LadderConfig, Register};
 use super::db::{BotRow, Db, DbError, UploadRefused, User, Version};
 use super::jobs::{Check, Job, Jobs};
-use crate::bots::bot::content_hash;
-use crate::play::games::GameId;
-use crate::tournament::{fault_site, MatchSummary};
+use cardarena::bots::bot::content_hash;
+use cardarena::play::games::GameId;
+use cardarena::tournament::{fault_site, MatchSummary};
 
 struct Inner {
     db: Arc<Db>,
@@ -73,11 +73,6 @@ impl Ladder {
         // Checked against at a login for an unknown name (no enumeration by timing).
         let decoy = auth::hash_password(&auth::secret());
         Ladder(Arc::new(Inner { db, config, env, decoy, jobs, url: url.trim_end_matches('/').to_string() }))
-    }
-
-    /// The database.
-    pub fn db(&self) -> &Arc<Db> {
-        &self.0.db
     }
 
     /// Queues a job (matchmaking's, or a validation).
@@ -312,7 +307,7 @@ pub fn router(ladder: Ladder) -> Router {
         .route("/static/style.css", get(|| async { ([(header::CONTENT_TYPE, "text/css")], STYLE) }))
         .route(
             "/static/viewer.css",
-            get(|| async { ([(header::CONTENT_TYPE, "text/css")], crate::replay::viewer::VIEWER_CSS) }),
+            get(|| async { ([(header::CONTENT_TYPE, "text/css")], cardarena::replay::viewer::VIEWER_CSS) }),
         )
         .route("/login", get(login_page).post(login))
         .route("/logout", post(logout))
@@ -554,7 +549,7 @@ async fn accept_upload(
             "the bot file is empty; choose a .lua or .wasm file",
         ));
     }
-    let game_id: GameId = game.parse().map_err(|e: crate::play::games::UnknownGame| {
+    let game_id: GameId = game.parse().map_err(|e: cardarena::play::games::UnknownGame| {
         AppError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string())
     })?;
     if !ladder.0.config.has_game(game_id) {
@@ -749,7 +744,7 @@ async fn board_page(
                 game => board.game.name(),
                 variant => &board.variant,
                 matches => s.event.matches,
-                ranked_by => crate::tournament::standings::RANKED_BY,
+                ranked_by => cardarena::tournament::standings::RANKED_BY,
                 rows,
                 matrix => board::matrix_svg(&s.event),
             })
@@ -864,8 +859,8 @@ async fn bot_page(
     )
 }
 
-fn replay_of(blob: &[u8]) -> Option<crate::play::runner::Replay> {
-    let text = crate::tournament::store::unpack(blob).ok()?;
+fn replay_of(blob: &[u8]) -> Option<cardarena::play::runner::Replay> {
+    let text = cardarena::tournament::store::unpack(blob).ok()?;
     serde_json::from_str(&text).ok()
 }
 
@@ -936,14 +931,14 @@ async fn match_page(
         .run(move |db| {
             let Some((m, blob)) = db.match_row(id)? else { return Ok(None) };
             let name = format!("match-{id}.json");
-            let viewer = replay_of(&blob).and_then(|r| crate::replay::viewer::frames(&r, &name).ok()).map(|f| {
-                let options = crate::replay::viewer::ViewerOptions {
+            let viewer = replay_of(&blob).and_then(|r| cardarena::replay::viewer::frames(&r, &name).ok()).map(|f| {
+                let options = cardarena::replay::viewer::ViewerOptions {
                     replay_text: None,
                     replay_url: Some(format!("/matches/{id}/replay.json")),
                     verify_command: Some(format!("arena replay {name} --verify")),
                     replay_name: Some(name.clone()),
                 };
-                Value::from_safe_string(crate::replay::viewer::fragment(&f, &options))
+                Value::from_safe_string(cardarena::replay::viewer::fragment(&f, &options))
             });
             let summary: Option<MatchSummary> = serde_json::from_str(&m.summary).ok();
             let mut seats = Vec::new();
@@ -961,7 +956,7 @@ async fn match_page(
     ladder.render(&page, "match.html", ctx)
 }
 
-async fn stored_replay(ladder: &Ladder, id: i64) -> Result<crate::play::runner::Replay, AppError> {
+async fn stored_replay(ladder: &Ladder, id: i64) -> Result<cardarena::play::runner::Replay, AppError> {
     let (_, blob) =
         ladder.run(move |db| db.match_row(id)).await?.ok_or_else(|| AppError::not_found("match"))?;
     replay_of(&blob).ok_or_else(|| AppError::internal(format!("match {id}: the stored replay is damaged")))
@@ -986,9 +981,9 @@ async fn capsule(
     let game: GameId = replay
         .game
         .parse()
-        .map_err(|e: crate::play::games::UnknownGame| AppError::internal(e.to_string()))?;
+        .map_err(|e: cardarena::play::games::UnknownGame| AppError::internal(e.to_string()))?;
     let capsules = tokio::task::spawn_blocking(
-        move || crate::with_game!(game, G => crate::play::capsule::build::<G>(&replay, None)),
+        move || cardarena::with_game!(game, G => cardarena::play::capsule::build::<G>(&replay, None)),
     )
     .await
     .map_err(|e| AppError::internal(e.to_string()))?
@@ -997,7 +992,7 @@ async fn capsule(
         .into_iter()
         .find(|c| c.seat == seat)
         .ok_or_else(|| AppError::not_found("fault at that seat"))?;
-    let (text, _) = crate::play::capsule::encode(&c);
+    let (text, _) = cardarena::play::capsule::encode(&c);
     let disposition = format!("attachment; filename=\"match-{id}-seat{seat}.json\"");
     Ok((
         [(header::CONTENT_TYPE, "application/json".to_string()), (header::CONTENT_DISPOSITION, disposition)],

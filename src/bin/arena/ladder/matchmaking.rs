@@ -7,7 +7,7 @@
 //! leaving out its last [`RECENT`] opponents while others are available, and bots of the same
 //! owner unless the ladder allows it. Games counted include the jobs of this tick.
 
-use crate::games::rng::{derive_seed, Rng, Stream};
+use cardarena::games::rng::{derive_seed, Rng, Stream};
 
 use super::config::Board;
 use super::jobs::Job;
@@ -124,7 +124,7 @@ fn opponents(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::play::games::GameId;
+    use cardarena::play::games::GameId;
 
     fn entrant(version: i64, owner: i64, games: u64, rating: f64) -> Entrant {
         Entrant { version, owner, games, rating, recent: Vec::new() }

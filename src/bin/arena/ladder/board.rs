@@ -6,12 +6,12 @@ use std::collections::BTreeMap;
 
 use super::config::Board;
 use super::db::{Db, DbError, MatchRow};
-use crate::play::limits::LimitsConfig;
-use crate::play::runner::BotEntry;
-use crate::tournament::config::{Event, Format};
-use crate::tournament::schedule::MatchPlan;
-use crate::tournament::standings::{self, EventStandings};
-use crate::tournament::MatchSummary;
+use cardarena::play::limits::LimitsConfig;
+use cardarena::play::runner::BotEntry;
+use cardarena::tournament::config::{Event, Format};
+use cardarena::tournament::schedule::MatchPlan;
+use cardarena::tournament::standings::{self, EventStandings};
+use cardarena::tournament::MatchSummary;
 
 /// A board's standings and which version each entrant is.
 pub struct Standings {

@@ -1,4 +1,4 @@
-//! The web ladder (`arena serve`, src/ladder/) through its router, without a browser or a socket:
+//! The web ladder (`arena serve`) through its router, without a browser or a socket:
 //! each request goes to the router with `tower::ServiceExt::oneshot`, jobs are collected by a
 //! recording sink and run by a `Worker` as a worker process would.
 
@@ -6,11 +6,11 @@ use std::future::IntoFuture;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::ladder::config::{self, LadderConfig};
+use crate::ladder::{router, Db, Jobs, Ladder};
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
 use axum::Router;
-use cardarena::ladder::config::{self, LadderConfig};
-use cardarena::ladder::{router, Db, Jobs, Ladder};
 use cardarena::tournament::queue::worker::{self, WorkerOptions};
 use tower::ServiceExt;
 
@@ -268,8 +268,8 @@ fn pending_validations(s: &Site) -> usize {
 }
 
 /// Queues matchmaking tick `tick`'s duplicate sets.
-fn queue_tick(s: &Site, tick: i64) -> Vec<cardarena::ladder::Job> {
-    let jobs = cardarena::ladder::tick_jobs(&s.db, &s.config, tick).unwrap();
+fn queue_tick(s: &Site, tick: i64) -> Vec<crate::ladder::Job> {
+    let jobs = crate::ladder::tick_jobs(&s.db, &s.config, tick).unwrap();
     for j in &jobs {
         s.ladder.enqueue(j).unwrap();
     }
@@ -579,7 +579,7 @@ async fn matches_fill_the_leaderboard_bot_and_match_pages() {
     let jobs = queue_tick(&s, 1);
     assert_eq!(jobs.len(), s.config.jobs_per_tick as usize);
     // While they are queued, the next tick queues nothing more on this board.
-    assert!(cardarena::ladder::tick_jobs(&s.db, &s.config, 2).unwrap().is_empty());
+    assert!(crate::ladder::tick_jobs(&s.db, &s.config, 2).unwrap().is_empty());
     assert_eq!(run_jobs(&s), 2 * jobs.len(), "a duplicate set is both seat orders");
     let stored = s.db.board_matches("blade", "readme").unwrap().len();
     assert_eq!(stored, 2 * jobs.len());
@@ -589,8 +589,8 @@ async fn matches_fill_the_leaderboard_bot_and_match_pages() {
     assert_eq!(s.db.board_matches("blade", "readme").unwrap().len(), stored);
     // The same database and tick give the same jobs.
     assert_eq!(
-        cardarena::ladder::tick_jobs(&s.db, &s.config, 7).unwrap(),
-        cardarena::ladder::tick_jobs(&s.db, &s.config, 7).unwrap()
+        crate::ladder::tick_jobs(&s.db, &s.config, 7).unwrap(),
+        crate::ladder::tick_jobs(&s.db, &s.config, 7).unwrap()
     );
 
     let mut visitor = Browser::default();
@@ -782,38 +782,35 @@ async fn backup_copies_the_database_while_it_is_open() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn arena_submit_uploads_with_a_token_and_reports_refusals() {
+    use crate::cli::serve::{submit_cmd, token as token_source, SubmitArgs};
     let s = site("submit");
     let mut teacher = admin(&s).await;
     let mut alice = player(&s, &mut teacher, "alice").await;
     let t = token(&s, &mut alice).await;
+    let token_file = s.db.path().with_file_name("token");
+    std::fs::write(&token_file, format!("{t}\n")).unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let server = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(axum::serve(listener, s.app.clone()).into_future());
     let bot = Path::new(env!("CARGO_MANIFEST_DIR")).join("example_bots/lua/blade_random.lua");
-    let submit = move |token: Option<String>| {
-        let (server, bot) = (server.clone(), bot.clone());
-        tokio::task::spawn_blocking(move || {
-            let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_arena"));
-            cmd.args(["submit", bot.to_str().unwrap(), "--game", "blade", "--server", &server]);
-            cmd.env_remove("ARENA_TOKEN").env("HOME", "/nonexistent");
-            if let Some(t) = token {
-                cmd.env("ARENA_TOKEN", t);
-            }
-            cmd.output().unwrap()
-        })
+    let submit = move || {
+        let args = SubmitArgs {
+            bot: bot.clone(),
+            game: "blade".into(),
+            server: server.clone(),
+            name: None,
+            token_file: Some(token_file.clone()),
+        };
+        tokio::task::spawn_blocking(move || submit_cmd(args))
     };
-    let out = submit(Some(t.clone())).await.unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(stdout.contains("uploaded blade_random v1"), "{stdout}");
+    submit().await.unwrap().unwrap();
     assert!(s.db.bot_named("blade", "blade_random").unwrap().is_some());
-    // The same file again: the server's 409 message, exit code 2.
-    let out = submit(Some(t)).await.unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(stderr.contains("409") && stderr.contains("identical to blade_random v1"), "{stderr}");
-    // No token: what to do.
-    let out = submit(None).await.unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success() && stderr.contains("set ARENA_TOKEN"), "{stderr}");
+    // The same file again: the server's 409 message.
+    let e = format!("{:#}", submit().await.unwrap().unwrap_err());
+    assert!(e.contains("409") && e.contains("identical to blade_random v1"), "{e}");
+    // No token anywhere: what to do.
+    let e = format!("{:#}", token_source(None, None, Some("/nonexistent".into())).unwrap_err());
+    assert!(e.contains("set ARENA_TOKEN"), "{e}");
+    // The variable, trimmed, when there is no file.
+    assert_eq!(token_source(None, Some(" abc\n".into()), None).unwrap(), "abc");
 }

@@ -9,7 +9,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
-use crate::bots::bot::content_hash;
+use cardarena::bots::bot::content_hash;
 
 /// 64 hex digits from 32 random bytes of the operating system (hashed, which keeps their 256
 /// bits): invite codes, API tokens, CSRF tokens.
@@ -591,6 +591,7 @@ impl Db {
     ///
     /// # Errors
     /// Database errors.
+    #[cfg(test)]
     pub fn bot_named(&self, game: &str, name: &str) -> Result<Option<BotRow>> {
         self.with(|c| {
             c.query_row(
@@ -632,18 +633,6 @@ impl Db {
         self.with(|c| {
             let mut s = c.prepare(&format!("{VERSION_SELECT} WHERE bot = ?1 ORDER BY number DESC"))?;
             let rows = s.query_map(params![bot], version_of)?.collect();
-            rows
-        })
-    }
-
-    /// Versions waiting for validation, oldest first.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn pending_versions(&self) -> Result<Vec<Version>> {
-        self.with(|c| {
-            let mut s = c.prepare(&format!("{VERSION_SELECT} WHERE state = 'pending' ORDER BY id"))?;
-            let rows = s.query_map([], version_of)?.collect();
             rows
         })
     }

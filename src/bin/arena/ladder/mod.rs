@@ -17,13 +17,15 @@ pub mod db;
 pub mod jobs;
 pub mod matchmaking;
 pub mod server;
+#[cfg(test)]
+mod tests;
 
 pub use config::LadderConfig;
 pub use db::Db;
 pub use jobs::{Job, Jobs};
 pub use server::{router, Ladder};
 
-use crate::games::rng::derive_seed;
+use cardarena::games::rng::derive_seed;
 use db::DbError;
 use matchmaking::Entrant;
 

@@ -1,4 +1,4 @@
-//! The ladder's work on the job queue (`crate::tournament::queue`): a validation is one smoke match per
+//! The ladder's work on the job queue (`cardarena::tournament::queue`): a validation is one smoke match per
 //! variant and seat against `random`, a duplicate set one match per seat rotation; worker
 //! processes (`arena worker`) play them like any queued match. The ladder remembers what each
 //! job is for (`pending` in its database) and [`collect`]s the results: matches onto the
@@ -11,11 +11,11 @@ use serde::{Deserialize, Serialize};
 
 use super::config::LadderConfig;
 use super::db::{Db, DbError, Pending};
-use crate::games::rng::derive_seed;
-use crate::play::games::GameId;
-use crate::tournament::queue::{JobQueue, JobSpec, NewJob, QueueError, SeatSpec};
-use crate::tournament::schedule::rotations;
-use crate::tournament::MatchSummary;
+use cardarena::games::rng::derive_seed;
+use cardarena::play::games::GameId;
+use cardarena::tournament::queue::{JobQueue, JobSpec, NewJob, QueueError, SeatSpec};
+use cardarena::tournament::schedule::rotations;
+use cardarena::tournament::MatchSummary;
 
 /// How a version is named in replays and standings: `<bot>@v<N>.<lang>`.
 pub fn label(bot: &str, v: &super::db::Version) -> String {
@@ -107,7 +107,7 @@ impl Jobs {
                 bots.push((seat.hash.clone(), bytes));
                 let id: GameId = game
                     .parse()
-                    .map_err(|e: crate::play::games::UnknownGame| JobError::Missing(e.to_string()))?;
+                    .map_err(|e: cardarena::play::games::UnknownGame| JobError::Missing(e.to_string()))?;
                 let seed = derive_seed(&[u64::from_str_radix(&seat.hash[..16], 16).unwrap_or(0)]);
                 for board in self.config.boards_of(id) {
                     for k in 0..id.players() {
@@ -242,9 +242,9 @@ impl Jobs {
                         Some(verdict) => {
                             let message = q
                                 .replay(&p.key)?
-                                .and_then(|blob| crate::tournament::store::unpack(&blob).ok())
+                                .and_then(|blob| cardarena::tournament::store::unpack(&blob).ok())
                                 .and_then(|text| {
-                                    serde_json::from_str::<crate::play::runner::Replay>(&text).ok()
+                                    serde_json::from_str::<cardarena::play::runner::Replay>(&text).ok()
                                 })
                                 .and_then(|r| {
                                     r.faults.get(seat).and_then(|f| f.first()).map(|f| f.message.clone())
