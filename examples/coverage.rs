@@ -4,7 +4,9 @@
 //!
 //! `cargo run --release --example coverage [REPS]` (default 10000 replications per cell for the
 //! score interval, a fifth of that per rating scenario). Each cell has its own seed, so the
-//! output is the same at any thread count.
+//! output is the same at any thread count. The fine scans of the score interval (every true score
+//! 0.5, 0.5005, ..., 0.995) are exact sums, not simulations: binomial for win/loss deals,
+//! trinomial with draws.
 
 use cardarena::stats::coverage::{
     exact_coverage, out_of_reach, outcomes, ratings_with_draws, ratings_with_ties, score_exact, score_scan,
@@ -98,32 +100,39 @@ fn main() {
     }
 
     println!("\nFine scan with draws: exact coverage (trinomial sums) at every true score 0.5, 0.5005,");
-    println!("..., 0.995, each deal drawn with probability min(rate, 2(1 - score)), all scores:\n");
-    println!("| deals | draws | interval | min | 5th pct | median | max | in 93-97% |");
-    println!("|---|---|---|---|---|---|---|---|");
+    println!("..., 0.995, each deal drawn with probability min(rate, 2(1 - score)), over all scores.");
+    println!("Each cell: min / 5th pct / median / max / in 93-97%.\n");
+    print!("| deals | interval |");
+    for rate in DRAW_RATES {
+        print!(" {:.0}% draws |", rate * 100.0);
+    }
+    println!("\n|---|---|{}", "---|".repeat(DRAW_RATES.len()));
     let jobs: Vec<(usize, ScoreMethod, f64)> = DEALS
         .iter()
         .flat_map(|&n| ScoreMethod::ALL.into_iter().flat_map(move |m| DRAW_RATES.map(move |r| (n, m, r))))
         .collect();
-    let rows: Vec<(usize, ScoreMethod, f64, ScanSummary)> = jobs
+    let rows: Vec<(usize, ScoreMethod, ScanSummary)> = jobs
         .par_iter()
         .map(|&(n, m, rate)| {
             let all = outcomes(m, n, true);
             let c: Vec<f64> = fine.iter().map(|&p| exact_coverage(&all, n, p, rate)).collect();
-            (n, m, rate, summarize(&c))
+            (n, m, summarize(&c))
         })
         .collect();
-    for (n, m, rate, s) in rows {
-        println!(
-            "| {n} | {:.0}% | {} | {} | {} | {} | {} | {:.1}% |",
-            rate * 100.0,
-            m.name(),
-            pct(s.min),
-            pct(s.p5),
-            pct(s.median),
-            pct(s.max),
-            s.in_band * 100.0
-        );
+    for line in rows.chunks(DRAW_RATES.len()) {
+        let (n, m, _) = line[0];
+        print!("| {n} | {} |", m.name());
+        for (_, _, s) in line {
+            print!(
+                " {} / {} / {} / {} / {:.1}% |",
+                pct(s.min),
+                pct(s.p5),
+                pct(s.median),
+                pct(s.max),
+                s.in_band * 100.0
+            );
+        }
+        println!();
     }
 
     println!("\nDuplicate deals that mostly split ({reps} replications):\n");
