@@ -201,7 +201,8 @@ fn a_bot_that_does_not_load_is_its_verdict_at_the_first_attempt() {
     use cardarena::tournament::queue::{JobSpec, NewJob, SeatSpec};
     let dir = temp_dir("noload");
     let url = "sqlite:q.db";
-    let mut q = cardarena::tournament::queue::open(&format!("sqlite:{}", dir.join("q.db").display())).unwrap();
+    let mut q =
+        cardarena::tournament::queue::open(&format!("sqlite:{}", dir.join("q.db").display())).unwrap();
     let no_act = b"function Act(obs) return obs.legal[1] end\n".to_vec();
     let not_wasm = b"\0asm\x01\0\0\0 then nothing a module holds".to_vec();
     let seats = [SeatSpec::program("noact.lua", &no_act), SeatSpec::program("broken.wasm", &not_wasm)];
@@ -224,9 +225,12 @@ fn a_bot_that_does_not_load_is_its_verdict_at_the_first_attempt() {
     let keys: Vec<String> = jobs.iter().map(|j| j.key.clone()).collect();
     let results = q.results(&keys).unwrap();
     let states = q.states(&keys).unwrap();
-    for (key, expected) in keys.iter().zip(["no function act: did you mean Act?", "malformed WebAssembly module"]) {
+    for (key, expected) in
+        keys.iter().zip(["no function act: did you mean Act?", "malformed WebAssembly module"])
+    {
         assert_eq!(states[key], ("done".to_string(), None), "stored at once, no host failure");
-        let summary: cardarena::tournament::MatchSummary = serde_json::from_str(&results[key].summary).unwrap();
+        let summary: cardarena::tournament::MatchSummary =
+            serde_json::from_str(&results[key].summary).unwrap();
         let verdicts: Vec<&str> = summary.faults[0].iter().map(|v| v.name()).collect();
         assert_eq!(verdicts, ["load"], "the bot's verdict");
         assert!(summary.faults[1].is_empty());

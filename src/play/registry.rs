@@ -56,8 +56,10 @@ impl Loader {
     /// # Errors
     /// The sandbox or the lane cannot start (a host failure).
     pub fn lane(&self) -> Result<Loader, HostError> {
-        let lane =
-            self.sandbox()?.lane().map_err(|e| HostError::Host(format!("cannot start a sandbox lane: {e}")))?;
+        let lane = self
+            .sandbox()?
+            .lane()
+            .map_err(|e| HostError::Host(format!("cannot start a sandbox lane: {e}")))?;
         Ok(Loader::on(lane))
     }
 
@@ -159,7 +161,9 @@ impl Loader {
     pub fn load_program<G: Game>(&self, name: &str, bytes: &[u8]) -> Result<BotSource, HostError> {
         let path = Path::new(name);
         let kind = Kind::from_path(path).ok_or_else(|| {
-            HostError::Request(format!("bot {name:?} is not named .lua, .wasm or .wat, so its kind is unknown"))
+            HostError::Request(format!(
+                "bot {name:?} is not named .lua, .wasm or .wat, so its kind is unknown"
+            ))
         })?;
         let file = path.file_name().map_or_else(|| name.to_string(), |n| n.to_string_lossy().into_owned());
         let loaded = match self.sandbox()?.load(&file, kind, bytes) {

@@ -257,13 +257,15 @@ pub fn parse(text: &str, path: &Path) -> Result<LadderConfig, ConfigError> {
             config.uploads_per_minute = p.into_inner();
         }
     }
-    for (section, raw, field) in [
-        ("login", raw.login, &mut config.login_per_minute),
-        ("api", raw.api, &mut config.api_per_minute),
-    ] {
+    for (section, raw, field) in
+        [("login", raw.login, &mut config.login_per_minute), ("api", raw.api, &mut config.api_per_minute)]
+    {
         if let Some(p) = raw.and_then(|r| r.per_minute) {
             if *p.get_ref() == 0 {
-                return Err(ConfigError(format!("{}: [{section}] `per_minute` must be at least 1", at(p.span()))));
+                return Err(ConfigError(format!(
+                    "{}: [{section}] `per_minute` must be at least 1",
+                    at(p.span())
+                )));
             }
             *field = p.into_inner();
         }

@@ -40,7 +40,8 @@ async fn sign_ins_are_limited_per_name_and_per_session_alike_for_every_name() {
     }
     let unknown = login(&s, &mut d, "nobody", "wrong-wrong").await;
     assert_eq!(unknown.status, held.status);
-    let tail = |a: &Answer| a.body.split("try again in").nth(1).map(|t| t.split_once(' ').map(|x| x.1.to_string()));
+    let tail =
+        |a: &Answer| a.body.split("try again in").nth(1).map(|t| t.split_once(' ').map(|x| x.1.to_string()));
     assert_eq!(tail(&unknown), tail(&held), "the same message for a taken and a free name");
     // Bob, behind the same address, signs in.
     let mut e = Browser::default();
@@ -56,11 +57,17 @@ async fn sign_ins_are_limited_per_name_and_per_session_alike_for_every_name() {
     let mut g = Browser::default();
     for k in 0..3 {
         let r = g
-            .post(&s.app, "/register", &[("invite", "bad"), ("name", &format!("new{k}")), ("password", "password123")])
+            .post(
+                &s.app,
+                "/register",
+                &[("invite", "bad"), ("name", &format!("new{k}")), ("password", "password123")],
+            )
             .await;
         assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.body);
     }
-    let r = g.post(&s.app, "/register", &[("invite", "bad"), ("name", "new9"), ("password", "password123")]).await;
+    let r = g
+        .post(&s.app, "/register", &[("invite", "bad"), ("name", "new9"), ("password", "password123")])
+        .await;
     assert_eq!(r.status, StatusCode::TOO_MANY_REQUESTS);
 }
 
