@@ -24,6 +24,11 @@ pub struct ServeArgs {
     /// Worker processes that play the matches (default: one per core).
     #[arg(long)]
     workers: Option<usize>,
+    /// The workers' lease of a claimed match, in seconds: a worker that dies mid-match (killed,
+    /// out of memory, the machine rebooted) has its match played again by another once the lease
+    /// runs out. A heartbeat renews it every third of it while the match plays.
+    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    lease: f64,
     /// Copy the database (while a server may be using it) to FILE and exit.
     #[arg(long, value_name = "FILE")]
     backup: Option<PathBuf>,
@@ -78,7 +83,10 @@ pub fn serve_cmd(args: ServeArgs) -> anyhow::Result<()> {
     let jobs = Arc::new(Jobs::new(queue, config.clone()));
     let workers = args.workers.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let supervisor = supervise(&args.db, workers, stop.clone())?;
+    if !(args.lease.is_finite() && args.lease > 0.0) {
+        bail!("--lease must be a number of seconds above 0, not {}", args.lease);
+    }
+    let supervisor = supervise(&args.db, workers, args.lease, stop.clone())?;
     let served = runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(&args.bind)
             .await
@@ -111,19 +119,23 @@ async fn collecting(ladder: Ladder) {
     }
 }
 
-/// Keeps `n` worker processes (`arena worker --db sqlite:DB --group ladder`) running: one that
-/// exits or is killed is started again, and its match is played again once its lease runs out.
+/// Keeps `n` worker processes (`arena worker --db sqlite:DB --group ladder --lease SECS`)
+/// running: one that exits or is killed is started again, and its match is played again once
+/// its lease runs out.
 fn supervise(
     db: &std::path::Path,
     n: usize,
+    lease: f64,
     stop: Arc<std::sync::atomic::AtomicBool>,
 ) -> anyhow::Result<std::thread::JoinHandle<()>> {
     use std::sync::atomic::Ordering;
     let exe = std::env::current_exe().context("cannot find the arena program to start workers")?;
     let url = format!("sqlite:{}", db.display());
+    let lease = lease.to_string();
     let start = move |k: usize| {
         std::process::Command::new(&exe)
-            .args(["worker", "--db", &url, "--group", "ladder", "--name", &format!("ladder-worker-{k}")])
+            .args(["worker", "--db", &url, "--group", "ladder", "--lease", &lease])
+            .args(["--name", &format!("ladder-worker-{k}")])
             .stdin(std::process::Stdio::null())
             .spawn()
     };

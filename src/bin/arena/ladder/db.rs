@@ -848,7 +848,9 @@ impl Db {
         let mut dest =
             Connection::open(to).map_err(|e| DbError { path: to.display().to_string(), source: e })?;
         let backup = rusqlite::backup::Backup::new(&conn, &mut dest).map_err(|e| self.err(e))?;
-        backup.run_to_completion(256, std::time::Duration::from_millis(5), None).map_err(|e| self.err(e))
+        // Every page in one step: one read transaction, hence one snapshot, however busy the
+        // workers are (in steps, each write by another connection would restart the copy).
+        backup.run_to_completion(i32::MAX, std::time::Duration::from_millis(5), None).map_err(|e| self.err(e))
     }
 }
 

@@ -9,6 +9,7 @@
 //! - `jobs`: the ladder's work on the job queue (validations, duplicate sets) and taking in
 //!   the results.
 //! - `matchmaking`: which duplicate sets a tick queues. `board`: standings and charts.
+//! - `rate`: rate limits of sign-ins (per name tried and per session) and of the API (per token).
 
 pub mod auth;
 pub mod board;
@@ -16,6 +17,7 @@ pub mod config;
 pub mod db;
 pub mod jobs;
 pub mod matchmaking;
+pub mod rate;
 pub mod server;
 #[cfg(test)]
 mod tests;

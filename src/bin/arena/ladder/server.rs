@@ -60,7 +60,7 @@ const TEMPLATES: [(&str, &str); 11] = [
 const STYLE: &str = include_str!("static/style.css");
 
 /// Room for a multipart form's fields and boundaries around the bot file.
-const FORM_OVERHEAD: usize = 64 * 1024;
+pub(super) const FORM_OVERHEAD: usize = 64 * 1024;
 
 impl Ladder {
     /// The state of a ladder on `db` with `config`, sending jobs to `jobs`; `url` is how people
@@ -139,7 +139,7 @@ pub struct AppError {
 }
 
 impl AppError {
-    fn new(status: StatusCode, message: impl Into<String>) -> AppError {
+    pub(super) fn new(status: StatusCode, message: impl Into<String>) -> AppError {
         AppError { status, message: message.into(), json: false }
     }
 
@@ -147,7 +147,7 @@ impl AppError {
         AppError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("the server failed: {message}"))
     }
 
-    fn json(mut self) -> AppError {
+    pub(super) fn json(mut self) -> AppError {
         self.json = true;
         self
     }
@@ -247,7 +247,7 @@ async fn require_admin(ladder: &Ladder, session: &Session) -> Result<User, AppEr
 /// Rate-limit key: the API token, else the browser session's cookie; so a class behind one
 /// address is limited person by person, not as one.
 #[derive(Clone, Copy, Debug)]
-struct PersonKey;
+pub(super) struct PersonKey;
 
 impl KeyExtractor for PersonKey {
     type Key = String;
@@ -297,6 +297,7 @@ pub fn router(ladder: Ladder) -> Router {
             }
             other => Response::from(other),
         }));
+    let limits = super::rate::RateLimits::new(config);
     let sessions = SessionManagerLayer::new(SqliteSessions::new(ladder.0.db.clone()))
         .with_secure(false)
         .with_http_only(true)
@@ -329,6 +330,7 @@ pub fn router(ladder: Ladder) -> Router {
         .merge(uploads)
         .layer(DefaultBodyLimit::max(FORM_OVERHEAD))
         .layer(sessions)
+        .layer(axum::middleware::from_fn_with_state(limits, super::rate::limit))
         .with_state(ladder)
 }
 

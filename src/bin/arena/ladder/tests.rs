@@ -14,6 +14,9 @@ use axum::Router;
 use cardarena::tournament::queue::worker::{self, WorkerOptions};
 use tower::ServiceExt;
 
+#[path = "rate_tests.rs"]
+mod rate_tests;
+
 struct Site {
     app: Router,
     db: Arc<Db>,
