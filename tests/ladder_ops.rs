@@ -17,14 +17,15 @@ fn arena() -> &'static Path {
     Path::new(env!("CARGO_BIN_EXE_arena"))
 }
 
-/// A Lua bot whose every decision takes a while (a few million instructions, under the
-/// decision's fuel): its matches last seconds, so that a worker can be killed in the middle.
+/// A Lua bot whose every decision takes a while (16M instructions, about 0.25 s here; the
+/// ladder's limits below allow it) and which plays its last legal action (the longer Blade
+/// matches): its matches last seconds, so that a worker can be killed in the middle of one.
 const SLOW: &str =
-    "function act(obs)\n  local x = 0\n  for i = 1, 1500000 do x = x + i end\n  return obs.legal[1]\nend\n";
+    "function act(obs)\n  local x = 0\n  for i = 1, 8000000 do x = x + i end\n  return obs.legal[#obs.legal]\nend\n";
 const QUICK: &str = "function act(obs) return obs.legal[#obs.legal] end\n";
 
 const LADDER: &str = "title = \"ops\"\nsame_owner = true\n[[board]]\ngame = \"blade\"\n\
-[matchmaking]\ntick_seconds = 1\njobs_per_tick = 1\n[limits]\nfuel_per_match = 2000000000\n";
+[matchmaking]\ntick_seconds = 1\njobs_per_tick = 1\n[limits]\nfuel_per_decision = 1000000000\nfuel_per_match = 100000000000\n";
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("cardarena-ladder-ops-{}-{name}", std::process::id()));
