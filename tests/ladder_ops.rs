@@ -125,6 +125,43 @@ fn a_restarted_server_plays_the_jobs_queued_before() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// A server killed with SIGKILL takes its workers with it (none is left playing on its
+/// database), and the next start plays what was queued, the match in play included once its
+/// lease has run out.
+#[test]
+fn a_server_killed_with_sigkill_takes_its_workers_and_the_next_start_resumes() {
+    let dir = temp_dir("sigkill");
+    let server = Server::start(arena(), &dir, 1, 2.0);
+    let mut client = Client::new(&server.url);
+    let token = client.admin_token(server.invite.as_deref().unwrap());
+    client.upload(&token, "slow", SLOW);
+    client.upload(&token, "quick", QUICK);
+    let c = db(&dir);
+    let validation = |c: &rusqlite::Connection| {
+        c.query_row("SELECT lease_owner FROM queue_jobs WHERE state = 'running'", [], |r| {
+            r.get::<_, String>(0)
+        })
+        .ok()
+    };
+    wait_for("a smoke match in play", || validation(&c));
+    let workers = workers_of(server.pid());
+    assert_eq!(workers.len(), 1);
+    server.kill();
+    for (pid, _) in &workers {
+        wait_for("the worker to die with its server", || {
+            (!Path::new(&format!("/proc/{pid}")).exists()).then_some(())
+        });
+    }
+    assert_eq!(count(&c, "SELECT count(*) FROM versions WHERE state = 'ready'"), 0);
+    let server = Server::start(arena(), &dir, 1, 2.0);
+    wait_for("both versions validated after the restart", || {
+        (count(&c, "SELECT count(*) FROM versions WHERE state = 'ready'") == 2).then_some(())
+    });
+    assert_eq!(count(&c, "SELECT count(*) FROM queue_jobs WHERE state = 'failed'"), 0);
+    drop(server);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// (d): `arena serve --backup` while the server's workers store matches copies a database
 /// that passes SQLite's integrity check, with every match the ladder took in backed by its
 /// queue result, and that another server starts on.
