@@ -133,11 +133,13 @@ fn supervise(
     let url = format!("sqlite:{}", db.display());
     let lease = lease.to_string();
     let start = move |k: usize| {
-        std::process::Command::new(&exe)
+        let mut worker = std::process::Command::new(&exe);
+        worker
             .args(["worker", "--db", &url, "--group", "ladder", "--lease", &lease])
             .args(["--name", &format!("ladder-worker-{k}")])
-            .stdin(std::process::Stdio::null())
-            .spawn()
+            .stdin(std::process::Stdio::null());
+        die_with_server(&mut worker);
+        worker.spawn()
     };
     let mut children = Vec::new();
     for k in 0..n {
@@ -162,6 +164,33 @@ fn supervise(
         }
     }))
 }
+
+/// A worker dies with the server, even one killed with SIGKILL (Linux's parent-death signal):
+/// no orphan keeps playing on a database whose server is gone, and a restarted server starts
+/// its own. The thread that starts a worker lives as long as the server (the main thread, or
+/// the supervisor, which stops the workers itself when it ends).
+#[cfg(target_os = "linux")]
+fn die_with_server(worker: &mut std::process::Command) {
+    use std::os::unix::process::CommandExt;
+    let server = std::process::id();
+    // SAFETY: between fork and exec the closure calls only prctl, getppid and _exit, which are
+    // async-signal-safe, and allocates nothing.
+    unsafe {
+        worker.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) == -1 {
+                return Err(std::io::Error::last_os_error());
+            }
+            // The server died before the signal was set: go now.
+            if libc::getppid() as u32 != server {
+                libc::_exit(1);
+            }
+            Ok(())
+        });
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn die_with_server(_worker: &mut std::process::Command) {}
 
 /// Every `tick_seconds`, queues the tick's duplicate sets (off the async threads).
 async fn matchmaking(db: Arc<Db>, config: LadderConfig, ladder: Ladder) {
