@@ -9,9 +9,11 @@
 //! - `jobs`: the ladder's work on the job queue (validations, duplicate sets) and taking in
 //!   the results.
 //! - `matchmaking`: which duplicate sets a tick queues. `board`: standings and charts.
+//! - `class`: class mode: events with a deadline, graded as `arena grade` grades.
 
 pub mod auth;
 pub mod board;
+pub mod class;
 pub mod config;
 pub mod db;
 pub mod jobs;

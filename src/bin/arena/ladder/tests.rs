@@ -14,6 +14,8 @@ use axum::Router;
 use cardarena::tournament::queue::worker::{self, WorkerOptions};
 use tower::ServiceExt;
 
+mod class;
+
 struct Site {
     app: Router,
     db: Arc<Db>,
