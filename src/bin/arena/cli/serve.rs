@@ -107,7 +107,8 @@ pub fn serve_cmd(args: ServeArgs) -> anyhow::Result<()> {
     served
 }
 
-/// Every second, takes the finished jobs in (matches onto the boards, validation verdicts).
+/// Every second, takes the finished jobs in (matches onto the boards, validation verdicts) and
+/// moves the class events on (a deadline passed: freeze and queue; every match in: grade).
 async fn collecting(ladder: Ladder) {
     let mut every = tokio::time::interval(std::time::Duration::from_secs(1));
     loop {
@@ -115,6 +116,11 @@ async fn collecting(ladder: Ladder) {
         let l = ladder.clone();
         if let Ok(Err(e)) = tokio::task::spawn_blocking(move || l.collect()).await {
             eprintln!("taking results in: {e}");
+        }
+        let l = ladder.clone();
+        let now = ladder::db::now();
+        if let Ok(Err(e)) = tokio::task::spawn_blocking(move || ladder::class::tick(&l, now)).await {
+            eprintln!("class events: {e}");
         }
     }
 }
