@@ -47,7 +47,8 @@ impl ScoreMethod {
     /// Every method, oldest first.
     pub const ALL: [ScoreMethod; 3] = [ScoreMethod::Wald, ScoreMethod::MidPWithin3, ScoreMethod::Current];
 
-    /// The method's 95% interval `(low, high)` for per-deal scores `xs` (at least two).
+    /// The method's 95% interval `(low, high)` for per-deal scores `xs`. Measurement code: panics
+    /// with fewer than two scores (Wald has no interval then).
     pub fn interval(self, xs: &[f64]) -> (f64, f64) {
         match self {
             ScoreMethod::Wald => {
