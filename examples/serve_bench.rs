@@ -8,11 +8,12 @@
 //!    bots (a round robin, duplicate deals) on the same machine;
 //! 2. **page latency** p50/p99 of the leaderboard and of a match page (the replay viewer) at
 //!    50 and 200 concurrent loopback clients (tokio tasks, each on a keep-alive connection of
-//!    hyper's client, asking for the two pages in turn) while the workers play.
+//!    hyper's client and with its own session cookie, as a browser, asking for the two pages in
+//!    turn) while the workers play.
 //!
 //! ```sh
 //! cargo build --release --bin arena
-//! cargo run --release --example serve_bench -- [--workers 2] [--seconds 15] [--clients 50,200] [--deals 40]
+//! cargo run --release --example serve_bench -- [--workers 2] [--seconds 15] [--clients 50,200] [--deals D]
 //! ```
 //!
 //! It uses the `arena` of its own profile (target/release/arena for a --release run; or
@@ -41,7 +42,8 @@ struct Options {
     workers: usize,
     seconds: f64,
     clients: Vec<usize>,
-    deals: u32,
+    /// Deals of the tournament (default: about as many matches as the ladder played in its window).
+    deals: Option<u64>,
 }
 
 fn options() -> Options {
@@ -51,7 +53,7 @@ fn options() -> Options {
         workers: 2,
         seconds: 15.0,
         clients: vec![50, 200],
-        deals: 40,
+        deals: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -63,7 +65,7 @@ fn options() -> Options {
             "--arena" => o.arena = PathBuf::from(&value),
             "--workers" => o.workers = num(&flag, &value),
             "--seconds" => o.seconds = num(&flag, &value),
-            "--deals" => o.deals = num(&flag, &value),
+            "--deals" => o.deals = Some(num(&flag, &value)),
             "--clients" => o.clients = value.split(',').map(|c| num(&flag, c)).collect(),
             _ => {
                 panic!("unknown flag {flag}: --arena PATH --workers N --seconds S --clients 50,200 --deals D")
@@ -81,7 +83,7 @@ fn options() -> Options {
 /// The ladder's board: matchmaking every second, enough duplicate sets per tick to keep the
 /// workers busy, no rate limit in the way of the bench's own uploads.
 const LADDER: &str = "title = \"bench\"\nsame_owner = true\n[[board]]\ngame = \"blade\"\n\
-[matchmaking]\ntick_seconds = 1\njobs_per_tick = 200\n[upload]\nper_minute = 100\n[api]\nper_minute = 100000\n";
+[matchmaking]\ntick_seconds = 1\njobs_per_tick = 1000\n[upload]\nper_minute = 100\n[api]\nper_minute = 100000\n";
 
 fn main() {
     let o = options();
@@ -111,8 +113,11 @@ fn main() {
     let results = || count(&c, "SELECT count(*) FROM queue_results");
     let (n0, t0) = (results(), Instant::now());
     std::thread::sleep(Duration::from_secs_f64(o.seconds));
-    let ladder_rate = (results() - n0) as f64 / t0.elapsed().as_secs_f64();
-    let tournament_rate = tournament(&o, root, &dir);
+    let played = results() - n0;
+    let ladder_rate = played as f64 / t0.elapsed().as_secs_f64();
+    // A round robin of four bots plays 12 matches a deal (6 pairs, both seatings).
+    let deals = o.deals.unwrap_or((played as u64 / 12).max(10));
+    let tournament_rate = tournament(&o, root, &dir, deals);
 
     // 2. Latency at each client count, while the workers play.
     let match_id: i64 = c.query_row("SELECT min(id) FROM matches", [], |r| r.get(0)).unwrap();
@@ -133,9 +138,11 @@ fn main() {
     println!("\n| measure | value |\n|---|---|");
     println!("| workers | {} processes |", o.workers);
     println!("| ladder throughput (idle site) | {ladder_rate:.1} matches/s |");
+    println!("| ladder matches in the window | {played} in {:.0} s |", o.seconds);
     println!(
-        "| `arena tournament --threads {}` on the same bots | {tournament_rate:.1} matches/s |",
-        o.workers
+        "| `arena tournament --threads {}` on the same bots, {deals} deals ({} matches) | {tournament_rate:.1} matches/s |",
+        o.workers,
+        deals * 12
     );
     println!("| ladder / tournament | {:.0}% |", 100.0 * ladder_rate / tournament_rate);
     println!(
@@ -173,13 +180,13 @@ fn uptime() -> String {
 }
 
 /// `arena tournament --threads W` on the ladder's bots: matches per second as it reports them.
-fn tournament(o: &Options, root: &Path, dir: &Path) -> f64 {
+fn tournament(o: &Options, root: &Path, dir: &Path, deals: u64) -> f64 {
     let bots: Vec<String> =
         BOTS.iter().map(|(_, f)| format!("{:?}", root.join(f).display().to_string())).collect();
     let toml = format!(
         "[[event]]\nname = \"bench\"\ngame = \"blade\"\nbots = [{}]\ndeals = {}\n",
         bots.join(", "),
-        o.deals
+        deals
     );
     std::fs::write(dir.join("arena.toml"), toml).unwrap();
     let out = std::process::Command::new(&o.arena)
@@ -212,14 +219,23 @@ async fn load(
             tokio::spawn(async move {
                 let mut samples = Vec::new();
                 let mut i = k;
+                // A browser keeps its session cookie (else every page view makes a session).
+                let mut cookie: Option<String> = None;
                 while Instant::now() < until {
                     let page = i % uris.len();
                     i += 1;
-                    let req = axum::http::Request::get(uris[page].as_str()).body(Body::empty()).unwrap();
+                    let mut req = axum::http::Request::get(uris[page].as_str());
+                    if let Some(c) = &cookie {
+                        req = req.header("cookie", c);
+                    }
+                    let req = req.body(Body::empty()).unwrap();
                     let start = Instant::now();
                     let ok = match http.request(req).await {
                         Ok(r) => {
                             let status = r.status();
+                            if let Some(c) = r.headers().get("set-cookie").and_then(|c| c.to_str().ok()) {
+                                cookie = c.split(';').next().map(str::to_string);
+                            }
                             axum::body::to_bytes(Body::new(r.into_body()), usize::MAX).await.is_ok()
                                 && status.is_success()
                         }

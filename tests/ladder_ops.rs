@@ -17,14 +17,15 @@ fn arena() -> &'static Path {
     Path::new(env!("CARGO_BIN_EXE_arena"))
 }
 
-/// A Lua bot whose every decision takes a while (a few million instructions, under the
-/// decision's fuel): its matches last seconds, so that a worker can be killed in the middle.
+/// A Lua bot whose every decision takes a while (16M instructions, about 0.25 s here; the
+/// ladder's limits below allow it) and which plays its last legal action (the longer Blade
+/// matches): its matches last seconds, so that a worker can be killed in the middle of one.
 const SLOW: &str =
-    "function act(obs)\n  local x = 0\n  for i = 1, 1500000 do x = x + i end\n  return obs.legal[1]\nend\n";
+    "function act(obs)\n  local x = 0\n  for i = 1, 8000000 do x = x + i end\n  return obs.legal[#obs.legal]\nend\n";
 const QUICK: &str = "function act(obs) return obs.legal[#obs.legal] end\n";
 
 const LADDER: &str = "title = \"ops\"\nsame_owner = true\n[[board]]\ngame = \"blade\"\n\
-[matchmaking]\ntick_seconds = 1\njobs_per_tick = 1\n[limits]\nfuel_per_match = 2000000000\n";
+[matchmaking]\ntick_seconds = 1\njobs_per_tick = 1\n[limits]\nfuel_per_decision = 1000000000\nfuel_per_match = 100000000000\n";
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("cardarena-ladder-ops-{}-{name}", std::process::id()));
@@ -118,6 +119,43 @@ fn a_restarted_server_plays_the_jobs_queued_before() {
     });
     wait_for("a duplicate set on the board", || {
         (count(&c, "SELECT count(*) FROM matches") > 0).then_some(())
+    });
+    assert_eq!(count(&c, "SELECT count(*) FROM queue_jobs WHERE state = 'failed'"), 0);
+    drop(server);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A server killed with SIGKILL takes its workers with it (none is left playing on its
+/// database), and the next start plays what was queued, the match in play included once its
+/// lease has run out.
+#[test]
+fn a_server_killed_with_sigkill_takes_its_workers_and_the_next_start_resumes() {
+    let dir = temp_dir("sigkill");
+    let server = Server::start(arena(), &dir, 1, 2.0);
+    let mut client = Client::new(&server.url);
+    let token = client.admin_token(server.invite.as_deref().unwrap());
+    client.upload(&token, "slow", SLOW);
+    client.upload(&token, "quick", QUICK);
+    let c = db(&dir);
+    let validation = |c: &rusqlite::Connection| {
+        c.query_row("SELECT lease_owner FROM queue_jobs WHERE state = 'running'", [], |r| {
+            r.get::<_, String>(0)
+        })
+        .ok()
+    };
+    wait_for("a smoke match in play", || validation(&c));
+    let workers = workers_of(server.pid());
+    assert_eq!(workers.len(), 1);
+    server.kill();
+    for (pid, _) in &workers {
+        wait_for("the worker to die with its server", || {
+            (!Path::new(&format!("/proc/{pid}")).exists()).then_some(())
+        });
+    }
+    assert_eq!(count(&c, "SELECT count(*) FROM versions WHERE state = 'ready'"), 0);
+    let server = Server::start(arena(), &dir, 1, 2.0);
+    wait_for("both versions validated after the restart", || {
+        (count(&c, "SELECT count(*) FROM versions WHERE state = 'ready'") == 2).then_some(())
     });
     assert_eq!(count(&c, "SELECT count(*) FROM queue_jobs WHERE state = 'failed'"), 0);
     drop(server);

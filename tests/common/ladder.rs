@@ -65,6 +65,12 @@ impl Server {
         self.child.id()
     }
 
+    /// SIGKILL, to the server only (not its workers), and waits for it.
+    pub fn kill(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
     /// Ctrl-C: the server stops its workers and exits.
     pub fn interrupt(mut self) {
         let workers = workers_of(self.child.id());

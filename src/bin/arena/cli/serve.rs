@@ -107,7 +107,8 @@ pub fn serve_cmd(args: ServeArgs) -> anyhow::Result<()> {
     served
 }
 
-/// Every second, takes the finished jobs in (matches onto the boards, validation verdicts).
+/// Every second, takes the finished jobs in (matches onto the boards, validation verdicts) and
+/// moves the class events on (a deadline passed: freeze and queue; every match in: grade).
 async fn collecting(ladder: Ladder) {
     let mut every = tokio::time::interval(std::time::Duration::from_secs(1));
     loop {
@@ -115,6 +116,11 @@ async fn collecting(ladder: Ladder) {
         let l = ladder.clone();
         if let Ok(Err(e)) = tokio::task::spawn_blocking(move || l.collect()).await {
             eprintln!("taking results in: {e}");
+        }
+        let l = ladder.clone();
+        let now = ladder::db::now();
+        if let Ok(Err(e)) = tokio::task::spawn_blocking(move || ladder::class::tick(&l, now)).await {
+            eprintln!("class events: {e}");
         }
     }
 }
@@ -133,11 +139,13 @@ fn supervise(
     let url = format!("sqlite:{}", db.display());
     let lease = lease.to_string();
     let start = move |k: usize| {
-        std::process::Command::new(&exe)
+        let mut worker = std::process::Command::new(&exe);
+        worker
             .args(["worker", "--db", &url, "--group", "ladder", "--lease", &lease])
             .args(["--name", &format!("ladder-worker-{k}")])
-            .stdin(std::process::Stdio::null())
-            .spawn()
+            .stdin(std::process::Stdio::null());
+        die_with_server(&mut worker);
+        worker.spawn()
     };
     let mut children = Vec::new();
     for k in 0..n {
@@ -162,6 +170,33 @@ fn supervise(
         }
     }))
 }
+
+/// A worker dies with the server, even one killed with SIGKILL (Linux's parent-death signal):
+/// no orphan keeps playing on a database whose server is gone, and a restarted server starts
+/// its own. The thread that starts a worker lives as long as the server (the main thread, or
+/// the supervisor, which stops the workers itself when it ends).
+#[cfg(target_os = "linux")]
+fn die_with_server(worker: &mut std::process::Command) {
+    use std::os::unix::process::CommandExt;
+    let server = std::process::id();
+    // SAFETY: between fork and exec the closure calls only prctl, getppid and _exit, which are
+    // async-signal-safe, and allocates nothing.
+    unsafe {
+        worker.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) == -1 {
+                return Err(std::io::Error::last_os_error());
+            }
+            // The server died before the signal was set: go now.
+            if libc::getppid() as u32 != server {
+                libc::_exit(1);
+            }
+            Ok(())
+        });
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn die_with_server(_worker: &mut std::process::Command) {}
 
 /// Every `tick_seconds`, queues the tick's duplicate sets (off the async threads).
 async fn matchmaking(db: Arc<Db>, config: LadderConfig, ladder: Ladder) {

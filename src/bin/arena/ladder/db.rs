@@ -247,6 +247,7 @@ impl Db {
             .and_then(|_| conn.pragma_update(None, "foreign_keys", "ON"))
             .and_then(|_| conn.busy_timeout(std::time::Duration::from_secs(10)))
             .and_then(|_| conn.execute_batch(SCHEMA))
+            .and_then(|_| conn.execute_batch(super::class::SCHEMA))
             .map_err(err)?;
         Ok(Db { conn: Mutex::new(conn), path: path.to_path_buf() })
     }
@@ -256,17 +257,17 @@ impl Db {
         &self.path
     }
 
-    fn conn(&self) -> MutexGuard<'_, Connection> {
+    pub(super) fn conn(&self) -> MutexGuard<'_, Connection> {
         // A panic while holding the lock leaves SQLite consistent (statements are atomic).
         self.conn.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    fn err(&self, source: rusqlite::Error) -> DbError {
+    pub(super) fn err(&self, source: rusqlite::Error) -> DbError {
         DbError { path: self.path.display().to_string(), source }
     }
 
     /// Runs `f` on the connection, mapping its errors to [`DbError`].
-    fn with<T>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Result<T> {
+    pub(super) fn with<T>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Result<T> {
         f(&self.conn()).map_err(|e| self.err(e))
     }
 

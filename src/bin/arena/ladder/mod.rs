@@ -10,9 +10,11 @@
 //!   the results.
 //! - `matchmaking`: which duplicate sets a tick queues. `board`: standings and charts.
 //! - `rate`: rate limits of sign-ins (per name tried and per session) and of the API (per token).
+//! - `class`: class mode: events with a deadline, graded as `arena grade` grades.
 
 pub mod auth;
 pub mod board;
+pub mod class;
 pub mod config;
 pub mod db;
 pub mod jobs;

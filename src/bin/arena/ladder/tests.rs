@@ -16,6 +16,7 @@ use tower::ServiceExt;
 
 #[path = "rate_tests.rs"]
 mod rate_tests;
+mod class;
 
 struct Site {
     app: Router,
