@@ -14,9 +14,9 @@ use axum::Router;
 use cardarena::tournament::queue::worker::{self, WorkerOptions};
 use tower::ServiceExt;
 
+mod class;
 #[path = "rate_tests.rs"]
 mod rate_tests;
-mod class;
 
 struct Site {
     app: Router,
