@@ -10,6 +10,7 @@ use cardarena::play::registry::{self, Loader};
 use cardarena::play::runner::BotEntry;
 use cardarena::play::Match;
 use cardarena::tournament::grade::{self, GradeRow, GradeSetup, Played};
+use clap::Parser;
 
 /// `YYYY-MM-DDTHH:MM` of `t` seconds since 1970 (UTC), as a browser's datetime-local sends it.
 fn form_time(t: i64) -> String {
@@ -160,6 +161,29 @@ fn graded_locally(
     grade::grade_csv(&grades.rows, &setup.against, true)
 }
 
+/// `csv` with its measurement columns (fuel and memory) emptied (a CSV without quoted fields).
+fn unmeasured(csv: &str) -> String {
+    assert!(!csv.contains('"'), "{csv}");
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let at: Vec<usize> = ["fuel_mean", "fuel_p99", "fuel_max", "memory_peak"]
+        .iter()
+        .map(|c| header.iter().position(|h| h == c).unwrap())
+        .collect();
+    csv.lines()
+        .enumerate()
+        .map(|(i, line)| {
+            let mut fields: Vec<&str> = line.split(',').collect();
+            assert_eq!(fields.len(), header.len(), "{line}");
+            for &k in &at {
+                if i > 0 {
+                    fields[k] = "";
+                }
+            }
+            fields.join(",") + "\n"
+        })
+        .collect()
+}
+
 #[tokio::test]
 async fn at_the_deadline_the_newest_ready_versions_are_frozen_and_graded() {
     let s = site("class-run");
@@ -273,6 +297,20 @@ async fn at_the_deadline_the_newest_ready_versions_are_frozen_and_graded() {
         round_robin: true,
     };
     assert_eq!(csv, graded_locally(&setup, dir.path(), &files, &s.config.limits));
+    // And `arena grade` itself on a folder of the frozen files gives it too, but for what it
+    // measures differently: the memory peak (queued matches do not measure it) and the fuel
+    // (it watches a Lua bot's reads of observation fields that do not exist, a worker does not).
+    let out = dir.path().join("grades.csv");
+    let seed = e.seed.to_string();
+    let args = ["arena", "grade", "--game", "blade", "--variant", "readme", "--bots"];
+    let more =
+        ["--against", "random,greedy", "--deals", "2", "--seed", &seed, "--round-robin", "--threads", "1"];
+    let paths = [dir.path().to_str().unwrap(), "--csv", out.to_str().unwrap()];
+    let cli = crate::cli::Cli::try_parse_from(args.iter().chain(&paths[..1]).chain(&more).chain(&paths[1..]))
+        .unwrap();
+    crate::cli::run(cli).unwrap();
+    let by_grade = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(unmeasured(&csv), unmeasured(&by_grade));
 
     // More ticks and more uploads do not change a graded event.
     assert_eq!(class::tick(&restarted, deadline + 1200).unwrap(), 0);
