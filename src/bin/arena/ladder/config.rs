@@ -18,6 +18,9 @@
 //! max_bytes = 262144          # largest bot file
 //! per_minute = 6              # uploads per user or token per minute
 //!
+//! [play]                      # people playing bots in the browser
+//! move_seconds = 300          # how long a bot waits for a person's move; then they forfeit
+//!
 //! [limits]                    # the sandbox limits of every match (as arena.toml's [limits])
 //! fuel_per_decision = 5000000
 //! ```
@@ -79,6 +82,8 @@ pub struct LadderConfig {
     pub uploads_per_minute: u32,
     /// Sandbox limits of every match.
     pub limits: LimitsConfig,
+    /// Seconds a bot waits for a person's move in the browser before the person forfeits.
+    pub move_seconds: u64,
 }
 
 impl Default for LadderConfig {
@@ -97,6 +102,7 @@ impl Default for LadderConfig {
             max_bytes: 256 * 1024,
             uploads_per_minute: 6,
             limits: LimitsConfig::default(),
+            move_seconds: 300,
         }
     }
 }
@@ -124,6 +130,13 @@ struct RawFile {
     matchmaking: Option<RawMatchmaking>,
     upload: Option<RawUpload>,
     limits: Option<LimitsConfig>,
+    play: Option<RawPlay>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPlay {
+    move_seconds: Option<Spanned<u64>>,
 }
 
 #[derive(Deserialize)]
@@ -236,6 +249,16 @@ pub fn parse(text: &str, path: &Path) -> Result<LadderConfig, ConfigError> {
             }
             config.uploads_per_minute = p.into_inner();
         }
+    }
+    if let Some(m) = raw.play.and_then(|p| p.move_seconds) {
+        if !(1..=86_400).contains(m.get_ref()) {
+            return Err(ConfigError(format!(
+                "{}: `move_seconds` must be between 1 and 86400 (a day), not {}",
+                at(m.span()),
+                m.get_ref()
+            )));
+        }
+        config.move_seconds = m.into_inner();
     }
     config.limits = raw.limits.unwrap_or_default();
     Ok(config)

@@ -67,7 +67,7 @@ impl Ladder {
     /// reach it (for invite links and the `arena submit` hint).
     pub fn new(db: Arc<Db>, config: LadderConfig, jobs: Arc<Jobs>, url: &str) -> Ladder {
         let mut env = Environment::new();
-        for (name, text) in TEMPLATES {
+        for (name, text) in TEMPLATES.into_iter().chain(super::play::TEMPLATES) {
             env.add_template(name, text).expect("the ladder's templates parse");
         }
         // Checked against at a login for an unknown name (no enumeration by timing).
@@ -92,7 +92,7 @@ impl Ladder {
     }
 
     /// Runs a database call off the async threads.
-    async fn run<T: Send + 'static>(
+    pub(super) async fn run<T: Send + 'static>(
         &self,
         f: impl FnOnce(&Db) -> Result<T, DbError> + Send + 'static,
     ) -> Result<T, AppError> {
@@ -103,7 +103,7 @@ impl Ladder {
             .map_err(|e| AppError::internal(e.to_string()))
     }
 
-    fn render(&self, page: &Page, name: &str, ctx: Value) -> Result<Html<String>, AppError> {
+    pub(super) fn render(&self, page: &Page, name: &str, ctx: Value) -> Result<Html<String>, AppError> {
         let site = context! {
             title => &self.0.config.title,
             version => env!("CARGO_PKG_VERSION"),
@@ -118,14 +118,19 @@ impl Ladder {
             .map_err(|e| AppError::internal(format!("{e:#}")))
     }
 
-    fn board(&self, game: &str, variant: &str) -> Option<Board> {
+    /// The ladder's database, configuration and jobs (for the pages of sibling modules).
+    pub(super) fn parts(&self) -> (&Arc<Db>, &LadderConfig, &Arc<Jobs>) {
+        (&self.0.db, &self.0.config, &self.0.jobs)
+    }
+
+    pub(super) fn board(&self, game: &str, variant: &str) -> Option<Board> {
         let game: GameId = game.parse().ok()?;
         self.0.config.boards_of(game).find(|b| b.variant == variant).cloned()
     }
 }
 
 /// A serializable value for a template.
-fn ser<T: serde::Serialize>(value: &T) -> Value {
+pub(super) fn ser<T: serde::Serialize>(value: &T) -> Value {
     Value::from(minijinja::value::Serde(value))
 }
 
@@ -139,20 +144,20 @@ pub struct AppError {
 }
 
 impl AppError {
-    fn new(status: StatusCode, message: impl Into<String>) -> AppError {
+    pub(super) fn new(status: StatusCode, message: impl Into<String>) -> AppError {
         AppError { status, message: message.into(), json: false }
     }
 
-    fn internal(message: String) -> AppError {
+    pub(super) fn internal(message: String) -> AppError {
         AppError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("the server failed: {message}"))
     }
 
-    fn json(mut self) -> AppError {
+    pub(super) fn json(mut self) -> AppError {
         self.json = true;
         self
     }
 
-    fn not_found(what: &str) -> AppError {
+    pub(super) fn not_found(what: &str) -> AppError {
         AppError::new(StatusCode::NOT_FOUND, format!("no such {what}"))
     }
 }
@@ -174,9 +179,9 @@ impl IntoResponse for AppError {
 }
 
 /// Who is asking, and the session's CSRF token for the page's forms.
-struct Page {
-    me: Option<User>,
-    csrf: String,
+pub(super) struct Page {
+    pub(super) me: Option<User>,
+    pub(super) csrf: String,
 }
 
 /// The session's CSRF token (made on first use).
@@ -190,7 +195,7 @@ async fn csrf_token(session: &Session) -> Result<String, AppError> {
 }
 
 /// Refuses a form whose CSRF token is not the session's.
-async fn check_csrf(session: &Session, given: &str) -> Result<(), AppError> {
+pub(super) async fn check_csrf(session: &Session, given: &str) -> Result<(), AppError> {
     let expected = session.get::<String>("csrf").await.map_err(|e| AppError::internal(e.to_string()))?;
     match expected {
         Some(t) if !given.is_empty() && t == given => Ok(()),
@@ -201,7 +206,7 @@ async fn check_csrf(session: &Session, given: &str) -> Result<(), AppError> {
     }
 }
 
-async fn page(ladder: &Ladder, session: &Session) -> Result<Page, AppError> {
+pub(super) async fn page(ladder: &Ladder, session: &Session) -> Result<Page, AppError> {
     let me = session_user(ladder, session).await?;
     Ok(Page { me, csrf: csrf_token(session).await? })
 }
@@ -229,7 +234,7 @@ async fn token_user(ladder: &Ladder, headers: &HeaderMap) -> Result<User, AppErr
     ladder.run(move |db| db.token_user(&token)).await?.filter(|u| !u.disabled).ok_or_else(unauthorized)
 }
 
-async fn require_user(ladder: &Ladder, session: &Session) -> Result<User, AppError> {
+pub(super) async fn require_user(ladder: &Ladder, session: &Session) -> Result<User, AppError> {
     session_user(ladder, session)
         .await?
         .ok_or_else(|| AppError::new(StatusCode::UNAUTHORIZED, "sign in first (the Sign in link at the top)"))
@@ -326,6 +331,7 @@ pub fn router(ladder: Ladder) -> Router {
         .route("/admin/invites", post(create_invite))
         .route("/admin/users/{id}/disable", post(disable_user))
         .route("/admin/bots/{id}/disable", post(disable_bot))
+        .merge(super::play::routes())
         .merge(uploads)
         .layer(DefaultBodyLimit::max(FORM_OVERHEAD))
         .layer(sessions)

@@ -1,0 +1,210 @@
+//! Play in the browser, end to end: the real `arena serve` (one worker process), a person who
+//! registers by the printed invite link, uploads an E-card bot, plays it to the end of a match
+//! by clicking (and by the keys 1–9) in headless Chromium, then checks the match's replay with
+//! `arena replay --verify`. Screenshots go to target/screenshots/ (play-*.png).
+
+#[path = "common/browser.rs"]
+mod browser;
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::net::TcpListener;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use browser::{Browser, Locator};
+
+/// `arena serve` in a process group of its own (with its workers), killed when dropped.
+struct Server {
+    child: Child,
+    url: String,
+    invite: String,
+}
+
+impl Server {
+    fn start(dir: &Path) -> Server {
+        std::fs::write(
+            dir.join("ladder.toml"),
+            "title = \"Play test\"\n[[board]]\ngame = \"ecard\"\n[matchmaking]\ntick_seconds = 3600\n",
+        )
+        .unwrap();
+        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let url = format!("http://127.0.0.1:{port}");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+            .arg("serve")
+            .arg(dir.join("ladder.toml"))
+            .arg("--db")
+            .arg(dir.join("ladder.db"))
+            .args(["--bind", &format!("127.0.0.1:{port}"), "--workers", "1"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .process_group(0)
+            .spawn()
+            .expect("arena serve starts");
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let mut invite = None;
+        for line in lines.by_ref() {
+            let line = line.unwrap();
+            if let Some(link) = line.trim().strip_prefix(&format!("{url}/register?invite=")) {
+                invite = Some(format!("{url}/register?invite={link}"));
+            }
+            if line.starts_with("Serving the ladder") {
+                break;
+            }
+        }
+        // Keep reading its output so that the server never blocks on a full pipe.
+        std::thread::spawn(move || lines.for_each(drop));
+        let invite = invite.expect("the first start prints the admin invite link");
+        Server { child, url, invite }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let group = i32::try_from(self.child.id()).expect("a pid");
+        // SAFETY: kill(2) with the negated id of the group this test created.
+        unsafe { libc::kill(-group, libc::SIGKILL) };
+        let _ = self.child.wait();
+    }
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("ladder-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn bot_file() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("example_bots/lua/ecard_greedy.lua")
+}
+
+async fn fill(b: &Browser, css: &str, text: &str) {
+    b.client
+        .find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("no {css}: {e}"))
+        .send_keys(text)
+        .await
+        .unwrap();
+}
+
+async fn click(b: &Browser, css: &str) {
+    b.client.find(Locator::Css(css)).await.unwrap_or_else(|e| panic!("no {css}: {e}")).click().await.unwrap();
+}
+
+/// Waits (30 s at most) until `css` matches something on the page.
+async fn wait_for(b: &Browser, css: &str) {
+    let until = Instant::now() + Duration::from_secs(30);
+    while b.client.find(Locator::Css(css)).await.is_err() {
+        assert!(Instant::now() < until, "waited 30 s for {css}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[test]
+fn a_person_plays_a_whole_match_against_a_bot_in_the_browser() {
+    let dir = scratch("play");
+    browser::runtime().block_on(async {
+        let Some(b) = Browser::start().await else { return };
+        let server = Server::start(&dir);
+
+        // Register by the printed invite link, upload an E-card bot, wait until it is ready.
+        b.client.goto(&server.invite).await.unwrap();
+        fill(&b, "input[name=name]", "ann").await;
+        fill(&b, "input[name=password]", "password123").await;
+        click(&b, "form[action='/register'] button").await;
+        b.client.goto(&format!("{}/upload", server.url)).await.unwrap();
+        b.client.find(Locator::Css("select[name=game]")).await.unwrap().select_by_value("ecard").await.unwrap();
+        fill(&b, "input[name=name]", "crafty").await;
+        fill(&b, "input[type=file]", bot_file().to_str().unwrap()).await;
+        click(&b, "form[action='/upload'] button").await;
+        let until = Instant::now() + Duration::from_secs(60);
+        loop {
+            let page = b.client.source().await.unwrap();
+            if page.contains("class=\"state-ready\"") {
+                break;
+            }
+            assert!(!page.contains("class=\"state-failed\""), "the bot failed validation:\n{page}");
+            assert!(Instant::now() < until, "the bot was not validated within 60 s:\n{page}");
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            b.client.refresh().await.unwrap();
+        }
+
+        // Start a match against it, in seat 0.
+        click(&b, "header a[href='/play']").await;
+        let options = b.texts("select[name=opponent] option").await;
+        assert_eq!(options.len(), 1, "{options:?}");
+        assert!(options[0].contains("crafty@v1.lua"), "{options:?}");
+        b.client.find(Locator::Css("select[name=seat]")).await.unwrap().select_by_value("0").await.unwrap();
+        b.screenshot("play-choose").await;
+        click(&b, "#start button").await;
+
+        // Play every decision: click the first move, or press its key, until the match ends.
+        let mut moves = 0;
+        let until = Instant::now() + Duration::from_secs(120);
+        loop {
+            assert!(Instant::now() < until, "the match did not end within 120 s ({moves} moves made)");
+            if b.client.find(Locator::Css("#result")).await.is_ok() {
+                break;
+            }
+            let buttons = b.client.find_all(Locator::Css("#moves button")).await.unwrap();
+            if buttons.is_empty() {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                continue;
+            }
+            let board = b.text("#board").await;
+            assert!(board.contains("<- you") && board.contains("ecard"), "{board}");
+            if moves == 0 {
+                assert_eq!(b.text("#status").await, "Your move.");
+                b.screenshot("play-move").await;
+            }
+            if moves % 2 == 1 {
+                b.press('1').await;
+            } else if buttons[0].click().await.is_err() {
+                // The page changed under the click (the poll redrew the moves): look again.
+                continue;
+            }
+            moves += 1;
+            // Wait until the move was taken (the buttons go) before looking again.
+            let sent = Instant::now();
+            while sent.elapsed() < Duration::from_secs(5)
+                && b.client.find(Locator::Css("#moves button")).await.is_ok()
+                && b.client.find(Locator::Css("#result")).await.is_err()
+            {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
+        assert!(moves >= 4, "an E-card match has at least four decisions per seat; {moves} made");
+        wait_for(&b, "#viewer").await;
+        let result = b.text("#result").await;
+        assert!(result.contains("human:ann") && result.contains("crafty@v1.lua"), "{result}");
+        b.screenshot("play-end").await;
+
+        // The replay from the page, verified by `arena replay --verify` with the bot's file.
+        let text = b
+            .client
+            .execute_async(
+                "const done = arguments[0]; fetch(document.querySelector('a[download]').href).then(r => r.text()).then(done)",
+                vec![],
+            )
+            .await
+            .unwrap();
+        let replay_file = dir.join("play-1.json");
+        std::fs::write(&replay_file, text.as_str().unwrap()).unwrap();
+        std::fs::copy(bot_file(), dir.join("crafty@v1.lua")).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_arena"))
+            .arg("replay")
+            .arg(&replay_file)
+            .arg("--verify")
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{said}{}", String::from_utf8_lossy(&out.stderr));
+        assert!(said.contains("seat 0 (human:ann) is a person") && said.contains("verified:"), "{said}");
+        b.close().await;
+        drop(server);
+    });
+}
