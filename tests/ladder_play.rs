@@ -117,7 +117,7 @@ fn a_person_plays_a_whole_match_against_a_bot_in_the_browser() {
         fill(&b, "input[name=password]", "password123").await;
         click(&b, "form[action='/register'] button").await;
         b.client.goto(&format!("{}/upload", server.url)).await.unwrap();
-        b.client.find(Locator::Css("select[name=game]")).await.unwrap().select_by_value("ecard").await.unwrap();
+        b.client.find(Locator::Css("select[name=game]")).await.unwrap().select_by_label("ecard").await.unwrap();
         fill(&b, "input[name=name]", "crafty").await;
         fill(&b, "input[type=file]", bot_file().to_str().unwrap()).await;
         click(&b, "form[action='/upload'] button").await;
@@ -168,6 +168,8 @@ fn a_person_plays_a_whole_match_against_a_bot_in_the_browser() {
                 continue;
             }
             moves += 1;
+            let error = b.text("#error").await;
+            assert!(error.is_empty(), "the move was refused: {error}");
             // Wait until the move was taken (the buttons go) before looking again.
             let sent = Instant::now();
             while sent.elapsed() < Duration::from_secs(5)
