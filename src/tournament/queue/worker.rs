@@ -1,10 +1,12 @@
 //! The worker loop: claim a job, play its match through [`Match`], store the result; again.
 //!
-//! A worker fetches each bot's bytes from the queue once (by content hash) and keeps the
-//! loaded program for the jobs after. While a match plays, a heartbeat thread extends the
-//! lease every third of it. A job the worker cannot play (an unknown game, a bot missing from
-//! the queue) is a host failure reported with [`JobQueue::fail`]; a bot that fails is a verdict
-//! in the replay, and the job's result is stored like any other.
+//! A worker fetches each bot's bytes from the queue once (by content hash), loads them through
+//! the play layer's [`Loader`] (as a local tournament loads its entrants) and keeps the loaded
+//! program for the jobs after. While a match plays, a heartbeat thread extends the lease every
+//! third of it. A job the worker cannot play (an unknown game, a bot missing from the queue) is
+//! a host failure reported with [`JobQueue::fail`]; a bot that fails is a verdict in the
+//! replay, and the job's result is stored like any other: a program the sandbox refuses (or a
+//! Lua bot without `act`) plays its matches with the verdict `load` from the start.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -12,12 +14,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use cardarena_sandbox::{Kind, Sandbox};
+use cardarena_sandbox::Kind;
 
 use super::{Completion, JobOutput, JobQueue, JobSpec, QueueError, SeatSpec};
-use crate::bots::bot::{builtin, builtin_hash, content_hash, is_builtin_name};
+use crate::bots::bot::{builtin_hash, content_hash, is_builtin_name};
 use crate::play::person::{is_person, Person, PersonBot};
-use crate::play::registry::BotSource;
+use crate::play::registry::{BotSource, Loader};
 use crate::play::runner::BotEntry;
 use crate::play::{with_game, GameId, Hosted, Match};
 use crate::tournament::store::Packer;
@@ -107,8 +109,9 @@ pub struct WorkerReport {
 }
 
 /// Runs the worker loop on `queue` until `stop` is set, the queue is empty (`until_empty`), or
-/// `max_jobs` are done. `sandbox`: the process's sandbox, for a worker thread in a process
-/// that has one (the worker plays on a lane of it); `None`: the worker starts its own.
+/// `max_jobs` are done. `loader`: the process's loader, for a worker thread in a process that
+/// has several (the worker loads and plays on a lane of its sandbox); `None`: the worker makes
+/// its own.
 ///
 /// # Errors
 /// The queue's database fails. A job the worker cannot play is not an error of the loop: it is
@@ -116,12 +119,12 @@ pub struct WorkerReport {
 pub fn run(
     queue: &mut dyn JobQueue,
     opts: &WorkerOptions,
-    sandbox: Option<&Sandbox>,
+    loader: Option<&Loader>,
     stop: &AtomicBool,
 ) -> Result<WorkerReport, QueueError> {
     let version = super::arena_version();
     let mut report = WorkerReport::default();
-    let mut cache = BotCache::new(sandbox, opts.wasm_cache.clone());
+    let mut cache = BotCache::new(loader, opts.wasm_cache.clone());
     let mut beat = Heartbeat::none();
     let mut jobs = 0;
     let result = loop {
@@ -259,8 +262,8 @@ impl Heartbeat {
 
 /// The bots a worker has loaded, by content hash and name.
 struct BotCache<'s> {
-    parent: Option<&'s Sandbox>,
-    sandbox: Option<Sandbox>,
+    parent: Option<&'s Loader>,
+    loader: Option<Loader>,
     programs: BTreeMap<(String, String), BotSource>,
     /// The compiled WASM cache's folder for this engine (`DIR/COMPAT`), if any.
     disk: Option<std::path::PathBuf>,
@@ -269,14 +272,14 @@ struct BotCache<'s> {
 }
 
 impl<'s> BotCache<'s> {
-    fn new(parent: Option<&'s Sandbox>, disk: Option<std::path::PathBuf>) -> BotCache<'s> {
-        BotCache { parent, sandbox: None, programs: BTreeMap::new(), disk, from_disk: 0 }
+    fn new(parent: Option<&'s Loader>, disk: Option<std::path::PathBuf>) -> BotCache<'s> {
+        BotCache { parent, loader: None, programs: BTreeMap::new(), disk, from_disk: 0 }
     }
 
     /// A WASM bot from the compiled cache, if it is there and loads.
     fn cached(&mut self, file: &str, hash: &str) -> Option<cardarena_sandbox::Program> {
         let dir = self.disk.clone()?;
-        let sandbox = self.sandbox().ok()?;
+        let sandbox = self.loader().ok()?.sandbox().ok()?;
         let code =
             std::fs::read(dir.join(sandbox.compatibility_hash()).join(format!("{hash}.cwasm"))).ok()?;
         // SAFETY: the cache holds only what `store` wrote (`Program::compiled` of the module
@@ -293,7 +296,7 @@ impl<'s> BotCache<'s> {
         let (Some(dir), Some(code)) = (self.disk.clone(), program.compiled()) else {
             return;
         };
-        let Ok(sandbox) = self.sandbox() else {
+        let Ok(sandbox) = self.loader().and_then(|l| l.sandbox().map_err(|e| e.to_string())) else {
             return;
         };
         let dir = dir.join(sandbox.compatibility_hash());
@@ -303,15 +306,16 @@ impl<'s> BotCache<'s> {
             .and_then(|()| std::fs::rename(&tmp, dir.join(format!("{hash}.cwasm"))));
     }
 
-    fn sandbox(&mut self) -> Result<&Sandbox, String> {
-        if self.sandbox.is_none() {
+    /// This worker's loader: on a lane of the parent's sandbox, or its own.
+    fn loader(&mut self) -> Result<&Loader, String> {
+        if self.loader.is_none() {
             let made = match self.parent {
-                Some(p) => p.lane(),
-                None => Sandbox::new(),
+                Some(p) => p.lane().map_err(|e| e.to_string())?,
+                None => Loader::new(),
             };
-            self.sandbox = Some(made.map_err(|e| format!("cannot start the sandbox: {e}"))?);
+            self.loader = Some(made);
         }
-        Ok(self.sandbox.as_ref().expect("just made"))
+        Ok(self.loader.as_ref().expect("just made"))
     }
 
     /// The bot of one seat: a built-in, a program from the queue's bot store, or a bot the
@@ -333,8 +337,7 @@ impl<'s> BotCache<'s> {
                     seat.hash
                 ));
             }
-            builtin::<G>(name, 0, 0)?;
-            return Ok(BotSource::Builtin(name.clone()));
+            return self.loader()?.resolve::<G>(name).map_err(|e| e.to_string());
         }
         let key = (seat.hash.clone(), name.clone());
         if let Some(source) = self.programs.get(&key) {
@@ -361,12 +364,12 @@ impl<'s> BotCache<'s> {
         if content_hash(&bytes) != seat.hash {
             return Err(format!("the queue's bytes for bot {name:?} do not have its hash {}", seat.hash));
         }
-        let program = self
-            .sandbox()?
-            .load(&file, kind, &bytes)
-            .map_err(|f| format!("bot {name:?} cannot be loaded: {}", f.message))?;
-        self.store(&seat.hash, &program);
-        let source = BotSource::File { name: name.clone(), program };
+        // A program that does not load is the bot's verdict (`BotSource::Failed`), not a host
+        // failure to retry: the same bytes never load.
+        let source = self.loader()?.load_program::<G>(name, &bytes).map_err(|e| e.to_string())?;
+        if let BotSource::File { program, .. } = &source {
+            self.store(&seat.hash, program);
+        }
         self.programs.insert(key, source.clone());
         Ok(source)
     }

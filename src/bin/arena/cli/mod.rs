@@ -783,13 +783,7 @@ fn write_out(path: &std::path::Path, text: &str) -> anyhow::Result<()> {
     }
 }
 
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
+use cardarena::tournament::grade::csv_field;
 
 fn standings_csv(result: &cardarena::tournament::TournamentResult) -> String {
     let mut out = String::from(

@@ -132,14 +132,11 @@ pub fn worker_cmd(args: WorkerArgs) -> anyhow::Result<()> {
     }
     let version = cardarena::tournament::queue::arena_version();
     eprintln!("worker {name} (arena {version}) on {}", queue.name());
-    let sandbox = if args.threads > 1 {
-        Some(
-            cardarena_sandbox::Sandbox::new()
-                .map_err(|e| anyhow::anyhow!("cannot start the sandbox: {e}"))?,
-        )
-    } else {
-        None
-    };
+    // One thread loads its own bots; several load on lanes of one sandbox.
+    let loader = cardarena::play::registry::Loader::new();
+    if args.threads > 1 {
+        loader.sandbox()?;
+    }
     let queues = (0..args.threads).map(|_| queue.reconnect()).collect::<Result<Vec<_>, _>>()?;
     let reports = std::thread::scope(|scope| {
         let handles: Vec<_> = queues
@@ -150,10 +147,10 @@ pub fn worker_cmd(args: WorkerArgs) -> anyhow::Result<()> {
                 if args.threads > 1 {
                     opts.name = format!("{name}/{}", k + 1);
                 }
-                let (stop, sandbox) = (&stop, sandbox.as_ref());
+                let (stop, loader) = (&stop, (args.threads > 1).then_some(&loader));
                 std::thread::Builder::new()
                     .stack_size(8 << 20)
-                    .spawn_scoped(scope, move || worker::run(q.as_mut(), &opts, sandbox, stop))
+                    .spawn_scoped(scope, move || worker::run(q.as_mut(), &opts, loader, stop))
             })
             .collect::<Result<_, _>>()
             .context("cannot start the worker threads")?;

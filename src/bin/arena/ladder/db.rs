@@ -275,6 +275,7 @@ impl Db {
             .and_then(|_| conn.pragma_update(None, "foreign_keys", "ON"))
             .and_then(|_| conn.busy_timeout(std::time::Duration::from_secs(10)))
             .and_then(|_| conn.execute_batch(SCHEMA))
+            .and_then(|_| conn.execute_batch(super::class::SCHEMA))
             .map_err(err)?;
         Ok(Db { conn: Mutex::new(conn), path: path.to_path_buf() })
     }
@@ -284,12 +285,12 @@ impl Db {
         &self.path
     }
 
-    fn conn(&self) -> MutexGuard<'_, Connection> {
+    pub(super) fn conn(&self) -> MutexGuard<'_, Connection> {
         // A panic while holding the lock leaves SQLite consistent (statements are atomic).
         self.conn.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    fn err(&self, source: rusqlite::Error) -> DbError {
+    pub(super) fn err(&self, source: rusqlite::Error) -> DbError {
         DbError { path: self.path.display().to_string(), source }
     }
 
@@ -876,7 +877,9 @@ impl Db {
         let mut dest =
             Connection::open(to).map_err(|e| DbError { path: to.display().to_string(), source: e })?;
         let backup = rusqlite::backup::Backup::new(&conn, &mut dest).map_err(|e| self.err(e))?;
-        backup.run_to_completion(256, std::time::Duration::from_millis(5), None).map_err(|e| self.err(e))
+        // Every page in one step: one read transaction, hence one snapshot, however busy the
+        // workers are (in steps, each write by another connection would restart the copy).
+        backup.run_to_completion(i32::MAX, std::time::Duration::from_millis(5), None).map_err(|e| self.err(e))
     }
 }
 

@@ -89,7 +89,7 @@ impl Jobs {
         Jobs { queue: Mutex::new(queue), config }
     }
 
-    fn queue(&self) -> std::sync::MutexGuard<'_, Box<dyn JobQueue>> {
+    pub(super) fn queue(&self) -> std::sync::MutexGuard<'_, Box<dyn JobQueue>> {
         self.queue.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 

@@ -30,18 +30,18 @@ use cardarena::bots::bot::content_hash;
 use cardarena::play::games::GameId;
 use cardarena::tournament::{fault_site, MatchSummary};
 
-struct Inner {
-    db: Arc<Db>,
-    config: LadderConfig,
+pub(super) struct Inner {
+    pub(super) db: Arc<Db>,
+    pub(super) config: LadderConfig,
     env: Environment<'static>,
     decoy: String,
-    jobs: Arc<Jobs>,
-    url: String,
+    pub(super) jobs: Arc<Jobs>,
+    pub(super) url: String,
 }
 
 /// The server's shared state.
 #[derive(Clone)]
-pub struct Ladder(Arc<Inner>);
+pub struct Ladder(pub(super) Arc<Inner>);
 
 const TEMPLATES: [(&str, &str); 11] = [
     ("base.html", include_str!("templates/base.html")),
@@ -60,7 +60,7 @@ const TEMPLATES: [(&str, &str); 11] = [
 const STYLE: &str = include_str!("static/style.css");
 
 /// Room for a multipart form's fields and boundaries around the bot file.
-const FORM_OVERHEAD: usize = 64 * 1024;
+pub(super) const FORM_OVERHEAD: usize = 64 * 1024;
 
 impl Ladder {
     /// The state of a ladder on `db` with `config`, sending jobs to `jobs`; `url` is how people
@@ -70,6 +70,7 @@ impl Ladder {
         for (name, text) in TEMPLATES.into_iter().chain(super::play::TEMPLATES) {
             env.add_template(name, text).expect("the ladder's templates parse");
         }
+        super::class::add_templates(&mut env);
         // Checked against at a login for an unknown name (no enumeration by timing).
         let decoy = auth::hash_password(&auth::secret());
         Ladder(Arc::new(Inner { db, config, env, decoy, jobs, url: url.trim_end_matches('/').to_string() }))
@@ -240,7 +241,7 @@ pub(super) async fn require_user(ladder: &Ladder, session: &Session) -> Result<U
         .ok_or_else(|| AppError::new(StatusCode::UNAUTHORIZED, "sign in first (the Sign in link at the top)"))
 }
 
-async fn require_admin(ladder: &Ladder, session: &Session) -> Result<User, AppError> {
+pub(super) async fn require_admin(ladder: &Ladder, session: &Session) -> Result<User, AppError> {
     let me = require_user(ladder, session).await?;
     if me.admin {
         Ok(me)
@@ -252,7 +253,7 @@ async fn require_admin(ladder: &Ladder, session: &Session) -> Result<User, AppEr
 /// Rate-limit key: the API token, else the browser session's cookie; so a class behind one
 /// address is limited person by person, not as one.
 #[derive(Clone, Copy, Debug)]
-struct PersonKey;
+pub(super) struct PersonKey;
 
 impl KeyExtractor for PersonKey {
     type Key = String;
@@ -302,6 +303,7 @@ pub fn router(ladder: Ladder) -> Router {
             }
             other => Response::from(other),
         }));
+    let limits = super::rate::RateLimits::new(config);
     let sessions = SessionManagerLayer::new(SqliteSessions::new(ladder.0.db.clone()))
         .with_secure(false)
         .with_http_only(true)
@@ -332,9 +334,14 @@ pub fn router(ladder: Ladder) -> Router {
         .route("/admin/users/{id}/disable", post(disable_user))
         .route("/admin/bots/{id}/disable", post(disable_bot))
         .merge(super::play::routes())
+        .route("/admin/class", get(super::class::admin_page).post(super::class::create))
+        .route("/class", get(super::class::list))
+        .route("/class/{id}", get(super::class::event_page))
+        .route("/class/{id}/grades.csv", get(super::class::csv))
         .merge(uploads)
         .layer(DefaultBodyLimit::max(FORM_OVERHEAD))
         .layer(sessions)
+        .layer(axum::middleware::from_fn_with_state(limits, super::rate::limit))
         .with_state(ladder)
 }
 

@@ -14,6 +14,10 @@ use axum::Router;
 use cardarena::tournament::queue::worker::{self, WorkerOptions};
 use tower::ServiceExt;
 
+mod class;
+#[path = "rate_tests.rs"]
+mod rate_tests;
+
 struct Site {
     app: Router,
     db: Arc<Db>,
