@@ -6,69 +6,14 @@
 #[path = "common/browser.rs"]
 mod browser;
 mod common;
+#[path = "common/ladder.rs"]
+mod ladder;
 
-use std::io::{BufRead, BufReader};
-use std::net::TcpListener;
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use browser::{Browser, Locator};
-
-/// `arena serve` in a process group of its own (with its workers), killed when dropped.
-struct Server {
-    child: Child,
-    url: String,
-    invite: String,
-}
-
-impl Server {
-    fn start(dir: &Path) -> Server {
-        std::fs::write(
-            dir.join("ladder.toml"),
-            "title = \"Play test\"\n[[board]]\ngame = \"ecard\"\n[matchmaking]\ntick_seconds = 3600\n",
-        )
-        .unwrap();
-        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let url = format!("http://127.0.0.1:{port}");
-        let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
-            .arg("serve")
-            .arg(dir.join("ladder.toml"))
-            .arg("--db")
-            .arg(dir.join("ladder.db"))
-            .args(["--bind", &format!("127.0.0.1:{port}"), "--workers", "1"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .process_group(0)
-            .spawn()
-            .expect("arena serve starts");
-        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-        let mut invite = None;
-        for line in lines.by_ref() {
-            let line = line.unwrap();
-            if let Some(link) = line.trim().strip_prefix(&format!("{url}/register?invite=")) {
-                invite = Some(format!("{url}/register?invite={link}"));
-            }
-            if line.starts_with("Serving the ladder") {
-                break;
-            }
-        }
-        // Keep reading its output so that the server never blocks on a full pipe.
-        std::thread::spawn(move || lines.for_each(drop));
-        let invite = invite.expect("the first start prints the admin invite link");
-        Server { child, url, invite }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let group = i32::try_from(self.child.id()).expect("a pid");
-        // SAFETY: kill(2) with the negated id of the group this test created.
-        unsafe { libc::kill(-group, libc::SIGKILL) };
-        let _ = self.child.wait();
-    }
-}
 
 fn scratch(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("ladder-{name}"));
@@ -109,10 +54,15 @@ fn a_person_plays_a_whole_match_against_a_bot_in_the_browser() {
     let dir = scratch("play");
     browser::runtime().block_on(async {
         let Some(b) = Browser::start().await else { return };
-        let server = Server::start(&dir);
+        std::fs::write(
+            dir.join("ladder.toml"),
+            "title = \"Play test\"\n[[board]]\ngame = \"ecard\"\n[matchmaking]\ntick_seconds = 3600\n",
+        )
+        .unwrap();
+        let server = ladder::Server::start(Path::new(env!("CARGO_BIN_EXE_arena")), &dir, 1, 60.0);
 
         // Register by the printed invite link, upload an E-card bot, wait until it is ready.
-        b.client.goto(&server.invite).await.unwrap();
+        b.client.goto(server.invite.as_deref().expect("the first start prints the admin invite link")).await.unwrap();
         fill(&b, "input[name=name]", "ann").await;
         fill(&b, "input[name=password]", "password123").await;
         click(&b, "form[action='/register'] button").await;
