@@ -109,6 +109,8 @@ fn a_person_plays_a_whole_match_against_a_bot_in_the_browser() {
             assert!(board.contains("<- you") && board.contains("ecard"), "{board}");
             if moves == 0 {
                 assert_eq!(b.text("#status").await, "Your move.");
+                let hand = b.texts("#hand .card").await;
+                assert_eq!(hand.len(), 5, "E-card: five cards in hand at the start: {hand:?}");
                 b.screenshot("play-move").await;
             }
             if moves % 2 == 1 {

@@ -33,6 +33,7 @@ use super::server::{check_csrf, page, require_user, ser, AppError, Ladder};
 use cardarena::bots::bot::{Fault, Verdict};
 use cardarena::play::games::GameId;
 use cardarena::play::person::{Person, Prompt};
+use cardarena::replay::viewer::frames::{live_cards, CardSpan};
 use cardarena::tournament::queue::worker::People;
 use cardarena::tournament::queue::{JobSpec, NewJob, SeatSpec};
 use cardarena::tournament::MatchSummary;
@@ -101,6 +102,25 @@ pub struct Turn {
     pub legal: Vec<String>,
     /// The move made, if made.
     pub action: Option<String>,
+    /// The seat's observation (JSON), as the bot would receive it.
+    #[serde(skip)]
+    pub observation: String,
+    /// The seat's hand, as the replay viewer draws cards ([`Turn::draw`]).
+    pub hand: Vec<CardSpan>,
+    /// The legal moves as the viewer would draw them as cards.
+    pub moves: Vec<CardSpan>,
+}
+
+impl Turn {
+    /// Fills in the hand and moves as card spans (`game`'s card colours).
+    fn draw(mut self, game: &str) -> Turn {
+        if let Ok(id) = game.parse::<GameId>() {
+            if let Ok((hand, moves)) = live_cards(id, &self.observation, &self.legal) {
+                (self.hand, self.moves) = (hand, moves);
+            }
+        }
+        self
+    }
 }
 
 const GAME_SELECT: &str =
@@ -130,6 +150,9 @@ fn turn_of(r: &rusqlite::Row) -> rusqlite::Result<Turn> {
         view: r.get(1)?,
         legal: serde_json::from_str(&legal).unwrap_or_default(),
         action: r.get(3)?,
+        observation: r.get(4)?,
+        hand: Vec::new(),
+        moves: Vec::new(),
     })
 }
 
@@ -157,7 +180,7 @@ fn games_of(db: &Db, user: i64) -> Result<Vec<Game>, DbError> {
 fn last_turn(db: &Db, id: i64) -> Result<Option<Turn>, DbError> {
     db.with(|c| {
         c.query_row(
-            "SELECT n, view, legal, action FROM play_turns WHERE game = ?1 ORDER BY n DESC LIMIT 1",
+            "SELECT n, view, legal, action, observation FROM play_turns WHERE game = ?1 ORDER BY n DESC LIMIT 1",
             params![id],
             turn_of,
         )
@@ -488,7 +511,11 @@ async fn game_page(
         let opponent = opponent_label(db, &g)?;
         let bot_id = db.version(g.version).map_err(db_err)?.map(|v| v.bot);
         let player = db.user(g.user).map_err(db_err)?.map(|u| u.name).unwrap_or_default();
-        let turn = if g.live() { last_turn(db, g.id).map_err(db_err)?.filter(|t| t.action.is_none()) } else { None };
+        let turn = if g.live() {
+            last_turn(db, g.id).map_err(db_err)?.filter(|t| t.action.is_none()).map(|t| t.draw(&g.game))
+        } else {
+            None
+        };
         let mut seats = Vec::new();
         let mut viewer = None;
         if let Some(s) = g.summary.as_deref().and_then(|s| serde_json::from_str::<MatchSummary>(s).ok()) {
@@ -546,7 +573,7 @@ async fn state(
     blocking(&ladder, move |db, jobs| {
         let g = visible(db, jobs, id, me)?;
         let turn = if g.live() { last_turn(db, g.id).map_err(db_err)? } else { None };
-        let open = turn.filter(|t| t.action.is_none());
+        let open = turn.filter(|t| t.action.is_none()).map(|t| t.draw(&g.game));
         let waiting = match (g.state.as_str(), &open) {
             ("queued", _) => "worker",
             (_, Some(_)) if g.live() => "you",

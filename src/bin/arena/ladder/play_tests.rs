@@ -116,6 +116,14 @@ async fn a_person_plays_a_bot_to_the_end_and_the_match_verifies() {
         let n = st["turn"]["n"].as_i64().unwrap().to_string();
         let legal: Vec<String> = serde_json::from_value(st["turn"]["legal"].clone()).unwrap();
         assert!(st["turn"]["view"].as_str().unwrap().contains("<- you"), "{st}");
+        // The seat's hand and moves as the viewer's card spans: E-card's moves are cards of
+        // the hand (rules: each player plays one card of their hand).
+        let hand: Vec<&str> =
+            st["turn"]["hand"].as_array().unwrap().iter().map(|c| c["text"].as_str().unwrap()).collect();
+        assert!(legal.iter().all(|a| hand.contains(&a.as_str())), "{st}");
+        let moves: Vec<&str> =
+            st["turn"]["moves"].as_array().unwrap().iter().map(|m| m["text"].as_str().unwrap()).collect();
+        assert_eq!(moves, legal.iter().map(String::as_str).collect::<Vec<_>>());
         if first {
             first = false;
             // The page shows the decision with its moves as buttons.
