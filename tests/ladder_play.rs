@@ -1,6 +1,7 @@
 //! Play in the browser, end to end: the real `arena serve` (one worker process), a person who
 //! registers by the printed invite link, uploads an E-card bot, plays it to the end of a match
-//! by clicking (and by the keys 1–9) in headless Chromium, then checks the match's replay with
+//! by clicking (and by the keys 1–9) in headless Chromium, with the worker playing it killed
+//! midway (another one resumes the match), then checks the match's replay with
 //! `arena replay --verify`. Screenshots go to target/screenshots/ (play-*.png).
 
 #[path = "common/browser.rs"]
@@ -59,7 +60,7 @@ fn a_person_plays_a_whole_match_against_a_bot_in_the_browser() {
             "title = \"Play test\"\n[[board]]\ngame = \"ecard\"\n[matchmaking]\ntick_seconds = 3600\n",
         )
         .unwrap();
-        let server = ladder::Server::start(Path::new(env!("CARGO_BIN_EXE_arena")), &dir, 1, 60.0);
+        let server = ladder::Server::start(Path::new(env!("CARGO_BIN_EXE_arena")), &dir, 1, 2.0);
 
         // Register by the printed invite link, upload an E-card bot, wait until it is ready.
         b.client.goto(server.invite.as_deref().expect("the first start prints the admin invite link")).await.unwrap();
@@ -93,7 +94,12 @@ fn a_person_plays_a_whole_match_against_a_bot_in_the_browser() {
         click(&b, "#start button").await;
 
         // Play every decision: click the first move, or press its key, until the match ends.
+        // Midway the worker playing the match is killed (SIGKILL): `arena serve` starts another,
+        // which claims the job once its lease (2 s) expires and plays the match again from the
+        // start, taking the moves already made from the database.
         let mut moves = 0;
+        let mut made: Vec<String> = Vec::new();
+        let mut killed = None;
         let until = Instant::now() + Duration::from_secs(120);
         loop {
             assert!(Instant::now() < until, "the match did not end within 120 s ({moves} moves made)");
@@ -113,13 +119,23 @@ fn a_person_plays_a_whole_match_against_a_bot_in_the_browser() {
                 assert_eq!(hand.len(), 5, "E-card: five cards in hand at the start: {hand:?}");
                 b.screenshot("play-move").await;
             }
+            // (If the page changed under us, the poll redrew the moves: look again.)
+            let Ok(card) = buttons[0].find(Locator::Css(".card")).await else { continue };
+            let Ok(action) = card.text().await else { continue };
+            if moves == 3 && killed.is_none() {
+                let workers = ladder::workers_of(server.pid());
+                assert_eq!(workers.len(), 1, "{workers:?}");
+                // SAFETY: kill(2) on the worker process this test's server started.
+                assert_eq!(unsafe { libc::kill(workers[0].0 as i32, libc::SIGKILL) }, 0);
+                killed = Some(workers[0].0);
+            }
             if moves % 2 == 1 {
                 b.press('1').await;
             } else if buttons[0].click().await.is_err() {
-                // The page changed under the click (the poll redrew the moves): look again.
                 continue;
             }
             moves += 1;
+            made.push(action);
             let error = b.text("#error").await;
             assert!(error.is_empty(), "the move was refused: {error}");
             // Wait until the move was taken (the buttons go) before looking again.
@@ -148,6 +164,22 @@ fn a_person_plays_a_whole_match_against_a_bot_in_the_browser() {
             .unwrap();
         let replay_file = dir.join("play-1.json");
         std::fs::write(&replay_file, text.as_str().unwrap()).unwrap();
+        let replay: serde_json::Value = serde_json::from_str(text.as_str().unwrap()).unwrap();
+        let played: Vec<&str> = replay["decisions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["seat"] == 0)
+            .map(|d| d["played"].as_str().unwrap())
+            .collect();
+        assert_eq!(played, made, "the replay holds the moves made on the page, across the two workers");
+        let c = ladder::db(&dir);
+        let attempts = ladder::count(
+            &c,
+            "SELECT attempts FROM queue_jobs WHERE key = (SELECT key FROM play_games WHERE id = 1)",
+        );
+        assert_eq!(attempts, 2, "the killed worker's claim and the new worker's");
+        assert!(killed.is_some_and(|pid| ladder::workers_of(server.pid()).iter().all(|(p, _)| *p != pid)));
         std::fs::copy(bot_file(), dir.join("crafty@v1.lua")).unwrap();
         let out = Command::new(env!("CARGO_BIN_EXE_arena"))
             .arg("replay")
