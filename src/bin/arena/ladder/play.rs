@@ -466,11 +466,17 @@ async fn start(
                 _ => return Err(unprocessable(format!("the seat must be 0 to {} in {}, or any", n - 1, game.name()))),
             },
         };
-        if games_of(db, me.id).map_err(db_err)?.into_iter().any(|g| g.live()) {
-            return Err(AppError::new(
+        let busy = || {
+            AppError::new(
                 StatusCode::CONFLICT,
                 "you have a game in play: finish or resign it first (the Play page lists it)",
-            ));
+            )
+        };
+        for g in games_of(db, me.id).map_err(db_err)?.into_iter().filter(Game::live) {
+            // (a game that ended since it was last looked at is taken in first)
+            if take_in(db, jobs, g)?.live() {
+                return Err(busy());
+            }
         }
         let seed = u64::from_str_radix(&secret()[..16], 16).unwrap_or(0);
         let (bot_seat, _, bytes) = jobs.seat(db, version).map_err(|e| AppError::internal(e.to_string()))?;
@@ -478,16 +484,19 @@ async fn start(
         let spec = JobSpec { game: game.name().to_string(), variant: variant.clone(), seed, seats, limits: config.limits.clone() };
         let job = NewJob::new(GROUP, spec);
         // The game's row first: the worker that claims the job finds its person by the key.
-        let id = db
+        // One statement, so that two starts at once make one game.
+        let made = db
             .with(|c| {
                 c.execute(
                     "INSERT INTO play_games (user, version, game, variant, seat, seed, key, move_seconds, state, created)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'queued', ?9)",
+                     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'queued', ?9
+                     WHERE NOT EXISTS (SELECT 1 FROM play_games WHERE user = ?1 AND state IN ('queued', 'playing', 'resigned'))",
                     params![me.id, version, game.name(), variant, seat as i64, seed as i64, job.key, config.move_seconds as i64, now()],
                 )?;
-                Ok(c.last_insert_rowid())
+                Ok(c.changes() > 0).map(|made| made.then(|| c.last_insert_rowid()))
             })
             .map_err(db_err)?;
+        let id = made.ok_or_else(busy)?;
         jobs.with_queue(|q| {
             q.put_bots(&[(bot_seat.hash.clone(), bytes)])?;
             q.enqueue(&[job])
