@@ -233,3 +233,16 @@ async fn a_person_who_stops_moving_or_resigns_forfeits_with_a_verdict() {
     let page = ann.get(&s.app, &format!("/play/{id}")).await;
     assert!(page.body.contains("invalid"), "{}", page.body);
 }
+
+#[test]
+fn move_seconds_is_checked_with_its_line() {
+    let p = Path::new("ladder.toml");
+    let e = config::parse("title = \"x\"\n[play]\nmove_seconds = 0\n", p).unwrap_err().to_string();
+    assert!(
+        e.starts_with("ladder.toml:3:") && e.contains("`move_seconds` must be between 1 and 86400"),
+        "{e}"
+    );
+    let e = config::parse("[play]\nmove_secs = 5\n", p).unwrap_err().to_string();
+    assert!(e.contains("unknown field `move_secs`"), "{e}");
+    assert_eq!(config::parse("", p).unwrap().move_seconds, 300);
+}
