@@ -67,7 +67,7 @@ impl Ladder {
     /// reach it (for invite links and the `arena submit` hint).
     pub fn new(db: Arc<Db>, config: LadderConfig, jobs: Arc<Jobs>, url: &str) -> Ladder {
         let mut env = Environment::new();
-        for (name, text) in TEMPLATES {
+        for (name, text) in TEMPLATES.into_iter().chain(super::play::TEMPLATES) {
             env.add_template(name, text).expect("the ladder's templates parse");
         }
         super::class::add_templates(&mut env);
@@ -119,7 +119,12 @@ impl Ladder {
             .map_err(|e| AppError::internal(format!("{e:#}")))
     }
 
-    fn board(&self, game: &str, variant: &str) -> Option<Board> {
+    /// The ladder's database, configuration and jobs (for the pages of sibling modules).
+    pub(super) fn parts(&self) -> (&Arc<Db>, &LadderConfig, &Arc<Jobs>) {
+        (&self.0.db, &self.0.config, &self.0.jobs)
+    }
+
+    pub(super) fn board(&self, game: &str, variant: &str) -> Option<Board> {
         let game: GameId = game.parse().ok()?;
         self.0.config.boards_of(game).find(|b| b.variant == variant).cloned()
     }
@@ -230,7 +235,7 @@ async fn token_user(ladder: &Ladder, headers: &HeaderMap) -> Result<User, AppErr
     ladder.run(move |db| db.token_user(&token)).await?.filter(|u| !u.disabled).ok_or_else(unauthorized)
 }
 
-async fn require_user(ladder: &Ladder, session: &Session) -> Result<User, AppError> {
+pub(super) async fn require_user(ladder: &Ladder, session: &Session) -> Result<User, AppError> {
     session_user(ladder, session)
         .await?
         .ok_or_else(|| AppError::new(StatusCode::UNAUTHORIZED, "sign in first (the Sign in link at the top)"))
@@ -328,6 +333,7 @@ pub fn router(ladder: Ladder) -> Router {
         .route("/admin/invites", post(create_invite))
         .route("/admin/users/{id}/disable", post(disable_user))
         .route("/admin/bots/{id}/disable", post(disable_bot))
+        .merge(super::play::routes())
         .route("/admin/class", get(super::class::admin_page).post(super::class::create))
         .route("/class", get(super::class::list))
         .route("/class/{id}", get(super::class::event_page))

@@ -818,3 +818,6 @@ async fn arena_submit_uploads_with_a_token_and_reports_refusals() {
     // The variable, trimmed, when there is no file.
     assert_eq!(token_source(None, Some(" abc\n".into()), None).unwrap(), "abc");
 }
+
+#[path = "play_tests.rs"]
+mod play;
