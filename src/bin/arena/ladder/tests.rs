@@ -15,8 +15,8 @@ use cardarena::tournament::queue::worker::{self, WorkerOptions};
 use tower::ServiceExt;
 
 mod class;
-#[path = "rate_tests.rs"]
-mod rate_tests;
+mod play;
+mod rate;
 
 struct Site {
     app: Router,
@@ -818,6 +818,3 @@ async fn arena_submit_uploads_with_a_token_and_reports_refusals() {
     // The variable, trimmed, when there is no file.
     assert_eq!(token_source(None, Some(" abc\n".into()), None).unwrap(), "abc");
 }
-
-#[path = "play_tests.rs"]
-mod play;
