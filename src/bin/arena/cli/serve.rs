@@ -122,10 +122,12 @@ fn supervise(
     let exe = std::env::current_exe().context("cannot find the arena program to start workers")?;
     let url = format!("sqlite:{}", db.display());
     let start = move |k: usize| {
-        std::process::Command::new(&exe)
+        let mut worker = std::process::Command::new(&exe);
+        worker
             .args(["worker", "--db", &url, "--group", "ladder", "--name", &format!("ladder-worker-{k}")])
-            .stdin(std::process::Stdio::null())
-            .spawn()
+            .stdin(std::process::Stdio::null());
+        stop_with_this_process(&mut worker);
+        worker.spawn()
     };
     let mut children = Vec::new();
     for k in 0..n {
@@ -150,6 +152,34 @@ fn supervise(
         }
     }))
 }
+
+/// Has the kernel stop the process `command` starts (SIGTERM) when this one ends, however it
+/// ends (Ctrl-C, `kill`, `kill -9`, a crash): a killed server leaves no worker behind. Linux's
+/// parent-death signal is tied to the thread that starts the child, so workers are started by
+/// threads that live as long as the server (the main thread and the supervisor's).
+#[cfg(target_os = "linux")]
+fn stop_with_this_process(command: &mut std::process::Command) {
+    use std::os::unix::process::CommandExt;
+    let parent = std::process::id();
+    // SAFETY: between fork and exec the closure only makes two async-signal-safe system calls
+    // (prctl, getppid) and builds an io::Error without allocating.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM as libc::c_ulong) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            // The server ended before the prctl above: stop at once.
+            if u32::try_from(libc::getppid()).ok() != Some(parent) {
+                return Err(std::io::Error::from_raw_os_error(libc::ESRCH));
+            }
+            Ok(())
+        });
+    }
+}
+
+/// Elsewhere than Linux, a worker outlives a server that is killed rather than stopped (Ctrl-C).
+#[cfg(not(target_os = "linux"))]
+fn stop_with_this_process(_: &mut std::process::Command) {}
 
 /// Every `tick_seconds`, queues the tick's duplicate sets (off the async threads).
 async fn matchmaking(db: Arc<Db>, config: LadderConfig, ladder: Ladder) {
