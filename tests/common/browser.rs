@@ -131,7 +131,9 @@ impl Browser {
             .expect("a list of log entries")
             .iter()
             .filter(|e| e["level"] == "SEVERE")
-            .map(|e| format!("{} {}", e["level"].as_str().unwrap_or("?"), e["message"].as_str().unwrap_or("")))
+            .map(|e| {
+                format!("{} {}", e["level"].as_str().unwrap_or("?"), e["message"].as_str().unwrap_or(""))
+            })
             .collect()
     }
 
