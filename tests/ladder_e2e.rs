@@ -14,8 +14,8 @@
 #[path = "common/browser.rs"]
 mod browser;
 mod common;
-#[path = "common/serve.rs"]
-mod serve;
+#[path = "common/ladder.rs"]
+mod ladder;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 
 use browser::{Browser, Locator};
 use fantoccini::key::Key;
-use serve::Server;
+use ladder::Server;
 
 /// One board; a matchmaking tick every second so matches start as soon as two bots are ready.
 const LADDER: &str = r#"
@@ -153,6 +153,14 @@ async fn wait_ready(b: &Browser, page: &str, secs: u64) {
     }
 }
 
+/// Whether process `pid` runs (exists and is not a zombie waiting for its parent).
+fn alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|stat| stat.rsplit(')').next().map(|s| !s.trim_start().starts_with('Z')))
+        .unwrap_or(false)
+}
+
 fn arena(args: &[&str], cwd: &Path) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_arena")).args(args).current_dir(cwd).output().expect("arena runs")
 }
@@ -208,15 +216,20 @@ fn a_ladder_in_the_browser_from_invite_to_replay_then_audited_and_stopped() {
             return;
         }
     }
-    let mut server = Server::start("e2e", LADDER, 1);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("ladder-e2e");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("ladder.toml"), LADDER).unwrap();
+    let server = Server::start(Path::new(env!("CARGO_BIN_EXE_arena")), &dir, 1, 60.0);
     let url = server.url.clone();
-    let workers = serve::children(server.pid());
+    let admin_invite = server.invite.clone().expect("the first start prints the admin's invite link");
+    let workers: Vec<u32> = ladder::workers_of(server.pid()).into_iter().map(|(pid, _)| pid).collect();
     assert_eq!(workers.len(), 1, "--workers 1 starts one worker process: {workers:?}");
 
     let match_id = browser::runtime().block_on(async {
         let Some(b) = Browser::start().await else { return None };
         // The admin, by the one-time link the server printed.
-        register(&b, &server.invite, "teacher").await;
+        register(&b, &admin_invite, "teacher").await;
         b.screenshot("ladder-1-account").await;
         no_console_errors(&b, "the account page").await;
 
@@ -326,7 +339,7 @@ fn a_ladder_in_the_browser_from_invite_to_replay_then_audited_and_stopped() {
     assert_eq!(status, 200);
     let page = String::from_utf8(page).unwrap();
     let version = text_between(&page, "<span class=\"arena-version\">", "</span>");
-    let arena_version = String::from_utf8(arena(&["--version"], &server.dir).stdout).unwrap();
+    let arena_version = String::from_utf8(arena(&["--version"], &dir).stdout).unwrap();
     assert_eq!(version.len(), 1, "the page names the arena version");
     assert_eq!(
         arena_version.trim(),
@@ -344,7 +357,7 @@ fn a_ladder_in_the_browser_from_invite_to_replay_then_audited_and_stopped() {
     let replay_link = values_after(&page, "class=\"replay-download\"", "href");
     assert_eq!(replay_link, [format!("/matches/{id}/replay.json")]);
 
-    let audit = server.dir.join("audit");
+    let audit = dir.join("audit");
     std::fs::create_dir_all(&audit).unwrap();
     let (status, replay) = fetch(&format!("{url}{}", replay_link[0]));
     assert_eq!(status, 200);
@@ -365,7 +378,7 @@ fn a_ladder_in_the_browser_from_invite_to_replay_then_audited_and_stopped() {
     }
     // Played again from those files alone (from another folder: the files are found beside the
     // replay), every decision is the same.
-    let out = arena(&["replay", replay_file.to_str().unwrap(), "--verify"], &server.dir);
+    let out = arena(&["replay", replay_file.to_str().unwrap(), "--verify"], &dir);
     let report = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{report}{}", String::from_utf8_lossy(&out.stderr));
     assert!(report.contains("verified: ") && report.contains("identical"), "{report}");
@@ -382,17 +395,17 @@ fn a_ladder_in_the_browser_from_invite_to_replay_then_audited_and_stopped() {
     tampered["decisions"][decision]["fuel"] = (fuel + 1).into();
     let tampered_file = audit.join("tampered.json");
     std::fs::write(&tampered_file, serde_json::to_string_pretty(&tampered).unwrap()).unwrap();
-    let out = arena(&["replay", tampered_file.to_str().unwrap(), "--verify"], &server.dir);
+    let out = arena(&["replay", tampered_file.to_str().unwrap(), "--verify"], &dir);
     let said = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert_eq!(out.status.code(), Some(1), "a replay that differs exits 1:\n{said}");
     assert!(said.contains(&format!("DIFFERS at decision #{decision}")) && said.contains("fuel"), "{said}");
     assert!(said.contains("does not verify"), "{said}");
 
     // Killed without warning (SIGKILL), the server takes its worker with it.
-    assert!(serve::alive(workers[0]));
+    assert!(alive(workers[0]));
     server.kill();
     let started = Instant::now();
-    while serve::alive(workers[0]) {
+    while alive(workers[0]) {
         if started.elapsed() > Duration::from_secs(20) {
             let pid = i32::try_from(workers[0]).unwrap();
             // SAFETY: kill(2) of the worker this test's server started, so no test leaves it behind.

@@ -103,11 +103,11 @@ impl Browser {
         out
     }
 
-    /// Presses and releases a key (`fantoccini::key::Key`), as a person would, on whatever has
-    /// the focus.
-    pub async fn press(&self, key: fantoccini::key::Key) {
+    /// Presses and releases a key (`fantoccini::key::Key`, or a character's key), as a person
+    /// would, on whatever has the focus.
+    pub async fn press(&self, key: impl Into<char>) {
         use fantoccini::actions::{InputSource, KeyAction, KeyActions};
-        let c = char::from(key);
+        let c = key.into();
         let keys = KeyActions::new("keyboard".to_string())
             .then(KeyAction::Down { value: c })
             .then(KeyAction::Up { value: c });
