@@ -47,7 +47,8 @@ impl ScoreMethod {
     /// Every method, oldest first.
     pub const ALL: [ScoreMethod; 3] = [ScoreMethod::Wald, ScoreMethod::MidPWithin3, ScoreMethod::Current];
 
-    /// The method's 95% interval `(low, high)` for per-deal scores `xs` (at least two).
+    /// The method's 95% interval `(low, high)` for per-deal scores `xs`. Measurement code: panics
+    /// with fewer than two scores (Wald has no interval then).
     pub fn interval(self, xs: &[f64]) -> (f64, f64) {
         match self {
             ScoreMethod::Wald => {
@@ -505,8 +506,9 @@ mod tests {
     fn coverage_with_draws_between_the_grids_scores() {
         // Exact coverage (trinomial sums over every count of won, drawn and lost deals) at every
         // true score 0.5, 0.51, …, 0.99, with draws at the rates of DRAW_RATES (fewer where the
-        // score leaves no room for them). The lowest, 91.4%, is at 62% draws and 20 deals around
-        // 0.7, where no deal is lost and the spread of the few decisive deals sets the width.
+        // score leaves no room for them). The lowest, 91.4%, is at 62% draws and 20 deals at 0.69,
+        // where no deal is lost: the scores take two values, ½ and 1 (docs/tools.md). The fine
+        // scan of the example has the rest.
         let scan = score_scan(0.01);
         for (n, floor, share) in [(20, 0.91, 0.87), (50, 0.92, 0.93), (100, 0.94, 0.99)] {
             let all = outcomes(ScoreMethod::Current, n, true);

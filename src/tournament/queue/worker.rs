@@ -18,6 +18,7 @@ use cardarena_sandbox::Kind;
 
 use super::{Completion, JobOutput, JobQueue, JobSpec, QueueError, SeatSpec};
 use crate::bots::bot::{builtin_hash, content_hash, is_builtin_name};
+use crate::play::person::{is_person, Person, PersonBot};
 use crate::play::registry::{BotSource, Loader};
 use crate::play::runner::BotEntry;
 use crate::play::{with_game, GameId, Hosted, Match};
@@ -44,6 +45,23 @@ pub struct WorkerOptions {
     /// compiled once per machine, not once per process (`None`: no such cache). Only the host
     /// may write there: the code in it runs unchecked.
     pub wasm_cache: Option<std::path::PathBuf>,
+    /// Who plays a job's person seats (`human:<who>`, [`crate::play::person`]); `None`: a job
+    /// with a person seat fails (this worker cannot reach people).
+    pub people: Option<People>,
+}
+
+/// Reaches the person of a job's person seat: given the job's key and the seat, the
+/// [`Person`] who plays it (the web ladder's page, through its database).
+#[derive(Clone)]
+pub struct People(pub Arc<FindPerson>);
+
+/// How [`People`] finds a person: from the job's key and the seat, or why not.
+pub type FindPerson = dyn Fn(&str, usize) -> Result<Box<dyn Person>, String> + Send + Sync;
+
+impl std::fmt::Debug for People {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("People(..)")
+    }
 }
 
 impl WorkerOptions {
@@ -57,6 +75,7 @@ impl WorkerOptions {
             poll: Duration::from_secs(1),
             max_jobs: None,
             wasm_cache: None,
+            people: None,
         }
     }
 }
@@ -138,7 +157,7 @@ pub fn run(
         }
         beat.watch(Some(job.id));
         let started = Instant::now();
-        let played = play_job(&job.spec, queue, &mut cache);
+        let played = play_job(&job.key, &job.spec, queue, &mut cache, opts.people.as_ref());
         beat.watch(None);
         let outcome = match played {
             Ok((packed, hash)) => {
@@ -358,27 +377,40 @@ impl<'s> BotCache<'s> {
 
 /// Plays the match of a job's spec (JSON) and packs its result.
 fn play_job(
+    key: &str,
     spec: &str,
     queue: &mut dyn JobQueue,
     cache: &mut BotCache,
+    people: Option<&People>,
 ) -> Result<(crate::tournament::store::Packed, String), String> {
     let spec: JobSpec =
         serde_json::from_str(spec).map_err(|e| format!("the job's spec does not parse: {e}"))?;
     let game: GameId = spec.game.parse().map_err(|e| format!("{e}"))?;
-    with_game!(game, G => play_spec::<G>(&spec, queue, cache))
+    with_game!(game, G => play_spec::<G>(key, &spec, queue, cache, people))
 }
 
 fn play_spec<G: Hosted>(
+    key: &str,
     spec: &JobSpec,
     queue: &mut dyn JobQueue,
     cache: &mut BotCache,
+    people: Option<&People>,
 ) -> Result<(crate::tournament::store::Packed, String), String> {
     let variant = crate::play::registry::variant::<G>(Some(&spec.variant)).map_err(|e| format!("{e:#}"))?;
     if spec.seats.len() != G::PLAYERS {
         return Err(format!("{} has {} seats, the job names {} bots", G::NAME, G::PLAYERS, spec.seats.len()));
     }
     let mut table = Match::<G>::new(variant, spec.seed);
-    for seat in &spec.seats {
+    for (k, seat) in spec.seats.iter().enumerate() {
+        if is_person(&seat.name) {
+            let people = people.ok_or_else(|| {
+                format!("seat {k} is a person ({}); this worker cannot reach people (a ladder's `arena worker --group ladder` can)", seat.name)
+            })?;
+            let person = (people.0)(key, k)?;
+            let entry = BotEntry { name: seat.name.clone(), hash: seat.hash.clone() };
+            table = table.seat_bot(entry, Box::new(PersonBot::new(person)));
+            continue;
+        }
         let source = cache.source::<G>(seat, queue)?;
         let entry = BotEntry { name: seat.name.clone(), hash: seat.hash.clone() };
         table = table.seat_with(entry, &source, source.limits(&spec.limits).as_ref());
@@ -522,6 +554,52 @@ mod tests {
         );
         std::fs::remove_dir_all(dir).ok();
         std::fs::remove_dir_all(dir2).ok();
+    }
+
+    /// A person seat is played through the worker's `people`, told the job's key and the seat;
+    /// a worker without it fails the job with a reason.
+    #[test]
+    fn a_person_seat_is_asked_through_the_workers_people() {
+        struct Last;
+        impl Person for Last {
+            fn act(&mut self, p: &crate::play::person::Prompt) -> Result<String, crate::bots::bot::Fault> {
+                Ok(p.legal.last().unwrap().clone())
+            }
+        }
+        let (dir, mut q) = temp("person");
+        let mut job =
+            NewJob::new("test", spec(5, vec![SeatSpec::builtin("greedy"), SeatSpec::person("ann")]));
+        job.max_attempts = 1;
+        q.enqueue(std::slice::from_ref(&job)).unwrap();
+        let mut opts = WorkerOptions::new("w");
+        opts.until_empty = true;
+        let report = run(&mut q, &opts, None, &AtomicBool::new(false)).unwrap();
+        assert!(report.failures[0].1.contains("cannot reach people"), "{:?}", report.failures);
+        let mut again = job.clone();
+        again.spec.seed = 6;
+        again.key = crate::tournament::queue::job_key(&again.version, &again.spec);
+        q.enqueue(std::slice::from_ref(&again)).unwrap();
+        let asked = Arc::new(Mutex::new(Vec::new()));
+        let seen = asked.clone();
+        opts.people = Some(People(Arc::new(move |key: &str, seat: usize| {
+            seen.lock().unwrap().push((key.to_string(), seat));
+            Ok(Box::new(Last) as Box<dyn Person>)
+        })));
+        let report = run(&mut q, &opts, None, &AtomicBool::new(false)).unwrap();
+        assert_eq!(report.stored, 1, "{report:?}");
+        assert_eq!(*asked.lock().unwrap(), vec![(again.key.clone(), 1)]);
+        let replay: crate::play::runner::Replay = serde_json::from_str(
+            &crate::tournament::store::unpack(&q.replay(&again.key).unwrap().unwrap()).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(replay.bots[1].name, "human:ann");
+        let person_moves: Vec<_> = replay.decisions.iter().filter(|d| d.seat == 1).collect();
+        assert!(!person_moves.is_empty());
+        assert!(
+            person_moves.iter().all(|d| d.reply.as_ref() == d.legal.last()),
+            "the person's moves were played"
+        );
+        std::fs::remove_dir_all(dir).ok();
     }
 
     /// While a match plays, the heartbeat keeps the lease: a second worker cannot claim it.

@@ -24,6 +24,9 @@
 //! [api]
 //! per_minute = 120            # API calls per token (any /api/ route)
 //!
+//! [play]                      # people playing bots in the browser
+//! move_seconds = 300          # how long a bot waits for a person's move; then they forfeit
+//!
 //! [limits]                    # the sandbox limits of every match (as arena.toml's [limits])
 //! fuel_per_decision = 5000000
 //! ```
@@ -89,6 +92,8 @@ pub struct LadderConfig {
     pub api_per_minute: u32,
     /// Sandbox limits of every match.
     pub limits: LimitsConfig,
+    /// Seconds a bot waits for a person's move in the browser before the person forfeits.
+    pub move_seconds: u64,
 }
 
 impl Default for LadderConfig {
@@ -109,6 +114,7 @@ impl Default for LadderConfig {
             login_per_minute: 10,
             api_per_minute: 120,
             limits: LimitsConfig::default(),
+            move_seconds: 300,
         }
     }
 }
@@ -138,6 +144,13 @@ struct RawFile {
     login: Option<RawPerMinute>,
     api: Option<RawPerMinute>,
     limits: Option<LimitsConfig>,
+    play: Option<RawPlay>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPlay {
+    move_seconds: Option<Spanned<u64>>,
 }
 
 #[derive(Deserialize)]
@@ -256,6 +269,16 @@ pub fn parse(text: &str, path: &Path) -> Result<LadderConfig, ConfigError> {
             }
             config.uploads_per_minute = p.into_inner();
         }
+    }
+    if let Some(m) = raw.play.and_then(|p| p.move_seconds) {
+        if !(1..=86_400).contains(m.get_ref()) {
+            return Err(ConfigError(format!(
+                "{}: `move_seconds` must be between 1 and 86400 (a day), not {}",
+                at(m.span()),
+                m.get_ref()
+            )));
+        }
+        config.move_seconds = m.into_inner();
     }
     for (section, raw, field) in
         [("login", raw.login, &mut config.login_per_minute), ("api", raw.api, &mut config.api_per_minute)]

@@ -109,6 +109,34 @@ CREATE TABLE IF NOT EXISTS counters (
     name TEXT PRIMARY KEY,
     value INTEGER NOT NULL
 );
+-- Play in the browser (ladder::play): a person's game against a bot, and each decision put to
+-- them (what their seat sees, the legal moves, their move once made).
+CREATE TABLE IF NOT EXISTS play_games (
+    id INTEGER PRIMARY KEY,
+    user INTEGER NOT NULL REFERENCES users(id),
+    version INTEGER NOT NULL REFERENCES versions(id),
+    game TEXT NOT NULL,
+    variant TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    key TEXT NOT NULL UNIQUE,
+    move_seconds INTEGER NOT NULL,
+    state TEXT NOT NULL,
+    error TEXT,
+    summary TEXT,
+    replay BLOB,
+    created INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS play_games_user ON play_games(user);
+CREATE TABLE IF NOT EXISTS play_turns (
+    game INTEGER NOT NULL REFERENCES play_games(id),
+    n INTEGER NOT NULL,
+    view TEXT NOT NULL,
+    observation TEXT NOT NULL,
+    legal TEXT NOT NULL,
+    action TEXT,
+    PRIMARY KEY (game, n)
+);
 ";
 
 /// Seconds since 1970 (account and upload times; never part of a match).

@@ -189,6 +189,11 @@ impl Jobs {
         Ok((SeatSpec::program(&name, &bytes), bot.game, bytes))
     }
 
+    /// Runs `f` on the queue (the games people play: [`super::play`]).
+    pub(super) fn with_queue<T>(&self, f: impl FnOnce(&mut dyn JobQueue) -> T) -> T {
+        f(self.queue().as_mut())
+    }
+
     /// Takes in every finished job: a duplicate set's matches onto their board, and a version's
     /// verdicts once all its smoke matches are done. Returns how many jobs were taken in.
     ///

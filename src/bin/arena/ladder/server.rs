@@ -67,7 +67,7 @@ impl Ladder {
     /// reach it (for invite links and the `arena submit` hint).
     pub fn new(db: Arc<Db>, config: LadderConfig, jobs: Arc<Jobs>, url: &str) -> Ladder {
         let mut env = Environment::new();
-        for (name, text) in TEMPLATES {
+        for (name, text) in TEMPLATES.into_iter().chain(super::play::TEMPLATES) {
             env.add_template(name, text).expect("the ladder's templates parse");
         }
         super::class::add_templates(&mut env);
@@ -119,7 +119,12 @@ impl Ladder {
             .map_err(|e| AppError::internal(format!("{e:#}")))
     }
 
-    fn board(&self, game: &str, variant: &str) -> Option<Board> {
+    /// The ladder's database, configuration and jobs (for the pages of sibling modules).
+    pub(super) fn parts(&self) -> (&Arc<Db>, &LadderConfig, &Arc<Jobs>) {
+        (&self.0.db, &self.0.config, &self.0.jobs)
+    }
+
+    pub(super) fn board(&self, game: &str, variant: &str) -> Option<Board> {
         let game: GameId = game.parse().ok()?;
         self.0.config.boards_of(game).find(|b| b.variant == variant).cloned()
     }
@@ -166,7 +171,7 @@ impl IntoResponse for AppError {
         let escaped = minijinja::HtmlEscape(&self.message).to_string();
         let body = format!(
             "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{0}</title>\
-             <link rel=\"stylesheet\" href=\"/static/style.css\"></head><body><main><h1>{0}</h1>\
+             <link rel=\"icon\" href=\"data:,\"><link rel=\"stylesheet\" href=\"/static/style.css\"></head><body><main><h1>{0}</h1>\
              <p class=\"error\">{escaped}</p><p><a href=\"/\">Back to the ladder</a></p></main></body></html>",
             self.status
         );
@@ -230,7 +235,7 @@ async fn token_user(ladder: &Ladder, headers: &HeaderMap) -> Result<User, AppErr
     ladder.run(move |db| db.token_user(&token)).await?.filter(|u| !u.disabled).ok_or_else(unauthorized)
 }
 
-async fn require_user(ladder: &Ladder, session: &Session) -> Result<User, AppError> {
+pub(super) async fn require_user(ladder: &Ladder, session: &Session) -> Result<User, AppError> {
     session_user(ladder, session)
         .await?
         .ok_or_else(|| AppError::new(StatusCode::UNAUTHORIZED, "sign in first (the Sign in link at the top)"))
@@ -328,6 +333,7 @@ pub fn router(ladder: Ladder) -> Router {
         .route("/admin/invites", post(create_invite))
         .route("/admin/users/{id}/disable", post(disable_user))
         .route("/admin/bots/{id}/disable", post(disable_bot))
+        .merge(super::play::routes())
         .route("/admin/class", get(super::class::admin_page).post(super::class::create))
         .route("/class", get(super::class::list))
         .route("/class/{id}", get(super::class::event_page))
@@ -921,9 +927,10 @@ async fn source(
             "this bot's source is private: only its owner may read it, unless they publish it",
         ));
     }
-    let (kind, ext) =
-        if v.lang == "wasm" { ("application/wasm", "wasm") } else { ("text/plain; charset=utf-8", "lua") };
-    let disposition = format!("inline; filename=\"{}-v{}.{ext}\"", bot.name, v.number);
+    let kind = if v.lang == "wasm" { "application/wasm" } else { "text/plain; charset=utf-8" };
+    // Named as the replays name it (`<bot>@v<N>.<lang>`): saved beside a match's replay, the
+    // file is found by `arena replay --verify` as it is.
+    let disposition = format!("inline; filename=\"{}\"", super::jobs::label(&bot.name, &v));
     Ok(([(header::CONTENT_TYPE, kind.to_string()), (header::CONTENT_DISPOSITION, disposition)], bytes)
         .into_response())
 }
@@ -934,6 +941,7 @@ async fn match_page(
     Path(id): Path<i64>,
 ) -> Result<Html<String>, AppError> {
     let page = page(&ladder, &session).await?;
+    let me = page.me.clone();
     let ctx = ladder
         .run(move |db| {
             let Some((m, blob)) = db.match_row(id)? else { return Ok(None) };
@@ -951,9 +959,24 @@ async fn match_page(
             let mut seats = Vec::new();
             if let Some(s) = summary {
                 for (k, entry) in s.bots.iter().enumerate() {
-                    let bot_id = m.seats.get(k).and_then(|&v| db.version(v).ok().flatten()).map(|v| v.bot);
+                    let version = match m.seats.get(k) {
+                        Some(&v) => db.version(v)?,
+                        None => None,
+                    };
+                    let bot = match &version {
+                        Some(v) => db.bot(v.bot)?,
+                        None => None,
+                    };
+                    // The file that played, where its owner published it (or to them and admins),
+                    // under the name the replay gives it.
+                    let file = match (&version, &bot) {
+                        (Some(v), Some(b)) if can_read(me.as_ref(), b) => {
+                            Some(format!("/bots/{}/v/{}/source", b.id, v.number))
+                        }
+                        _ => None,
+                    };
                     let faults: Vec<&str> = s.faults[k].iter().map(|v| v.name()).collect();
-                    seats.push(context! { name => &entry.name, hash => &entry.hash, bot_id, points => s.points[k], rank => s.ranks[k], faults => faults.join(", ") });
+                    seats.push(context! { name => &entry.name, hash => &entry.hash, bot_id => bot.as_ref().map(|b| b.id), file, points => s.points[k], rank => s.ranks[k], faults => faults.join(", ") });
                 }
             }
             Ok(Some(context! { m => ser(&m), seats, viewer }))

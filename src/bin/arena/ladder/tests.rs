@@ -15,8 +15,8 @@ use cardarena::tournament::queue::worker::{self, WorkerOptions};
 use tower::ServiceExt;
 
 mod class;
-#[path = "rate_tests.rs"]
-mod rate_tests;
+mod play;
+mod rate;
 
 struct Site {
     app: Router,
