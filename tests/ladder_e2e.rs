@@ -227,7 +227,7 @@ fn a_ladder_in_the_browser_from_invite_to_replay_then_audited_and_stopped() {
     assert_eq!(workers.len(), 1, "--workers 1 starts one worker process: {workers:?}");
 
     let match_id = browser::runtime().block_on(async {
-        let Some(b) = Browser::start().await else { return None };
+        let b = Browser::start().await?;
         // The admin, by the one-time link the server printed.
         register(&b, &admin_invite, "teacher").await;
         b.screenshot("ladder-1-account").await;
