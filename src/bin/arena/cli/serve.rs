@@ -125,8 +125,8 @@ async fn collecting(ladder: Ladder) {
     }
 }
 
-/// Keeps `n` worker processes (`arena worker --db sqlite:DB --group ladder --lease SECS`)
-/// running: one that exits or is killed is started again, and its match is played again once
+/// Keeps `n` worker processes (`arena worker --db sqlite:DB --group ladder --lease SECS --poll
+/// 0.2`: an idle worker looks for the next matches five times a second) running: one that exits or is killed is started again, and its match is played again once
 /// its lease runs out.
 fn supervise(
     db: &std::path::Path,
@@ -141,7 +141,7 @@ fn supervise(
     let start = move |k: usize| {
         let mut worker = std::process::Command::new(&exe);
         worker
-            .args(["worker", "--db", &url, "--group", "ladder", "--lease", &lease])
+            .args(["worker", "--db", &url, "--group", "ladder", "--lease", &lease, "--poll", "0.2"])
             .args(["--name", &format!("ladder-worker-{k}")])
             .stdin(std::process::Stdio::null());
         die_with_server(&mut worker);

@@ -32,23 +32,32 @@ pub use db::Db;
 pub use jobs::{Job, Jobs};
 pub use server::{router, Ladder};
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use cardarena::games::rng::derive_seed;
 use db::DbError;
 use matchmaking::Entrant;
 
 /// The jobs of matchmaking tick `tick` over every board: who plays follows from the database
 /// (players, their matches, ratings) and the tick's seed (derived from the ladder's seed). A
-/// board whose matches of earlier ticks are still queued gets none, so the queue does not grow
-/// faster than the workers play.
+/// board with at least half a tick's duplicate sets of earlier ticks still queued gets none: the
+/// workers find its next sets queued before they run out (no idle gap between batches), and the
+/// queue holds at most about one and a half ticks' sets per board, however slowly they play.
 ///
 /// # Errors
 /// Database errors.
 pub fn tick_jobs(db: &Db, config: &LadderConfig, tick: i64) -> Result<Vec<Job>, DbError> {
-    let busy: Vec<(String, String)> =
-        db.pending()?.into_iter().filter(|p| p.version.is_none()).map(|p| (p.game, p.variant)).collect();
+    // The duplicate sets still queued, per board: a set is its tick and deal seed (one pending
+    // row per seat rotation).
+    let mut queued: BTreeMap<(String, String), BTreeSet<(i64, u64)>> = BTreeMap::new();
+    for p in db.pending()?.into_iter().filter(|p| p.version.is_none()) {
+        queued.entry((p.game, p.variant)).or_default().insert((p.tick, p.seed));
+    }
+    let low_water = (config.jobs_per_tick as usize).div_ceil(2).max(1);
     let mut jobs = Vec::new();
     for (k, b) in config.boards.iter().enumerate() {
-        if busy.iter().any(|(g, v)| g == b.game.name() && *v == b.variant) {
+        let sets = queued.get(&(b.game.name().to_string(), b.variant.clone())).map_or(0, BTreeSet::len);
+        if sets >= low_water {
             continue;
         }
         let players = db.players(b.game.name())?;
