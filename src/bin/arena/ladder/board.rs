@@ -3,6 +3,8 @@
 //! an entrant of its own; the rating-history chart and the win matrix drawn as SVG.
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use super::config::Board;
 use super::db::{Db, DbError, MatchRow};
@@ -82,6 +84,90 @@ fn standings_of(board: &Board, rows: &[MatchRow]) -> Standings {
 /// Database errors.
 pub fn standings(db: &Db, board: &Board) -> Result<Standings, DbError> {
     Ok(standings_of(board, &db.board_matches(board.game.name(), &board.variant)?))
+}
+
+/// A board's standings with what the pages draw from them, as of one state of its matches.
+pub struct Summed {
+    /// The standings.
+    pub standings: Standings,
+    /// The win matrix ([`matrix_svg`]).
+    pub matrix: String,
+    /// Rating histories asked for so far ([`history`]), by entrant label and number of points.
+    histories: Mutex<BTreeMap<(String, usize), Arc<Vec<HistoryPoint>>>>,
+}
+
+impl Summed {
+    /// The rating history of `label` in up to `points` points, drawn once per state of the
+    /// board.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub fn history(
+        &self,
+        db: &Db,
+        board: &Board,
+        label: &str,
+        points: usize,
+    ) -> Result<Arc<Vec<HistoryPoint>>, DbError> {
+        let key = (label.to_string(), points);
+        if let Some(h) = self.histories.lock().unwrap_or_else(PoisonError::into_inner).get(&key) {
+            return Ok(h.clone());
+        }
+        let h = Arc::new(history(db, board, label, points)?);
+        self.histories.lock().unwrap_or_else(PoisonError::into_inner).insert(key, h.clone());
+        Ok(h)
+    }
+}
+
+/// One board's slot in the [`Cache`]: its generation (bumped when a result of the board is
+/// taken in) and what was summed up at which generation.
+#[derive(Default)]
+struct Slot {
+    generation: AtomicU64,
+    summed: Mutex<Option<(u64, Arc<Summed>)>>,
+}
+
+/// Each board's standings and charts, summed up once and kept until the next result of that
+/// board is taken in ([`Cache::invalidate`], called where results are stored): a leaderboard
+/// view does not fit the ratings again. Requests that find a board out of date wait for one of
+/// them to sum it up instead of all doing it at once.
+#[derive(Default)]
+pub struct Cache {
+    slots: Mutex<BTreeMap<(String, String), Arc<Slot>>>,
+}
+
+impl Cache {
+    fn slot(&self, game: &str, variant: &str) -> Arc<Slot> {
+        let mut slots = self.slots.lock().unwrap_or_else(PoisonError::into_inner);
+        slots.entry((game.to_string(), variant.to_string())).or_default().clone()
+    }
+
+    /// The board's standings and charts, summed up again only if a result came in since.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub fn get(&self, db: &Db, board: &Board) -> Result<Arc<Summed>, DbError> {
+        let slot = self.slot(board.game.name(), &board.variant);
+        let mut summed = slot.summed.lock().unwrap_or_else(PoisonError::into_inner);
+        // Read before the matches: a result taken in while they are summed up makes this
+        // generation old, so what is summed now is used once and not kept.
+        let generation = slot.generation.load(Ordering::SeqCst);
+        if let Some((g, s)) = summed.as_ref() {
+            if *g == generation {
+                return Ok(s.clone());
+            }
+        }
+        let standings = standings(db, board)?;
+        let matrix = matrix_svg(&standings.event);
+        let fresh = Arc::new(Summed { standings, matrix, histories: Mutex::default() });
+        *summed = Some((generation, fresh.clone()));
+        Ok(fresh)
+    }
+
+    /// Forgets what was summed up of the board `game`/`variant` (a result of it was stored).
+    pub fn invalidate(&self, game: &str, variant: &str) {
+        self.slot(game, variant).generation.fetch_add(1, Ordering::SeqCst);
+    }
 }
 
 /// One point of a rating history: after `matches` matches of the board, the version's rating

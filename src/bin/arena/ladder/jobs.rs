@@ -81,12 +81,18 @@ pub enum JobError {
 pub struct Jobs {
     queue: Mutex<Box<dyn JobQueue>>,
     config: LadderConfig,
+    boards: super::board::Cache,
 }
 
 impl Jobs {
     /// Jobs on `queue` (usually `sqlite:` the ladder database itself) for a ladder of `config`.
     pub fn new(queue: Box<dyn JobQueue>, config: LadderConfig) -> Jobs {
-        Jobs { queue: Mutex::new(queue), config }
+        Jobs { queue: Mutex::new(queue), config, boards: super::board::Cache::default() }
+    }
+
+    /// The boards' standings and charts as of the last result taken in ([`Jobs::collect`]).
+    pub fn boards(&self) -> &super::board::Cache {
+        &self.boards
     }
 
     pub(super) fn queue(&self) -> std::sync::MutexGuard<'_, Box<dyn JobQueue>> {
@@ -218,6 +224,7 @@ impl Jobs {
             if let Some(r) = results.get(&p.key) {
                 let replay = q.replay(&p.key)?.unwrap_or_default();
                 db.insert_match(&p.key, &p.game, &p.variant, p.seed, &p.seats, &r.summary, &replay, p.tick)?;
+                self.boards.invalidate(&p.game, &p.variant);
                 db.remove_pending(&p.key)?;
                 taken += 1;
             } else if states.get(&p.key).is_some_and(|(s, _)| s == "failed") {

@@ -728,9 +728,11 @@ async fn board_page(
 ) -> Result<Html<String>, AppError> {
     let page = page(&ladder, &session).await?;
     let board = ladder.board(&game, &variant).ok_or_else(|| AppError::not_found("leaderboard"))?;
+    let jobs = ladder.0.jobs.clone();
     let ctx = ladder
         .run(move |db| {
-            let s = board::standings(db, &board)?;
+            let summed = jobs.boards().get(db, &board)?;
+            let s = &summed.standings;
             let current: Vec<i64> = db.players(board.game.name())?.iter().map(|(_, v)| v.id).collect();
             let mut rows = Vec::new();
             for r in &s.event.standings {
@@ -759,7 +761,7 @@ async fn board_page(
                 matches => s.event.matches,
                 ranked_by => cardarena::tournament::standings::RANKED_BY,
                 rows,
-                matrix => board::matrix_svg(&s.event),
+                matrix => &summed.matrix,
             })
         })
         .await?;
@@ -778,6 +780,7 @@ async fn bot_page(
     let page = page(&ladder, &session).await?;
     let me = page.me.clone();
     let boards = ladder.0.config.boards.clone();
+    let jobs = ladder.0.jobs.clone();
     let ctx = ladder
         .run(move |db| {
             let Some(bot) = db.bot(id)? else { return Ok(None) };
@@ -795,7 +798,7 @@ async fn bot_page(
             let mut histories = Vec::new();
             if let Some(newest) = versions.first() {
                 for b in boards.iter().filter(|b| b.game.name() == bot.game) {
-                    let h = board::history(db, b, &labels[&newest.id], 12)?;
+                    let h = jobs.boards().get(db, b)?.history(db, b, &labels[&newest.id], 12)?;
                     if !h.is_empty() {
                         histories.push(context! { variant => &b.variant, svg => board::history_svg(&h) });
                     }

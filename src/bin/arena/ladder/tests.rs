@@ -569,6 +569,39 @@ async fn ladder_with_bots(s: &Site, bots: &[(&str, &str)]) -> (Browser, Vec<Brow
 }
 
 #[tokio::test]
+async fn the_leaderboard_kept_between_results_shows_each_result_taken_in() {
+    let s = site("board-cache");
+    let (_teacher, _players) =
+        ladder_with_bots(&s, &[("greedy1", "blade_greedy.lua"), ("random1", "blade_random.lua")]).await;
+    let mut visitor = Browser::default();
+    let r = visitor.get(&s.app, "/board/blade/readme").await;
+    assert!(r.body.contains("<p>0 match(es)."), "{}", r.body);
+    // Summed up once, then kept: the same page again.
+    assert!(visitor.get(&s.app, "/board/blade/readme").await.body.contains("<p>0 match(es)."));
+    let jobs = queue_tick(&s, 1);
+    run_jobs(&s);
+    let played = s.db.board_matches("blade", "readme").unwrap().len();
+    assert_eq!(played, 2 * jobs.len());
+    let r = visitor.get(&s.app, "/board/blade/readme").await;
+    assert!(r.body.contains(&format!("<p>{played} match(es).")), "{}", r.body);
+    // One set queued, below half a tick's: the next tick queues more (the workers do not run
+    // dry); a whole tick's queued: nothing.
+    assert!(s.config.jobs_per_tick >= 4);
+    let next = crate::ladder::tick_jobs(&s.db, &s.config, 2).unwrap();
+    s.ladder.enqueue(&next[0]).unwrap();
+    assert!(!crate::ladder::tick_jobs(&s.db, &s.config, 3).unwrap().is_empty());
+    for j in &next[1..] {
+        s.ladder.enqueue(j).unwrap();
+    }
+    assert!(crate::ladder::tick_jobs(&s.db, &s.config, 4).unwrap().is_empty());
+    run_jobs(&s);
+    let more = s.db.board_matches("blade", "readme").unwrap().len();
+    assert!(more > played);
+    let r = visitor.get(&s.app, "/board/blade/readme").await;
+    assert!(r.body.contains(&format!("<p>{more} match(es).")), "{}", r.body);
+}
+
+#[tokio::test]
 async fn matches_fill_the_leaderboard_bot_and_match_pages() {
     let s = site("board");
     let (_teacher, _players) = ladder_with_bots(
@@ -582,7 +615,7 @@ async fn matches_fill_the_leaderboard_bot_and_match_pages() {
     .await;
     let jobs = queue_tick(&s, 1);
     assert_eq!(jobs.len(), s.config.jobs_per_tick as usize);
-    // While they are queued, the next tick queues nothing more on this board.
+    // While at least half a tick's sets are queued, the next tick queues nothing more on this board.
     assert!(crate::ladder::tick_jobs(&s.db, &s.config, 2).unwrap().is_empty());
     assert_eq!(run_jobs(&s), 2 * jobs.len(), "a duplicate set is both seat orders");
     let stored = s.db.board_matches("blade", "readme").unwrap().len();
