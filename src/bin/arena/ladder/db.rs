@@ -719,32 +719,44 @@ impl Db {
         .map(drop)
     }
 
-    /// Stores a finished match (its summary JSON and compressed replay) unless its key is
-    /// already stored (a job run twice stores its match once). Returns whether it was new.
+    /// Takes finished jobs in, in one transaction: each played match (its summary JSON and
+    /// compressed replay) is stored unless its key already is (a job run twice stores its match
+    /// once), and each job, played or failed, is forgotten from `pending`. One transaction a
+    /// collection rather than two a match keeps the database's single writer free for the
+    /// workers' claims and results.
     ///
     /// # Errors
-    /// Database errors.
-    #[allow(clippy::too_many_arguments)]
-    pub fn insert_match(
-        &self,
-        key: &str,
-        game: &str,
-        variant: &str,
-        seed: u64,
-        seats: &[i64],
-        summary: &str,
-        replay: &[u8],
-        tick: i64,
-    ) -> Result<bool> {
-        let seats = serde_json::to_string(seats).expect("ids serialize");
-        self.with(|c| {
-            c.execute(
-                "INSERT OR IGNORE INTO matches (key, game, variant, seed, seats, summary, replay, tick)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                params![key, game, variant, seed as i64, seats, summary, replay, tick],
-            )
-        })
-        .map(|n| n > 0)
+    /// Database errors (nothing is taken in then).
+    pub fn take_in(&self, taken: &[(&Pending, Option<(&str, &[u8])>)]) -> Result<()> {
+        let mut conn = self.conn();
+        let run = |c: &mut Connection| -> rusqlite::Result<()> {
+            let tx = c.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            {
+                let mut insert = tx.prepare_cached(
+                    "INSERT OR IGNORE INTO matches (key, game, variant, seed, seats, summary, replay, tick)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                )?;
+                let mut forget = tx.prepare_cached("DELETE FROM pending WHERE key = ?1")?;
+                for (p, played) in taken {
+                    if let Some((summary, replay)) = played {
+                        let seats = serde_json::to_string(&p.seats).expect("ids serialize");
+                        insert.execute(params![
+                            p.key,
+                            p.game,
+                            p.variant,
+                            p.seed as i64,
+                            seats,
+                            summary,
+                            replay,
+                            p.tick
+                        ])?;
+                    }
+                    forget.execute(params![p.key])?;
+                }
+            }
+            tx.commit()
+        };
+        run(&mut conn).map_err(|e| self.err(e))
     }
 
     /// Remembers queued jobs (a key already remembered is left as it is).

@@ -214,24 +214,29 @@ impl Jobs {
         let mut q = self.queue();
         let results = q.results(&keys)?;
         let states = q.states(&keys)?;
-        let mut taken = 0;
         let mut validations: BTreeMap<i64, Vec<&Pending>> = BTreeMap::new();
+        // The duplicate sets' matches: played (with the summary and replay) or failed.
+        let mut played: Vec<(&Pending, Option<(&str, Vec<u8>)>)> = Vec::new();
         for p in &pending {
             if let Some(v) = p.version {
                 validations.entry(v).or_default().push(p);
                 continue;
             }
             if let Some(r) = results.get(&p.key) {
-                let replay = q.replay(&p.key)?.unwrap_or_default();
-                db.insert_match(&p.key, &p.game, &p.variant, p.seed, &p.seats, &r.summary, &replay, p.tick)?;
-                self.boards.invalidate(&p.game, &p.variant);
-                db.remove_pending(&p.key)?;
-                taken += 1;
+                played.push((p, Some((r.summary.as_str(), q.replay(&p.key)?.unwrap_or_default()))));
             } else if states.get(&p.key).is_some_and(|(s, _)| s == "failed") {
-                db.remove_pending(&p.key)?;
-                taken += 1;
+                played.push((p, None));
             }
         }
+        let rows: Vec<_> =
+            played.iter().map(|(p, r)| (*p, r.as_ref().map(|(s, b)| (*s, b.as_slice())))).collect();
+        db.take_in(&rows)?;
+        for (p, r) in &played {
+            if r.is_some() {
+                self.boards.invalidate(&p.game, &p.variant);
+            }
+        }
+        let mut taken = played.len();
         for (version, rows) in validations {
             let mut checks = Vec::new();
             for p in &rows {
