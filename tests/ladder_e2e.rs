@@ -89,6 +89,7 @@ async fn no_console_errors(b: &Browser, stage: &str) {
 /// Opens an invite link and creates the account `name`; the browser is then signed in.
 async fn register(b: &Browser, link: &str, name: &str) {
     b.client.goto(link).await.unwrap();
+    wait_for(b, "input[name=invite]", 20).await;
     let code = b.client.find(Locator::Css("input[name=invite]")).await.unwrap().prop("value").await.unwrap();
     assert!(link.ends_with(&format!("invite={}", code.unwrap_or_default())), "the link fills the code in");
     // The form checks a name as the server does, before sending it.
@@ -227,7 +228,7 @@ fn a_ladder_in_the_browser_from_invite_to_replay_then_audited_and_stopped() {
     assert_eq!(workers.len(), 1, "--workers 1 starts one worker process: {workers:?}");
 
     let match_id = browser::runtime().block_on(async {
-        let Some(b) = Browser::start().await else { return None };
+        let b = Browser::start().await?;
         // The admin, by the one-time link the server printed.
         register(&b, &admin_invite, "teacher").await;
         b.screenshot("ladder-1-account").await;
