@@ -43,13 +43,14 @@ fn repo(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
 }
 
-/// Waits (up to `secs`) for the page to be at `path` (or, ending in `/`, under it).
+/// Waits (up to `secs`) for the page to be at `path` (or, ending in `/` as `/bots/`, under it;
+/// `/` is the front page only).
 async fn wait_path(b: &Browser, path: &str, secs: u64) -> String {
     let started = Instant::now();
     loop {
         let now = b.client.current_url().await.unwrap();
         let at = now.path().to_string();
-        if at == path || (path.ends_with('/') && at.starts_with(path)) {
+        if at == path || (path.len() > 1 && path.ends_with('/') && at.starts_with(path)) {
             return at;
         }
         if started.elapsed() > Duration::from_secs(secs) {
