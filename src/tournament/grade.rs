@@ -633,6 +633,35 @@ mod tests {
     }
 
     #[test]
+    fn a_grade_plays_the_references_first_then_the_round_robin_on_the_same_deals() {
+        let mut setup = GradeSetup {
+            game: "blade".into(),
+            variant: "readme".into(),
+            players: 2,
+            against: vec!["random".into(), "greedy".into()],
+            deals: 2,
+            seed: 5,
+            round_robin: false,
+        };
+        let (plans, refs) = setup.plans(3);
+        assert_eq!((plans.len(), refs), (2 * 3 * 2 * 2, 2 * 3 * 2 * 2));
+        setup.round_robin = true;
+        let (all, refs) = setup.plans(3);
+        assert_eq!(&all[..refs], &plans[..]);
+        // every pair of the 3 graded bots, both seatings, on each deal
+        let rr = &all[refs..];
+        assert_eq!(rr.len(), 3 * 2 * 2);
+        assert!(rr.iter().all(|p| p.seats.iter().all(|&e| e < 3)));
+        let deals: std::collections::BTreeSet<u64> = plans.iter().map(|p| p.seed).collect();
+        assert!(rr.iter().all(|p| deals.contains(&p.seed)), "the round robin is dealt the same deals");
+        // Intensity: at most 35 tables of four in the round robin
+        setup.players = 4;
+        setup.deals = 1;
+        let (all, refs) = setup.plans(8);
+        assert_eq!(all.len() - refs, 35 * 4);
+    }
+
+    #[test]
     fn replay_commands_quote_what_the_shell_would_split() {
         assert_eq!(shell_word("bots/a.lua,random"), "bots/a.lua,random");
         assert_eq!(shell_word("my bots/it's.lua,random"), "'my bots/it'\\''s.lua,random'");

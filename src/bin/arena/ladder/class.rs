@@ -419,7 +419,7 @@ fn setup(event: &Event, game: GameId) -> GradeSetup {
 /// # Errors
 /// The database or the queue failed (a bot's failure is a verdict in its matches).
 pub fn tick(ladder: &Ladder, now: i64) -> Result<usize, JobError> {
-    let db = &ladder.0.db;
+    let (db, _, _) = ladder.parts();
     let mut changed = 0;
     for event in db.class_events()? {
         match event.state.as_str() {
@@ -438,7 +438,7 @@ fn game_of(event: &Event) -> Result<GameId, JobError> {
 /// Freezes `event` and queues its matches (or ends it with fewer than two bots). `false`
 /// while uploads of before the deadline are still being validated.
 fn freeze(ladder: &Ladder, event: &Event) -> Result<bool, JobError> {
-    let (db, jobs) = (&ladder.0.db, &ladder.0.jobs);
+    let (db, config, jobs) = ladder.parts();
     let game = game_of(event)?;
     let bots = match db.frozen_at(&event.game, event.deadline)? {
         Frozen::Validating(n) => {
@@ -481,7 +481,7 @@ fn freeze(ladder: &Ladder, event: &Event) -> Result<bool, JobError> {
                     variant: event.variant.clone(),
                     seed: p.seed,
                     seats: p.seats.iter().map(|&e| specs[e].clone()).collect(),
-                    limits: ladder.0.config.limits.clone(),
+                    limits: config.limits.clone(),
                 },
             )
         })
@@ -500,7 +500,7 @@ fn freeze(ladder: &Ladder, event: &Event) -> Result<bool, JobError> {
 
 /// Grades `event` once every match is in; `false` while some are still to play.
 fn collect(ladder: &Ladder, event: &Event) -> Result<bool, JobError> {
-    let (db, jobs) = (&ladder.0.db, &ladder.0.jobs);
+    let (db, _, jobs) = ladder.parts();
     let game = game_of(event)?;
     let keys = db.class_match_keys(event.id)?;
     let entries = db.class_entries(event.id)?;
@@ -667,7 +667,7 @@ async fn admin_with(
 ) -> Result<Response, AppError> {
     let events = ladder.run(|db| db.class_events()).await?;
     let boards: Vec<String> =
-        ladder.0.config.boards.iter().map(|b| format!("{} {}", b.game.name(), b.variant)).collect();
+        ladder.parts().1.boards.iter().map(|b| format!("{} {}", b.game.name(), b.variant)).collect();
     let html = ladder.render(
         page,
         "class_admin.html",
@@ -712,7 +712,7 @@ fn check_event(ladder: &Ladder, form: &EventForm, now: i64) -> Result<NewEvent, 
     let board = game
         .parse::<GameId>()
         .ok()
-        .and_then(|g| ladder.0.config.boards_of(g).find(|b| b.variant == variant))
+        .and_then(|g| ladder.parts().1.boards_of(g).find(|b| b.variant == variant))
         .ok_or_else(|| format!("{:?} is not a board of this ladder; choose one of the list", form.board))?;
     let deals: u32 =
         form.deals.trim().parse().ok().filter(|d| (1..=MAX_DEALS).contains(d)).ok_or_else(|| {
@@ -758,7 +758,7 @@ pub async fn create(
             return admin_with(&ladder, &page, Some(message), StatusCode::UNPROCESSABLE_ENTITY).await;
         }
     };
-    let seed = ladder.0.config.seed;
+    let seed = ladder.parts().1.seed;
     let id = ladder.run(move |db| db.create_class_event(&event, me.id, seed)).await?;
     Ok(Redirect::to(&format!("/class/{id}")).into_response())
 }

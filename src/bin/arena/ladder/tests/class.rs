@@ -10,6 +10,7 @@ use cardarena::play::registry::{self, Loader};
 use cardarena::play::runner::BotEntry;
 use cardarena::play::Match;
 use cardarena::tournament::grade::{self, GradeRow, GradeSetup, Played};
+use clap::Parser;
 
 /// `YYYY-MM-DDTHH:MM` of `t` seconds since 1970 (UTC), as a browser's datetime-local sends it.
 fn form_time(t: i64) -> String {
@@ -160,6 +161,29 @@ fn graded_locally(
     grade::grade_csv(&grades.rows, &setup.against, true)
 }
 
+/// `csv` with its measurement columns (fuel and memory) emptied (a CSV without quoted fields).
+fn unmeasured(csv: &str) -> String {
+    assert!(!csv.contains('"'), "{csv}");
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let at: Vec<usize> = ["fuel_mean", "fuel_p99", "fuel_max", "memory_peak"]
+        .iter()
+        .map(|c| header.iter().position(|h| h == c).unwrap())
+        .collect();
+    csv.lines()
+        .enumerate()
+        .map(|(i, line)| {
+            let mut fields: Vec<&str> = line.split(',').collect();
+            assert_eq!(fields.len(), header.len(), "{line}");
+            for &k in &at {
+                if i > 0 {
+                    fields[k] = "";
+                }
+            }
+            fields.join(",") + "\n"
+        })
+        .collect()
+}
+
 #[tokio::test]
 async fn at_the_deadline_the_newest_ready_versions_are_frozen_and_graded() {
     let s = site("class-run");
@@ -273,6 +297,20 @@ async fn at_the_deadline_the_newest_ready_versions_are_frozen_and_graded() {
         round_robin: true,
     };
     assert_eq!(csv, graded_locally(&setup, dir.path(), &files, &s.config.limits));
+    // And `arena grade` itself on a folder of the frozen files gives it too, but for what it
+    // measures differently: the memory peak (queued matches do not measure it) and the fuel
+    // (it watches a Lua bot's reads of observation fields that do not exist, a worker does not).
+    let out = dir.path().join("grades.csv");
+    let seed = e.seed.to_string();
+    let args = ["arena", "grade", "--game", "blade", "--variant", "readme", "--bots"];
+    let more =
+        ["--against", "random,greedy", "--deals", "2", "--seed", &seed, "--round-robin", "--threads", "1"];
+    let paths = [dir.path().to_str().unwrap(), "--csv", out.to_str().unwrap()];
+    let cli = crate::cli::Cli::try_parse_from(args.iter().chain(&paths[..1]).chain(&more).chain(&paths[1..]))
+        .unwrap();
+    crate::cli::run(cli).unwrap();
+    let by_grade = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(unmeasured(&csv), unmeasured(&by_grade));
 
     // More ticks and more uploads do not change a graded event.
     assert_eq!(class::tick(&restarted, deadline + 1200).unwrap(), 0);
@@ -301,4 +339,61 @@ async fn an_event_with_fewer_than_two_ready_bots_ends_with_a_message() {
     );
     assert!(s.db.class_match_keys(id).unwrap().is_empty());
     assert_eq!(alice.get(&s.app, &format!("/class/{id}/grades.csv")).await.status, StatusCode::CONFLICT);
+}
+
+#[tokio::test]
+async fn an_upload_after_the_deadline_is_not_frozen_and_a_failed_match_ends_the_event() {
+    let s = site("class-late");
+    let mut teacher = admin(&s).await;
+    let mut players = Vec::new();
+    for (who, bot, file) in [("alice", "greedy", "blade_greedy.lua"), ("bob", "rando", "blade_random.lua")] {
+        let mut p = player(&s, &mut teacher, who).await;
+        p.get(&s.app, "/upload").await;
+        let r = p.upload(&s.app, "blade", bot, "a.lua", &lua(file), true).await;
+        assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+        players.push(p);
+    }
+    let (id, deadline) = create_event(&s, &mut teacher, "1", "random").await;
+    // alice's v2 arrives after the deadline, before the server's tick saw it pass.
+    players[0].get(&s.app, "/upload").await;
+    let v2 = format!("-- v2\n{}", String::from_utf8(lua("blade_greedy.lua")).unwrap());
+    let r = players[0].upload(&s.app, "blade", "greedy", "a.lua", v2.as_bytes(), true).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    let bot = s.db.bot_named("blade", "greedy").unwrap().unwrap();
+    let newest = s.db.versions(bot.id).unwrap().remove(0);
+    s.db.with(|c| {
+        c.execute(
+            "UPDATE versions SET created = ?1 WHERE id = ?2",
+            rusqlite::params![deadline + 5, newest.id],
+        )
+    })
+    .unwrap();
+    run_jobs(&s);
+    assert_eq!(s.db.versions(bot.id).unwrap()[0].state, "ready");
+    assert_eq!(class::tick(&s.ladder, deadline + 10).unwrap(), 1);
+    let files: Vec<String> = s.db.class_entries(id).unwrap().into_iter().map(|e| e.file).collect();
+    assert_eq!(files, ["greedy@v1.lua", "rando@v1.lua"]);
+
+    // A match the workers cannot play (its attempts used up) ends the event with the error.
+    let mut q = cardarena::tournament::queue::open(&format!("sqlite:{}", db_path(&s).display())).unwrap();
+    let version = cardarena::tournament::queue::arena_version();
+    let lease = std::time::Duration::from_secs(60);
+    for _ in 0..3 {
+        let job = q.claim("broken-worker", lease, &version, None).unwrap().expect("a queued match");
+        q.fail(job.id, "broken-worker", "the disk is on fire").unwrap();
+    }
+    assert_eq!(class::tick(&s.ladder, deadline + 20).unwrap(), 1);
+    let e = s.db.class_event(id).unwrap().unwrap();
+    assert_eq!(e.state, "ended");
+    assert!(
+        e.message.contains("could not be played by the workers") && e.message.contains("the disk is on fire"),
+        "{}",
+        e.message
+    );
+    let page = Browser::default().get(&s.app, &format!("/class/{id}")).await;
+    assert!(
+        page.body.contains("Ended without grades") && page.body.contains("the disk is on fire"),
+        "{}",
+        page.body
+    );
 }
