@@ -93,8 +93,11 @@ pub struct Summed {
     /// The win matrix ([`matrix_svg`]).
     pub matrix: String,
     /// Rating histories asked for so far ([`history`]), by entrant label and number of points.
-    histories: Mutex<BTreeMap<(String, usize), Arc<Vec<HistoryPoint>>>>,
+    histories: Mutex<Histories>,
 }
+
+/// Rating histories by entrant label and number of points.
+type Histories = BTreeMap<(String, usize), Arc<Vec<HistoryPoint>>>;
 
 impl Summed {
     /// The rating history of `label` in up to `points` points, drawn once per state of the

@@ -239,6 +239,15 @@ pub struct Pending {
     pub tick: i64,
 }
 
+/// A finished job the ladder takes in ([`Db::take_in`]).
+pub struct Taken<'a> {
+    /// The job.
+    pub job: &'a Pending,
+    /// Its match, when it was played: the summary JSON and the compressed replay (`None`: the
+    /// job failed).
+    pub played: Option<(&'a str, Vec<u8>)>,
+}
+
 /// Why an upload was refused (the HTTP status follows from the variant).
 #[derive(Debug, thiserror::Error)]
 pub enum UploadRefused {
@@ -727,7 +736,7 @@ impl Db {
     ///
     /// # Errors
     /// Database errors (nothing is taken in then).
-    pub fn take_in(&self, taken: &[(&Pending, Option<(&str, &[u8])>)]) -> Result<()> {
+    pub fn take_in(&self, taken: &[Taken<'_>]) -> Result<()> {
         let mut conn = self.conn();
         let run = |c: &mut Connection| -> rusqlite::Result<()> {
             let tx = c.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
@@ -737,7 +746,7 @@ impl Db {
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
                 )?;
                 let mut forget = tx.prepare_cached("DELETE FROM pending WHERE key = ?1")?;
-                for (p, played) in taken {
+                for Taken { job: p, played } in taken {
                     if let Some((summary, replay)) = played {
                         let seats = serde_json::to_string(&p.seats).expect("ids serialize");
                         insert.execute(params![

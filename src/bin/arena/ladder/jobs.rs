@@ -10,7 +10,7 @@ use std::sync::Mutex;
 use serde::{Deserialize, Serialize};
 
 use super::config::LadderConfig;
-use super::db::{Db, DbError, Pending};
+use super::db::{Db, DbError, Pending, Taken};
 use cardarena::games::rng::derive_seed;
 use cardarena::play::games::GameId;
 use cardarena::tournament::queue::{JobQueue, JobSpec, NewJob, QueueError, SeatSpec};
@@ -216,24 +216,23 @@ impl Jobs {
         let states = q.states(&keys)?;
         let mut validations: BTreeMap<i64, Vec<&Pending>> = BTreeMap::new();
         // The duplicate sets' matches: played (with the summary and replay) or failed.
-        let mut played: Vec<(&Pending, Option<(&str, Vec<u8>)>)> = Vec::new();
+        let mut played: Vec<Taken> = Vec::new();
         for p in &pending {
             if let Some(v) = p.version {
                 validations.entry(v).or_default().push(p);
                 continue;
             }
             if let Some(r) = results.get(&p.key) {
-                played.push((p, Some((r.summary.as_str(), q.replay(&p.key)?.unwrap_or_default()))));
+                let replay = q.replay(&p.key)?.unwrap_or_default();
+                played.push(Taken { job: p, played: Some((r.summary.as_str(), replay)) });
             } else if states.get(&p.key).is_some_and(|(s, _)| s == "failed") {
-                played.push((p, None));
+                played.push(Taken { job: p, played: None });
             }
         }
-        let rows: Vec<_> =
-            played.iter().map(|(p, r)| (*p, r.as_ref().map(|(s, b)| (*s, b.as_slice())))).collect();
-        db.take_in(&rows)?;
-        for (p, r) in &played {
-            if r.is_some() {
-                self.boards.invalidate(&p.game, &p.variant);
+        db.take_in(&played)?;
+        for t in &played {
+            if t.played.is_some() {
+                self.boards.invalidate(&t.job.game, &t.job.variant);
             }
         }
         let mut taken = played.len();
