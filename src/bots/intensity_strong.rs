@@ -31,18 +31,15 @@ pub const MARGIN: f64 = 0.01;
 /// The default iterations per decision.
 pub const DEFAULT_ITERATIONS: u32 = 120;
 
-/// `strong:1` … `strong:7` (docs/zoo.md has their ratings).
+/// `strong:1` … `strong:3`, each rated at least +50 above the one below (docs/zoo.md): budgets
+/// between 1 and the default, or above it, rated less than +50 apart.
 pub const LEVELS: &[super::Level] = &[
     super::Level { budget: Some(1), random_per_mille: 300 },
     super::Level::search(1),
-    super::Level::search(4),
-    super::Level::search(15),
-    super::Level::search(40),
     super::Level::search(DEFAULT_ITERATIONS),
-    super::Level::search(480),
 ];
 /// The level plain `strong` plays (1-based).
-pub const DEFAULT_LEVEL: usize = 6;
+pub const DEFAULT_LEVEL: usize = 3;
 
 /// Cards of our hand whose triples the search considers at the pass.
 const PASS_CANDIDATES: usize = 6;
