@@ -4,13 +4,14 @@
 //!
 //! `cargo run --release --example coverage [REPS]` (default 10000 replications per cell for the
 //! score interval, a fifth of that per rating scenario). Each cell has its own seed, so the
-//! output is the same at any thread count.
+//! output is the same at any thread count. The fine scans of the score interval (every true score
+//! 0.5, 0.5005, ..., 0.995) are exact sums, not simulations: binomial for win/loss deals,
+//! trinomial with draws.
 
 use cardarena::stats::coverage::{
-    binomial_pmf, out_of_reach, ratings_with_draws, ratings_with_ties, score_exact, score_split_deals,
-    score_two_games, BAND, DEALS, SCORES,
+    exact_coverage, out_of_reach, outcomes, ratings_with_draws, ratings_with_ties, score_exact, score_scan,
+    score_split_deals, score_two_games, summarize, ScanSummary, ScoreMethod, BAND, DEALS, DRAW_RATES, SCORES,
 };
-use cardarena::stats::ratings::score_ci95;
 use rayon::prelude::*;
 
 const SEED: u64 = 25;
@@ -61,44 +62,77 @@ fn main() {
         }
     }
 
-    println!(
-        "\nBetween the grid's scores (exact win/loss coverage at every true score 0.5, 0.5005, ..., 0.995;"
-    );
-    println!("reachable: some run of win counts has a probability inside 93-97%):\n");
-    println!("| deals | lowest where reachable | share of scores reachable but below 93% | reachable but above 97% |");
-    println!("|---|---|---|---|");
-    let fine: Vec<f64> = (0..=990).map(|i| 0.5 + 0.0005 * i as f64).collect();
-    let rows: Vec<(usize, f64, f64, f64)> = DEALS
+    println!("\nFine scan: exact coverage at every true score 0.5, 0.5005, ..., 0.995 (991 scores), %.");
+    println!("Win/loss deals; min/5th/median/max/in 93-97% over the scores some interval can bring");
+    println!("into 93-97% (reachable), and the lowest over all scores:\n");
+    println!("| deals | reachable | interval | min | 5th pct | median | max | in 93-97% | min, all scores |");
+    println!("|---|---|---|---|---|---|---|---|---|");
+    let fine = score_scan(0.0005);
+    let reach: Vec<(usize, Vec<bool>)> = DEALS
         .par_iter()
-        .map(|&n| {
-            let intervals: Vec<(f64, f64)> = (0..=n)
-                .map(|x| {
-                    let xs: Vec<f64> = (0..n).map(|i| if i < x { 1.0 } else { 0.0 }).collect();
-                    let (_, lo, hi) = score_ci95(&xs).expect("scores");
-                    (lo, hi)
-                })
-                .collect();
-            let (mut lowest, mut below, mut above) = (1.0f64, 0, 0);
-            for &p in &fine {
-                if out_of_reach(p, n).is_some() {
-                    continue;
-                }
-                let c: f64 = binomial_pmf(n, p)
-                    .iter()
-                    .zip(&intervals)
-                    .filter(|(_, (lo, hi))| *lo <= p && p <= *hi)
-                    .map(|(q, _)| q)
-                    .sum();
-                lowest = lowest.min(c);
-                below += usize::from(c < *BAND.start());
-                above += usize::from(c > *BAND.end());
-            }
-            let share = |k: usize| k as f64 / fine.len() as f64 * 100.0;
-            (n, lowest * 100.0, share(below), share(above))
+        .map(|&n| (n, fine.iter().map(|&p| out_of_reach(p, n).is_none()).collect()))
+        .collect();
+    let jobs: Vec<(usize, ScoreMethod)> =
+        DEALS.iter().flat_map(|&n| ScoreMethod::ALL.map(move |m| (n, m))).collect();
+    let rows: Vec<(usize, ScoreMethod, Vec<f64>)> = jobs
+        .par_iter()
+        .map(|&(n, m)| {
+            let all = outcomes(m, n, false);
+            (n, m, fine.iter().map(|&p| exact_coverage(&all, n, p, 0.0)).collect())
         })
         .collect();
-    for (n, lowest, below, above) in rows {
-        println!("| {n} | {lowest:.1}% | {below:.1}% | {above:.1}% |");
+    for (n, m, c) in &rows {
+        let reachable = &reach.iter().find(|(k, _)| k == n).expect("scanned").1;
+        let inside: Vec<f64> = c.iter().zip(reachable).filter(|(_, r)| **r).map(|(c, _)| *c).collect();
+        let s = summarize(&inside);
+        let lowest = c.iter().copied().fold(f64::INFINITY, f64::min);
+        println!(
+            "| {n} | {:.1}% | {} | {} | {} | {} | {} | {:.1}% | {} |",
+            inside.len() as f64 / c.len() as f64 * 100.0,
+            m.name(),
+            pct(s.min),
+            pct(s.p5),
+            pct(s.median),
+            pct(s.max),
+            s.in_band * 100.0,
+            pct(lowest)
+        );
+    }
+
+    println!("\nFine scan with draws: exact coverage (trinomial sums) at every true score 0.5, 0.5005,");
+    println!("..., 0.995, each deal drawn with probability min(rate, 2(1 - score)), over all scores.");
+    println!("Each cell: min / 5th pct / median / max / in 93-97%.\n");
+    print!("| deals | interval |");
+    for rate in DRAW_RATES {
+        print!(" {:.0}% draws |", rate * 100.0);
+    }
+    println!("\n|---|---|{}", "---|".repeat(DRAW_RATES.len()));
+    let jobs: Vec<(usize, ScoreMethod, f64)> = DEALS
+        .iter()
+        .flat_map(|&n| ScoreMethod::ALL.into_iter().flat_map(move |m| DRAW_RATES.map(move |r| (n, m, r))))
+        .collect();
+    let rows: Vec<(usize, ScoreMethod, ScanSummary)> = jobs
+        .par_iter()
+        .map(|&(n, m, rate)| {
+            let all = outcomes(m, n, true);
+            let c: Vec<f64> = fine.iter().map(|&p| exact_coverage(&all, n, p, rate)).collect();
+            (n, m, summarize(&c))
+        })
+        .collect();
+    for line in rows.chunks(DRAW_RATES.len()) {
+        let (n, m, _) = line[0];
+        print!("| {n} | {} |", m.name());
+        for (_, _, s) in line {
+            print!(
+                " {} / {} / {} / {} / {:.1}% |",
+                pct(s.min),
+                pct(s.p5),
+                pct(s.median),
+                pct(s.max),
+                s.in_band * 100.0
+            );
+        }
+        println!();
     }
 
     println!("\nDuplicate deals that mostly split ({reps} replications):\n");
@@ -138,4 +172,9 @@ fn main() {
     for (name, c) in scenarios {
         println!("| {name} | {:.1}% | {:.1}% |", c.single * 100.0, c.pairwise * 100.0);
     }
+}
+
+/// A coverage in percent, one decimal.
+fn pct(c: f64) -> String {
+    format!("{:.1}", c * 100.0)
 }

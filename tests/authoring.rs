@@ -688,6 +688,46 @@ fn end_of_input_leaves_the_match_cleanly() {
     assert!(!out.lines().any(|l| l.starts_with("seat") && l.contains(": pass ")), "{out}");
 }
 
+/// A match a person played verifies: the bots play again, the person's moves (and their
+/// leaving, a fault at every later decision) come from the record; a changed move is found.
+#[test]
+fn a_match_a_person_played_verifies_with_their_moves_from_the_record() {
+    let dir = scratch("human-verify");
+    for (game, bots, input) in [
+        ("blade", "human,greedy", "1\n".repeat(40)),
+        ("intensity", "greedy,human,random,random", "1\n".repeat(5)),
+    ] {
+        let file = dir.join(format!("{game}.json"));
+        let o = arena_with_input(
+            &["play", "--game", game, "--bots", bots, "--seed", "3", "--replay", file.to_str().unwrap()],
+            &input,
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        let o = arena(&["replay", file.to_str().unwrap(), "--verify"]);
+        assert!(o.status.success(), "{game}: {}{}", stdout(&o), stderr(&o));
+        assert!(
+            stdout(&o).contains(") is a person: their moves are taken from the record"),
+            "{}",
+            stdout(&o)
+        );
+        // Another move for the person where the record has one: the match differs.
+        let mut replay: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        let seat = if game == "blade" { 0 } else { 1 };
+        let decisions = replay["decisions"].as_array_mut().unwrap();
+        let d = decisions
+            .iter_mut()
+            .find(|d| d["seat"] == seat && d["reply"].is_string() && d["legal"].as_array().unwrap().len() > 1)
+            .unwrap();
+        let other = d["legal"].as_array().unwrap().iter().find(|a| **a != d["reply"]).unwrap().clone();
+        d["reply"] = other.clone();
+        d["played"] = other;
+        std::fs::write(&file, serde_json::to_string(&replay).unwrap()).unwrap();
+        let o = arena(&["replay", file.to_str().unwrap(), "--verify"]);
+        assert!(!o.status.success(), "{game}: a changed move verified: {}", stdout(&o));
+    }
+}
+
 #[test]
 fn a_person_plays_in_a_terminal_through_tmux() {
     if !has_tool("tmux") {

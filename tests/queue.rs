@@ -192,6 +192,60 @@ fn a_nondeterministic_bot_raises_the_determinism_alarm_on_sqlite() {
     std::fs::remove_dir_all(dir).ok();
 }
 
+/// A bot whose bytes do not load (a Lua file without `act`, a `.wasm` that is no module) is
+/// loaded by the worker as a local tournament loads it, through the play layer's `Loader`: its
+/// match is stored at the first attempt with the bot's verdict `load` and the loader's message,
+/// never reported as a host failure and tried again.
+#[test]
+fn a_bot_that_does_not_load_is_its_verdict_at_the_first_attempt() {
+    use cardarena::tournament::queue::{JobSpec, NewJob, SeatSpec};
+    let dir = temp_dir("noload");
+    let url = "sqlite:q.db";
+    let mut q =
+        cardarena::tournament::queue::open(&format!("sqlite:{}", dir.join("q.db").display())).unwrap();
+    let no_act = b"function Act(obs) return obs.legal[1] end\n".to_vec();
+    let not_wasm = b"\0asm\x01\0\0\0 then nothing a module holds".to_vec();
+    let seats = [SeatSpec::program("noact.lua", &no_act), SeatSpec::program("broken.wasm", &not_wasm)];
+    q.put_bots(&[(seats[0].hash.clone(), no_act), (seats[1].hash.clone(), not_wasm)]).unwrap();
+    let jobs: Vec<NewJob> = seats
+        .iter()
+        .map(|bot| {
+            let spec = JobSpec {
+                game: "blade".into(),
+                variant: "readme".into(),
+                seed: 1,
+                seats: vec![bot.clone(), SeatSpec::builtin("random")],
+                limits: Default::default(),
+            };
+            NewJob::new("test", spec)
+        })
+        .collect();
+    q.enqueue(&jobs).unwrap();
+    run(&dir, &["worker", "--db", url, "--until-empty", "--name", "w"]);
+    let keys: Vec<String> = jobs.iter().map(|j| j.key.clone()).collect();
+    let results = q.results(&keys).unwrap();
+    let states = q.states(&keys).unwrap();
+    for (key, expected) in
+        keys.iter().zip(["no function act: did you mean Act?", "malformed WebAssembly module"])
+    {
+        assert_eq!(states[key], ("done".to_string(), None), "stored at once, no host failure");
+        let summary: cardarena::tournament::MatchSummary =
+            serde_json::from_str(&results[key].summary).unwrap();
+        let verdicts: Vec<&str> = summary.faults[0].iter().map(|v| v.name()).collect();
+        assert_eq!(verdicts, ["load"], "the bot's verdict");
+        assert!(summary.faults[1].is_empty());
+        let text = cardarena::tournament::store::unpack(&q.replay(key).unwrap().unwrap()).unwrap();
+        let replay: cardarena::play::runner::Replay = serde_json::from_str(&text).unwrap();
+        assert!(replay.faults[0][0].message.contains(expected), "{}", replay.faults[0][0].message);
+    }
+    let attempts = rusqlite::Connection::open(dir.join("q.db"))
+        .unwrap()
+        .query_row("SELECT max(attempts) FROM queue_jobs", [], |r| r.get::<_, i64>(0))
+        .unwrap();
+    assert_eq!(attempts, 1);
+    std::fs::remove_dir_all(dir).ok();
+}
+
 /// Jobs planned by another arena version are refused, with the version named.
 fn refusal_on(dir: &Path, url: &str, age: &dyn Fn()) {
     std::fs::write(

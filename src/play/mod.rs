@@ -10,6 +10,7 @@ pub mod duel;
 pub mod error;
 pub mod legacy;
 pub mod limits;
+pub mod person;
 pub mod registry;
 pub mod resim;
 pub mod runner;

@@ -43,7 +43,31 @@ impl Loader {
         self.sandbox.get()
     }
 
-    fn sandbox(&self) -> Result<&Sandbox, HostError> {
+    /// A loader on `sandbox` (a lane of a process's sandbox, for one worker thread).
+    pub fn on(sandbox: Sandbox) -> Loader {
+        let loader = Loader::default();
+        let _ = loader.sandbox.set(sandbox);
+        loader
+    }
+
+    /// A loader on a lane of this loader's sandbox (started if it was not), for another worker
+    /// thread: its WASM instances start on an engine of its own ([`Sandbox::lane`]).
+    ///
+    /// # Errors
+    /// The sandbox or the lane cannot start (a host failure).
+    pub fn lane(&self) -> Result<Loader, HostError> {
+        let lane = self
+            .sandbox()?
+            .lane()
+            .map_err(|e| HostError::Host(format!("cannot start a sandbox lane: {e}")))?;
+        Ok(Loader::on(lane))
+    }
+
+    /// The sandbox, started on first use.
+    ///
+    /// # Errors
+    /// The sandbox cannot start (a host failure).
+    pub fn sandbox(&self) -> Result<&Sandbox, HostError> {
         if let Some(s) = self.sandbox.get() {
             return Ok(s);
         }
@@ -125,6 +149,33 @@ impl Loader {
         })
     }
 
+    /// Loads a program received as bytes (a job's bot, from a queue's bot store) called `name`,
+    /// whose extension (`.lua`, `.wasm`, `.wat`) says its kind. As for a tournament entrant
+    /// ([`Loader::resolve_entrant`]), a program the sandbox refuses, or a Lua program without
+    /// `act`, becomes [`BotSource::Failed`] with the content hash of `bytes`: the bot's verdict
+    /// `load` in every match, never an error of the host.
+    ///
+    /// # Errors
+    /// `name` has none of those extensions (a mistake of the one who named it), or the sandbox
+    /// cannot start (a host failure).
+    pub fn load_program<G: Game>(&self, name: &str, bytes: &[u8]) -> Result<BotSource, HostError> {
+        let path = Path::new(name);
+        let kind = Kind::from_path(path).ok_or_else(|| {
+            HostError::Request(format!(
+                "bot {name:?} is not named .lua, .wasm or .wat, so its kind is unknown"
+            ))
+        })?;
+        let file = path.file_name().map_or_else(|| name.to_string(), |n| n.to_string_lossy().into_owned());
+        let loaded = match self.sandbox()?.load(&file, kind, bytes) {
+            Ok(program) => checked::<G>(program, || String::from_utf8_lossy(bytes).into_owned()),
+            Err(fault) => Err(fault.message),
+        };
+        Ok(match loaded {
+            Ok(program) => BotSource::File { name: name.to_string(), program },
+            Err(error) => BotSource::Failed { name: name.to_string(), hash: content_hash(bytes), error },
+        })
+    }
+
     /// Loads a legacy program (`legacy:<protocol>:<file>`): the outer error is a wrong name (an
     /// unknown protocol, another game's) or the host's (the sandbox cannot start), the inner one
     /// the file's (missing, or refused by the sandbox).
@@ -158,24 +209,29 @@ impl Loader {
         if !path.is_file() {
             return Ok(Err(format!("cannot read bot file {name:?}: no such file")));
         }
-        let program = match self.sandbox()?.load_file(path) {
-            Ok(program) => program,
-            Err(fault) => return Ok(Err(fault.message)),
-        };
-        if program.kind() == Kind::Lua {
-            if let Some(message) = missing_act::<G>(name, &program) {
-                return Ok(Err(message));
-            }
-        }
-        Ok(Ok(program))
+        Ok(match self.sandbox()?.load_file(path) {
+            Ok(program) => checked::<G>(program, || std::fs::read_to_string(name).unwrap_or_default()),
+            Err(fault) => Err(fault.message),
+        })
     }
+}
+
+/// The checks of a program the sandbox has loaded, however it came (a file, a queue's bytes):
+/// a Lua program must define `act` (`source` gives its text, for a did-you-mean).
+fn checked<G: Game>(program: Program, source: impl FnOnce() -> String) -> Result<Program, String> {
+    if program.kind() == Kind::Lua {
+        if let Some(message) = missing_act::<G>(&program, source) {
+            return Err(message);
+        }
+    }
+    Ok(program)
 }
 
 /// A Lua bot defines `act` when its chunk runs, so the loader starts it once (seat 0, seed 0, the
 /// default limits) and refuses it when `act` is missing (the message says why): otherwise it
 /// would play every match with a fault at its first decision. Any other failure at this start is left to the matches,
 /// where it is the bot's verdict.
-fn missing_act<G: Game>(name: &str, program: &Program) -> Option<String> {
+fn missing_act<G: Game>(program: &Program, source: impl FnOnce() -> String) -> Option<String> {
     let info = InitInfo {
         game: G::NAME,
         variant: G::variants()[0].to_string(),
@@ -186,8 +242,7 @@ fn missing_act<G: Game>(name: &str, program: &Program) -> Option<String> {
     let json = serde_json::to_string(&info).expect("init info serializes");
     match program.start(&Limits::default_for(Kind::Lua), sandbox_seed(0, 0), &json) {
         Err(f) if f.verdict == cardarena_sandbox::Verdict::Load && f.message.contains("function `act`") => {
-            let source = std::fs::read_to_string(name).unwrap_or_default();
-            let hint = match act_lookalike(&source) {
+            let hint = match act_lookalike(&source()) {
                 Some(n) => format!(": did you mean {n}? The arena calls `act(obs)`, in lower case"),
                 None => ": define `function act(obs) ... end` (docs/bot-api.md)".into(),
             };

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use crate::bots::bot::is_builtin_name;
 use crate::games::Seat;
+use crate::play::person::{is_person, Recorded};
 use crate::play::registry::{self, BotSource, Loader};
 use crate::play::resim::walk;
 use crate::play::runner::{DecisionRecord, FaultRecord, Replay};
@@ -47,6 +48,11 @@ pub fn verify<G: Hosted>(
     let mut sources = Vec::new();
     for (seat, entry) in replay.bots.iter().enumerate() {
         let given = opts.overrides.iter().rev().find(|(s, _)| *s == seat).map(|(_, p)| p.clone());
+        if given.is_none() && is_person(&entry.name) {
+            // Nothing plays a person's moves again: they come from the record.
+            sources.push(None);
+            continue;
+        }
         let name = given.clone().unwrap_or_else(|| entry.name.clone());
         let path = if is_builtin_name(&name) {
             name.clone()
@@ -71,12 +77,12 @@ pub fn verify<G: Hosted>(
             };
             report.push_str(&format!("warning: {what}; its decisions may differ\n"));
         }
-        sources.push(bot);
+        sources.push(Some(bot));
     }
     let limits = if replay.limits.len() == G::PLAYERS {
         replay.limits.clone()
     } else {
-        if sources.iter().any(|s| matches!(s, BotSource::File { .. })) {
+        if sources.iter().flatten().any(|s| matches!(s, BotSource::File { .. })) {
             report.push_str("warning: the replay does not record the limits (an older arena wrote it); using the defaults\n");
         }
         vec![None; G::PLAYERS]
@@ -85,8 +91,10 @@ pub fn verify<G: Hosted>(
         .iter()
         .zip(&replay.bots)
         .zip(&limits)
-        .fold(Match::<G>::new(variant, replay.seed), |t, ((s, entry), l)| {
-            t.seat_with(entry.clone(), s, l.as_ref())
+        .enumerate()
+        .fold(Match::<G>::new(variant, replay.seed), |t, (seat, ((s, entry), l))| match s {
+            Some(s) => t.seat_with(entry.clone(), s, l.as_ref()),
+            None => t.seat_bot(entry.clone(), Box::new(Recorded::new(replay, seat))),
         })
         .play();
     let name = |s: Seat| replay.bots[s].name.as_str();
@@ -136,6 +144,12 @@ pub fn verify<G: Hosted>(
             replay.outcome.points, replay.outcome.ranks, again.outcome.points, again.outcome.ranks
         ));
         return Ok(Verification { identical: false, report });
+    }
+    for (seat, entry) in replay.bots.iter().enumerate().filter(|(s, _)| sources[*s].is_none()) {
+        report.push_str(&format!(
+            "seat {seat} ({}) is a person: their moves are taken from the record (each one legal where it was made); the other seats played again\n",
+            entry.name
+        ));
     }
     report.push_str(&format!(
         "verified: {} decisions played again; every reply, fuel count, log line and fault is identical, and so is the result\n",

@@ -298,17 +298,22 @@ pub fn mean_ci95(xs: &[f64]) -> Option<(f64, f64)> {
     Some((mean, 1.96 * (var / n).sqrt()))
 }
 
-/// The mean of scores in `[0, 1]` (one per deal) and its 95% interval `(mean, low, high)`: the
-/// Wilson score interval, with the binomial variance `p (1 − p)` scaled by how much of it the
-/// scores show (`r`, 1 for scores that are all 0 or 1, less when draws and rotations average
-/// them), so `n / r` deals count as coin flips. Near the edges, where some but at most
-/// [`EXACT_EDGE`] of those effective deals went the other way, the normal approximation behind
-/// Wilson fails (the count is skewed) and the interval is the exact mid-p one instead: each end
-/// is where the binomial tail beyond the observed count, plus half the probability of the count
-/// itself, is 2.5%. Unlike the normal interval of [`mean_ci95`] it stays inside `[0, 1]`, is not
-/// zero-wide when every deal scored the same, and keeps its coverage near 0 and 1: a bot that won
-/// all of 20 deals gets `[0.84, 1]`, not `[1, 1]`. `None` when there is no score.
+/// The mean of scores in `[0, 1]` (one per deal) and its 95% interval `(mean, low, high)`:
+/// [`score_interval`] of the [`effective_counts`]. Unlike the normal interval of [`mean_ci95`] it
+/// stays inside `[0, 1]`, is not zero-wide when every deal scored the same, and keeps its coverage
+/// near 0 and 1: a bot that won all of 20 deals gets `[0.84, 1]`, not `[1, 1]`. `None` when there
+/// is no score.
 pub fn score_ci95(xs: &[f64]) -> Option<(f64, f64, f64)> {
+    let (mean, won, lost) = effective_counts(xs)?;
+    let (low, high) = score_interval(won, lost);
+    Some((mean, low, high))
+}
+
+/// The mean of scores in `[0, 1]` (one per deal) and the deals it is worth as won and lost coin
+/// flips, `(mean, won, lost)`: the binomial variance `p (1 − p)` scaled by how much of it the scores
+/// show (`r`, 1 for scores that are all 0 or 1, less when draws and rotations average them), so
+/// `n / r` deals count as coin flips, `mean · n / r` of them won. `None` when there is no score.
+pub fn effective_counts(xs: &[f64]) -> Option<(f64, f64, f64)> {
     if xs.is_empty() {
         return None;
     }
@@ -324,32 +329,73 @@ pub fn score_ci95(xs: &[f64]) -> Option<(f64, f64, f64)> {
         1.0
     };
     let n_eff = n / r;
-    let (won, lost) = (mean * n_eff, (1.0 - mean) * n_eff);
-    let fewer = won.min(lost);
-    // (a whole count computed in floating point may land just above it)
-    if fewer > 0.0 && fewer <= EXACT_EDGE + 1e-9 {
-        let (low, high) = mid_p_interval(won, lost);
-        return Some((mean, low, high));
-    }
-    let z2 = 1.96f64 * 1.96;
-    let centre = (mean + z2 / (2.0 * n_eff)) / (1.0 + z2 / n_eff);
-    let half = 1.96 * (bernoulli / n_eff + z2 / (4.0 * n_eff * n_eff)).sqrt() / (1.0 + z2 / n_eff);
-    Some((mean, (centre - half).max(0.0), (centre + half).min(1.0)))
+    Some((mean, mean * n_eff, (1.0 - mean) * n_eff))
 }
 
-/// [`score_ci95`] takes the mid-p interval where at most this many effective deals went the other
-/// way (and at least some did): fewer (2) leaves a true 0.95 over 20 deals and 0.99 over 100
-/// below 95% coverage, where no interval can be inside 93–97% and erring wide is the better
-/// miss; more (4) lifts a true 0.97 over 50 deals to 98.3%.
-pub const EXACT_EDGE: f64 = 3.0;
+/// The 95% interval of a score from `won` and `lost` effective deals (not necessarily whole,
+/// both at least 0, some deals): the Wilson score interval, except for the end near 0 or 1 when
+/// few deals went that way. The end below the score, when `won` is positive and at most
+/// [`JEFFREYS_EDGE`], is the Jeffreys one (the 2.5% quantile of Beta(won + ½, lost + ½)), and when
+/// `won` is at most [`MID_P_EDGE`], the exact mid-p one (where the binomial tail above the count,
+/// plus half the probability of the count itself, is 2.5%); the end above the score likewise with
+/// `lost`. The count is skewed there and Wilson's normal approximation puts the end too close to
+/// the score. Both ends move up when a lost deal turns into a won one, and the lower end is below
+/// 1 even when every deal was won.
+///
+/// Chosen by exact coverage over every true score 0.5, 0.5005, …, 0.995 at 20, 50, 100, 200 and
+/// 400 win/loss deals (docs/tools.md, `examples/coverage.rs`): at least 92.6% everywhere, in
+/// 93–97% at 88–99.9% of the scores some interval can bring there.
+pub fn score_interval(won: f64, lost: f64) -> (f64, f64) {
+    let (mut low, mut high) = wilson_interval(won, lost);
+    // (a whole count computed in floating point may land just above it)
+    let within = |count: f64, edge: f64| count > 0.0 && count <= edge + 1e-9;
+    if within(won, MID_P_EDGE) {
+        low = increasing_root(|p| mid_p_tail(p, won, lost), 0.025);
+    } else if within(won, JEFFREYS_EDGE) {
+        low = increasing_root(|p| beta_cdf(p, won + 0.5, lost + 0.5), 0.025);
+    }
+    if within(lost, MID_P_EDGE) {
+        high = increasing_root(|p| mid_p_tail(p, won, lost), 0.975);
+    } else if within(lost, JEFFREYS_EDGE) {
+        high = increasing_root(|p| beta_cdf(p, won + 0.5, lost + 0.5), 0.975);
+    }
+    (low, high)
+}
 
-/// The 95% mid-p interval for `won` successes and `lost` failures (both positive, not
-/// necessarily whole): `(low, high)` with `T(low) = 0.025` and `T(high) = 0.975`, where
-/// `T(p) = ½ (P(X ≥ won) + P(X ≥ won + 1))` for `X` binomial(`won + lost`, `p`), written with the
-/// incomplete beta function so that it is defined between whole counts.
-fn mid_p_interval(won: f64, lost: f64) -> (f64, f64) {
-    let tail = |p: f64| 0.5 * (beta_cdf(p, won, lost + 1.0) + beta_cdf(p, won + 1.0, lost));
+/// [`score_interval`] takes the mid-p end where at most this many effective deals went that way
+/// (and some did): Jeffreys there too covers a true 0.995 over 20 deals 90.5% of the time (all
+/// won) where 99.55% is the least any interval can do above 93–97%.
+pub const MID_P_EDGE: f64 = 1.0;
+/// [`score_interval`] takes the Jeffreys end where at most this many effective deals went that
+/// way: Wilson there covers a true 0.989 over 50 deals 89.5% of the time, and 0.99 91.1%; 4
+/// lowers the share of true scores inside 93–97% over 20 deals from 88.3% to 86.5%
+/// (docs/tools.md).
+pub const JEFFREYS_EDGE: f64 = 3.0;
+
+/// The Wilson score interval for `won` successes and `lost` failures (the score test's 1.96).
+pub fn wilson_interval(won: f64, lost: f64) -> (f64, f64) {
+    let n = won + lost;
+    let mean = won / n;
+    let z2 = 1.96f64 * 1.96;
+    let centre = (mean + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = 1.96 * (mean * (1.0 - mean) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// The 95% mid-p interval for `won` successes and `lost` failures (not necessarily whole):
+/// `(low, high)` with `T(low) = 0.025` and `T(high) = 0.975` for [`mid_p_tail`] `T`.
+pub fn mid_p_interval(won: f64, lost: f64) -> (f64, f64) {
+    let tail = |p: f64| mid_p_tail(p, won, lost);
     (increasing_root(tail, 0.025), increasing_root(tail, 0.975))
+}
+
+/// `T(p) = ½ (P(X ≥ won) + P(X ≥ won + 1))` for `X` binomial(`won + lost`, `p`), written with the
+/// incomplete beta function so that it is defined between whole counts (`P(X ≥ 0) = 1`, and
+/// `P(X ≥ won + 1) = 0` when nothing was lost).
+fn mid_p_tail(p: f64, won: f64, lost: f64) -> f64 {
+    let at_least = if won > 0.0 { beta_cdf(p, won, lost + 1.0) } else { 1.0 };
+    let above = if lost > 0.0 { beta_cdf(p, won + 1.0, lost) } else { 0.0 };
+    0.5 * (at_least + above)
 }
 
 /// The `p` in `[0, 1]` where the increasing function `f` reaches `target`, by bisection (to 1e-12).
@@ -504,25 +550,59 @@ mod tests {
     }
 
     #[test]
-    fn mid_p_ends_are_where_the_binomial_tails_say() {
-        // Mid-p: at the lower end P(X > x) + ½ P(X = x) = 2.5%, at the upper end P(X < x) + ½ P(X = x).
+    fn the_end_near_an_edge_is_mid_p_within_one_deal_and_jeffreys_within_three() {
         let n = 20;
+        let record = |x: usize| -> Vec<f64> { (0..n).map(|i| if i < x { 1.0 } else { 0.0 }).collect() };
+        // Mid-p, 1 deal from the edge: at the lower end P(X > x) + ½ P(X = x) = 2.5%, at the upper
+        // end P(X < x) + ½ P(X = x).
         let pmf = |p: f64| crate::stats::coverage::binomial_pmf(n, p);
-        for x in [1, 2, 3, 17, 18, 19] {
-            let xs: Vec<f64> = (0..n).map(|i| if i < x { 1.0 } else { 0.0 }).collect();
-            let (_, lo, hi) = score_ci95(&xs).expect("scores");
-            let at_lo = pmf(lo);
-            let upper_tail: f64 = at_lo[x + 1..].iter().sum::<f64>() + 0.5 * at_lo[x];
-            let at_hi = pmf(hi);
-            let lower_tail: f64 = at_hi[..x].iter().sum::<f64>() + 0.5 * at_hi[x];
-            assert!((upper_tail - 0.025).abs() < 1e-9, "{x}: {lo} {upper_tail}");
-            assert!((lower_tail - 0.025).abs() < 1e-9, "{x}: {hi} {lower_tail}");
+        let (_, lo, _) = score_ci95(&record(1)).expect("scores");
+        let at_lo = pmf(lo);
+        let upper_tail: f64 = at_lo[2..].iter().sum::<f64>() + 0.5 * at_lo[1];
+        assert!((upper_tail - 0.025).abs() < 1e-9, "{lo} {upper_tail}");
+        let (_, _, hi) = score_ci95(&record(19)).expect("scores");
+        let at_hi = pmf(hi);
+        let lower_tail: f64 = at_hi[..19].iter().sum::<f64>() + 0.5 * at_hi[19];
+        assert!((lower_tail - 0.025).abs() < 1e-9, "{hi} {lower_tail}");
+        // Jeffreys, 2 and 3 deals from the edge: quantiles of Beta(x + ½, n − x + ½) (values from
+        // scipy.special.betaincinv); the other end is Wilson's.
+        let jeffreys = [(2, 0.021_372_488, 0.301_038), (3, 0.044_131_342, 0.360_423)];
+        for (x, jeffreys_low, wilson_high) in jeffreys {
+            let (_, lo, hi) = score_ci95(&record(x)).expect("scores");
+            assert!((lo - jeffreys_low).abs() < 1e-8 && (hi - wilson_high).abs() < 1e-6, "{x}: {lo} {hi}");
+            let (_, lo, hi) = score_ci95(&record(n - x)).expect("scores");
+            assert!(
+                (hi - (1.0 - jeffreys_low)).abs() < 1e-8 && (lo - (1.0 - wilson_high)).abs() < 1e-6,
+                "{x}: {lo} {hi}"
+            );
         }
         // From 4 deals the other way on, Wilson (16 of 20: 0.8 ± the score test's 1.96).
-        let (_, lo, hi) = score_ci95(&[[1.0; 16].as_slice(), &[0.0; 4]].concat()).expect("scores");
+        let (_, lo, hi) = score_ci95(&record(16)).expect("scores");
         assert!((lo - 0.58398).abs() < 1e-5 && (hi - 0.91934).abs() < 1e-5, "{lo} {hi}");
         // ln Γ at integers and at ½ (√π).
         assert!((ln_gamma(5.0) - 24f64.ln()).abs() < 1e-12);
         assert!((ln_gamma(0.5) - std::f64::consts::PI.sqrt().ln()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn both_ends_move_up_when_a_lost_deal_is_won() {
+        // Across the switches between mid-p, Jeffreys and Wilson too, and for counts that are not
+        // whole (draws): `won` effective deals of `n`, in steps of 1/8.
+        for n in [1.0, 5.0, 20.0, 23.7, 50.0, 100.0, 400.0] {
+            let mut last = (0.0, 0.0);
+            for k in 0..=(n * 8.0) as usize {
+                let won = (k as f64 / 8.0).min(n);
+                let (lo, hi) = score_interval(won, n - won);
+                assert!(
+                    lo >= last.0 - 1e-12 && hi >= last.1 - 1e-12,
+                    "n {n} won {won}: {lo} {hi} after {last:?}"
+                );
+                assert!(lo < 1.0 && hi > 0.0 && lo < hi, "n {n} won {won}: {lo} {hi}");
+                last = (lo, hi);
+            }
+        }
+        // One deal, won: not [1, 1] either (mid-p: ½ p = 2.5%).
+        let (_, lo, hi) = score_ci95(&[1.0]).expect("a score");
+        assert!((lo - 0.05).abs() < 1e-9 && hi == 1.0, "{lo} {hi}");
     }
 }

@@ -6,6 +6,7 @@
 //! deterministic given its plan, and results are read back in plan order.
 
 pub mod config;
+pub mod grade;
 pub mod queue;
 pub mod report;
 pub mod schedule;

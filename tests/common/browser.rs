@@ -29,6 +29,8 @@ pub struct Browser {
     /// The WebDriver session.
     pub client: Client,
     driver: Child,
+    /// Chromedriver's address, `http://127.0.0.1:PORT`.
+    url: String,
 }
 
 fn installed(program: &str) -> bool {
@@ -67,6 +69,8 @@ impl Browser {
             "goog:chromeOptions".to_string(),
             serde_json::json!({ "binary": CHROMIUM, "args": ARGS }),
         );
+        // Chromium's console (script errors, failed loads) for [`Browser::console_errors`].
+        caps.insert("goog:loggingPrefs".to_string(), serde_json::json!({ "browser": "ALL" }));
         let url = format!("http://127.0.0.1:{port}");
         let started = Instant::now();
         // Chromedriver takes a moment to listen; the first session start may fail until it does.
@@ -81,7 +85,7 @@ impl Browser {
                 Err(e) => panic!("no WebDriver session from chromedriver at {url}: {e}"),
             }
         };
-        Some(Browser { client, driver })
+        Some(Browser { client, driver, url })
     }
 
     /// The text of the first element matching a CSS selector.
@@ -99,15 +103,51 @@ impl Browser {
         out
     }
 
-    /// Presses and releases a key (`fantoccini::key::Key`), as a person would, on whatever has
-    /// the focus.
-    pub async fn press(&self, key: fantoccini::key::Key) {
+    /// Presses and releases a key (`fantoccini::key::Key`, or a character's key), as a person
+    /// would, on whatever has the focus.
+    pub async fn press(&self, key: impl Into<char>) {
         use fantoccini::actions::{InputSource, KeyAction, KeyActions};
-        let c = char::from(key);
+        let c = key.into();
         let keys = KeyActions::new("keyboard".to_string())
             .then(KeyAction::Down { value: c })
             .then(KeyAction::Up { value: c });
         self.client.perform_actions(keys).await.unwrap();
+    }
+
+    /// The console messages of level SEVERE (uncaught script errors, resources that failed to
+    /// load) since the last call, as `LEVEL message`: chromedriver's log of the browser (its
+    /// `/se/log` endpoint; WebDriver itself has no console).
+    pub async fn console_errors(&self) -> Vec<String> {
+        let session = self.client.session_id().await.unwrap().expect("a WebDriver session");
+        let url = format!("{}/session/{session}/se/log", self.url);
+        let mut response = ureq::post(&url)
+            .header("Content-Type", "application/json")
+            .send(r#"{"type": "browser"}"#)
+            .unwrap_or_else(|e| panic!("chromedriver's browser log at {url}: {e}"));
+        let body: serde_json::Value =
+            serde_json::from_str(&response.body_mut().read_to_string().unwrap()).unwrap();
+        body["value"]
+            .as_array()
+            .expect("a list of log entries")
+            .iter()
+            .filter(|e| e["level"] == "SEVERE")
+            .map(|e| {
+                format!("{} {}", e["level"].as_str().unwrap_or("?"), e["message"].as_str().unwrap_or(""))
+            })
+            .collect()
+    }
+
+    /// Saves a screenshot of the first element matching a CSS selector (just that element,
+    /// cropped from the page) as `target/screenshots/<name>.png` and returns its path.
+    pub async fn screenshot_of(&self, css: &str, name: &str) -> PathBuf {
+        let el = self.client.find(Locator::Css(css)).await.unwrap_or_else(|e| panic!("no {css}: {e}"));
+        let png = el.screenshot().await.unwrap();
+        assert!(png.starts_with(b"\x89PNG"), "a PNG screenshot");
+        let dir = screenshots();
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(format!("{name}.png"));
+        std::fs::write(&path, png).unwrap();
+        path
     }
 
     /// Saves a screenshot of the window as `target/screenshots/<name>.png` and returns its path.

@@ -395,8 +395,9 @@ pub(crate) const MAX_UNKNOWN_FIELDS: usize = 4;
 
 /// Makes the metatable of watched observation tables (once per VM, outside any phase): its
 /// `__index` records the string keys read that a table lacks ([`super::vm::Ctx`]), and
-/// answers nil as a plain table would. A C function runs no Lua instruction, so the fuel of
-/// a decision is the same whether it is watched or not.
+/// answers nil as a plain table would. A C function runs no Lua instruction, but the call may
+/// allocate a call frame the unwatched VM would not, which is charged: a decision that reads a
+/// missing key can use a few more fuel units watched (docs/tools.md).
 pub(crate) fn watch_unknown_fields(vm: &Vm) {
     let l = vm.state();
     // SAFETY: a live state between calls (free slots); creating a small table and setting a

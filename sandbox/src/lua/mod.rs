@@ -438,8 +438,9 @@ impl LuaInstance {
     }
 
     /// From the next decision on, the observation's tables record the first key read that they
-    /// lack (a typo such as `obs.deck`): for `arena check`. Bots see the same values and use
-    /// the same fuel; only `getmetatable(obs)` tells the difference.
+    /// lack (a typo such as `obs.deck`): for `arena check`. Bots see the same values; a read of
+    /// a missing key may cost a few fuel units more (the metamethod's call frame), and
+    /// `getmetatable(obs)` tells the difference.
     pub(crate) fn watch_unknown_fields(&mut self) {
         if !self.watch {
             json::watch_unknown_fields(&self.vm);

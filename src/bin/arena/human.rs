@@ -12,9 +12,10 @@
 
 use std::io::{BufRead, Write};
 
-use cardarena::bots::bot::{Bot, Fault, Verdict};
+use cardarena::bots::bot::{Fault, Verdict};
 use cardarena::games::view::View;
-use cardarena::games::{Observation, Outcome, Seat};
+use cardarena::games::{Outcome, Seat};
+use cardarena::play::person::{Person, Prompt};
 use cardarena::play::runner::{DecisionRecord, FaultRecord, MatchObserver};
 
 /// Longest input line read at once; a longer line is read (and refused) in pieces.
@@ -93,14 +94,16 @@ fn left_fault() -> Fault {
     Fault::new(Verdict::Invalid, "the player left the match (end of input)")
 }
 
-impl<G: View> Bot<G> for HumanBot {
-    fn act(&mut self, obs: &G::Observation) -> Result<String, Fault> {
+/// The person at the terminal answers the same prompts as a person on the ladder's page
+/// (`cardarena::play::person`); `arena play` seats them with `PersonBot`.
+impl Person for HumanBot {
+    fn act(&mut self, prompt: &Prompt) -> Result<String, Fault> {
         if self.left {
             return Err(left_fault());
         }
-        let legal = obs.legal().to_vec();
-        let mut text = format!("\n== your move (seat {}) ==\n", obs.seat());
-        text.push_str(&G::render_observation(obs));
+        let legal = prompt.legal.clone();
+        let mut text = format!("\n== your move (seat {}) ==\n", prompt.seat);
+        text.push_str(&prompt.view);
         if !text.ends_with('\n') {
             text.push('\n');
         }

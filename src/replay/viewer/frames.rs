@@ -260,7 +260,30 @@ fn position<G: Hosted>(state: &G, step: usize) -> Frame {
 
 /// The `hand` of an observation (every game's observation has one), as card spans.
 fn hand<G: View>(obs: &G::Observation) -> Vec<CardSpan> {
-    let value = serde_json::to_value(obs).expect("observations serialize");
+    hand_of_value::<G>(&serde_json::to_value(obs).expect("observations serialize"))
+}
+
+/// One decision as a live page draws it (a person playing a bot, shown only their seat): the
+/// hand of the seat's observation (its JSON, as the bot would receive it) and the legal moves,
+/// as the viewer's card spans (a move that is not a card gets the class a card of its text
+/// would).
+///
+/// # Errors
+/// The observation is not JSON.
+pub fn live_cards(
+    game: GameId,
+    observation: &str,
+    moves: &[String],
+) -> Result<(Vec<CardSpan>, Vec<CardSpan>), HostError> {
+    let value: serde_json::Value = serde_json::from_str(observation)
+        .map_err(|e| HostError::Damaged(format!("an observation of {}: {e}", game.name())))?;
+    Ok(crate::play::with_game!(game, G => (
+        hand_of_value::<G>(&value),
+        moves.iter().map(|m| CardSpan { class: G::card_class(m), text: m.clone() }).collect(),
+    )))
+}
+
+fn hand_of_value<G: View>(value: &serde_json::Value) -> Vec<CardSpan> {
     let cards = value.get("hand").and_then(|h| h.as_array()).cloned().unwrap_or_default();
     cards
         .iter()

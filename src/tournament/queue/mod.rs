@@ -96,6 +96,13 @@ impl SeatSpec {
     pub fn program(name: &str, bytes: &[u8]) -> SeatSpec {
         SeatSpec { name: name.to_string(), hash: crate::bots::bot::content_hash(bytes), failed: None }
     }
+
+    /// A person called `who` (`human:<who>`), played through the worker's
+    /// [`worker::People`] ([`crate::play::person`]).
+    pub fn person(who: &str) -> SeatSpec {
+        let entry = crate::play::person::person_entry(who);
+        SeatSpec { name: entry.name, hash: entry.hash, failed: None }
+    }
 }
 
 /// The key of a job: the SHA-256 of the arena version and the spec's JSON.

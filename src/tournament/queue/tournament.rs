@@ -6,11 +6,9 @@ use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use cardarena_sandbox::Sandbox;
-
 use super::worker::{self, WorkerOptions};
 use super::{JobQueue, JobSpec, NewJob, QueueError, SeatSpec};
-use crate::play::registry::BotSource;
+use crate::play::registry::{BotSource, Loader};
 use crate::play::HostError;
 use crate::tournament::schedule::MatchPlan;
 use crate::tournament::{Dispatch, DispatchEvent, MatchSummary};
@@ -71,7 +69,8 @@ pub struct QueueDispatch<'a> {
     queue: RefCell<Box<dyn JobQueue>>,
     opts: QueueOptions,
     stop: &'a AtomicBool,
-    sandbox: RefCell<Option<Sandbox>>,
+    /// The local workers' loader (each worker thread loads on a lane of its sandbox).
+    loader: Loader,
     /// The local workers' connections, opened once (the loop that waits for other workers
     /// runs the local ones again at every look).
     workers: RefCell<Vec<Box<dyn JobQueue>>>,
@@ -88,7 +87,7 @@ impl<'a> QueueDispatch<'a> {
             queue: RefCell::new(queue),
             opts,
             stop,
-            sandbox: RefCell::new(None),
+            loader: Loader::new(),
             workers: RefCell::new(Vec::new()),
             keys: RefCell::new(Vec::new()),
             added: RefCell::new(0),
@@ -120,13 +119,8 @@ impl<'a> QueueDispatch<'a> {
         if self.opts.threads == 0 {
             return Ok(());
         }
-        let mut sandbox = self.sandbox.borrow_mut();
-        if sandbox.is_none() {
-            *sandbox = Some(
-                Sandbox::new().map_err(|e| DispatchError::Host(format!("cannot start the sandbox: {e}")))?,
-            );
-        }
-        let sandbox = sandbox.as_ref();
+        self.loader.sandbox().map_err(|e| DispatchError::Host(e.to_string()))?;
+        let loader = Some(&self.loader);
         let mut queues = self.workers.borrow_mut();
         while queues.len() < self.opts.threads {
             queues.push(self.queue.borrow().reconnect()?);
@@ -143,7 +137,7 @@ impl<'a> QueueDispatch<'a> {
                     let stop = self.stop;
                     std::thread::Builder::new()
                         .stack_size(8 << 20)
-                        .spawn_scoped(scope, move || worker::run(queue.as_mut(), &opts, sandbox, stop))
+                        .spawn_scoped(scope, move || worker::run(queue.as_mut(), &opts, loader, stop))
                 })
                 .collect::<Result<_, _>>()
                 .map_err(|e| DispatchError::Host(format!("cannot start the worker threads: {e}")))?;

@@ -1,10 +1,12 @@
 //! The worker loop: claim a job, play its match through [`Match`], store the result; again.
 //!
-//! A worker fetches each bot's bytes from the queue once (by content hash) and keeps the
-//! loaded program for the jobs after. While a match plays, a heartbeat thread extends the
-//! lease every third of it. A job the worker cannot play (an unknown game, a bot missing from
-//! the queue) is a host failure reported with [`JobQueue::fail`]; a bot that fails is a verdict
-//! in the replay, and the job's result is stored like any other.
+//! A worker fetches each bot's bytes from the queue once (by content hash), loads them through
+//! the play layer's [`Loader`] (as a local tournament loads its entrants) and keeps the loaded
+//! program for the jobs after. While a match plays, a heartbeat thread extends the lease every
+//! third of it. A job the worker cannot play (an unknown game, a bot missing from the queue) is
+//! a host failure reported with [`JobQueue::fail`]; a bot that fails is a verdict in the
+//! replay, and the job's result is stored like any other: a program the sandbox refuses (or a
+//! Lua bot without `act`) plays its matches with the verdict `load` from the start.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -12,11 +14,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use cardarena_sandbox::{Kind, Sandbox};
+use cardarena_sandbox::Kind;
 
 use super::{Completion, JobOutput, JobQueue, JobSpec, QueueError, SeatSpec};
-use crate::bots::bot::{builtin, builtin_hash, content_hash, is_builtin_name};
-use crate::play::registry::BotSource;
+use crate::bots::bot::{builtin_hash, content_hash, is_builtin_name};
+use crate::play::person::{is_person, Person, PersonBot};
+use crate::play::registry::{BotSource, Loader};
 use crate::play::runner::BotEntry;
 use crate::play::{with_game, GameId, Hosted, Match};
 use crate::tournament::store::Packer;
@@ -42,6 +45,23 @@ pub struct WorkerOptions {
     /// compiled once per machine, not once per process (`None`: no such cache). Only the host
     /// may write there: the code in it runs unchecked.
     pub wasm_cache: Option<std::path::PathBuf>,
+    /// Who plays a job's person seats (`human:<who>`, [`crate::play::person`]); `None`: a job
+    /// with a person seat fails (this worker cannot reach people).
+    pub people: Option<People>,
+}
+
+/// Reaches the person of a job's person seat: given the job's key and the seat, the
+/// [`Person`] who plays it (the web ladder's page, through its database).
+#[derive(Clone)]
+pub struct People(pub Arc<FindPerson>);
+
+/// How [`People`] finds a person: from the job's key and the seat, or why not.
+pub type FindPerson = dyn Fn(&str, usize) -> Result<Box<dyn Person>, String> + Send + Sync;
+
+impl std::fmt::Debug for People {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("People(..)")
+    }
 }
 
 impl WorkerOptions {
@@ -55,6 +75,7 @@ impl WorkerOptions {
             poll: Duration::from_secs(1),
             max_jobs: None,
             wasm_cache: None,
+            people: None,
         }
     }
 }
@@ -88,8 +109,9 @@ pub struct WorkerReport {
 }
 
 /// Runs the worker loop on `queue` until `stop` is set, the queue is empty (`until_empty`), or
-/// `max_jobs` are done. `sandbox`: the process's sandbox, for a worker thread in a process
-/// that has one (the worker plays on a lane of it); `None`: the worker starts its own.
+/// `max_jobs` are done. `loader`: the process's loader, for a worker thread in a process that
+/// has several (the worker loads and plays on a lane of its sandbox); `None`: the worker makes
+/// its own.
 ///
 /// # Errors
 /// The queue's database fails. A job the worker cannot play is not an error of the loop: it is
@@ -97,12 +119,12 @@ pub struct WorkerReport {
 pub fn run(
     queue: &mut dyn JobQueue,
     opts: &WorkerOptions,
-    sandbox: Option<&Sandbox>,
+    loader: Option<&Loader>,
     stop: &AtomicBool,
 ) -> Result<WorkerReport, QueueError> {
     let version = super::arena_version();
     let mut report = WorkerReport::default();
-    let mut cache = BotCache::new(sandbox, opts.wasm_cache.clone());
+    let mut cache = BotCache::new(loader, opts.wasm_cache.clone());
     let mut beat = Heartbeat::none();
     let mut jobs = 0;
     let result = loop {
@@ -135,7 +157,7 @@ pub fn run(
         }
         beat.watch(Some(job.id));
         let started = Instant::now();
-        let played = play_job(&job.spec, queue, &mut cache);
+        let played = play_job(&job.key, &job.spec, queue, &mut cache, opts.people.as_ref());
         beat.watch(None);
         let outcome = match played {
             Ok((packed, hash)) => {
@@ -240,8 +262,8 @@ impl Heartbeat {
 
 /// The bots a worker has loaded, by content hash and name.
 struct BotCache<'s> {
-    parent: Option<&'s Sandbox>,
-    sandbox: Option<Sandbox>,
+    parent: Option<&'s Loader>,
+    loader: Option<Loader>,
     programs: BTreeMap<(String, String), BotSource>,
     /// The compiled WASM cache's folder for this engine (`DIR/COMPAT`), if any.
     disk: Option<std::path::PathBuf>,
@@ -250,14 +272,14 @@ struct BotCache<'s> {
 }
 
 impl<'s> BotCache<'s> {
-    fn new(parent: Option<&'s Sandbox>, disk: Option<std::path::PathBuf>) -> BotCache<'s> {
-        BotCache { parent, sandbox: None, programs: BTreeMap::new(), disk, from_disk: 0 }
+    fn new(parent: Option<&'s Loader>, disk: Option<std::path::PathBuf>) -> BotCache<'s> {
+        BotCache { parent, loader: None, programs: BTreeMap::new(), disk, from_disk: 0 }
     }
 
     /// A WASM bot from the compiled cache, if it is there and loads.
     fn cached(&mut self, file: &str, hash: &str) -> Option<cardarena_sandbox::Program> {
         let dir = self.disk.clone()?;
-        let sandbox = self.sandbox().ok()?;
+        let sandbox = self.loader().ok()?.sandbox().ok()?;
         let code =
             std::fs::read(dir.join(sandbox.compatibility_hash()).join(format!("{hash}.cwasm"))).ok()?;
         // SAFETY: the cache holds only what `store` wrote (`Program::compiled` of the module
@@ -274,7 +296,7 @@ impl<'s> BotCache<'s> {
         let (Some(dir), Some(code)) = (self.disk.clone(), program.compiled()) else {
             return;
         };
-        let Ok(sandbox) = self.sandbox() else {
+        let Ok(sandbox) = self.loader().and_then(|l| l.sandbox().map_err(|e| e.to_string())) else {
             return;
         };
         let dir = dir.join(sandbox.compatibility_hash());
@@ -284,15 +306,16 @@ impl<'s> BotCache<'s> {
             .and_then(|()| std::fs::rename(&tmp, dir.join(format!("{hash}.cwasm"))));
     }
 
-    fn sandbox(&mut self) -> Result<&Sandbox, String> {
-        if self.sandbox.is_none() {
+    /// This worker's loader: on a lane of the parent's sandbox, or its own.
+    fn loader(&mut self) -> Result<&Loader, String> {
+        if self.loader.is_none() {
             let made = match self.parent {
-                Some(p) => p.lane(),
-                None => Sandbox::new(),
+                Some(p) => p.lane().map_err(|e| e.to_string())?,
+                None => Loader::new(),
             };
-            self.sandbox = Some(made.map_err(|e| format!("cannot start the sandbox: {e}"))?);
+            self.loader = Some(made);
         }
-        Ok(self.sandbox.as_ref().expect("just made"))
+        Ok(self.loader.as_ref().expect("just made"))
     }
 
     /// The bot of one seat: a built-in, a program from the queue's bot store, or a bot the
@@ -314,8 +337,7 @@ impl<'s> BotCache<'s> {
                     seat.hash
                 ));
             }
-            builtin::<G>(name, 0, 0)?;
-            return Ok(BotSource::Builtin(name.clone()));
+            return self.loader()?.resolve::<G>(name).map_err(|e| e.to_string());
         }
         let key = (seat.hash.clone(), name.clone());
         if let Some(source) = self.programs.get(&key) {
@@ -342,12 +364,12 @@ impl<'s> BotCache<'s> {
         if content_hash(&bytes) != seat.hash {
             return Err(format!("the queue's bytes for bot {name:?} do not have its hash {}", seat.hash));
         }
-        let program = self
-            .sandbox()?
-            .load(&file, kind, &bytes)
-            .map_err(|f| format!("bot {name:?} cannot be loaded: {}", f.message))?;
-        self.store(&seat.hash, &program);
-        let source = BotSource::File { name: name.clone(), program };
+        // A program that does not load is the bot's verdict (`BotSource::Failed`), not a host
+        // failure to retry: the same bytes never load.
+        let source = self.loader()?.load_program::<G>(name, &bytes).map_err(|e| e.to_string())?;
+        if let BotSource::File { program, .. } = &source {
+            self.store(&seat.hash, program);
+        }
         self.programs.insert(key, source.clone());
         Ok(source)
     }
@@ -355,27 +377,40 @@ impl<'s> BotCache<'s> {
 
 /// Plays the match of a job's spec (JSON) and packs its result.
 fn play_job(
+    key: &str,
     spec: &str,
     queue: &mut dyn JobQueue,
     cache: &mut BotCache,
+    people: Option<&People>,
 ) -> Result<(crate::tournament::store::Packed, String), String> {
     let spec: JobSpec =
         serde_json::from_str(spec).map_err(|e| format!("the job's spec does not parse: {e}"))?;
     let game: GameId = spec.game.parse().map_err(|e| format!("{e}"))?;
-    with_game!(game, G => play_spec::<G>(&spec, queue, cache))
+    with_game!(game, G => play_spec::<G>(key, &spec, queue, cache, people))
 }
 
 fn play_spec<G: Hosted>(
+    key: &str,
     spec: &JobSpec,
     queue: &mut dyn JobQueue,
     cache: &mut BotCache,
+    people: Option<&People>,
 ) -> Result<(crate::tournament::store::Packed, String), String> {
     let variant = crate::play::registry::variant::<G>(Some(&spec.variant)).map_err(|e| format!("{e:#}"))?;
     if spec.seats.len() != G::PLAYERS {
         return Err(format!("{} has {} seats, the job names {} bots", G::NAME, G::PLAYERS, spec.seats.len()));
     }
     let mut table = Match::<G>::new(variant, spec.seed);
-    for seat in &spec.seats {
+    for (k, seat) in spec.seats.iter().enumerate() {
+        if is_person(&seat.name) {
+            let people = people.ok_or_else(|| {
+                format!("seat {k} is a person ({}); this worker cannot reach people (a ladder's `arena worker --group ladder` can)", seat.name)
+            })?;
+            let person = (people.0)(key, k)?;
+            let entry = BotEntry { name: seat.name.clone(), hash: seat.hash.clone() };
+            table = table.seat_bot(entry, Box::new(PersonBot::new(person)));
+            continue;
+        }
         let source = cache.source::<G>(seat, queue)?;
         let entry = BotEntry { name: seat.name.clone(), hash: seat.hash.clone() };
         table = table.seat_with(entry, &source, source.limits(&spec.limits).as_ref());
@@ -519,6 +554,52 @@ mod tests {
         );
         std::fs::remove_dir_all(dir).ok();
         std::fs::remove_dir_all(dir2).ok();
+    }
+
+    /// A person seat is played through the worker's `people`, told the job's key and the seat;
+    /// a worker without it fails the job with a reason.
+    #[test]
+    fn a_person_seat_is_asked_through_the_workers_people() {
+        struct Last;
+        impl Person for Last {
+            fn act(&mut self, p: &crate::play::person::Prompt) -> Result<String, crate::bots::bot::Fault> {
+                Ok(p.legal.last().unwrap().clone())
+            }
+        }
+        let (dir, mut q) = temp("person");
+        let mut job =
+            NewJob::new("test", spec(5, vec![SeatSpec::builtin("greedy"), SeatSpec::person("ann")]));
+        job.max_attempts = 1;
+        q.enqueue(std::slice::from_ref(&job)).unwrap();
+        let mut opts = WorkerOptions::new("w");
+        opts.until_empty = true;
+        let report = run(&mut q, &opts, None, &AtomicBool::new(false)).unwrap();
+        assert!(report.failures[0].1.contains("cannot reach people"), "{:?}", report.failures);
+        let mut again = job.clone();
+        again.spec.seed = 6;
+        again.key = crate::tournament::queue::job_key(&again.version, &again.spec);
+        q.enqueue(std::slice::from_ref(&again)).unwrap();
+        let asked = Arc::new(Mutex::new(Vec::new()));
+        let seen = asked.clone();
+        opts.people = Some(People(Arc::new(move |key: &str, seat: usize| {
+            seen.lock().unwrap().push((key.to_string(), seat));
+            Ok(Box::new(Last) as Box<dyn Person>)
+        })));
+        let report = run(&mut q, &opts, None, &AtomicBool::new(false)).unwrap();
+        assert_eq!(report.stored, 1, "{report:?}");
+        assert_eq!(*asked.lock().unwrap(), vec![(again.key.clone(), 1)]);
+        let replay: crate::play::runner::Replay = serde_json::from_str(
+            &crate::tournament::store::unpack(&q.replay(&again.key).unwrap().unwrap()).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(replay.bots[1].name, "human:ann");
+        let person_moves: Vec<_> = replay.decisions.iter().filter(|d| d.seat == 1).collect();
+        assert!(!person_moves.is_empty());
+        assert!(
+            person_moves.iter().all(|d| d.reply.as_ref() == d.legal.last()),
+            "the person's moves were played"
+        );
+        std::fs::remove_dir_all(dir).ok();
     }
 
     /// While a match plays, the heartbeat keeps the lease: a second worker cannot claim it.

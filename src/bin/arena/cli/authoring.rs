@@ -14,19 +14,21 @@ use std::sync::{Arc, Mutex};
 use anyhow::{bail, Context};
 use rayon::prelude::*;
 
-use super::{csv_field, default_threads, print_out, write_out, LimitArgs, Mismatch};
-use cardarena::bots::bot::{content_hash, is_builtin_name, Around, Bot, Verdict, BUILTIN_BOTS};
+use super::{default_threads, print_out, write_out, LimitArgs, Mismatch};
+use cardarena::bots::bot::{content_hash, is_builtin_name, Around, Bot, BUILTIN_BOTS};
 use cardarena::play::limits::LimitsConfig;
 use cardarena::play::registry::{self, BotSource, Lanes, Loader};
-use cardarena::play::runner::{BotEntry, FaultRecord, Quiet};
+use cardarena::play::runner::{BotEntry, Quiet};
 use cardarena::play::with_game;
 use cardarena::play::Hosted;
 use cardarena::play::Match;
 use cardarena::stats::ratings::{self, Placing};
-use cardarena::tournament::config::{Event, Format};
-use cardarena::tournament::schedule::{deal_seed, MatchPlan};
-use cardarena::tournament::standings::{self, match_score, EventStandings};
-use cardarena::tournament::MatchSummary;
+use cardarena::tournament::grade::{
+    self, faults_text, grade_csv, grade_table, plans_against, shell_word, FirstFault, GradeRow, GradeSetup,
+    Played, Stats,
+};
+use cardarena::tournament::schedule::MatchPlan;
+use cardarena::tournament::standings;
 
 pub(super) use super::new::{new_cmd, tutorial_cmd, NewArgs, TutorialArgs};
 
@@ -126,48 +128,6 @@ pub(super) fn schema_cmd(args: SchemaArgs) -> anyhow::Result<()> {
 
 // ---- playing ---------------------------------------------------------------------------------
 
-/// One match, reduced to what the reports need.
-struct Played {
-    plan: MatchPlan,
-    summary: MatchSummary,
-    /// Fuel of every metered decision, per seat.
-    fuel: Vec<Vec<u64>>,
-    /// Peak memory per seat (sandboxed bots).
-    memory: Vec<Option<u64>>,
-    /// Faults per seat.
-    faults: Vec<Vec<FaultRecord>>,
-    /// Per seat, a digest of every reply the seat gave (copies of a bot give the same).
-    replies: Vec<String>,
-    /// Per seat, the observation fields read that did not exist: key -> decisions that read it.
-    unknown_fields: Vec<BTreeMap<String, u64>>,
-}
-
-/// The matches of `candidates` against each of `opponents` (entrant indices): per deal, per
-/// candidate, per opponent, every seat rotation of the table (candidate, opponent × the rest).
-fn plans_against(
-    candidates: &[usize],
-    opponents: &[usize],
-    players: usize,
-    deals: u32,
-    seed: u64,
-) -> Vec<MatchPlan> {
-    let mut out = Vec::new();
-    for deal in 0..deals {
-        let seed = deal_seed(seed, deal);
-        for &c in candidates {
-            for &o in opponents {
-                let table: Vec<usize> =
-                    std::iter::once(c).chain(std::iter::repeat_n(o, players - 1)).collect();
-                for r in 0..players {
-                    let seats = (0..players).map(|s| table[(s + players - r) % players]).collect();
-                    out.push(MatchPlan { round: 0, deal, seed, seats });
-                }
-            }
-        }
-    }
-    out
-}
-
 /// Plays `plans` on `threads` threads, each on a sandbox lane of its own (`sources` were
 /// resolved by `loader`).
 #[allow(clippy::too_many_arguments)]
@@ -196,24 +156,7 @@ fn play_plans<G: Hosted>(
                 let sources = bots.for_worker(rayon::current_thread_index());
                 let (replay, memory, unknown_fields) =
                     play_plan::<G>(variant, sources, entries, plan, limits);
-                let mut fuel = vec![Vec::new(); G::PLAYERS];
-                let mut replies = vec![String::new(); G::PLAYERS];
-                for d in &replay.decisions {
-                    if let Some(f) = d.fuel {
-                        fuel[d.seat].push(f);
-                    }
-                    let verdict = d.fault.as_ref().map_or("", |f| f.verdict.name());
-                    replies[d.seat].push_str(&format!("{:?} {verdict}\n", d.reply));
-                }
-                Played {
-                    plan: plan.clone(),
-                    summary: MatchSummary::of(&replay),
-                    fuel,
-                    memory,
-                    faults: replay.faults,
-                    replies: replies.iter().map(|r| content_hash(r.as_bytes())).collect(),
-                    unknown_fields,
-                }
+                Played::of(plan, &replay, memory, unknown_fields)
             })
             .collect()
     });
@@ -260,164 +203,6 @@ fn play_plan<G: Hosted>(
     let unknown =
         seen.iter().map(|s| std::mem::take(&mut *s.lock().unwrap_or_else(|p| p.into_inner()))).collect();
     (replay, memory, unknown)
-}
-
-/// The first fault of a bot, with what reproduces it.
-#[derive(Clone, Debug)]
-struct FirstFault {
-    verdict: Verdict,
-    message: String,
-    seed: u64,
-    seat: usize,
-    decision: Option<usize>,
-    seat_names: Vec<String>,
-    /// The match it happened in (played again for its crash capsule).
-    plan: MatchPlan,
-}
-
-/// What one bot did against one group of opponents.
-#[derive(Clone, Debug, Default)]
-struct Stats {
-    matches: u64,
-    wins: u64,
-    draws: u64,
-    losses: u64,
-    points: f64,
-    /// Score per deal (mean over its rotations), in deal order.
-    deal_scores: BTreeMap<u32, (f64, u32)>,
-    faults: BTreeMap<Verdict, u64>,
-    /// Matches with at least one fault of this bot.
-    faulted_matches: u64,
-    first_fault: Option<FirstFault>,
-    fuel: Vec<u64>,
-    fuel_match_max: u64,
-    memory_peak: Option<u64>,
-    /// The reply digest of every match, in plan order.
-    replies: Vec<String>,
-    /// Observation fields read that did not exist: key -> decisions that read it.
-    unknown_fields: BTreeMap<String, u64>,
-}
-
-impl Stats {
-    fn add(&mut self, game: &str, p: &Played, seat: usize, names: &[String]) {
-        let s = &p.summary;
-        self.matches += 1;
-        self.points += standings::game_points(game, s, seat);
-        let first_shared = s.ranks.iter().filter(|&&r| r == 1).count() > 1;
-        match (s.ranks[seat], first_shared) {
-            (1, false) => self.wins += 1,
-            (1, true) => self.draws += 1,
-            _ => self.losses += 1,
-        }
-        let e = self.deal_scores.entry(p.plan.deal).or_insert((0.0, 0));
-        e.0 += match_score(&s.ranks, seat);
-        e.1 += 1;
-        if !p.faults[seat].is_empty() {
-            self.faulted_matches += 1;
-        }
-        for f in &p.faults[seat] {
-            *self.faults.entry(f.verdict).or_insert(0) += 1;
-            if self.first_fault.is_none() {
-                self.first_fault = Some(FirstFault {
-                    verdict: f.verdict,
-                    message: f.message.clone(),
-                    seed: p.plan.seed,
-                    seat,
-                    decision: f.decision,
-                    seat_names: p.plan.seats.iter().map(|&e| names[e].clone()).collect(),
-                    plan: p.plan.clone(),
-                });
-            }
-        }
-        self.fuel.extend(&p.fuel[seat]);
-        self.replies.push(p.replies[seat].clone());
-        for (k, n) in &p.unknown_fields[seat] {
-            *self.unknown_fields.entry(k.clone()).or_insert(0) += n;
-        }
-        self.fuel_match_max = self.fuel_match_max.max(p.fuel[seat].iter().sum());
-        if let Some(m) = p.memory[seat] {
-            self.memory_peak = Some(self.memory_peak.unwrap_or(0).max(m));
-        }
-    }
-
-    /// Mean score and its 95% interval (`ratings::score_ci95`), from the per-deal means
-    /// (the rotations of one deal are not independent; deals are).
-    fn score(&self) -> (f64, f64, f64) {
-        let xs: Vec<f64> = self.deal_scores.values().map(|(s, n)| s / f64::from(*n)).collect();
-        cardarena::stats::ratings::score_ci95(&xs).unwrap_or((0.0, 0.0, 1.0))
-    }
-
-    fn fault_total(&self) -> u64 {
-        self.faults.values().sum()
-    }
-
-    /// `(mean, p99, max)` fuel per decision, if any decision was metered.
-    fn fuel_stats(&self) -> Option<(f64, u64, u64)> {
-        if self.fuel.is_empty() {
-            return None;
-        }
-        let mut sorted = self.fuel.clone();
-        sorted.sort_unstable();
-        let n = sorted.len();
-        let mean = sorted.iter().map(|&f| f as f64).sum::<f64>() / n as f64;
-        let p99 = sorted[(n * 99).div_ceil(100).max(1) - 1];
-        Some((mean, p99, sorted[n - 1]))
-    }
-
-    fn merge(&mut self, other: &Stats) {
-        self.matches += other.matches;
-        self.wins += other.wins;
-        self.draws += other.draws;
-        self.losses += other.losses;
-        self.points += other.points;
-        self.faulted_matches += other.faulted_matches;
-        for (k, v) in &other.faults {
-            *self.faults.entry(*k).or_insert(0) += v;
-        }
-        if self.first_fault.is_none() {
-            self.first_fault = other.first_fault.clone();
-        }
-        // deals of different opponents are different samples: key them apart
-        let base = self.deal_scores.len() as u32;
-        for (i, v) in other.deal_scores.values().enumerate() {
-            self.deal_scores.insert(base + i as u32, *v);
-        }
-        self.fuel.extend(&other.fuel);
-        for (k, n) in &other.unknown_fields {
-            *self.unknown_fields.entry(k.clone()).or_insert(0) += n;
-        }
-        self.fuel_match_max = self.fuel_match_max.max(other.fuel_match_max);
-        self.memory_peak = match (self.memory_peak, other.memory_peak) {
-            (Some(a), Some(b)) => Some(a.max(b)),
-            (a, b) => a.or(b),
-        };
-    }
-}
-
-fn faults_text(stats: &Stats) -> String {
-    if stats.faults.is_empty() {
-        "-".into()
-    } else {
-        stats.faults.iter().map(|(k, v)| format!("{k}:{v}")).collect::<Vec<_>>().join(" ")
-    }
-}
-
-fn event_for(game: &str, name: &str, bots: &[String]) -> Event {
-    Event {
-        name: name.to_string(),
-        game: game.to_string(),
-        variant: None,
-        bots: bots.to_vec(),
-        bot_paths: bots.to_vec(),
-        format: Format::Gauntlet,
-        champion: None,
-        rounds: 1,
-        deals: 0,
-        seed: 0,
-        duplicate: true,
-        max_tables: u32::MAX,
-        limits: LimitsConfig::default(),
-    }
 }
 
 fn mib(bytes: u64) -> String {
@@ -644,15 +429,6 @@ fn unknown_fields_text(game: &str, read: &BTreeMap<String, u64>) -> String {
     out
 }
 
-/// `word` quoted for a POSIX shell when it needs it.
-fn shell_word(word: &str) -> String {
-    if word.chars().all(|c| c.is_ascii_alphanumeric() || "-_./,:=+@%".contains(c)) {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', "'\\''"))
-    }
-}
-
 /// The limit flags that were given, as command-line text (for the replay command).
 fn limit_flags(limits: &LimitArgs) -> String {
     let mut out = String::new();
@@ -677,47 +453,6 @@ fn program_size(path: &str) -> u64 {
 pub(super) fn grade_cmd(args: GradeArgs) -> anyhow::Result<()> {
     let game = args.game.clone();
     with_game!(game.parse::<cardarena::play::GameId>()?, G => grade_game::<G>(&args))
-}
-
-/// One graded file.
-struct GradeRow {
-    file: String,
-    hash: String,
-    /// `None` when loaded; else why not.
-    load_error: Option<String>,
-    stats: Stats,
-    rating: Option<(f64, f64, f64)>,
-    /// Wins, draws and losses against each reference bot, in `--against` order.
-    vs: Vec<(u64, u64, u64)>,
-    /// Other files with the same content hash.
-    same_hash: Vec<String>,
-    /// Other files that gave the same reply at every decision of their graded matches.
-    same_replies: Vec<String>,
-    /// The command that plays the match of the first fault again (run in the folder of bots).
-    replay: Option<String>,
-    /// The crash capsule of the first fault (`arena repro` reruns it).
-    capsule: Option<PathBuf>,
-    /// With `--round-robin`: what it did against the other graded bots.
-    rr: Stats,
-}
-
-impl GradeRow {
-    /// A file's row before its matches are counted.
-    fn new(file: String, hash: String, load_error: Option<String>) -> GradeRow {
-        GradeRow {
-            file,
-            hash,
-            load_error,
-            stats: Stats::default(),
-            rating: None,
-            vs: Vec::new(),
-            same_hash: Vec::new(),
-            same_replies: Vec::new(),
-            replay: None,
-            capsule: None,
-            rr: Stats::default(),
-        }
-    }
 }
 
 fn bot_files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
@@ -831,74 +566,29 @@ fn grade_game<G: Hosted>(args: &GradeArgs) -> anyhow::Result<()> {
         sources.push(loader.resolve::<G>(r).with_context(|| format!("--against {r}"))?);
         entries.push(BotEntry { name: r.clone(), hash: cardarena::bots::bot::builtin_hash(r) });
     }
-    let names: Vec<String> = entries.iter().map(|e| e.name.clone()).collect();
     let limits_cfg = args.limits.config();
-    let plans = plans_against(
-        &(0..graded).collect::<Vec<_>>(),
-        &(graded..sources.len()).collect::<Vec<_>>(),
-        G::PLAYERS,
-        args.deals,
-        args.seed,
-    );
-    let against_refs = plans.len();
-    let mut plans = plans;
-    if args.round_robin {
-        // the graded bots are entrants 0..graded: a round robin of them on the same deals
-        let mut rr = event_for(G::NAME, "grade", &names[..graded]);
-        (rr.format, rr.deals, rr.seed, rr.max_tables) = (Format::RoundRobin, args.deals, args.seed, 35);
-        plans.extend(cardarena::tournament::schedule::plan(&rr, G::PLAYERS));
-    }
+    let setup = GradeSetup {
+        game: G::NAME.to_string(),
+        variant: variant.to_string(),
+        players: G::PLAYERS,
+        against: args.against.clone(),
+        deals: args.deals,
+        seed: args.seed,
+        round_robin: args.round_robin,
+    };
+    let (plans, against_refs) = setup.plans(graded);
     let threads = args.threads.unwrap_or_else(default_threads);
     let played = play_plans::<G>(variant, &loader, &sources, &entries, &plans, &limits_cfg, threads)?;
-    let mut stats = vec![Stats::default(); graded];
-    let mut vs = vec![vec![Stats::default(); args.against.len()]; graded];
-    let mut rr = vec![Stats::default(); graded];
-    for p in &played[..against_refs] {
-        let (seat, &e) = p.plan.seats.iter().enumerate().find(|(_, &e)| e < graded).expect("a graded bot");
-        stats[e].add(G::NAME, p, seat, &names);
-        let opp = p.plan.seats.iter().copied().find(|&o| o >= graded).expect("a reference bot");
-        vs[e][opp - graded].add(G::NAME, p, seat, &names);
-    }
-    for p in &played[against_refs..] {
-        for (seat, &e) in p.plan.seats.iter().enumerate() {
-            rr[e].add(G::NAME, p, seat, &names);
+    let mut grades =
+        grade::grade(&setup, rows, &row_entrant, &entries, &played, against_refs, &limit_flags(&args.limits));
+    for row in &mut grades.rows {
+        if let Some(f) = row.stats.first_fault.clone() {
+            row.capsule =
+                first_fault_capsule::<G>(variant, &sources, &entries, &f, &limits_cfg, &args.capsules);
         }
     }
-    let event = event_for(G::NAME, "grade", &names);
-    let summaries: Vec<MatchSummary> = played.iter().map(|p| p.summary.clone()).collect();
-    let table: EventStandings =
-        standings::compute(&event, G::NAME, &variant.to_string(), &entries, &plans, &summaries);
-    for (row, entrant) in rows.iter_mut().zip(&row_entrant) {
-        if let Some(e) = *entrant {
-            row.stats = stats[e].clone();
-            row.rr = rr[e].clone();
-            row.rating =
-                table.standings.iter().find(|s| s.bot == names[e]).map(|s| (s.rating, s.ci_low, s.ci_high));
-            row.vs = vs[e].iter().map(|s| (s.wins, s.draws, s.losses)).collect();
-            row.replay = row.stats.first_fault.as_ref().map(|f| {
-                format!(
-                    "arena play --game {} --variant {variant} --seed {} --bots {}{}",
-                    G::NAME,
-                    f.seed,
-                    shell_word(&f.seat_names.join(",")),
-                    limit_flags(&args.limits)
-                )
-            });
-            if let Some(f) = &row.stats.first_fault {
-                row.capsule =
-                    first_fault_capsule::<G>(variant, &sources, &entries, f, &limits_cfg, &args.capsules);
-            }
-        }
-    }
-    mark_copies(&mut rows);
-    let references: Vec<(String, f64, f64, f64)> = args
-        .against
-        .iter()
-        .filter_map(|r| {
-            table.standings.iter().find(|s| &s.bot == r).map(|s| (r.clone(), s.rating, s.ci_low, s.ci_high))
-        })
-        .collect();
-    let csv = grade_csv(&rows, &args.against, args.round_robin);
+    let (rows, table) = (&grades.rows, &grades.table);
+    let csv = grade_csv(rows, &args.against, args.round_robin);
     if let Some(out) = &args.html {
         let faults: Vec<cardarena::tournament::report::ReportFault> = rows
             .iter()
@@ -923,9 +613,9 @@ fn grade_game<G: Hosted>(args: &GradeArgs) -> anyhow::Result<()> {
             })
             .collect();
         let title = format!("cardarena grade: {} ({})", args.bots.display(), G::NAME);
-        write_out(out, &cardarena::tournament::report::html(&title, std::slice::from_ref(&table), &faults))?;
+        write_out(out, &cardarena::tournament::report::html(&title, std::slice::from_ref(table), &faults))?;
     }
-    let text = grade_table(G::NAME, &variant.to_string(), args, &rows, &references);
+    let text = grade_table(&setup, &args.bots.display().to_string(), &grades);
     match &args.csv {
         Some(p) if p == Path::new("-") => print_out(&csv)?,
         Some(p) => {
@@ -955,215 +645,9 @@ fn first_fault_capsule<G: Hosted>(
     cardarena::play::capsule::write(&capsule, dir).map_err(|e| eprintln!("warning: {e:#}")).ok()
 }
 
-/// Fills in which files are copies of which: the same bytes, or the same reply at every
-/// decision of the graded matches (a copy under another name, with other comments).
-fn mark_copies(rows: &mut [GradeRow]) {
-    for i in 0..rows.len() {
-        let (mut hash, mut replies) = (Vec::new(), Vec::new());
-        for j in 0..rows.len() {
-            if i == j {
-                continue;
-            }
-            if rows[i].hash == rows[j].hash {
-                hash.push(rows[j].file.clone());
-            }
-            let played = |r: &GradeRow| r.load_error.is_none() && !r.stats.replies.is_empty();
-            if played(&rows[i]) && played(&rows[j]) && rows[i].stats.replies == rows[j].stats.replies {
-                replies.push(rows[j].file.clone());
-            }
-        }
-        rows[i].same_hash = hash;
-        rows[i].same_replies = replies;
-    }
-}
-
-fn grade_csv(rows: &[GradeRow], against: &[String], round_robin: bool) -> String {
-    let mut out = String::from("file,hash,status,matches,points,wins,draws,losses,score,score_low,score_high,rating,rating_low,rating_high");
-    for v in Verdict::ALL {
-        out.push_str(&format!(",faults_{v}"));
-    }
-    out.push_str(",fuel_mean,fuel_p99,fuel_max,memory_peak");
-    for a in against {
-        out.push_str(&format!(",vs_{}", csv_field(a)));
-    }
-    out.push_str(
-        ",first_fault_verdict,first_fault_decision,first_fault_message,replay_command,first_fault_capsule,same_hash_as,same_replies_as",
-    );
-    if round_robin {
-        out.push_str(",rr_matches,rr_wins,rr_draws,rr_losses,rr_score,rr_score_low,rr_score_high");
-    }
-    out.push('\n');
-    // the round robin's columns, or as many empty ones
-    let rr = |r: &GradeRow| -> String {
-        match (round_robin, r.load_error.is_some() || r.rr.matches == 0) {
-            (false, _) => String::new(),
-            (true, true) => ",".repeat(7),
-            (true, false) => {
-                let s = &r.rr;
-                let (score, lo, hi) = s.score();
-                format!(",{},{},{},{},{score:.4},{lo:.4},{hi:.4}", s.matches, s.wins, s.draws, s.losses)
-            }
-        }
-    };
-    let copies = |r: &GradeRow| (csv_field(&r.same_hash.join(" ")), csv_field(&r.same_replies.join(" ")));
-    for r in rows {
-        let status = match &r.load_error {
-            None => "ok".to_string(),
-            Some(e) => format!("load error: {e}"),
-        };
-        out.push_str(&format!("{},{},{}", csv_field(&r.file), r.hash, csv_field(&status)));
-        if r.load_error.is_some() {
-            out.push_str(&",".repeat(11 + Verdict::ALL.len() + 4 + against.len() + 5));
-            let (hash, replies) = copies(r);
-            out.push_str(&format!(",{hash},{replies}{}\n", rr(r)));
-            continue;
-        }
-        let s = &r.stats;
-        let (score, lo, hi) = s.score();
-        let (rating, rlo, rhi) = r.rating.unwrap_or((0.0, 0.0, 0.0));
-        out.push_str(&format!(
-            ",{},{:.1},{},{},{},{score:.4},{lo:.4},{hi:.4},{rating:.1},{rlo:.1},{rhi:.1}",
-            s.matches, s.points, s.wins, s.draws, s.losses
-        ));
-        for v in Verdict::ALL {
-            out.push_str(&format!(",{}", s.faults.get(&v).copied().unwrap_or(0)));
-        }
-        match s.fuel_stats() {
-            Some((mean, p99, max)) => out.push_str(&format!(",{mean:.1},{p99},{max}")),
-            None => out.push_str(",,,"),
-        }
-        out.push_str(&format!(",{}", s.memory_peak.map(|m| m.to_string()).unwrap_or_default()));
-        for i in 0..against.len() {
-            let (w, d, l) = r.vs.get(i).copied().unwrap_or_default();
-            out.push_str(&format!(",{w}-{d}-{l}"));
-        }
-        match &s.first_fault {
-            Some(f) => out.push_str(&format!(
-                ",{},{},{},{},{}",
-                f.verdict,
-                f.decision.map(|d| d.to_string()).unwrap_or_else(|| "init".into()),
-                csv_field(&f.message),
-                csv_field(r.replay.as_deref().unwrap_or_default()),
-                csv_field(&r.capsule.as_ref().map(|c| c.display().to_string()).unwrap_or_default())
-            )),
-            None => out.push_str(",,,,,"),
-        }
-        let (hash, replies) = copies(r);
-        out.push_str(&format!(",{hash},{replies}{}\n", rr(r)));
-    }
-    out
-}
-
-fn grade_table(
-    game: &str,
-    variant: &str,
-    args: &GradeArgs,
-    rows: &[GradeRow],
-    references: &[(String, f64, f64, f64)],
-) -> String {
-    let mut out = format!(
-        "grade {} ({game} {variant}) against {}, {} deals each, seed {}\n",
-        args.bots.display(),
-        args.against.join(","),
-        args.deals,
-        args.seed
-    );
-    let width = rows.iter().map(|r| r.file.len()).max().unwrap_or(4).clamp(4, 40);
-    out.push_str(&format!(
-        "{:<width$}  {:<12}  {:>7}  {:>9}  {:>19}  {:>18}  {:>22}  faults\n",
-        "file",
-        "hash",
-        "matches",
-        standings::points_heading(game),
-        "score (95% CI)",
-        "rating (95% CI)",
-        "fuel mean/p99/max"
-    ));
-    for r in rows {
-        if let Some(e) = &r.load_error {
-            let hash = cardarena::play::runner::prefix(&r.hash, 12);
-            out.push_str(&format!("{:<width$}  {hash:<12}  LOAD ERROR: {e}\n", r.file));
-            continue;
-        }
-        let s = &r.stats;
-        let (score, lo, hi) = s.score();
-        let (rating, rlo, rhi) = r.rating.unwrap_or((0.0, 0.0, 0.0));
-        let fuel = s.fuel_stats().map(|(m, p, x)| format!("{m:.0}/{p}/{x}")).unwrap_or_else(|| "-".into());
-        out.push_str(&format!(
-            "{:<width$}  {:<12}  {:>7}  {:>9.1}  {score:>5.3} ({lo:.3}..{hi:.3})  {rating:>5.0} ({rlo:>4.0}..{rhi:<4.0})  {fuel:>22}  {}\n",
-            r.file,
-            &r.hash[..12],
-            s.matches,
-            s.points,
-            faults_text(s)
-        ));
-    }
-    for (name, rating, lo, hi) in references {
-        out.push_str(&format!("reference {name}: rating {rating:.0} ({lo:.0}..{hi:.0})\n"));
-    }
-    if args.round_robin {
-        out.push_str(
-            "round robin of the graded bots (W-D-L, score with its 95% CI; the ratings above include it):\n",
-        );
-        for r in rows.iter().filter(|r| r.load_error.is_none() && r.rr.matches > 0) {
-            let s = &r.rr;
-            let (score, lo, hi) = s.score();
-            out.push_str(&format!(
-                "  {:<width$}  {:>13}  {score:.3} ({lo:.3}..{hi:.3})  {}\n",
-                r.file,
-                format!("{}-{}-{}", s.wins, s.draws, s.losses),
-                faults_text(s)
-            ));
-        }
-    }
-    for r in rows {
-        if let Some(f) = &r.stats.first_fault {
-            let at = f.decision.map(|d| format!("decision #{d}")).unwrap_or_else(|| "start (init)".into());
-            out.push_str(&format!("{}: first fault {} at {at}: {}\n", r.file, f.verdict, f.message));
-            if let Some(cmd) = &r.replay {
-                out.push_str(&format!("  replay it (in {}): {cmd}\n", args.bots.display()));
-            }
-            if let Some(c) = &r.capsule {
-                out.push_str(&format!("  crash capsule: {} (arena repro to rerun)\n", c.display()));
-            }
-        }
-        if !r.same_hash.is_empty() {
-            out.push_str(&format!("{}: the same file as {}\n", r.file, r.same_hash.join(", ")));
-        } else if !r.same_replies.is_empty() {
-            out.push_str(&format!(
-                "{}: the same reply as {} at every decision (a copy?)\n",
-                r.file,
-                r.same_replies.join(", ")
-            ));
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn plans_put_the_candidate_in_every_seat_of_every_deal() {
-        let p = plans_against(&[0], &[1, 2], 4, 2, 9);
-        assert_eq!(p.len(), 2 * 2 * 4);
-        for chunk in p.chunks(4) {
-            let mut seats: Vec<usize> =
-                chunk.iter().map(|m| m.seats.iter().position(|&e| e == 0).unwrap()).collect();
-            seats.sort();
-            assert_eq!(seats, vec![0, 1, 2, 3]);
-            assert!(chunk.iter().all(|m| m.seed == chunk[0].seed));
-        }
-        assert_eq!(p[0].seats, vec![0, 1, 1, 1]);
-        assert_ne!(p[0].seed, p[8].seed);
-    }
-
-    #[test]
-    fn replay_commands_quote_what_the_shell_would_split() {
-        assert_eq!(shell_word("bots/a.lua,random"), "bots/a.lua,random");
-        assert_eq!(shell_word("my bots/it's.lua,random"), "'my bots/it'\\''s.lua,random'");
-    }
 
     #[test]
     fn by_default_check_plays_every_built_in_the_game_has() {
@@ -1179,47 +663,5 @@ mod tests {
         assert_eq!(limit_share(1_000_200, 1_000_000), "ran out: the limit was reached");
         assert_eq!(limit_share(999_000, 1_000_000), "99.90% of the limit at most");
         assert_eq!(limit_share(250, 1000), "25.00% of the limit at most");
-    }
-
-    #[test]
-    fn match_score_halves_ties() {
-        assert_eq!(match_score(&[1, 2], 0), 1.0);
-        assert_eq!(match_score(&[1, 1], 1), 0.5);
-        assert_eq!(match_score(&[1, 2, 2, 4], 1), 0.5);
-        assert_eq!(match_score(&[1, 2, 2, 4], 3), 0.0);
-    }
-
-    #[test]
-    fn csv_rows_have_as_many_fields_as_the_header() {
-        let rows = vec![
-            GradeRow::new("a,b.lua".into(), "0".repeat(64), Some("bad \"syntax\"".into())),
-            GradeRow::new("c.lua".into(), "1".repeat(64), None),
-        ];
-        for round_robin in [false, true] {
-            let csv = grade_csv(&rows, &["random".to_string()], round_robin);
-            let header = csv.lines().next().unwrap().split(',').count();
-            assert!(
-                csv.contains("\"a,b.lua\",") && csv.contains("\"load error: bad \"\"syntax\"\"\""),
-                "{csv}"
-            );
-            assert_fields(&csv, header);
-        }
-    }
-
-    /// Every row of `csv` has `header` fields (commas inside quotes do not count).
-    fn assert_fields(csv: &str, header: usize) {
-        for line in csv.lines().skip(1) {
-            // fields outside quotes
-            let mut n = 1;
-            let mut quoted = false;
-            for c in line.chars() {
-                match c {
-                    '"' => quoted = !quoted,
-                    ',' if !quoted => n += 1,
-                    _ => {}
-                }
-            }
-            assert_eq!(n, header, "{line}");
-        }
     }
 }

@@ -405,11 +405,8 @@ fn play_game<G: Hosted + cardarena::games::view::View>(args: &PlayArgs) -> anyho
     let table = sources.iter().fold(Match::<G>::new(variant, args.seed), |t, s| match s {
         Some(s) => t.seat(s, &limits),
         None => t.seat_bot(
-            cardarena::play::runner::BotEntry {
-                name: registry::HUMAN.to_string(),
-                hash: cardarena::bots::bot::builtin_hash(registry::HUMAN),
-            },
-            Box::new(crate::human::HumanBot::stdio()),
+            cardarena::play::person::person_entry(""),
+            Box::new(cardarena::play::person::PersonBot::new(Box::new(crate::human::HumanBot::stdio()))),
         ),
     });
     let replay = if let Some(&seat) = humans.first() {
@@ -783,13 +780,7 @@ fn write_out(path: &std::path::Path, text: &str) -> anyhow::Result<()> {
     }
 }
 
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
+use cardarena::tournament::grade::csv_field;
 
 fn standings_csv(result: &cardarena::tournament::TournamentResult) -> String {
     let mut out = String::from(

@@ -45,7 +45,9 @@ pub struct WorkerArgs {
     /// Seconds between looks at an empty queue.
     #[arg(long, value_name = "SECS", default_value_t = 1.0)]
     poll: f64,
-    /// Only jobs of this group (a tournament's are `tournament/EVENT`).
+    /// Only jobs of this group (a tournament's are `tournament/EVENT`). With `ladder` and a
+    /// `sqlite:` queue (a ladder's database, as `arena serve` starts its workers), the worker
+    /// also plays the games people play in the browser.
     #[arg(long)]
     group: Option<String>,
     /// Where compiled WASM bots are kept for the next worker of this machine (default:
@@ -120,16 +122,21 @@ pub fn worker_cmd(args: WorkerArgs) -> anyhow::Result<()> {
     opts.group = args.group.clone();
     opts.wasm_cache =
         if args.no_wasm_cache { None } else { args.wasm_cache.clone().or_else(default_wasm_cache) };
+    // A ladder's worker plays the people's games too: their seats wait for moves made on the
+    // ladder's pages, in the ladder's database (the queue's file).
+    if let (Some(crate::ladder::jobs::GROUP), Some(path)) =
+        (args.group.as_deref(), args.db.strip_prefix("sqlite:"))
+    {
+        let db = crate::ladder::Db::open(std::path::Path::new(path.strip_prefix("//").unwrap_or(path)))?;
+        opts.people = Some(crate::ladder::play::people(Arc::new(db)));
+    }
     let version = cardarena::tournament::queue::arena_version();
     eprintln!("worker {name} (arena {version}) on {}", queue.name());
-    let sandbox = if args.threads > 1 {
-        Some(
-            cardarena_sandbox::Sandbox::new()
-                .map_err(|e| anyhow::anyhow!("cannot start the sandbox: {e}"))?,
-        )
-    } else {
-        None
-    };
+    // One thread loads its own bots; several load on lanes of one sandbox.
+    let loader = cardarena::play::registry::Loader::new();
+    if args.threads > 1 {
+        loader.sandbox()?;
+    }
     let queues = (0..args.threads).map(|_| queue.reconnect()).collect::<Result<Vec<_>, _>>()?;
     let reports = std::thread::scope(|scope| {
         let handles: Vec<_> = queues
@@ -140,10 +147,10 @@ pub fn worker_cmd(args: WorkerArgs) -> anyhow::Result<()> {
                 if args.threads > 1 {
                     opts.name = format!("{name}/{}", k + 1);
                 }
-                let (stop, sandbox) = (&stop, sandbox.as_ref());
+                let (stop, loader) = (&stop, (args.threads > 1).then_some(&loader));
                 std::thread::Builder::new()
                     .stack_size(8 << 20)
-                    .spawn_scoped(scope, move || worker::run(q.as_mut(), &opts, sandbox, stop))
+                    .spawn_scoped(scope, move || worker::run(q.as_mut(), &opts, loader, stop))
             })
             .collect::<Result<_, _>>()
             .context("cannot start the worker threads")?;

@@ -24,6 +24,11 @@ pub struct ServeArgs {
     /// Worker processes that play the matches (default: one per core).
     #[arg(long)]
     workers: Option<usize>,
+    /// The workers' lease of a claimed match, in seconds: a worker that dies mid-match (killed,
+    /// out of memory, the machine rebooted) has its match played again by another once the lease
+    /// runs out. A heartbeat renews it every third of it while the match plays.
+    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    lease: f64,
     /// Copy the database (while a server may be using it) to FILE and exit.
     #[arg(long, value_name = "FILE")]
     backup: Option<PathBuf>,
@@ -78,7 +83,10 @@ pub fn serve_cmd(args: ServeArgs) -> anyhow::Result<()> {
     let jobs = Arc::new(Jobs::new(queue, config.clone()));
     let workers = args.workers.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let supervisor = supervise(&args.db, workers, stop.clone())?;
+    if !(args.lease.is_finite() && args.lease > 0.0) {
+        bail!("--lease must be a number of seconds above 0, not {}", args.lease);
+    }
+    let supervisor = supervise(&args.db, workers, args.lease, stop.clone())?;
     let served = runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(&args.bind)
             .await
@@ -99,7 +107,8 @@ pub fn serve_cmd(args: ServeArgs) -> anyhow::Result<()> {
     served
 }
 
-/// Every second, takes the finished jobs in (matches onto the boards, validation verdicts).
+/// Every second, takes the finished jobs in (matches onto the boards, validation verdicts) and
+/// moves the class events on (a deadline passed: freeze and queue; every match in: grade).
 async fn collecting(ladder: Ladder) {
     let mut every = tokio::time::interval(std::time::Duration::from_secs(1));
     loop {
@@ -108,24 +117,35 @@ async fn collecting(ladder: Ladder) {
         if let Ok(Err(e)) = tokio::task::spawn_blocking(move || l.collect()).await {
             eprintln!("taking results in: {e}");
         }
+        let l = ladder.clone();
+        let now = ladder::db::now();
+        if let Ok(Err(e)) = tokio::task::spawn_blocking(move || ladder::class::tick(&l, now)).await {
+            eprintln!("class events: {e}");
+        }
     }
 }
 
-/// Keeps `n` worker processes (`arena worker --db sqlite:DB --group ladder`) running: one that
-/// exits or is killed is started again, and its match is played again once its lease runs out.
+/// Keeps `n` worker processes (`arena worker --db sqlite:DB --group ladder --lease SECS`)
+/// running: one that exits or is killed is started again, and its match is played again once
+/// its lease runs out.
 fn supervise(
     db: &std::path::Path,
     n: usize,
+    lease: f64,
     stop: Arc<std::sync::atomic::AtomicBool>,
 ) -> anyhow::Result<std::thread::JoinHandle<()>> {
     use std::sync::atomic::Ordering;
     let exe = std::env::current_exe().context("cannot find the arena program to start workers")?;
     let url = format!("sqlite:{}", db.display());
+    let lease = lease.to_string();
     let start = move |k: usize| {
-        std::process::Command::new(&exe)
-            .args(["worker", "--db", &url, "--group", "ladder", "--name", &format!("ladder-worker-{k}")])
-            .stdin(std::process::Stdio::null())
-            .spawn()
+        let mut worker = std::process::Command::new(&exe);
+        worker
+            .args(["worker", "--db", &url, "--group", "ladder", "--lease", &lease])
+            .args(["--name", &format!("ladder-worker-{k}")])
+            .stdin(std::process::Stdio::null());
+        die_with_server(&mut worker);
+        worker.spawn()
     };
     let mut children = Vec::new();
     for k in 0..n {
@@ -150,6 +170,33 @@ fn supervise(
         }
     }))
 }
+
+/// A worker dies with the server, even one killed with SIGKILL (Linux's parent-death signal):
+/// no orphan keeps playing on a database whose server is gone, and a restarted server starts
+/// its own. The thread that starts a worker lives as long as the server (the main thread, or
+/// the supervisor, which stops the workers itself when it ends).
+#[cfg(target_os = "linux")]
+fn die_with_server(worker: &mut std::process::Command) {
+    use std::os::unix::process::CommandExt;
+    let server = std::process::id();
+    // SAFETY: between fork and exec the closure calls only prctl, getppid and _exit, which are
+    // async-signal-safe, and allocates nothing.
+    unsafe {
+        worker.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) == -1 {
+                return Err(std::io::Error::last_os_error());
+            }
+            // The server died before the signal was set: go now.
+            if libc::getppid() as u32 != server {
+                libc::_exit(1);
+            }
+            Ok(())
+        });
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn die_with_server(_worker: &mut std::process::Command) {}
 
 /// Every `tick_seconds`, queues the tick's duplicate sets (off the async threads).
 async fn matchmaking(db: Arc<Db>, config: LadderConfig, ladder: Ladder) {

@@ -169,8 +169,10 @@ pub fn matrix_svg(ev: &EventStandings) -> String {
     let n = ev.matrix_bots.len();
     let (cell, label) = (34.0, 130.0);
     let size = label + cell * n as f64 + 4.0;
+    // The column names lean right (60° up): room for the last one's beyond the grid.
+    let width = size + label * 0.5;
     let mut out = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{size}\" height=\"{size}\" role=\"img\" aria-label=\"win matrix\" font-size=\"11\">"
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{size}\" role=\"img\" aria-label=\"win matrix\" font-size=\"11\">"
     );
     for (i, name) in ev.matrix_bots.iter().enumerate() {
         let pos = label + cell * i as f64;

@@ -18,6 +18,15 @@
 //! max_bytes = 262144          # largest bot file
 //! per_minute = 6              # uploads per user or token per minute
 //!
+//! [login]
+//! per_minute = 10             # sign-in and registration tries per name tried, and per browser session
+//!
+//! [api]
+//! per_minute = 120            # API calls per token (any /api/ route)
+//!
+//! [play]                      # people playing bots in the browser
+//! move_seconds = 300          # how long a bot waits for a person's move; then they forfeit
+//!
 //! [limits]                    # the sandbox limits of every match (as arena.toml's [limits])
 //! fuel_per_decision = 5000000
 //! ```
@@ -77,8 +86,14 @@ pub struct LadderConfig {
     pub max_bytes: usize,
     /// Uploads per user or token per minute.
     pub uploads_per_minute: u32,
+    /// Sign-in and registration tries per minute, per name tried and per browser session.
+    pub login_per_minute: u32,
+    /// API calls per token per minute.
+    pub api_per_minute: u32,
     /// Sandbox limits of every match.
     pub limits: LimitsConfig,
+    /// Seconds a bot waits for a person's move in the browser before the person forfeits.
+    pub move_seconds: u64,
 }
 
 impl Default for LadderConfig {
@@ -96,7 +111,10 @@ impl Default for LadderConfig {
             seed: 1,
             max_bytes: 256 * 1024,
             uploads_per_minute: 6,
+            login_per_minute: 10,
+            api_per_minute: 120,
             limits: LimitsConfig::default(),
+            move_seconds: 300,
         }
     }
 }
@@ -123,7 +141,16 @@ struct RawFile {
     board: Vec<RawBoard>,
     matchmaking: Option<RawMatchmaking>,
     upload: Option<RawUpload>,
+    login: Option<RawPerMinute>,
+    api: Option<RawPerMinute>,
     limits: Option<LimitsConfig>,
+    play: Option<RawPlay>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPlay {
+    move_seconds: Option<Spanned<u64>>,
 }
 
 #[derive(Deserialize)]
@@ -145,6 +172,12 @@ struct RawMatchmaking {
 #[serde(deny_unknown_fields)]
 struct RawUpload {
     max_bytes: Option<Spanned<usize>>,
+    per_minute: Option<Spanned<u32>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPerMinute {
     per_minute: Option<Spanned<u32>>,
 }
 
@@ -235,6 +268,29 @@ pub fn parse(text: &str, path: &Path) -> Result<LadderConfig, ConfigError> {
                 return Err(ConfigError(format!("{}: `per_minute` must be at least 1", at(p.span()))));
             }
             config.uploads_per_minute = p.into_inner();
+        }
+    }
+    if let Some(m) = raw.play.and_then(|p| p.move_seconds) {
+        if !(1..=86_400).contains(m.get_ref()) {
+            return Err(ConfigError(format!(
+                "{}: `move_seconds` must be between 1 and 86400 (a day), not {}",
+                at(m.span()),
+                m.get_ref()
+            )));
+        }
+        config.move_seconds = m.into_inner();
+    }
+    for (section, raw, field) in
+        [("login", raw.login, &mut config.login_per_minute), ("api", raw.api, &mut config.api_per_minute)]
+    {
+        if let Some(p) = raw.and_then(|r| r.per_minute) {
+            if *p.get_ref() == 0 {
+                return Err(ConfigError(format!(
+                    "{}: [{section}] `per_minute` must be at least 1",
+                    at(p.span())
+                )));
+            }
+            *field = p.into_inner();
         }
     }
     config.limits = raw.limits.unwrap_or_default();

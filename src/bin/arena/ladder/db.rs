@@ -109,6 +109,34 @@ CREATE TABLE IF NOT EXISTS counters (
     name TEXT PRIMARY KEY,
     value INTEGER NOT NULL
 );
+-- Play in the browser (ladder::play): a person's game against a bot, and each decision put to
+-- them (what their seat sees, the legal moves, their move once made).
+CREATE TABLE IF NOT EXISTS play_games (
+    id INTEGER PRIMARY KEY,
+    user INTEGER NOT NULL REFERENCES users(id),
+    version INTEGER NOT NULL REFERENCES versions(id),
+    game TEXT NOT NULL,
+    variant TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    key TEXT NOT NULL UNIQUE,
+    move_seconds INTEGER NOT NULL,
+    state TEXT NOT NULL,
+    error TEXT,
+    summary TEXT,
+    replay BLOB,
+    created INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS play_games_user ON play_games(user);
+CREATE TABLE IF NOT EXISTS play_turns (
+    game INTEGER NOT NULL REFERENCES play_games(id),
+    n INTEGER NOT NULL,
+    view TEXT NOT NULL,
+    observation TEXT NOT NULL,
+    legal TEXT NOT NULL,
+    action TEXT,
+    PRIMARY KEY (game, n)
+);
 ";
 
 /// Seconds since 1970 (account and upload times; never part of a match).
@@ -247,6 +275,7 @@ impl Db {
             .and_then(|_| conn.pragma_update(None, "foreign_keys", "ON"))
             .and_then(|_| conn.busy_timeout(std::time::Duration::from_secs(10)))
             .and_then(|_| conn.execute_batch(SCHEMA))
+            .and_then(|_| conn.execute_batch(super::class::SCHEMA))
             .map_err(err)?;
         Ok(Db { conn: Mutex::new(conn), path: path.to_path_buf() })
     }
@@ -256,17 +285,17 @@ impl Db {
         &self.path
     }
 
-    fn conn(&self) -> MutexGuard<'_, Connection> {
+    pub(super) fn conn(&self) -> MutexGuard<'_, Connection> {
         // A panic while holding the lock leaves SQLite consistent (statements are atomic).
         self.conn.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    fn err(&self, source: rusqlite::Error) -> DbError {
+    pub(super) fn err(&self, source: rusqlite::Error) -> DbError {
         DbError { path: self.path.display().to_string(), source }
     }
 
     /// Runs `f` on the connection, mapping its errors to [`DbError`].
-    fn with<T>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Result<T> {
+    pub(super) fn with<T>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Result<T> {
         f(&self.conn()).map_err(|e| self.err(e))
     }
 
@@ -848,7 +877,9 @@ impl Db {
         let mut dest =
             Connection::open(to).map_err(|e| DbError { path: to.display().to_string(), source: e })?;
         let backup = rusqlite::backup::Backup::new(&conn, &mut dest).map_err(|e| self.err(e))?;
-        backup.run_to_completion(256, std::time::Duration::from_millis(5), None).map_err(|e| self.err(e))
+        // Every page in one step: one read transaction, hence one snapshot, however busy the
+        // workers are (in steps, each write by another connection would restart the copy).
+        backup.run_to_completion(i32::MAX, std::time::Duration::from_millis(5), None).map_err(|e| self.err(e))
     }
 }
 

@@ -89,7 +89,7 @@ impl Jobs {
         Jobs { queue: Mutex::new(queue), config }
     }
 
-    fn queue(&self) -> std::sync::MutexGuard<'_, Box<dyn JobQueue>> {
+    pub(super) fn queue(&self) -> std::sync::MutexGuard<'_, Box<dyn JobQueue>> {
         self.queue.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
@@ -175,7 +175,7 @@ impl Jobs {
 
     /// A version as a seat of a job: named `<bot>@v<N>.<lang>` (the name in replays), with its
     /// bytes.
-    fn seat(&self, db: &Db, version: i64) -> Result<(SeatSpec, String, Vec<u8>), JobError> {
+    pub(super) fn seat(&self, db: &Db, version: i64) -> Result<(SeatSpec, String, Vec<u8>), JobError> {
         let v = db
             .version(version)?
             .ok_or_else(|| JobError::Missing(format!("no version {version} in the ladder database")))?;
@@ -187,6 +187,11 @@ impl Jobs {
             .ok_or_else(|| JobError::Missing(format!("no file {} in the ladder database", v.hash)))?;
         let name = label(&bot.name, &v);
         Ok((SeatSpec::program(&name, &bytes), bot.game, bytes))
+    }
+
+    /// Runs `f` on the queue (the games people play: [`super::play`]).
+    pub(super) fn with_queue<T>(&self, f: impl FnOnce(&mut dyn JobQueue) -> T) -> T {
+        f(self.queue().as_mut())
     }
 
     /// Takes in every finished job: a duplicate set's matches onto their board, and a version's

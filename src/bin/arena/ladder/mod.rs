@@ -9,13 +9,20 @@
 //! - `jobs`: the ladder's work on the job queue (validations, duplicate sets) and taking in
 //!   the results.
 //! - `matchmaking`: which duplicate sets a tick queues. `board`: standings and charts.
+//! - `play`: a person plays a bot in the browser (the pages, and the worker's side: the
+//!   person's seat waits for their moves in the database).
+//! - `rate`: rate limits of sign-ins (per name tried and per session) and of the API (per token).
+//! - `class`: class mode: events with a deadline, graded as `arena grade` grades.
 
 pub mod auth;
 pub mod board;
+pub mod class;
 pub mod config;
 pub mod db;
 pub mod jobs;
 pub mod matchmaking;
+pub mod play;
+pub mod rate;
 pub mod server;
 #[cfg(test)]
 mod tests;

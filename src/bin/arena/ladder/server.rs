@@ -30,18 +30,18 @@ use cardarena::bots::bot::content_hash;
 use cardarena::play::games::GameId;
 use cardarena::tournament::{fault_site, MatchSummary};
 
-struct Inner {
-    db: Arc<Db>,
-    config: LadderConfig,
+pub(super) struct Inner {
+    pub(super) db: Arc<Db>,
+    pub(super) config: LadderConfig,
     env: Environment<'static>,
     decoy: String,
-    jobs: Arc<Jobs>,
-    url: String,
+    pub(super) jobs: Arc<Jobs>,
+    pub(super) url: String,
 }
 
 /// The server's shared state.
 #[derive(Clone)]
-pub struct Ladder(Arc<Inner>);
+pub struct Ladder(pub(super) Arc<Inner>);
 
 const TEMPLATES: [(&str, &str); 11] = [
     ("base.html", include_str!("templates/base.html")),
@@ -60,16 +60,17 @@ const TEMPLATES: [(&str, &str); 11] = [
 const STYLE: &str = include_str!("static/style.css");
 
 /// Room for a multipart form's fields and boundaries around the bot file.
-const FORM_OVERHEAD: usize = 64 * 1024;
+pub(super) const FORM_OVERHEAD: usize = 64 * 1024;
 
 impl Ladder {
     /// The state of a ladder on `db` with `config`, sending jobs to `jobs`; `url` is how people
     /// reach it (for invite links and the `arena submit` hint).
     pub fn new(db: Arc<Db>, config: LadderConfig, jobs: Arc<Jobs>, url: &str) -> Ladder {
         let mut env = Environment::new();
-        for (name, text) in TEMPLATES {
+        for (name, text) in TEMPLATES.into_iter().chain(super::play::TEMPLATES) {
             env.add_template(name, text).expect("the ladder's templates parse");
         }
+        super::class::add_templates(&mut env);
         // Checked against at a login for an unknown name (no enumeration by timing).
         let decoy = auth::hash_password(&auth::secret());
         Ladder(Arc::new(Inner { db, config, env, decoy, jobs, url: url.trim_end_matches('/').to_string() }))
@@ -92,7 +93,7 @@ impl Ladder {
     }
 
     /// Runs a database call off the async threads.
-    async fn run<T: Send + 'static>(
+    pub(super) async fn run<T: Send + 'static>(
         &self,
         f: impl FnOnce(&Db) -> Result<T, DbError> + Send + 'static,
     ) -> Result<T, AppError> {
@@ -103,7 +104,7 @@ impl Ladder {
             .map_err(|e| AppError::internal(e.to_string()))
     }
 
-    fn render(&self, page: &Page, name: &str, ctx: Value) -> Result<Html<String>, AppError> {
+    pub(super) fn render(&self, page: &Page, name: &str, ctx: Value) -> Result<Html<String>, AppError> {
         let site = context! {
             title => &self.0.config.title,
             version => env!("CARGO_PKG_VERSION"),
@@ -118,14 +119,19 @@ impl Ladder {
             .map_err(|e| AppError::internal(format!("{e:#}")))
     }
 
-    fn board(&self, game: &str, variant: &str) -> Option<Board> {
+    /// The ladder's database, configuration and jobs (for the pages of sibling modules).
+    pub(super) fn parts(&self) -> (&Arc<Db>, &LadderConfig, &Arc<Jobs>) {
+        (&self.0.db, &self.0.config, &self.0.jobs)
+    }
+
+    pub(super) fn board(&self, game: &str, variant: &str) -> Option<Board> {
         let game: GameId = game.parse().ok()?;
         self.0.config.boards_of(game).find(|b| b.variant == variant).cloned()
     }
 }
 
 /// A serializable value for a template.
-fn ser<T: serde::Serialize>(value: &T) -> Value {
+pub(super) fn ser<T: serde::Serialize>(value: &T) -> Value {
     Value::from(minijinja::value::Serde(value))
 }
 
@@ -139,20 +145,20 @@ pub struct AppError {
 }
 
 impl AppError {
-    fn new(status: StatusCode, message: impl Into<String>) -> AppError {
+    pub(super) fn new(status: StatusCode, message: impl Into<String>) -> AppError {
         AppError { status, message: message.into(), json: false }
     }
 
-    fn internal(message: String) -> AppError {
+    pub(super) fn internal(message: String) -> AppError {
         AppError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("the server failed: {message}"))
     }
 
-    fn json(mut self) -> AppError {
+    pub(super) fn json(mut self) -> AppError {
         self.json = true;
         self
     }
 
-    fn not_found(what: &str) -> AppError {
+    pub(super) fn not_found(what: &str) -> AppError {
         AppError::new(StatusCode::NOT_FOUND, format!("no such {what}"))
     }
 }
@@ -165,7 +171,7 @@ impl IntoResponse for AppError {
         let escaped = minijinja::HtmlEscape(&self.message).to_string();
         let body = format!(
             "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{0}</title>\
-             <link rel=\"stylesheet\" href=\"/static/style.css\"></head><body><main><h1>{0}</h1>\
+             <link rel=\"icon\" href=\"data:,\"><link rel=\"stylesheet\" href=\"/static/style.css\"></head><body><main><h1>{0}</h1>\
              <p class=\"error\">{escaped}</p><p><a href=\"/\">Back to the ladder</a></p></main></body></html>",
             self.status
         );
@@ -174,9 +180,9 @@ impl IntoResponse for AppError {
 }
 
 /// Who is asking, and the session's CSRF token for the page's forms.
-struct Page {
-    me: Option<User>,
-    csrf: String,
+pub(super) struct Page {
+    pub(super) me: Option<User>,
+    pub(super) csrf: String,
 }
 
 /// The session's CSRF token (made on first use).
@@ -190,7 +196,7 @@ async fn csrf_token(session: &Session) -> Result<String, AppError> {
 }
 
 /// Refuses a form whose CSRF token is not the session's.
-async fn check_csrf(session: &Session, given: &str) -> Result<(), AppError> {
+pub(super) async fn check_csrf(session: &Session, given: &str) -> Result<(), AppError> {
     let expected = session.get::<String>("csrf").await.map_err(|e| AppError::internal(e.to_string()))?;
     match expected {
         Some(t) if !given.is_empty() && t == given => Ok(()),
@@ -201,7 +207,7 @@ async fn check_csrf(session: &Session, given: &str) -> Result<(), AppError> {
     }
 }
 
-async fn page(ladder: &Ladder, session: &Session) -> Result<Page, AppError> {
+pub(super) async fn page(ladder: &Ladder, session: &Session) -> Result<Page, AppError> {
     let me = session_user(ladder, session).await?;
     Ok(Page { me, csrf: csrf_token(session).await? })
 }
@@ -229,13 +235,13 @@ async fn token_user(ladder: &Ladder, headers: &HeaderMap) -> Result<User, AppErr
     ladder.run(move |db| db.token_user(&token)).await?.filter(|u| !u.disabled).ok_or_else(unauthorized)
 }
 
-async fn require_user(ladder: &Ladder, session: &Session) -> Result<User, AppError> {
+pub(super) async fn require_user(ladder: &Ladder, session: &Session) -> Result<User, AppError> {
     session_user(ladder, session)
         .await?
         .ok_or_else(|| AppError::new(StatusCode::UNAUTHORIZED, "sign in first (the Sign in link at the top)"))
 }
 
-async fn require_admin(ladder: &Ladder, session: &Session) -> Result<User, AppError> {
+pub(super) async fn require_admin(ladder: &Ladder, session: &Session) -> Result<User, AppError> {
     let me = require_user(ladder, session).await?;
     if me.admin {
         Ok(me)
@@ -247,7 +253,7 @@ async fn require_admin(ladder: &Ladder, session: &Session) -> Result<User, AppEr
 /// Rate-limit key: the API token, else the browser session's cookie; so a class behind one
 /// address is limited person by person, not as one.
 #[derive(Clone, Copy, Debug)]
-struct PersonKey;
+pub(super) struct PersonKey;
 
 impl KeyExtractor for PersonKey {
     type Key = String;
@@ -297,6 +303,7 @@ pub fn router(ladder: Ladder) -> Router {
             }
             other => Response::from(other),
         }));
+    let limits = super::rate::RateLimits::new(config);
     let sessions = SessionManagerLayer::new(SqliteSessions::new(ladder.0.db.clone()))
         .with_secure(false)
         .with_http_only(true)
@@ -326,9 +333,15 @@ pub fn router(ladder: Ladder) -> Router {
         .route("/admin/invites", post(create_invite))
         .route("/admin/users/{id}/disable", post(disable_user))
         .route("/admin/bots/{id}/disable", post(disable_bot))
+        .merge(super::play::routes())
+        .route("/admin/class", get(super::class::admin_page).post(super::class::create))
+        .route("/class", get(super::class::list))
+        .route("/class/{id}", get(super::class::event_page))
+        .route("/class/{id}/grades.csv", get(super::class::csv))
         .merge(uploads)
         .layer(DefaultBodyLimit::max(FORM_OVERHEAD))
         .layer(sessions)
+        .layer(axum::middleware::from_fn_with_state(limits, super::rate::limit))
         .with_state(ladder)
 }
 
@@ -914,9 +927,10 @@ async fn source(
             "this bot's source is private: only its owner may read it, unless they publish it",
         ));
     }
-    let (kind, ext) =
-        if v.lang == "wasm" { ("application/wasm", "wasm") } else { ("text/plain; charset=utf-8", "lua") };
-    let disposition = format!("inline; filename=\"{}-v{}.{ext}\"", bot.name, v.number);
+    let kind = if v.lang == "wasm" { "application/wasm" } else { "text/plain; charset=utf-8" };
+    // Named as the replays name it (`<bot>@v<N>.<lang>`): saved beside a match's replay, the
+    // file is found by `arena replay --verify` as it is.
+    let disposition = format!("inline; filename=\"{}\"", super::jobs::label(&bot.name, &v));
     Ok(([(header::CONTENT_TYPE, kind.to_string()), (header::CONTENT_DISPOSITION, disposition)], bytes)
         .into_response())
 }
@@ -927,6 +941,7 @@ async fn match_page(
     Path(id): Path<i64>,
 ) -> Result<Html<String>, AppError> {
     let page = page(&ladder, &session).await?;
+    let me = page.me.clone();
     let ctx = ladder
         .run(move |db| {
             let Some((m, blob)) = db.match_row(id)? else { return Ok(None) };
@@ -944,9 +959,24 @@ async fn match_page(
             let mut seats = Vec::new();
             if let Some(s) = summary {
                 for (k, entry) in s.bots.iter().enumerate() {
-                    let bot_id = m.seats.get(k).and_then(|&v| db.version(v).ok().flatten()).map(|v| v.bot);
+                    let version = match m.seats.get(k) {
+                        Some(&v) => db.version(v)?,
+                        None => None,
+                    };
+                    let bot = match &version {
+                        Some(v) => db.bot(v.bot)?,
+                        None => None,
+                    };
+                    // The file that played, where its owner published it (or to them and admins),
+                    // under the name the replay gives it.
+                    let file = match (&version, &bot) {
+                        (Some(v), Some(b)) if can_read(me.as_ref(), b) => {
+                            Some(format!("/bots/{}/v/{}/source", b.id, v.number))
+                        }
+                        _ => None,
+                    };
                     let faults: Vec<&str> = s.faults[k].iter().map(|v| v.name()).collect();
-                    seats.push(context! { name => &entry.name, hash => &entry.hash, bot_id, points => s.points[k], rank => s.ranks[k], faults => faults.join(", ") });
+                    seats.push(context! { name => &entry.name, hash => &entry.hash, bot_id => bot.as_ref().map(|b| b.id), file, points => s.points[k], rank => s.ranks[k], faults => faults.join(", ") });
                 }
             }
             Ok(Some(context! { m => ser(&m), seats, viewer }))

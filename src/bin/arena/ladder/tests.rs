@@ -14,6 +14,10 @@ use axum::Router;
 use cardarena::tournament::queue::worker::{self, WorkerOptions};
 use tower::ServiceExt;
 
+mod class;
+mod play;
+mod rate;
+
 struct Site {
     app: Router,
     db: Arc<Db>,
