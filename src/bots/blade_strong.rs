@@ -550,13 +550,17 @@ fn p_no_answer(pool: &[u8; 9], child: &Pos, seat: usize) -> f64 {
     (0..hand).map(|i| (bad - i) as f64 / (total - i) as f64).product()
 }
 
+/// One opponent turn of [`Replay`]: the fields before it, the card played, the hand cards each
+/// seat had spent before it, and the cards placed from the decks before it.
+type Turn = ([Field; 2], u8, [[u8; 9]; 2], [u8; 9]);
+
 /// The opponent's past turns, replayed from the public history: for each, the fields before
 /// it, the card it played, and the hand cards both seats had spent by then (so a sampled
 /// current hand gives the hand it held then).
 struct Replay {
     /// Per opponent turn: fields before it, the card, cards each seat spent before it, and the
     /// cards placed from the decks before it.
-    turns: Vec<([Field; 2], u8, [[u8; 9]; 2], [u8; 9])>,
+    turns: Vec<Turn>,
     /// Hand cards each seat spent over the whole history.
     spent: [[u8; 9]; 2],
     /// Cards placed from the decks over the whole history.

@@ -380,7 +380,7 @@ mod tests {
             diffs.push(diff / 4.0);
         }
         let (mean, half) = mean_ci(&diffs);
-        eprintln!("intensity strong:6 vs 3 greedy, 40 deals x 4 seats: greedy - strong penalty {mean:+.2} ± {half:.2}");
+        eprintln!("intensity strong (6 samples) vs 3 greedy, 40 deals x 4 seats: greedy - strong penalty {mean:+.2} ± {half:.2}");
         assert!(mean - half > 0.0, "margin {mean:+.2} ± {half:.2}");
     }
 }
