@@ -111,10 +111,15 @@ fn main() {
     // 1. Throughput: results stored by the workers (the queue's, whether or not the ladder
     // has taken them in yet) over the window.
     let results = || count(&c, "SELECT count(*) FROM queue_results");
-    let (n0, t0) = (results(), Instant::now());
+    let play_ms = || count(&c, "SELECT coalesce(sum(play_ms), 0) FROM queue_results");
+    let (n0, p0, t0) = (results(), play_ms(), Instant::now());
     std::thread::sleep(Duration::from_secs_f64(o.seconds));
     let played = results() - n0;
-    let ladder_rate = played as f64 / t0.elapsed().as_secs_f64();
+    let window = t0.elapsed().as_secs_f64();
+    let ladder_rate = played as f64 / window;
+    // The workers' time inside matches (`Match::play` and packing), against their wall time.
+    let playing = (play_ms() - p0) as f64 / 1000.0;
+    let busy = playing / (window * o.workers as f64);
     // A round robin of four bots plays 12 matches a deal (6 pairs, both seatings).
     let deals = o.deals.unwrap_or((played as u64 / 12).max(10));
     let tournament_rate = tournament(&o, root, &dir, deals);
@@ -139,6 +144,11 @@ fn main() {
     println!("| workers | {} processes |", o.workers);
     println!("| ladder throughput (idle site) | {ladder_rate:.1} matches/s |");
     println!("| ladder matches in the window | {played} in {:.0} s |", o.seconds);
+    println!(
+        "| workers' time inside matches | {:.0}% ({:.2} ms a match) |",
+        100.0 * busy,
+        1000.0 * playing / played.max(1) as f64
+    );
     println!(
         "| `arena tournament --threads {}` on the same bots, {deals} deals ({} matches) | {tournament_rate:.1} matches/s |",
         o.workers,

@@ -139,6 +139,8 @@ fn the_replay_page_steps_links_hides_other_hands_and_shows_faults() {
         assert_eq!(downloaded, std::fs::read_to_string(&replay_file).unwrap());
         assert!(downloaded.contains(&replay.bots[0].hash));
         b.screenshot("viewer-end").await;
+        let errors = b.console_errors().await;
+        assert!(errors.is_empty(), "the page's console: {errors:#?}");
 
         // the page made for seat 1: its point of view only, no replay to download
         b.client.goto(&format!("file://{}#step={fault}", seat1_page.display())).await.unwrap();

@@ -43,13 +43,14 @@ fn repo(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
 }
 
-/// Waits (up to `secs`) for the page to be at `path` (or, ending in `/`, under it).
+/// Waits (up to `secs`) for the page to be at `path` (or, ending in `/` as `/bots/`, under it;
+/// `/` is the front page only).
 async fn wait_path(b: &Browser, path: &str, secs: u64) -> String {
     let started = Instant::now();
     loop {
         let now = b.client.current_url().await.unwrap();
         let at = now.path().to_string();
-        if at == path || (path.ends_with('/') && at.starts_with(path)) {
+        if at == path || (path.len() > 1 && path.ends_with('/') && at.starts_with(path)) {
             return at;
         }
         if started.elapsed() > Duration::from_secs(secs) {
@@ -89,6 +90,7 @@ async fn no_console_errors(b: &Browser, stage: &str) {
 /// Opens an invite link and creates the account `name`; the browser is then signed in.
 async fn register(b: &Browser, link: &str, name: &str) {
     b.client.goto(link).await.unwrap();
+    wait_for(b, "input[name=invite]", 20).await;
     let code = b.client.find(Locator::Css("input[name=invite]")).await.unwrap().prop("value").await.unwrap();
     assert!(link.ends_with(&format!("invite={}", code.unwrap_or_default())), "the link fills the code in");
     // The form checks a name as the server does, before sending it.
@@ -227,7 +229,7 @@ fn a_ladder_in_the_browser_from_invite_to_replay_then_audited_and_stopped() {
     assert_eq!(workers.len(), 1, "--workers 1 starts one worker process: {workers:?}");
 
     let match_id = browser::runtime().block_on(async {
-        let Some(b) = Browser::start().await else { return None };
+        let b = Browser::start().await?;
         // The admin, by the one-time link the server printed.
         register(&b, &admin_invite, "teacher").await;
         b.screenshot("ladder-1-account").await;

@@ -7,6 +7,8 @@
 //! Each `Browser` runs its own chromedriver on a free loopback port, in a process group of its
 //! own with the Chromium it starts: the group is killed when the `Browser` is dropped, so a test
 //! that panics leaves no browser behind.
+// Each test that includes this file uses some of its helpers.
+#![allow(dead_code)]
 
 use std::net::TcpListener;
 use std::os::unix::process::CommandExt;
