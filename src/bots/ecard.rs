@@ -245,13 +245,12 @@ impl Greedy for Ecard {
         const LEVELS: &[super::Level] = &[
             super::Level { budget: None, random_per_mille: 500 },
             super::Level { budget: None, random_per_mille: 250 },
-            super::Level { budget: None, random_per_mille: 100 },
             super::Level { budget: None, random_per_mille: 0 },
         ];
         LEVELS
     }
 
-    const STRONG_DEFAULT_LEVEL: usize = 4;
+    const STRONG_DEFAULT_LEVEL: usize = 3;
 
     /// The exact equilibrium of the round points game (`src/bots/ecard_nash.rs`).
     fn nash_bot(seed: u64, seat: Seat) -> Option<Box<dyn Bot<Ecard>>> {

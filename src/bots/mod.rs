@@ -146,20 +146,20 @@ mod level_tests {
         }
     }
 
-    /// Levels 2 to 4 each against the one below; the default level 5 against level 3 (level 5's
-    /// gain over level 4 needs more deals than a unit test should play: docs/zoo.md measures
-    /// it). The top level is not played here (its decisions take tens of ms in a debug build).
+    /// Levels 2 and 3 each against the one below; the default level 4 against level 3 on fewer
+    /// deals (its decisions take milliseconds even in a release build).
     #[test]
     fn blade_levels_are_ordered() {
         use crate::games::blade::{Blade, Variant};
-        two_player_levels_ordered::<Blade>(Variant::Readme, &[(2, 1), (3, 2), (4, 3)], 2026, 150);
-        two_player_levels_ordered::<Blade>(Variant::Readme, &[(5, 3)], 2026, 40);
+        two_player_levels_ordered::<Blade>(Variant::Readme, &[(2, 1), (3, 2)], 2026, 150);
+        two_player_levels_ordered::<Blade>(Variant::Readme, &[(4, 3)], 2026, 40);
     }
 
     #[test]
     fn ecard_levels_are_ordered() {
         use crate::games::ecard::{Ecard, Variant};
-        two_player_levels_ordered::<Ecard>(Variant::Readme, &[(2, 1), (3, 2), (4, 3)], 2026, 100);
+        two_player_levels_ordered::<Ecard>(Variant::Readme, &[(2, 1), (3, 2)], 2026, 100);
+        two_player_levels_ordered::<Ecard>(Variant::Manga, &[(2, 1), (3, 2)], 2026, 100);
     }
 
     #[test]
@@ -186,7 +186,7 @@ mod level_tests {
             total as f64 / (12 * PLAYERS) as f64
         };
         let mut below = penalty(1);
-        for level in 2..=4 {
+        for level in 2..=Intensity::strong_levels().len() {
             let p = penalty(level);
             eprintln!("intensity strong:{level}: mean penalty {p:.3} (strong:{}: {below:.3})", level - 1);
             assert!(
