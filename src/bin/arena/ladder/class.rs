@@ -17,7 +17,7 @@ use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::Form;
-use minijinja::{context, Environment};
+use minijinja::context;
 use rusqlite::{params, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use tower_sessions::Session;
@@ -33,54 +33,13 @@ use cardarena::play::with_game;
 use cardarena::tournament::grade::{self, grade_csv, grade_table, GradeRow, GradeSetup, Played};
 use cardarena::tournament::queue::{JobSpec, NewJob, SeatSpec};
 
-/// The class-mode tables (created with the ladder's own, see `Db::open`).
-pub const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS class_events (
-    id INTEGER PRIMARY KEY,
-    name TEXT NOT NULL,
-    game TEXT NOT NULL,
-    variant TEXT NOT NULL,
-    deals INTEGER NOT NULL,
-    against TEXT NOT NULL,
-    deadline INTEGER NOT NULL,
-    seed INTEGER NOT NULL DEFAULT 0,
-    state TEXT NOT NULL DEFAULT 'open',
-    message TEXT NOT NULL DEFAULT '',
-    done INTEGER NOT NULL DEFAULT 0,
-    csv TEXT,
-    report TEXT,
-    rows TEXT,
-    created_by INTEGER NOT NULL REFERENCES users(id),
-    created INTEGER NOT NULL
-);
-CREATE TABLE IF NOT EXISTS class_entries (
-    event INTEGER NOT NULL REFERENCES class_events(id),
-    position INTEGER NOT NULL,
-    version INTEGER NOT NULL REFERENCES versions(id),
-    file TEXT NOT NULL,
-    hash TEXT NOT NULL,
-    PRIMARY KEY (event, position)
-);
-CREATE TABLE IF NOT EXISTS class_matches (
-    event INTEGER NOT NULL REFERENCES class_events(id),
-    position INTEGER NOT NULL,
-    key TEXT NOT NULL,
-    PRIMARY KEY (event, position)
-);
-";
-
-/// Templates of the class pages (added to the ladder's environment).
-const TEMPLATES: [(&str, &str); 3] = [
-    ("class_admin.html", include_str!("templates/class_admin.html")),
-    ("class_list.html", include_str!("templates/class_list.html")),
-    ("class_event.html", include_str!("templates/class_event.html")),
-];
-
-/// Adds the class pages' templates to the ladder's.
-pub fn add_templates(env: &mut Environment<'static>) {
-    for (name, text) in TEMPLATES {
-        env.add_template(name, text).expect("the class templates parse");
-    }
+/// The routes of class mode.
+pub fn routes() -> axum::Router<Ladder> {
+    axum::Router::new()
+        .route("/admin/class", axum::routing::get(admin_page).post(create))
+        .route("/class", axum::routing::get(list))
+        .route("/class/{id}", axum::routing::get(event_page))
+        .route("/class/{id}/grades.csv", axum::routing::get(csv))
 }
 
 /// The most deals an event may ask for (every deal is a match per seat rotation, per pairing).

@@ -32,6 +32,42 @@ pub struct DbError {
 
 type Result<T> = std::result::Result<T, DbError>;
 
+/// The tables of class mode (`class.rs`).
+const CLASS_SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS class_events (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    game TEXT NOT NULL,
+    variant TEXT NOT NULL,
+    deals INTEGER NOT NULL,
+    against TEXT NOT NULL,
+    deadline INTEGER NOT NULL,
+    seed INTEGER NOT NULL DEFAULT 0,
+    state TEXT NOT NULL DEFAULT 'open',
+    message TEXT NOT NULL DEFAULT '',
+    done INTEGER NOT NULL DEFAULT 0,
+    csv TEXT,
+    report TEXT,
+    rows TEXT,
+    created_by INTEGER NOT NULL REFERENCES users(id),
+    created INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS class_entries (
+    event INTEGER NOT NULL REFERENCES class_events(id),
+    position INTEGER NOT NULL,
+    version INTEGER NOT NULL REFERENCES versions(id),
+    file TEXT NOT NULL,
+    hash TEXT NOT NULL,
+    PRIMARY KEY (event, position)
+);
+CREATE TABLE IF NOT EXISTS class_matches (
+    event INTEGER NOT NULL REFERENCES class_events(id),
+    position INTEGER NOT NULL,
+    key TEXT NOT NULL,
+    PRIMARY KEY (event, position)
+);
+";
+
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS users (
     id INTEGER PRIMARY KEY,
@@ -284,7 +320,7 @@ impl Db {
             .and_then(|_| conn.pragma_update(None, "foreign_keys", "ON"))
             .and_then(|_| conn.busy_timeout(std::time::Duration::from_secs(10)))
             .and_then(|_| conn.execute_batch(SCHEMA))
-            .and_then(|_| conn.execute_batch(super::class::SCHEMA))
+            .and_then(|_| conn.execute_batch(CLASS_SCHEMA))
             .map_err(err)?;
         Ok(Db { conn: Mutex::new(conn), path: path.to_path_buf() })
     }

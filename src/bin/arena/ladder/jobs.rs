@@ -195,7 +195,7 @@ impl Jobs {
         Ok((SeatSpec::program(&name, &bytes), bot.game, bytes))
     }
 
-    /// Runs `f` on the queue (the games people play: [`super::play`]).
+    /// Runs `f` on the queue (the games people play, `play.rs`).
     pub(super) fn with_queue<T>(&self, f: impl FnOnce(&mut dyn JobQueue) -> T) -> T {
         f(self.queue().as_mut())
     }

@@ -30,7 +30,7 @@ mod tests;
 pub use config::LadderConfig;
 pub use db::Db;
 pub use jobs::{Job, Jobs};
-pub use server::{router, Ladder};
+pub use server::Ladder;
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -96,4 +96,14 @@ pub fn tick_jobs(db: &Db, config: &LadderConfig, tick: i64) -> Result<Vec<Job>, 
         ));
     }
     Ok(jobs)
+}
+
+/// The ladder's router: its pages and API (`server`), playing in the browser (`play`), class
+/// mode (`class`), with sessions, body limits and the sign-in and API rate limits (`rate`).
+pub fn router(ladder: Ladder) -> axum::Router {
+    let limits = rate::RateLimits::new(ladder.parts().1);
+    let app = server::routes(&ladder).merge(play::routes()).merge(class::routes());
+    server::with_sessions(app, &ladder)
+        .layer(axum::middleware::from_fn_with_state(limits, rate::limit))
+        .with_state(ladder)
 }

@@ -38,12 +38,6 @@ use cardarena::tournament::queue::worker::People;
 use cardarena::tournament::queue::{JobSpec, NewJob, SeatSpec};
 use cardarena::tournament::MatchSummary;
 
-/// The pages of this module.
-pub const TEMPLATES: [(&str, &str); 2] = [
-    ("play.html", include_str!("templates/play.html")),
-    ("play_game.html", include_str!("templates/play_game.html")),
-];
-
 /// The routes of this module.
 pub fn routes() -> Router<Ladder> {
     Router::new()

@@ -43,7 +43,7 @@ pub(super) struct Inner {
 #[derive(Clone)]
 pub struct Ladder(pub(super) Arc<Inner>);
 
-const TEMPLATES: [(&str, &str); 11] = [
+const TEMPLATES: [(&str, &str); 16] = [
     ("base.html", include_str!("templates/base.html")),
     ("error.html", include_str!("templates/error.html")),
     ("index.html", include_str!("templates/index.html")),
@@ -55,6 +55,11 @@ const TEMPLATES: [(&str, &str); 11] = [
     ("bot.html", include_str!("templates/bot.html")),
     ("match.html", include_str!("templates/match.html")),
     ("admin.html", include_str!("templates/admin.html")),
+    ("play.html", include_str!("templates/play.html")),
+    ("play_game.html", include_str!("templates/play_game.html")),
+    ("class_admin.html", include_str!("templates/class_admin.html")),
+    ("class_list.html", include_str!("templates/class_list.html")),
+    ("class_event.html", include_str!("templates/class_event.html")),
 ];
 
 const STYLE: &str = include_str!("static/style.css");
@@ -67,10 +72,9 @@ impl Ladder {
     /// reach it (for invite links and the `arena submit` hint).
     pub fn new(db: Arc<Db>, config: LadderConfig, jobs: Arc<Jobs>, url: &str) -> Ladder {
         let mut env = Environment::new();
-        for (name, text) in TEMPLATES.into_iter().chain(super::play::TEMPLATES) {
+        for (name, text) in TEMPLATES {
             env.add_template(name, text).expect("the ladder's templates parse");
         }
-        super::class::add_templates(&mut env);
         // Checked against at a login for an unknown name (no enumeration by timing).
         let decoy = auth::hash_password(&auth::secret());
         Ladder(Arc::new(Inner { db, config, env, decoy, jobs, url: url.trim_end_matches('/').to_string() }))
@@ -273,9 +277,9 @@ impl KeyExtractor for PersonKey {
     }
 }
 
-/// The ladder's router: every page and the API, with sessions (HttpOnly, SameSite=Lax cookies
-/// kept in the ladder database), body limits and per-person upload rate limits.
-pub fn router(ladder: Ladder) -> Router {
+/// The routes of the ladder's own pages and its upload API (with per-person upload rate limits);
+/// `super::router` adds the other modules' routes and the layers around them all.
+pub(super) fn routes(ladder: &Ladder) -> Router<Ladder> {
     let config = &ladder.0.config;
     let per_minute = config.uploads_per_minute.max(1);
     let governor = GovernorConfigBuilder::default()
@@ -303,12 +307,6 @@ pub fn router(ladder: Ladder) -> Router {
             }
             other => Response::from(other),
         }));
-    let limits = super::rate::RateLimits::new(config);
-    let sessions = SessionManagerLayer::new(SqliteSessions::new(ladder.0.db.clone()))
-        .with_secure(false)
-        .with_http_only(true)
-        .with_same_site(SameSite::Lax)
-        .with_expiry(Expiry::OnInactivity(CookieDuration::days(7)));
     Router::new()
         .route("/", get(index))
         .route("/static/style.css", get(|| async { ([(header::CONTENT_TYPE, "text/css")], STYLE) }))
@@ -333,16 +331,18 @@ pub fn router(ladder: Ladder) -> Router {
         .route("/admin/invites", post(create_invite))
         .route("/admin/users/{id}/disable", post(disable_user))
         .route("/admin/bots/{id}/disable", post(disable_bot))
-        .merge(super::play::routes())
-        .route("/admin/class", get(super::class::admin_page).post(super::class::create))
-        .route("/class", get(super::class::list))
-        .route("/class/{id}", get(super::class::event_page))
-        .route("/class/{id}/grades.csv", get(super::class::csv))
         .merge(uploads)
-        .layer(DefaultBodyLimit::max(FORM_OVERHEAD))
-        .layer(sessions)
-        .layer(axum::middleware::from_fn_with_state(limits, super::rate::limit))
-        .with_state(ladder)
+}
+
+/// `app` with the layers every route has: the form body limit and sessions (HttpOnly,
+/// SameSite=Lax cookies kept in the ladder database).
+pub(super) fn with_sessions(app: Router<Ladder>, ladder: &Ladder) -> Router<Ladder> {
+    let sessions = SessionManagerLayer::new(SqliteSessions::new(ladder.0.db.clone()))
+        .with_secure(false)
+        .with_http_only(true)
+        .with_same_site(SameSite::Lax)
+        .with_expiry(Expiry::OnInactivity(CookieDuration::days(7)));
+    app.layer(DefaultBodyLimit::max(FORM_OVERHEAD)).layer(sessions)
 }
 
 async fn index(State(ladder): State<Ladder>, session: Session) -> Result<Html<String>, AppError> {
