@@ -15,16 +15,8 @@ use clap::Parser;
 /// `YYYY-MM-DDTHH:MM` of `t` seconds since 1970 (UTC), as a browser's datetime-local sends it.
 fn form_time(t: i64) -> String {
     let days = t.div_euclid(86_400);
-    // civil_from_days, as the server reads it back
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
+    // the server's own calendar, as it reads the field back
+    let (y, m, d) = crate::ladder::class::civil_from_days(days);
     let s = t.rem_euclid(86_400);
     format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}", s / 3600, (s % 3600) / 60)
 }
