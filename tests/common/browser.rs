@@ -144,23 +144,13 @@ impl Browser {
     pub async fn screenshot_of(&self, css: &str, name: &str) -> PathBuf {
         let el = self.client.find(Locator::Css(css)).await.unwrap_or_else(|e| panic!("no {css}: {e}"));
         let png = el.screenshot().await.unwrap();
-        assert!(png.starts_with(b"\x89PNG"), "a PNG screenshot");
-        let dir = screenshots();
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join(format!("{name}.png"));
-        std::fs::write(&path, png).unwrap();
-        path
+        save_png(&png, name)
     }
 
     /// Saves a screenshot of the window as `target/screenshots/<name>.png` and returns its path.
     pub async fn screenshot(&self, name: &str) -> PathBuf {
         let png = self.client.screenshot().await.unwrap();
-        assert!(png.starts_with(b"\x89PNG"), "a PNG screenshot");
-        let dir = screenshots();
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join(format!("{name}.png"));
-        std::fs::write(&path, png).unwrap();
-        path
+        save_png(&png, name)
     }
 
     /// Ends the session (Chromium quits), then chromedriver.
@@ -187,4 +177,14 @@ pub fn screenshots() -> PathBuf {
 /// A runtime for a browser test that is a plain `#[test]` function.
 pub fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap()
+}
+
+/// Writes a PNG screenshot as `target/screenshots/<name>.png` and returns its path.
+fn save_png(png: &[u8], name: &str) -> PathBuf {
+    assert!(png.starts_with(b"\x89PNG"), "a PNG screenshot");
+    let dir = screenshots();
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{name}.png"));
+    std::fs::write(&path, png).unwrap();
+    path
 }
