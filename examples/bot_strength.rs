@@ -3,7 +3,12 @@
 //! bot in every seat, the opponent in the others), in every variant of GAME (`VARIANT=name`: one).
 //! `cargo run --release --example bot_strength -- GAME [BOTS] [AGAINST] [DEALS] [SEED]`
 //! (defaults: `strong`, `greedy,random`, 2000, 2026), e.g. `-- lost-cities strong:0,strong`.
-use cardarena::play::duel::duel;
+//! A bot is a built-in name, `strong@N` (the game's strong bot at a budget of N, the learning
+//! curves of docs/games/*.md), or a bot file (`.lua`, `.wasm`, `.wat`, e.g. the example bots) run
+//! in the sandbox with its default limits.
+use cardarena::play::duel::duel_with;
+use cardarena::play::limits::LimitsConfig;
+use cardarena::play::registry::{BotSource, Loader};
 use cardarena::play::Hosted;
 
 fn main() -> anyhow::Result<()> {
@@ -19,6 +24,31 @@ fn main() -> anyhow::Result<()> {
     Ok(())
 }
 
+/// A bot of the command line: the strong bot at a budget, or a built-in or file the loader knows.
+enum Entrant {
+    Budget(u32),
+    Source(BotSource),
+}
+
+impl Entrant {
+    fn new<G: Hosted>(loader: &Loader, name: &str) -> anyhow::Result<Entrant> {
+        if let Some(n) = name.strip_prefix("strong@") {
+            let budget: u32 = n.parse().map_err(|e| anyhow::anyhow!("bad budget in {name:?}: {e}"))?;
+            G::strong_bot(0, 0, Some(budget))
+                .ok_or_else(|| anyhow::anyhow!("{} has no strong bot", G::NAME))?;
+            return Ok(Entrant::Budget(budget));
+        }
+        Ok(Entrant::Source(loader.resolve::<G>(name)?))
+    }
+
+    fn bot<G: Hosted>(&self, seed: u64, seat: usize) -> Box<dyn cardarena::bots::bot::Bot<G>> {
+        match self {
+            Entrant::Budget(b) => G::strong_bot(seed, seat, Some(*b)).expect("checked by Entrant::new"),
+            Entrant::Source(source) => source.instantiate::<G>(seed, seat, &LimitsConfig::default()),
+        }
+    }
+}
+
 fn measure<G: Hosted>(
     bots: &str,
     against: &str,
@@ -30,14 +60,20 @@ fn measure<G: Hosted>(
         Some(name) => vec![name.parse()?],
         None => G::variants().to_vec(),
     };
+    let loader = Loader::new();
+    let mut entrants = Vec::new();
     for name in bots.split(',').chain(against.split(',')) {
-        cardarena::bots::bot::builtin::<G>(name, seed, 0).map_err(anyhow::Error::msg)?;
+        entrants.push((name, Entrant::new::<G>(&loader, name)?));
     }
+    let make = |name: &str, deal_seed: u64, seat: usize| {
+        let (_, e) = entrants.iter().find(|(n, _)| *n == name).expect("every name was resolved");
+        e.bot::<G>(deal_seed, seat)
+    };
     for variant in variants {
         for a in bots.split(',') {
             for b in against.split(',').filter(|b| *b != a) {
                 let t = std::time::Instant::now();
-                let d = duel::<G>(variant, a, b, seed, deals);
+                let d = duel_with::<G>(variant, a, b, seed, deals, make);
                 let ms = t.elapsed().as_secs_f64() * 1000.0 / (d.seatings * deals) as f64;
                 println!("{} {variant}: {a} vs {b}: {d}; {ms:.3} ms per match", G::NAME);
             }

@@ -19,9 +19,13 @@
 //!   positions no better than the playouts do (docs/games/blade.md).
 //!
 //! **Opponent model.** Each determinization is weighted by how likely the opponent's past turns
-//! are if it held that hand and played like the playout policy ([`Replay::likelihood`]): a
-//! determinization in which the opponent had a cheaper card that went ahead, yet played a dearer
-//! one, counts less.
+//! are if it held that hand ([`Replay::likelihood`]), the opponent being one of two players:
+//! one that plays like the playout policy (a softmax of its rating), or one that plays any of
+//! its cards (uniform); the weight is the mixture of the two likelihoods (prior 0.2 on the
+//! first), which is Bayes over the opponent's type as well as over its hand. Against a player
+//! like the policy, a determinization in which the opponent had a cheaper card that went ahead,
+//! yet played a dearer one, counts less; against one whose cards the policy does not explain
+//! (another searcher), the weights stay near uniform instead of trusting a wrong model.
 //!
 //! The card with the highest weighted total over the determinizations is played; ties go to the
 //! cheaper card. The budget is the number of determinizations per decision (default
@@ -67,6 +71,11 @@ struct Params {
     /// Opponent model: temperature and floor of [`Replay::likelihood`]; `temp` 0: no inference.
     temp: f64,
     floor: f64,
+    /// Opponent model as a mixture of two players (Bayes over the opponent's type): with prior
+    /// `mix` it plays like the playout policy (a softmax of the rating at `temp`, each turn's
+    /// probability at least `floor`), else any of its distinct cards uniformly. 1.0: the policy
+    /// player alone, unnormalized (each turn `exp(-(rating - best) / temp)`, at least `floor`).
+    mix: f64,
     /// Decisions with fewer candidate cards than this get proportionally more determinizations.
     wide: u32,
     /// The playout policy (and the opponent model) rate a move by the chance that the opponent
@@ -83,6 +92,7 @@ impl Params {
         noise: 0.0,
         temp: 0.5,
         floor: 0.02,
+        mix: 0.2,
         wide: 6,
         hyper: true,
     };
@@ -607,12 +617,16 @@ impl Replay {
         Replay { turns, spent, from_decks }
     }
 
-    /// How likely the opponent's past plays are if it holds `pos`'s hand now and plays like the
-    /// playout policy, softened: each turn costs `exp(-(rating - best rating) / temp)`, at least
-    /// `floor`.
-    fn likelihood(&self, pos: &Pos, them: usize, temp: f64, floor: f64, hyper: bool) -> f64 {
+    /// How likely the opponent's past plays are if it holds `pos`'s hand now: with `params.mix`
+    /// 1, if it plays like the playout policy, softened (each turn `exp(-(rating - best rating)
+    /// / temp)`, at least `floor`); below 1, the mixture `mix × P(plays | policy player) + (1 −
+    /// mix) × P(plays | uniform player)`, the policy player choosing by a softmax of the rating
+    /// at `temp` (each turn's probability at least `floor`), the uniform one any distinct card.
+    fn likelihood(&self, pos: &Pos, them: usize, params: &Params) -> f64 {
+        let (temp, floor, hyper) = (params.temp, params.floor, params.hyper);
         let me = 1 - them;
         let mut weight = 1.0;
+        let mut uniform = 1.0;
         for (fields, card, spent_then, decks_then) in &self.turns {
             let mut p = *pos;
             p.fields = *fields;
@@ -646,12 +660,26 @@ impl Replay {
             }
             let (moves, n) = p.moves();
             let pool = hyper.then(|| unseen_by(&p, them));
-            let best =
-                moves[..n].iter().map(|&c| rate(&p, c, false, pool.as_ref())).fold(f64::INFINITY, f64::min);
+            let mut ratings = [0.0; 9];
+            for (r, &c) in ratings.iter_mut().zip(&moves[..n]) {
+                *r = rate(&p, c, false, pool.as_ref());
+            }
+            let best = ratings[..n].iter().copied().fold(f64::INFINITY, f64::min);
             let played = rate(&p, *card, false, pool.as_ref());
-            weight *= (-(played - best) / temp).exp().max(floor);
+            let e = (-(played - best) / temp).exp();
+            if params.mix >= 1.0 {
+                weight *= e.max(floor);
+            } else {
+                let sum: f64 = ratings[..n].iter().map(|r| (-(r - best) / temp).exp()).sum();
+                weight *= (e / sum).max(floor);
+                uniform /= n.max(1) as f64;
+            }
         }
-        weight
+        if params.mix >= 1.0 {
+            weight
+        } else {
+            params.mix * weight + (1.0 - params.mix) * uniform
+        }
     }
 }
 
@@ -703,9 +731,7 @@ fn evaluate(obs: &BladeObservation, budget: u32, params: Params, rng: &mut Rng) 
     for _ in 0..dets {
         rng.shuffle(&mut hidden);
         let pos = Pos::from_observation(obs, &hidden)?;
-        let weight = replay
-            .as_ref()
-            .map_or(1.0, |r| r.likelihood(&pos, 1 - obs.seat, params.temp, params.floor, params.hyper));
+        let weight = replay.as_ref().map_or(1.0, |r| r.likelihood(&pos, 1 - obs.seat, &params));
         let small = usize::from(pos.hand_len[0]) + usize::from(pos.hand_len[1]) <= params.exact_cards;
         for (card, total) in &mut totals {
             let mut child = pos;
