@@ -72,10 +72,7 @@ impl SqliteQueue {
             conn: Connection::open(path).map_err(|e| db_error(path, "cannot open the database", e))?,
             path: path.to_path_buf(),
         };
-        q.conn
-            .pragma_update(None, "journal_mode", "WAL")
-            .and_then(|_| q.conn.pragma_update(None, "synchronous", "NORMAL"))
-            .and_then(|_| q.conn.busy_timeout(Duration::from_secs(60)))
+        crate::tournament::store::set_up::<60_000>(&q.conn)
             .and_then(|_| q.conn.execute_batch(SCHEMA))
             .map_err(|e| q.err("is not a usable job queue (name a new file to start one)", e))?;
         Ok(q)
@@ -164,13 +161,18 @@ impl JobQueue for SqliteQueue {
                  WHERE state = 'running' AND lease_until < ?1 AND attempts >= max_attempts",
                 params![now],
             )?;
+            // The oldest claimable job of each kind, each found at the start of its stretch of
+            // the claim index; one query with `OR` walks past every finished job instead.
             tx.query_row(
                 "UPDATE queue_jobs SET state = 'running', attempts = attempts + 1, lease_owner = ?1, lease_until = ?2
-                 WHERE id = (SELECT id FROM queue_jobs
-                             WHERE (state = 'queued'
-                                    OR (state = 'running' AND lease_until < ?3 AND attempts < max_attempts))
-                               AND version = ?4 AND (?5 IS NULL OR grp = ?5)
-                             ORDER BY id LIMIT 1)
+                 WHERE id = (SELECT min(coalesce(q, r), coalesce(r, q)) FROM
+                             (SELECT (SELECT id FROM queue_jobs
+                                      WHERE state = 'queued' AND version = ?4 AND (?5 IS NULL OR grp = ?5)
+                                      ORDER BY id LIMIT 1) AS q,
+                                     (SELECT id FROM queue_jobs
+                                      WHERE state = 'running' AND lease_until < ?3 AND attempts < max_attempts
+                                        AND version = ?4 AND (?5 IS NULL OR grp = ?5)
+                                      ORDER BY id LIMIT 1) AS r))
                  RETURNING id, key, grp, spec, attempts",
                 params![worker, until, now, version, group],
                 |r| {

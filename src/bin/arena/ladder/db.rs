@@ -315,10 +315,8 @@ impl Db {
     pub fn open(path: &Path) -> Result<Db> {
         let err = |source| DbError { path: path.display().to_string(), source };
         let conn = Connection::open(path).map_err(err)?;
-        conn.pragma_update(None, "journal_mode", "WAL")
-            .and_then(|_| conn.pragma_update(None, "synchronous", "NORMAL"))
+        cardarena::tournament::store::set_up::<10_000>(&conn)
             .and_then(|_| conn.pragma_update(None, "foreign_keys", "ON"))
-            .and_then(|_| conn.busy_timeout(std::time::Duration::from_secs(10)))
             .and_then(|_| conn.execute_batch(SCHEMA))
             .and_then(|_| conn.execute_batch(CLASS_SCHEMA))
             .map_err(err)?;
