@@ -116,7 +116,11 @@ fn busy_wait<const LIMIT_MS: u64>(tries: i32) -> bool {
     if waited_ms >= LIMIT_MS {
         return false;
     }
-    let step = if tries < SHORT { std::time::Duration::from_micros(100) } else { std::time::Duration::from_millis(5) };
+    let step = if tries < SHORT {
+        std::time::Duration::from_micros(100)
+    } else {
+        std::time::Duration::from_millis(5)
+    };
     std::thread::sleep(step);
     true
 }

@@ -73,6 +73,13 @@ impl SqliteQueue {
             path: path.to_path_buf(),
         };
         crate::tournament::store::set_up::<60_000>(&q.conn)
+            // A checkpoint (copying the WAL into the database, with two fsyncs) runs in the
+            // connection whose commit finds the WAL past this many pages, and blocks it. Workers
+            // commit twice a match: at SQLite's default (1000 pages, about 4 MB) they would
+            // stop for one every second or so. At 10000 they leave it to a connection that
+            // writes less often (the ladder's server, which takes results in every second) or,
+            // alone, do it ten times less often.
+            .and_then(|_| q.conn.pragma_update(None, "wal_autocheckpoint", 10_000))
             .and_then(|_| q.conn.execute_batch(SCHEMA))
             .map_err(|e| q.err("is not a usable job queue (name a new file to start one)", e))?;
         Ok(q)
@@ -358,8 +365,8 @@ impl JobQueue for SqliteQueue {
 
     fn replay(&mut self, key: &str) -> Result<Option<Vec<u8>>, QueueError> {
         self.conn
-            .query_row("SELECT replay FROM queue_results WHERE key = ?1", params![key], |r| r.get(0))
-            .optional()
+            .prepare_cached("SELECT replay FROM queue_results WHERE key = ?1")
+            .and_then(|mut s| s.query_row(params![key], |r| r.get(0)).optional())
             .map_err(|e| self.err("cannot read a replay", e))
     }
 }

@@ -810,21 +810,22 @@ impl Db {
         let mut conn = self.conn();
         let run = |c: &mut Connection| -> rusqlite::Result<()> {
             let tx = c.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            let mut insert = tx.prepare_cached(
+                "INSERT OR IGNORE INTO pending (key, version, game, variant, seed, seats, tick)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            )?;
             for p in jobs {
-                tx.execute(
-                    "INSERT OR IGNORE INTO pending (key, version, game, variant, seed, seats, tick)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                    params![
-                        p.key,
-                        p.version,
-                        p.game,
-                        p.variant,
-                        p.seed as i64,
-                        serde_json::to_string(&p.seats).expect("ids serialize"),
-                        p.tick
-                    ],
-                )?;
+                insert.execute(params![
+                    p.key,
+                    p.version,
+                    p.game,
+                    p.variant,
+                    p.seed as i64,
+                    serde_json::to_string(&p.seats).expect("ids serialize"),
+                    p.tick
+                ])?;
             }
+            drop(insert);
             tx.commit()
         };
         run(&mut conn).map_err(|e| self.err(e))
