@@ -140,7 +140,7 @@ impl Determinize for LostCities {
     }
 
     fn baseline(obs: &LostCitiesObservation, rng: &mut Rng) -> Option<Action> {
-        Some(plan_action(obs, &pilot_weights(), rng))
+        Some(plan_action(obs, &Weights::DEFAULT, rng))
     }
 
     fn reward(&self, seat: Seat) -> f64 {
@@ -155,7 +155,7 @@ impl Determinize for LostCities {
 }
 
 /// The search runs while the deck holds at most this many cards.
-pub const ENDGAME_DECK: usize = 4;
+pub const ENDGAME_DECK: usize = 8;
 /// Sampled deals per endgame decision by default (0: the rules only).
 pub const DEFAULT_ITERATIONS: u32 = 16;
 
@@ -174,7 +174,6 @@ pub struct StrongBot {
     rng: Rng,
     config: SearchConfig,
     endgame_deck: usize,
-    weights: Weights,
 }
 
 impl StrongBot {
@@ -184,8 +183,7 @@ impl StrongBot {
         StrongBot {
             rng: Rng::new(seed, Stream::Bot(seat)),
             config: SearchConfig { iterations, margin: 0.02 },
-            endgame_deck: std::env::var("LC_END").ok().and_then(|v| v.parse().ok()).unwrap_or(ENDGAME_DECK),
-            weights: pilot_weights(),
+            endgame_deck: ENDGAME_DECK,
         }
     }
 }
@@ -198,7 +196,7 @@ impl Bot<LostCities> for StrongBot {
             _ if obs.deck_size <= self.endgame_deck && self.config.iterations > 0 => {
                 Ok(search::<LostCities>(obs, self.config, &mut self.rng).to_string())
             }
-            _ => Ok(plan_action(obs, &self.weights, &mut self.rng).to_string()),
+            _ => Ok(plan_action(obs, &Weights::DEFAULT, &mut self.rng).to_string()),
         }
     }
 }
@@ -351,15 +349,6 @@ impl Greedy for LostCities {
     const STRONG_DEFAULT_LEVEL: usize = DEFAULT_LEVEL;
 }
 
-fn pilot_weights() -> Weights {
-    let mut w = Weights::DEFAULT;
-    if let Ok(v) = std::env::var("LC_W") {
-        let f: Vec<f64> = v.split(',').map(|x| x.parse().unwrap()).collect();
-        w = Weights { draw_share: f[0], sigma: f[1], overflow: f[2], feed: f[3], feed_unstarted: f[4] };
-    }
-    w
-}
-
 /// The tunable weights of the evaluation policy ([`plan_action`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Weights {
@@ -379,7 +368,7 @@ pub(crate) struct Weights {
 impl Weights {
     /// The defaults of `strong` (chosen by the pilots of docs/games/lost-cities.md).
     pub const DEFAULT: Weights =
-        Weights { draw_share: 0.8, sigma: 12.0, overflow: 6.0, feed: 0.9, feed_unstarted: 0.3 };
+        Weights { draw_share: 0.6, sigma: 3.5, overflow: 6.0, feed: 0.9, feed_unstarted: 0.0 };
 }
 
 /// `x`'s soft positive part with scale `s`: the expected value of an option worth `x` ± `s`.
