@@ -559,7 +559,11 @@ pub(crate) fn plan_action(obs: &LostCitiesObservation, w: &Weights, rng: &mut Rn
                     sum += p.value(w);
                     counted += 1.0;
                 }
-                if counted > 0.0 { sum / counted } else { pos.value(w) }
+                if counted > 0.0 {
+                    sum / counted
+                } else {
+                    pos.value(w)
+                }
             }
             Action::Draw(Source::Pile(suit)) => {
                 let Some(&top) = obs.discards.get(suit).and_then(|p| p.last()) else { continue };
@@ -628,7 +632,7 @@ mod tests {
     /// bots, same numbers every run.
     #[test]
     fn strong_beats_greedy_on_fixed_deals() {
-        let d = crate::play::duel::duel::<LostCities>(Variant::Classic, "strong", "greedy", 7, 120);
+        let d = crate::play::duel::duel::<LostCities>(Variant::Classic, "strong", "greedy", 7, 60);
         eprintln!("lost-cities strong vs greedy: {d}");
         assert!(d.low() > 0.0, "{d}");
     }
