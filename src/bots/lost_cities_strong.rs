@@ -1,13 +1,14 @@
-//! The `strong` Lost Cities bot: a stronger rule list all deal long, and a determinized search
+//! The `strong` Lost Cities bot: an evaluation policy all deal long, and a determinized search
 //! over the hidden cards in the endgame.
 //!
-//! - **Rules** ([`Policy::STEP5`], the rules of docs/tutorial/lost-cities/step5.lua, each
-//!   explained there): `greedy`'s rules with bolder investments, the most valuable last plays, and
-//!   stalling (drawing from a pile so that the deck lasts) when more cards can be played than
-//!   turns are left.
+//! - **Evaluation policy** ([`plan_action`]): every legal action is scored by the expected final
+//!   value of our expeditions after it (cards on the expedition, hand cards that can still go
+//!   there, unseen higher cards times the chance of drawing them), an unstarted suit valued as an
+//!   option (the soft positive part of its value), minus a cost per card to play beyond the plays
+//!   left and a cost for a discard the opponent can take; the best action is played.
 //! - **Endgame search** (the last [`ENDGAME_DECK`] deck cards): determinized flat Monte Carlo
 //!   ([`super::search`]) over every legal action of both phases, each finished by a fast rollout
-//!   policy, with the rules' choice kept unless another action beats it by a margin.
+//!   policy, with the evaluation policy's choice kept unless another action beats it by a margin.
 //! - **Inference.** A card the opponent picked up from a discard pile is known to be in its hand
 //!   until it plays or discards it (`known_hands` in the observation); the determinizer deals the
 //!   opponent those cards and fills the rest of its hand from the unseen cards.
@@ -156,11 +157,12 @@ impl Determinize for LostCities {
 
 /// The search runs while the deck holds at most this many cards.
 pub const ENDGAME_DECK: usize = 8;
-/// Sampled deals per endgame decision by default (0: the rules only).
+/// Sampled deals per endgame decision by default (0: the evaluation policy only).
 pub const DEFAULT_ITERATIONS: u32 = 16;
 
-/// `strong:1` … `strong:3`: the search, the lower levels with some random actions (more
-/// samples or a longer endgame do not play measurably better; docs/zoo.md has the ratings).
+/// `strong:1` … `strong:3`: the search, the lower levels with some random actions (more than 16
+/// samples play about as well; docs/games/lost-cities.md has the learning curve, docs/zoo.md the
+/// ratings).
 pub const LEVELS: &[super::Level] = &[
     super::Level { budget: Some(DEFAULT_ITERATIONS), random_per_mille: 250 },
     super::Level { budget: Some(DEFAULT_ITERATIONS), random_per_mille: 80 },
@@ -366,7 +368,7 @@ pub(crate) struct Weights {
 }
 
 impl Weights {
-    /// The defaults of `strong` (chosen by the pilots of docs/games/lost-cities.md).
+    /// The defaults of `strong` (chosen by the pilots of docs/games/lost-cities.md, "Tuning").
     pub const DEFAULT: Weights =
         Weights { draw_share: 0.6, sigma: 3.5, overflow: 6.0, feed: 0.9, feed_unstarted: 0.0 };
 }
