@@ -6,11 +6,12 @@
 //! score interval, a fifth of that per rating scenario). Each cell has its own seed, so the
 //! output is the same at any thread count. The fine scans of the score interval (every true score
 //! 0.5, 0.5005, ..., 0.995) are exact sums, not simulations: binomial for win/loss deals,
-//! trinomial with draws.
+//! trinomial with draws; and the two-game coverage over 20 and 50 deals is also computed exactly.
 
 use cardarena::stats::coverage::{
-    exact_coverage, out_of_reach, outcomes, ratings_with_draws, ratings_with_ties, score_exact, score_scan,
-    score_split_deals, score_two_games, summarize, ScanSummary, ScoreMethod, BAND, DEALS, DRAW_RATES, SCORES,
+    exact_coverage, lowest_coverage, out_of_reach, outcomes, ratings_with_draws, ratings_with_ties,
+    score_exact, score_scan, score_split_deals, score_two_games, score_two_games_exact, summarize,
+    ScanSummary, ScoreMethod, BAND, DEALS, DRAW_RATES, SCORES,
 };
 use rayon::prelude::*;
 
@@ -54,6 +55,23 @@ fn main() {
         reachable.len(),
         BAND
     );
+    println!("\nTwo games a deal with draws, exact (distribution of the deals' sums; up to 50 deals), %:\n");
+    print!("| deals |");
+    for p in SCORES {
+        print!(" {p} |");
+    }
+    println!("\n|---|{}", "---|".repeat(SCORES.len()));
+    let exact_rows: Vec<(usize, Vec<f64>)> = [20, 50]
+        .into_par_iter()
+        .map(|n| (n, SCORES.iter().map(|&p| score_two_games_exact(p, n)).collect()))
+        .collect();
+    for (n, row) in exact_rows {
+        print!("| {n} |");
+        for c in row {
+            print!(" {:.2} |", c * 100.0);
+        }
+        println!();
+    }
     println!("\n| deals | true score | closest below | closest above (what the interval covers) |");
     println!("|---|---|---|---|");
     for ((n, p), (exact, _, gap)) in cells.iter().zip(&results) {
@@ -98,6 +116,62 @@ fn main() {
             pct(lowest)
         );
     }
+
+    println!("\nLowest coverage over every true score 0.5-0.995 (exact, not only the scan's), %:\n");
+    println!("| deals | lowest | at true score |");
+    println!("|---|---|---|");
+    let lowest: Vec<(usize, (f64, f64))> = DEALS
+        .par_iter()
+        .map(|&n| (n, lowest_coverage(&outcomes(ScoreMethod::Current, n, false), n, 0.5..=0.995)))
+        .collect();
+    for (n, (c, at)) in lowest {
+        println!("| {n} | {} | {at:.4} |", pct2(c));
+    }
+
+    println!("\nBetween the five deal counts: every count 20-100 and every tenth to 400, win/loss, the");
+    println!("interval of arena check; the fine scan's lowest and share of reachable scores in 93-97%,");
+    println!("and the lowest over every true score:\n");
+    let counts: Vec<usize> = (20..=100).chain((110..=400).step_by(10)).collect();
+    let between: Vec<(usize, f64, f64, f64)> = counts
+        .par_iter()
+        .map(|&n| {
+            let all = outcomes(ScoreMethod::Current, n, false);
+            let c: Vec<f64> = fine.iter().map(|&p| exact_coverage(&all, n, p, 0.0)).collect();
+            let reachable: Vec<f64> = c
+                .iter()
+                .zip(&fine)
+                .filter(|(_, p)| out_of_reach(**p, n).is_none())
+                .map(|(c, _)| *c)
+                .collect();
+            let scan_min = c.iter().copied().fold(f64::INFINITY, f64::min);
+            (n, scan_min, summarize(&reachable).in_band, lowest_coverage(&all, n, 0.5..=0.995).0)
+        })
+        .collect();
+    let below: Vec<String> =
+        between.iter().filter(|b| b.1 < 0.926).map(|(n, c, _, _)| format!("{n}: {}", pct(*c))).collect();
+    let below_exact: Vec<String> =
+        between.iter().filter(|b| b.3 < 0.926).map(|(n, _, _, c)| format!("{n}: {}", pct2(*c))).collect();
+    let worst = between.iter().min_by(|a, b| a.1.total_cmp(&b.1)).expect("counts");
+    let worst_exact = between.iter().min_by(|a, b| a.3.total_cmp(&b.3)).expect("counts");
+    let mean_share = between.iter().map(|b| b.2).sum::<f64>() / between.len() as f64;
+    println!(
+        "- {} deal counts; mean share of reachable scores in 93-97%: {:.2}%",
+        between.len(),
+        mean_share * 100.0
+    );
+    println!("- scan's lowest below 92.6% at {} counts ({})", below.len(), below.join(", "));
+    println!(
+        "- lowest over every true score below 92.6% at {} counts ({})",
+        below_exact.len(),
+        below_exact.join(", ")
+    );
+    println!(
+        "- lowest: scan {}% ({} deals), every true score {}% ({} deals)",
+        pct(worst.1),
+        worst.0,
+        pct2(worst_exact.3),
+        worst_exact.0
+    );
 
     println!("\nFine scan with draws: exact coverage (trinomial sums) at every true score 0.5, 0.5005,");
     println!("..., 0.995, each deal drawn with probability min(rate, 2(1 - score)), over all scores.");
@@ -177,4 +251,9 @@ fn main() {
 /// A coverage in percent, one decimal.
 fn pct(c: f64) -> String {
     format!("{:.1}", c * 100.0)
+}
+
+/// A coverage in percent, two decimals.
+fn pct2(c: f64) -> String {
+    format!("{:.2}", c * 100.0)
 }

@@ -120,9 +120,6 @@ fn main() {
     // The workers' time inside matches (`Match::play` and packing), against their wall time.
     let playing = (play_ms() - p0) as f64 / 1000.0;
     let busy = playing / (window * o.workers as f64);
-    // A round robin of four bots plays 12 matches a deal (6 pairs, both seatings).
-    let deals = o.deals.unwrap_or((played as u64 / 12).max(10));
-    let tournament_rate = tournament(&o, root, &dir, deals);
 
     // 2. Latency at each client count, while the workers play.
     let match_id: i64 = c.query_row("SELECT min(id) FROM matches", [], |r| r.get(0)).unwrap();
@@ -139,6 +136,11 @@ fn main() {
     let load_after = uptime();
     let total_matches = count(&c, "SELECT count(*) FROM matches");
     drop(server);
+    // The tournament after the server and its workers have stopped, so that it has the cores to
+    // itself as the ladder had. A round robin of four bots plays 12 matches a deal (6 pairs,
+    // both seatings).
+    let deals = o.deals.unwrap_or((played as u64 / 12).max(10));
+    let tournament_rate = tournament(&o, root, &dir, deals);
 
     println!("\n| measure | value |\n|---|---|");
     println!("| workers | {} processes |", o.workers);

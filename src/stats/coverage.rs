@@ -4,8 +4,8 @@
 //! and docs/tournament.md.
 
 use super::ratings::{
-    effective_counts, fit_all, fit_weighted, ln_gamma, mean_ci95, mid_p_interval, permutations, score_ci95,
-    wilson_interval, Placing, ELO_PER_THETA,
+    effective_counts, effective_counts_of, fit_all, fit_weighted, ln_gamma, mean_ci95, mid_p_interval,
+    permutations, score_ci95, score_interval, wilson_interval, Placing, ELO_PER_THETA,
 };
 use crate::games::rng::{derive_seed, Rng, Stream};
 use std::ops::RangeInclusive;
@@ -189,6 +189,47 @@ pub fn summarize(coverages: &[f64]) -> ScanSummary {
     }
 }
 
+/// The lowest coverage over every true score in `range` (not only a scan's) of the interval
+/// whose ends for `x` won of `n` win/loss deals are `outcomes[x]` (from [`outcomes`] without
+/// draws), and a true score where it is reached or approached: `(coverage, score)`.
+///
+/// Why the ends suffice: between two consecutive ends (of any count) the win counts whose
+/// interval contains `p` do not change, and the probability of a fixed set of consecutive counts
+/// rises then falls as `p` grows (or only rises or only falls), so its lowest on a stretch is at
+/// one of the stretch's two ends, approached from inside. Each end of an interval inside `range`
+/// and the range's own ends are therefore tried with the counts of the stretch on either side.
+pub fn lowest_coverage(outcomes: &[Outcome], n: usize, range: RangeInclusive<f64>) -> (f64, f64) {
+    assert_eq!(outcomes.len(), n + 1, "win/loss outcomes, one per win count");
+    let (lo, hi) = (*range.start(), *range.end());
+    let mut points: Vec<f64> =
+        outcomes.iter().flat_map(|o| [o.low, o.high]).filter(|e| lo < *e && *e < hi).collect();
+    points.extend([lo, hi]);
+    points.sort_by(f64::total_cmp);
+    points.dedup();
+    let mut lowest = (f64::INFINITY, lo);
+    for &e in &points {
+        let pmf = binomial_pmf(n, e);
+        let sum = |inside: &dyn Fn(&Outcome) -> bool| -> f64 {
+            outcomes.iter().zip(&pmf).filter(|(o, _)| inside(o)).map(|(_, q)| q).sum()
+        };
+        // at e itself; the stretch just below e (ends equal to e left out above, kept below);
+        // the stretch just above e
+        let mut here = vec![sum(&|o| o.low <= e && e <= o.high)];
+        if e > lo {
+            here.push(sum(&|o| o.low < e && e <= o.high));
+        }
+        if e < hi {
+            here.push(sum(&|o| o.low <= e && e < o.high));
+        }
+        for c in here {
+            if c < lowest.0 {
+                lowest = (c, e);
+            }
+        }
+    }
+    lowest
+}
+
 /// Where no interval can cover `p` over `n` win/loss deals with a probability in [`BAND`]: the
 /// closest achievable coverages `(below, above)` on either side of it; `None` where the band can
 /// be reached.
@@ -218,13 +259,21 @@ pub fn out_of_reach(p: f64, n: usize) -> Option<(f64, f64)> {
     Some((below, above))
 }
 
+/// The chances `(win, draw, loss)` of one game of [`score_two_games`]: drawn with probability
+/// `min(0.2, 1 − p)`, otherwise won or lost so that its expected score is `p`.
+fn two_game_chances(p: f64) -> (f64, f64, f64) {
+    let draw = (1.0 - p).min(0.2);
+    let win = p - draw / 2.0;
+    (win, draw, (1.0 - win - draw).max(0.0))
+}
+
 /// Simulated coverage of [`score_ci95`] at a true score `p` over `n` deals of two games each
 /// (the deal's score is their mean), each game drawn with probability `min(0.2, 1 − p)` and
 /// otherwise won or lost so that its expected score is `p`: `reps` seeded replications.
+/// [`score_two_games_exact`] is the exact value.
 pub fn score_two_games(p: f64, n: usize, reps: usize, seed: u64) -> f64 {
     let mut rng = Rng::new(derive_seed(&[seed, n as u64, p.to_bits()]), Stream::Arena);
-    let draw = (1.0 - p).min(0.2);
-    let win = p - draw / 2.0;
+    let (win, draw, _) = two_game_chances(p);
     let game = |u: f64| {
         if u < win {
             1.0
@@ -242,6 +291,55 @@ pub fn score_two_games(p: f64, n: usize, reps: usize, seed: u64) -> f64 {
         })
         .count();
     covered as f64 / reps as f64
+}
+
+/// Exact coverage of [`score_ci95`] in the scenario of [`score_two_games`]. A deal scores `j / 4`
+/// for `j` in `0..=4`, and the interval depends on the deals only through `S = Σ j` and
+/// `Q = Σ j²` (the mean is `S / 4n`, the sum of squared deviations `(nQ − S²) / 16n`), so the
+/// distribution of `(S, Q)` after each deal, summed over the pairs whose interval contains `p`, is
+/// the coverage. About `n³` steps: meant for up to 100 deals.
+pub fn score_two_games_exact(p: f64, n: usize) -> f64 {
+    let (win, draw, loss) = two_game_chances(p);
+    // the deal's chances by j: two losses, a draw and a loss, …, two wins
+    let deal = [loss * loss, 2.0 * draw * loss, draw * draw + 2.0 * win * loss, 2.0 * win * draw, win * win];
+    let (s_max, q_max) = (4 * n, 16 * n);
+    let at = |s: usize, q: usize| s * (q_max + 1) + q;
+    let mut dist = vec![0.0f64; (s_max + 1) * (q_max + 1)];
+    dist[at(0, 0)] = 1.0;
+    for played in 0..n {
+        let mut next = vec![0.0f64; dist.len()];
+        for s in 0..=4 * played {
+            for q in 0..=16 * played {
+                let prob = dist[at(s, q)];
+                if prob == 0.0 {
+                    continue;
+                }
+                for (j, chance) in deal.iter().enumerate() {
+                    next[at(s + j, q + j * j)] += prob * chance;
+                }
+            }
+        }
+        dist = next;
+    }
+    let nf = n as f64;
+    let mut covered = 0.0;
+    for s in 0..=s_max {
+        for q in 0..=q_max {
+            let prob = dist[at(s, q)];
+            if prob == 0.0 {
+                continue;
+            }
+            let mean = s as f64 / (4.0 * nf);
+            // n Q − S² is a whole number: exact in floating point at these sizes
+            let ss = ((n * q) as f64 - (s * s) as f64) / (16.0 * nf);
+            let (_, won, lost) = effective_counts_of(nf, mean, ss);
+            let (low, high) = score_interval(won, lost);
+            if low <= p && p <= high {
+                covered += prob;
+            }
+        }
+    }
+    covered
 }
 
 /// Simulated coverage of [`score_ci95`] on duplicate deals that mostly split, like two
@@ -431,8 +529,10 @@ mod tests {
         // widened by 2.5 of those, and their mean to 95 ± 1%; the example's 10000 replications
         // are the measurement in docs/tools.md.
         let noise = 2.5 * (0.95f64 * 0.05 / 1000.0).sqrt();
-        // Reachable cells the interval leaves, a little on the wide side (docs/tools.md: the
-        // price of the fine scan's minimum).
+        // Reachable cells the interval leaves, a little on the wide side: true scores where
+        // Wilson's ends at two win counts, one either side of the expected count, reach the score
+        // together (docs/tools.md; the candidates measured that move them in lose coverage at
+        // deal counts between the grid's).
         let wide = [((20, 0.7), 0.97522), ((50, 0.9), 0.97031)];
         let (mut sum, mut cells) = (0.0, 0.0);
         for n in DEALS {
@@ -471,6 +571,42 @@ mod tests {
     }
 
     #[test]
+    fn two_game_coverage_over_20_and_50_deals_exactly() {
+        // The (S, Q) sums reproduce score_ci95 on every sequence of 5 deals (5⁵ of them).
+        for p in [0.6, 0.9, 0.99] {
+            let (win, draw, loss) = two_game_chances(p);
+            let chance =
+                [loss * loss, 2.0 * draw * loss, draw * draw + 2.0 * win * loss, 2.0 * win * draw, win * win];
+            let mut brute = 0.0;
+            for code in 0..5usize.pow(5) {
+                let js: Vec<usize> = (0..5).map(|i| code / 5usize.pow(i) % 5).collect();
+                let xs: Vec<f64> = js.iter().map(|&j| j as f64 / 4.0).collect();
+                let (_, lo, hi) = score_ci95(&xs).expect("scores");
+                if lo <= p && p <= hi {
+                    brute += js.iter().map(|&j| chance[j]).product::<f64>();
+                }
+            }
+            let exact = score_two_games_exact(p, 5);
+            assert!((brute - exact).abs() < 1e-12, "p {p}: {brute} {exact}");
+        }
+        // The grid's 20-deal row, exact: all inside 93–97%, 0.99 too (simulated 97.1% in
+        // docs/tools.md, 1.6 standard errors above this). The values agree with a separate
+        // enumeration of the 10626 counts of deals scoring 0, ¼, ½, ¾ and 1 (scipy, not in the
+        // repository).
+        let row = [0.940674, 0.941585, 0.940634, 0.960572, 0.966273, 0.968209, 0.964498];
+        for (p, expected) in SCORES.into_iter().zip(row) {
+            let c = score_two_games_exact(p, 20);
+            assert!((c - expected).abs() < 1e-5, "p {p}: {c}, not {expected}");
+            assert!(BAND.contains(&c), "p {p}: {c}");
+        }
+        // And the 50-deal row (93.22% at 0.97 the lowest; simulated 93.4% in docs/tools.md).
+        for p in SCORES {
+            let c = score_two_games_exact(p, 50);
+            assert!(BAND.contains(&c), "50 deals, p {p}: {c}");
+        }
+    }
+
+    #[test]
     fn win_loss_coverage_between_the_grids_scores() {
         // Exact win/loss coverage at every true score 0.5, 0.505, …, 0.995 (the example scans
         // every 0.0005): at least 92.5% everywhere; inside 93–97% at the share of the reachable
@@ -500,6 +636,29 @@ mod tests {
         let now = outcomes(ScoreMethod::Current, 50, false);
         let (b, c) = (exact_coverage(&before, 50, 0.9025, 0.0), exact_coverage(&now, 50, 0.9025, 0.0));
         assert!((b - 0.91141).abs() < 1e-5 && (c - 0.94339).abs() < 1e-5, "{b} {c}");
+    }
+
+    #[test]
+    fn lowest_coverage_over_every_true_score() {
+        // Exactly, between the scan's scores too (docs/tools.md): at least 92.6% at the five deal
+        // counts, a little below the fine scan's lowest at 200 and 400 deals.
+        let expected = [0.926294, 0.927366, 0.926833, 0.927240, 0.928923];
+        for (n, lowest) in DEALS.into_iter().zip(expected) {
+            let all = outcomes(ScoreMethod::Current, n, false);
+            let (c, at) = lowest_coverage(&all, n, 0.5..=0.995);
+            eprintln!("{n} deals: lowest {c} at {at}");
+            assert!((c - lowest).abs() < 1e-5 && c >= 0.926, "n {n}: {c} at {at}");
+        }
+        // A scan 100 times finer than the example's comes down to it and not below.
+        let all = outcomes(ScoreMethod::Current, 20, false);
+        let (c, at) = lowest_coverage(&all, 20, 0.5..=0.995);
+        let scan = score_scan(0.000005);
+        let scanned = scan.iter().map(|&p| exact_coverage(&all, 20, p, 0.0)).fold(f64::INFINITY, f64::min);
+        assert!(scanned >= c - 1e-12 && scanned - c < 1e-4, "{scanned} {c} at {at}");
+        // Between the five counts it is lower: 91.8% at 39 deals.
+        let all = outcomes(ScoreMethod::Current, 39, false);
+        let (c, at) = lowest_coverage(&all, 39, 0.5..=0.995);
+        assert!((c - 0.918140).abs() < 1e-5, "39 deals: {c} at {at}");
     }
 
     #[test]

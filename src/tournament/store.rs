@@ -93,6 +93,38 @@ impl Default for Packer {
     }
 }
 
+/// Sets up a connection as every cardarena database is: a WAL journal (readers never wait for
+/// the writer), `synchronous = NORMAL` (commits are synced at checkpoints, not one by one), and
+/// a wait of up to `LIMIT_MS` for another connection's write lock (see [`busy_wait`]).
+///
+/// # Errors
+/// The pragmas fail (the file is not a database, or is read-only).
+pub fn set_up<const LIMIT_MS: u64>(conn: &Connection) -> rusqlite::Result<()> {
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    conn.busy_handler(Some(busy_wait::<LIMIT_MS>))
+}
+
+/// Waits while another connection holds the write lock: every 100 µs for the first 100 tries,
+/// then every 5 ms, giving up after about `LIMIT_MS`. SQLite's own busy timeout first sleeps
+/// 1 ms, then longer: as long as a whole match, while the write transactions that collide here
+/// (a worker's claim or result, the ladder's bookkeeping) take a fraction of a millisecond.
+fn busy_wait<const LIMIT_MS: u64>(tries: i32) -> bool {
+    const SHORT: u64 = 100;
+    let tries = u64::try_from(tries).unwrap_or(0);
+    let waited_ms = if tries < SHORT { tries / 10 } else { SHORT / 10 + (tries - SHORT) * 5 };
+    if waited_ms >= LIMIT_MS {
+        return false;
+    }
+    let step = if tries < SHORT {
+        std::time::Duration::from_micros(100)
+    } else {
+        std::time::Duration::from_millis(5)
+    };
+    std::thread::sleep(step);
+    true
+}
+
 /// An open results database.
 pub struct Store {
     conn: Connection,
@@ -107,9 +139,7 @@ impl Store {
     pub fn open(path: &Path) -> Result<Store, HostError> {
         let conn = Connection::open(path)
             .map_err(HostError::store(format!("cannot open results database {}", path.display())))?;
-        conn.pragma_update(None, "journal_mode", "WAL")
-            .and_then(|_| conn.pragma_update(None, "synchronous", "NORMAL"))
-            .and_then(|_| conn.busy_timeout(std::time::Duration::from_secs(10)))
+        set_up::<10_000>(&conn)
             .and_then(|_| {
                 conn.execute_batch(
                     "CREATE TABLE IF NOT EXISTS matches (

@@ -358,6 +358,37 @@ pub trait JobQueue: Send {
         group: Option<&str>,
     ) -> Result<Option<Claimed>, QueueError>;
 
+    /// Leases up to `max` of the oldest claimable jobs at once, each as [`JobQueue::claim`]
+    /// leases one, for a worker whose matches are short: one transaction instead of `max`. The
+    /// default claims one.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn claim_some(
+        &mut self,
+        worker: &str,
+        lease: Duration,
+        version: &str,
+        group: Option<&str>,
+        max: usize,
+    ) -> Result<Vec<Claimed>, QueueError> {
+        let _ = max;
+        Ok(self.claim(worker, lease, version, group)?.into_iter().collect())
+    }
+
+    /// Stores the results of several jobs, each as [`JobQueue::complete`] does (in one
+    /// transaction where the queue can). The default completes them one by one.
+    ///
+    /// # Errors
+    /// Database errors, or a job that is not there.
+    fn complete_all(
+        &mut self,
+        worker: &str,
+        done: &[(i64, JobOutput)],
+    ) -> Result<Vec<Completion>, QueueError> {
+        done.iter().map(|(id, output)| self.complete(*id, worker, output)).collect()
+    }
+
     /// Extends `worker`'s lease on job `id` to `lease` from now; `false` if the job is no longer
     /// leased to it.
     ///

@@ -72,10 +72,14 @@ impl SqliteQueue {
             conn: Connection::open(path).map_err(|e| db_error(path, "cannot open the database", e))?,
             path: path.to_path_buf(),
         };
-        q.conn
-            .pragma_update(None, "journal_mode", "WAL")
-            .and_then(|_| q.conn.pragma_update(None, "synchronous", "NORMAL"))
-            .and_then(|_| q.conn.busy_timeout(Duration::from_secs(60)))
+        crate::tournament::store::set_up::<60_000>(&q.conn)
+            // A checkpoint (copying the WAL into the database, with two fsyncs) runs in the
+            // connection whose commit finds the WAL past this many pages, and blocks it. Workers
+            // commit twice a match: at SQLite's default (1000 pages, about 4 MB) they would
+            // stop for one every second or so. At 10000 they leave it to a connection that
+            // writes less often (the ladder's server, which takes results in every second) or,
+            // alone, do it ten times less often.
+            .and_then(|_| q.conn.pragma_update(None, "wal_autocheckpoint", 10_000))
             .and_then(|_| q.conn.execute_batch(SCHEMA))
             .map_err(|e| q.err("is not a usable job queue (name a new file to start one)", e))?;
         Ok(q)
@@ -100,6 +104,45 @@ impl SqliteQueue {
         };
         run(&mut self.conn).map_err(|e| db_error(&self.path, what, e))
     }
+}
+
+/// [`JobQueue::complete`] of one job inside the transaction `tx`.
+fn complete_in(
+    tx: &rusqlite::Transaction,
+    id: i64,
+    worker: &str,
+    output: &JobOutput,
+    now: i64,
+) -> rusqlite::Result<Completion> {
+    let key: String = tx
+        .prepare_cached("SELECT key FROM queue_jobs WHERE id = ?1")?
+        .query_row(params![id], |r| r.get(0))?;
+    let inserted = tx
+        .prepare_cached(
+            "INSERT OR IGNORE INTO queue_results (key, replay_hash, summary, replay, worker, play_ms, finished_ms)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        )?
+        .execute(params![key, output.replay_hash, output.summary, output.replay, worker, output.play_ms as i64, now])?;
+    let completion = if inserted == 1 {
+        Completion::Stored
+    } else {
+        let stored: String =
+            tx.query_row("SELECT replay_hash FROM queue_results WHERE key = ?1", params![key], |r| r.get(0))?;
+        if stored == output.replay_hash {
+            Completion::Duplicate
+        } else {
+            tx.execute(
+                    "INSERT INTO queue_alarms (key, stored_hash, other_hash, worker, at_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
+                    params![key, stored, output.replay_hash, worker, now],
+                )?;
+            Completion::Alarm { stored, other: output.replay_hash.clone() }
+        }
+    };
+    tx.prepare_cached(
+        "UPDATE queue_jobs SET state = 'done', lease_owner = NULL, lease_until = NULL WHERE id = ?1",
+    )?
+    .execute(params![id])?;
+    Ok(completion)
 }
 
 fn db_error(path: &Path, what: &'static str, e: rusqlite::Error) -> QueueError {
@@ -154,36 +197,60 @@ impl JobQueue for SqliteQueue {
         version: &str,
         group: Option<&str>,
     ) -> Result<Option<Claimed>, QueueError> {
+        Ok(self.claim_some(worker, lease, version, group, 1)?.pop())
+    }
+
+    fn claim_some(
+        &mut self,
+        worker: &str,
+        lease: Duration,
+        version: &str,
+        group: Option<&str>,
+        max: usize,
+    ) -> Result<Vec<Claimed>, QueueError> {
         let now = now_ms();
         let until = now + lease.as_millis() as i64;
         self.write("cannot claim a job", |tx| {
             // An expired lease on a job at its attempts cap: the job fails instead of a rerun.
-            tx.execute(
+            tx.prepare_cached(
                 "UPDATE queue_jobs SET state = 'failed', lease_owner = NULL, lease_until = NULL,
                      error = 'its worker stopped answering (lease expired) on each of ' || attempts || ' attempts; last: ' || lease_owner
                  WHERE state = 'running' AND lease_until < ?1 AND attempts >= max_attempts",
-                params![now],
-            )?;
-            tx.query_row(
+            )?
+            .execute(params![now])?;
+            // The oldest claimable job of each kind, each found at the start of its stretch of
+            // the claim index; one query with `OR` walks past every finished job instead.
+            let mut next = tx.prepare_cached(
                 "UPDATE queue_jobs SET state = 'running', attempts = attempts + 1, lease_owner = ?1, lease_until = ?2
-                 WHERE id = (SELECT id FROM queue_jobs
-                             WHERE (state = 'queued'
-                                    OR (state = 'running' AND lease_until < ?3 AND attempts < max_attempts))
-                               AND version = ?4 AND (?5 IS NULL OR grp = ?5)
-                             ORDER BY id LIMIT 1)
+                 WHERE id = (SELECT min(coalesce(q, r), coalesce(r, q)) FROM
+                             (SELECT (SELECT id FROM queue_jobs
+                                      WHERE state = 'queued' AND version = ?4 AND (?5 IS NULL OR grp = ?5)
+                                      ORDER BY id LIMIT 1) AS q,
+                                     (SELECT id FROM queue_jobs
+                                      WHERE state = 'running' AND lease_until < ?3 AND attempts < max_attempts
+                                        AND version = ?4 AND (?5 IS NULL OR grp = ?5)
+                                      ORDER BY id LIMIT 1) AS r))
                  RETURNING id, key, grp, spec, attempts",
-                params![worker, until, now, version, group],
-                |r| {
-                    Ok(Claimed {
-                        id: r.get(0)?,
-                        key: r.get(1)?,
-                        group: r.get(2)?,
-                        spec: r.get(3)?,
-                        attempt: r.get(4)?,
+            )?;
+            let mut claimed = Vec::new();
+            while claimed.len() < max.max(1) {
+                let job = next
+                    .query_row(params![worker, until, now, version, group], |r| {
+                        Ok(Claimed {
+                            id: r.get(0)?,
+                            key: r.get(1)?,
+                            group: r.get(2)?,
+                            spec: r.get(3)?,
+                            attempt: r.get(4)?,
+                        })
                     })
-                },
-            )
-            .optional()
+                    .optional()?;
+                match job {
+                    Some(job) => claimed.push(job),
+                    None => break,
+                }
+            }
+            Ok(claimed)
         })
     }
 
@@ -201,36 +268,17 @@ impl JobQueue for SqliteQueue {
 
     fn complete(&mut self, id: i64, worker: &str, output: &JobOutput) -> Result<Completion, QueueError> {
         let now = now_ms();
+        self.write("cannot store a result", |tx| complete_in(tx, id, worker, output, now))
+    }
+
+    fn complete_all(
+        &mut self,
+        worker: &str,
+        done: &[(i64, JobOutput)],
+    ) -> Result<Vec<Completion>, QueueError> {
+        let now = now_ms();
         self.write("cannot store a result", |tx| {
-            let key: String = tx.query_row("SELECT key FROM queue_jobs WHERE id = ?1", params![id], |r| r.get(0))?;
-            let inserted = tx.execute(
-                "INSERT OR IGNORE INTO queue_results (key, replay_hash, summary, replay, worker, play_ms, finished_ms)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                params![key, output.replay_hash, output.summary, output.replay, worker, output.play_ms as i64, now],
-            )?;
-            let completion = if inserted == 1 {
-                Completion::Stored
-            } else {
-                let stored: String = tx.query_row(
-                    "SELECT replay_hash FROM queue_results WHERE key = ?1",
-                    params![key],
-                    |r| r.get(0),
-                )?;
-                if stored == output.replay_hash {
-                    Completion::Duplicate
-                } else {
-                    tx.execute(
-                        "INSERT INTO queue_alarms (key, stored_hash, other_hash, worker, at_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
-                        params![key, stored, output.replay_hash, worker, now],
-                    )?;
-                    Completion::Alarm { stored, other: output.replay_hash.clone() }
-                }
-            };
-            tx.execute(
-                "UPDATE queue_jobs SET state = 'done', lease_owner = NULL, lease_until = NULL WHERE id = ?1",
-                params![id],
-            )?;
-            Ok(completion)
+            done.iter().map(|(id, output)| complete_in(tx, *id, worker, output, now)).collect()
         })
     }
 
@@ -356,8 +404,8 @@ impl JobQueue for SqliteQueue {
 
     fn replay(&mut self, key: &str) -> Result<Option<Vec<u8>>, QueueError> {
         self.conn
-            .query_row("SELECT replay FROM queue_results WHERE key = ?1", params![key], |r| r.get(0))
-            .optional()
+            .prepare_cached("SELECT replay FROM queue_results WHERE key = ?1")
+            .and_then(|mut s| s.query_row(params![key], |r| r.get(0)).optional())
             .map_err(|e| self.err("cannot read a replay", e))
     }
 }
@@ -397,6 +445,27 @@ mod tests {
 
     fn output(hash: &str) -> JobOutput {
         JobOutput { replay_hash: hash.into(), summary: "{}".into(), replay: vec![1, 2], play_ms: 5 }
+    }
+
+    #[test]
+    fn several_jobs_are_claimed_oldest_first_and_completed_in_one_go() {
+        let (dir, mut q) = temp("some");
+        let jobs: Vec<NewJob> = (1..=5).map(|s| job(s, "v1")).collect();
+        q.enqueue(&jobs).unwrap();
+        let lease = Duration::from_secs(60);
+        let first = q.claim_some("w", lease, "v1", None, 3).unwrap();
+        let keys: Vec<&str> = first.iter().map(|c| c.key.as_str()).collect();
+        assert_eq!(keys, [&jobs[0].key, &jobs[1].key, &jobs[2].key], "the three oldest");
+        let rest = q.claim_some("x", lease, "v1", None, 10).unwrap();
+        assert_eq!(rest.len(), 2, "the two left, not the leased ones");
+        assert!(q.claim_some("y", lease, "v1", None, 10).unwrap().is_empty());
+        let done: Vec<(i64, JobOutput)> = first.iter().map(|c| (c.id, output("h"))).collect();
+        assert_eq!(q.complete_all("w", &done).unwrap(), vec![Completion::Stored; 3]);
+        assert_eq!(q.complete_all("w", &done[..1]).unwrap(), vec![Completion::Duplicate]);
+        let states = q.states(&jobs.iter().map(|j| j.key.clone()).collect::<Vec<_>>()).unwrap();
+        let done_states = states.values().filter(|(s, _)| s == "done").count();
+        assert_eq!(done_states, 3);
+        std::fs::remove_dir_all(dir).ok();
     }
 
     #[test]

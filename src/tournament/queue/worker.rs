@@ -127,15 +127,19 @@ pub fn run(
     let mut cache = BotCache::new(loader, opts.wasm_cache.clone());
     let mut beat = Heartbeat::none();
     let mut jobs = 0;
+    // Jobs claimed at once: as many as play in about BATCH_PLAY (one match's time measured on
+    // the batch before), so that short matches share a claim and a commit.
+    let mut batch = 1;
     let result = loop {
         if stop.load(Ordering::SeqCst) || opts.max_jobs.is_some_and(|m| jobs >= m) {
             break Ok(());
         }
-        let claimed = match queue.claim(&opts.name, opts.lease, &version, opts.group.as_deref()) {
+        let max = opts.max_jobs.map_or(batch, |m| batch.min((m - jobs) as usize));
+        let claimed = match queue.claim_some(&opts.name, opts.lease, &version, opts.group.as_deref(), max) {
             Ok(c) => c,
             Err(e) => break Err(e),
         };
-        let Some(job) = claimed else {
+        if claimed.is_empty() {
             let status = match queue.status(&version) {
                 Ok(s) => s,
                 Err(e) => break Err(e),
@@ -146,48 +150,93 @@ pub fn run(
             }
             sleep_unless(stop, opts.poll);
             continue;
-        };
+        }
         report.refused.clear();
-        jobs += 1;
+        jobs += claimed.len() as u64;
         if beat.thread.is_none() {
             match queue.reconnect() {
                 Ok(conn) => beat = Heartbeat::start(conn, opts),
                 Err(e) => break Err(e),
             }
         }
-        beat.watch(Some(job.id));
         let started = Instant::now();
-        let played = play_job(&job.key, &job.spec, queue, &mut cache, opts.people.as_ref());
-        beat.watch(None);
-        let outcome = match played {
-            Ok((packed, hash)) => {
-                let output = JobOutput {
-                    replay_hash: hash,
-                    summary: packed.summary().to_string(),
-                    replay: packed.replay().to_vec(),
-                    play_ms: started.elapsed().as_millis() as u64,
-                };
-                queue.complete(job.id, &opts.name, &output).map(|c| match c {
-                    Completion::Stored => report.stored += 1,
-                    Completion::Duplicate => report.duplicates += 1,
-                    Completion::Alarm { stored, other } => {
-                        report.alarms.push((job.key.clone(), stored, other))
-                    }
-                })
+        let mut done: Vec<(i64, JobOutput)> = Vec::new();
+        let mut keys: Vec<&str> = Vec::new();
+        let mut outcome = Ok(());
+        for (k, job) in claimed.iter().enumerate() {
+            beat.watch(claimed[k..].iter().map(|j| j.id).collect());
+            let one = Instant::now();
+            match play_job(&job.key, &job.spec, queue, &mut cache, opts.people.as_ref()) {
+                Ok((packed, hash)) => {
+                    done.push((
+                        job.id,
+                        JobOutput {
+                            replay_hash: hash,
+                            summary: packed.summary().to_string(),
+                            replay: packed.replay().to_vec(),
+                            play_ms: one.elapsed().as_millis() as u64,
+                        },
+                    ));
+                    keys.push(&job.key);
+                }
+                Err(error) => {
+                    let error = format!("worker {}: {error}", opts.name);
+                    report.failures.push((job.key.clone(), error.clone()));
+                    outcome = queue.fail(job.id, &opts.name, &error).map(|_| ());
+                }
             }
-            Err(error) => {
-                let error = format!("worker {}: {error}", opts.name);
-                report.failures.push((job.key.clone(), error.clone()));
-                queue.fail(job.id, &opts.name, &error).map(|_| ())
+            if outcome.is_err() {
+                break;
             }
-        };
+            // Results wait for the batch's commit no longer than a batch is meant to take (a
+            // batch that holds a person's game, or a slow bot, does not hold the others back).
+            if started.elapsed() >= BATCH_PLAY && !done.is_empty() {
+                outcome = complete(queue, &opts.name, &mut done, &mut keys, &mut report);
+                if outcome.is_err() {
+                    break;
+                }
+            }
+        }
+        beat.watch(Vec::new());
+        if outcome.is_ok() && !done.is_empty() {
+            outcome = complete(queue, &opts.name, &mut done, &mut keys, &mut report);
+        }
         if let Err(e) = outcome {
             break Err(e);
         }
+        let each = started.elapsed() / claimed.len() as u32;
+        batch = (BATCH_PLAY.as_micros() / each.as_micros().max(1)).clamp(1, MAX_BATCH as u128) as usize;
     };
     beat.finish();
     report.compiled_from_cache = cache.from_disk;
     result.map(|()| report)
+}
+
+/// How long a worker's batch of claimed jobs is meant to play (see [`run`]).
+const BATCH_PLAY: Duration = Duration::from_millis(50);
+
+/// The most jobs a worker claims at once.
+const MAX_BATCH: usize = 32;
+
+/// Commits the results in `done` (their keys in `keys`) and counts them in `report`.
+fn complete(
+    queue: &mut dyn JobQueue,
+    worker: &str,
+    done: &mut Vec<(i64, JobOutput)>,
+    keys: &mut Vec<&str>,
+    report: &mut WorkerReport,
+) -> Result<(), QueueError> {
+    let completions = queue.complete_all(worker, done)?;
+    for (c, key) in completions.into_iter().zip(keys.iter()) {
+        match c {
+            Completion::Stored => report.stored += 1,
+            Completion::Duplicate => report.duplicates += 1,
+            Completion::Alarm { stored, other } => report.alarms.push((key.to_string(), stored, other)),
+        }
+    }
+    done.clear();
+    keys.clear();
+    Ok(())
 }
 
 fn sleep_unless(stop: &AtomicBool, total: Duration) {
@@ -210,8 +259,8 @@ struct Heartbeat {
 
 #[derive(Default)]
 struct BeatState {
-    /// The job being played and when its lease was last extended.
-    job: Option<(i64, Instant)>,
+    /// The jobs claimed and not yet done, and when their leases were last extended.
+    jobs: Option<(Vec<i64>, Instant)>,
     done: bool,
 }
 
@@ -233,12 +282,14 @@ impl Heartbeat {
                     break;
                 }
                 st = wake.wait_timeout(st, every).expect("heartbeat lock").0;
-                if let Some((id, _)) = st.job.filter(|(_, last)| last.elapsed() >= every) {
-                    st.job = Some((id, Instant::now()));
+                if let Some((ids, _)) = st.jobs.take().filter(|(_, last)| last.elapsed() >= every) {
+                    st.jobs = Some((ids.clone(), Instant::now()));
                     drop(st);
                     // A lost lease (`false`) or a failed write changes nothing here: the result
                     // is stored idempotently whoever plays the job again.
-                    let _ = conn.heartbeat(id, &name, lease);
+                    for id in ids {
+                        let _ = conn.heartbeat(id, &name, lease);
+                    }
                     st = lock.lock().expect("heartbeat lock");
                 }
             }
@@ -246,9 +297,10 @@ impl Heartbeat {
         Heartbeat { shared, thread: Some(thread) }
     }
 
-    fn watch(&self, job: Option<i64>) {
+    fn watch(&self, jobs: Vec<i64>) {
         let mut st = self.shared.0.lock().expect("heartbeat lock");
-        st.job = job.map(|id| (id, Instant::now()));
+        let last = st.jobs.as_ref().map_or_else(Instant::now, |(_, last)| *last);
+        st.jobs = (!jobs.is_empty()).then_some((jobs, last));
     }
 
     fn finish(mut self) {
@@ -617,10 +669,10 @@ mod tests {
         let mut opts = WorkerOptions::new("w");
         opts.lease = lease;
         let beat = Heartbeat::start(q.reconnect().unwrap(), &opts);
-        beat.watch(Some(job.id));
+        beat.watch(vec![job.id]);
         std::thread::sleep(Duration::from_millis(700));
         assert_eq!(q.claim("other", lease, &version, None).unwrap(), None, "the lease was kept");
-        beat.watch(None);
+        beat.watch(Vec::new());
         beat.finish();
         std::thread::sleep(Duration::from_millis(400));
         assert!(q.claim("other", lease, &version, None).unwrap().is_some(), "without heartbeats it expires");

@@ -206,9 +206,7 @@ async fn matchmaking(db: Arc<Db>, config: LadderConfig, ladder: Ladder) {
         let (db, config, ladder) = (db.clone(), config.clone(), ladder.clone());
         let done = tokio::task::spawn_blocking(move || -> anyhow::Result<()> {
             let tick = db.next_tick()?;
-            for job in ladder::tick_jobs(&db, &config, tick)? {
-                ladder.enqueue(&job).map_err(anyhow::Error::msg)?;
-            }
+            ladder.enqueue(&ladder::tick_jobs(&db, &config, tick)?).map_err(anyhow::Error::msg)?;
             Ok(())
         })
         .await;

@@ -315,10 +315,8 @@ impl Db {
     pub fn open(path: &Path) -> Result<Db> {
         let err = |source| DbError { path: path.display().to_string(), source };
         let conn = Connection::open(path).map_err(err)?;
-        conn.pragma_update(None, "journal_mode", "WAL")
-            .and_then(|_| conn.pragma_update(None, "synchronous", "NORMAL"))
+        cardarena::tournament::store::set_up::<10_000>(&conn)
             .and_then(|_| conn.pragma_update(None, "foreign_keys", "ON"))
-            .and_then(|_| conn.busy_timeout(std::time::Duration::from_secs(10)))
             .and_then(|_| conn.execute_batch(SCHEMA))
             .and_then(|_| conn.execute_batch(CLASS_SCHEMA))
             .map_err(err)?;
@@ -812,21 +810,22 @@ impl Db {
         let mut conn = self.conn();
         let run = |c: &mut Connection| -> rusqlite::Result<()> {
             let tx = c.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            let mut insert = tx.prepare_cached(
+                "INSERT OR IGNORE INTO pending (key, version, game, variant, seed, seats, tick)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            )?;
             for p in jobs {
-                tx.execute(
-                    "INSERT OR IGNORE INTO pending (key, version, game, variant, seed, seats, tick)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                    params![
-                        p.key,
-                        p.version,
-                        p.game,
-                        p.variant,
-                        p.seed as i64,
-                        serde_json::to_string(&p.seats).expect("ids serialize"),
-                        p.tick
-                    ],
-                )?;
+                insert.execute(params![
+                    p.key,
+                    p.version,
+                    p.game,
+                    p.variant,
+                    p.seed as i64,
+                    serde_json::to_string(&p.seats).expect("ids serialize"),
+                    p.tick
+                ])?;
             }
+            drop(insert);
             tx.commit()
         };
         run(&mut conn).map_err(|e| self.err(e))

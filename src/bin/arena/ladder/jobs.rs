@@ -99,79 +99,90 @@ impl Jobs {
         self.queue.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// Queues `job`'s matches (a job already queued is not queued twice).
+    /// Queues the matches of `jobs` (a match already queued is not queued twice): the ladder's
+    /// record of them, the bots' bytes and the queue's jobs each in one transaction.
     ///
     /// # Errors
     /// [`JobError`].
-    pub fn enqueue(&self, db: &Db, job: &Job) -> Result<(), JobError> {
+    pub fn enqueue(&self, db: &Db, jobs: &[Job]) -> Result<(), JobError> {
         let mut new = Vec::new();
         let mut pending = Vec::new();
-        let mut bots = Vec::new();
-        match job {
-            Job::Validate { version } => {
-                let (seat, game, bytes) = self.seat(db, *version)?;
-                bots.push((seat.hash.clone(), bytes));
-                let id: GameId = game
-                    .parse()
-                    .map_err(|e: cardarena::play::games::UnknownGame| JobError::Missing(e.to_string()))?;
-                let seed = derive_seed(&[u64::from_str_radix(&seat.hash[..16], 16).unwrap_or(0)]);
-                for board in self.config.boards_of(id) {
-                    for k in 0..id.players() {
-                        let seats = (0..id.players())
-                            .map(|s| if s == k { seat.clone() } else { SeatSpec::builtin("random") })
-                            .collect();
+        // Each version's seat and bytes, read (and hashed) once however many jobs it plays in.
+        let mut seats: BTreeMap<i64, (SeatSpec, String, Vec<u8>)> = BTreeMap::new();
+        let mut seat = |v: i64| -> Result<(SeatSpec, String), JobError> {
+            if !seats.contains_key(&v) {
+                seats.insert(v, self.seat(db, v)?);
+            }
+            let (seat, game, _) = &seats[&v];
+            Ok((seat.clone(), game.clone()))
+        };
+        for job in jobs {
+            match job {
+                Job::Validate { version } => {
+                    let (seat, game) = seat(*version)?;
+                    let id: GameId = game
+                        .parse()
+                        .map_err(|e: cardarena::play::games::UnknownGame| JobError::Missing(e.to_string()))?;
+                    let seed = derive_seed(&[u64::from_str_radix(&seat.hash[..16], 16).unwrap_or(0)]);
+                    for board in self.config.boards_of(id) {
+                        for k in 0..id.players() {
+                            let seats = (0..id.players())
+                                .map(|s| if s == k { seat.clone() } else { SeatSpec::builtin("random") })
+                                .collect();
+                            let spec = JobSpec {
+                                game: game.clone(),
+                                variant: board.variant.clone(),
+                                seed,
+                                seats,
+                                limits: self.config.limits.clone(),
+                            };
+                            let job = NewJob::new(GROUP, spec);
+                            pending.push(Pending {
+                                key: job.key.clone(),
+                                version: Some(*version),
+                                game: game.clone(),
+                                variant: board.variant.clone(),
+                                seed,
+                                seats: vec![k as i64],
+                                tick: 0,
+                            });
+                            new.push(job);
+                        }
+                    }
+                }
+                Job::Play { game, variant, seed, tick, versions } => {
+                    let mut specs = Vec::new();
+                    for &v in versions {
+                        specs.push(seat(v)?.0);
+                    }
+                    let table: Vec<usize> = (0..versions.len()).collect();
+                    for order in rotations(&table, 0, true) {
+                        let seats = order.iter().map(|&k| specs[k].clone()).collect();
                         let spec = JobSpec {
                             game: game.clone(),
-                            variant: board.variant.clone(),
-                            seed,
+                            variant: variant.clone(),
+                            seed: *seed,
                             seats,
                             limits: self.config.limits.clone(),
                         };
                         let job = NewJob::new(GROUP, spec);
                         pending.push(Pending {
                             key: job.key.clone(),
-                            version: Some(*version),
+                            version: None,
                             game: game.clone(),
-                            variant: board.variant.clone(),
-                            seed,
-                            seats: vec![k as i64],
-                            tick: 0,
+                            variant: variant.clone(),
+                            seed: *seed,
+                            seats: order.iter().map(|&k| versions[k]).collect(),
+                            tick: *tick,
                         });
                         new.push(job);
                     }
                 }
             }
-            Job::Play { game, variant, seed, tick, versions } => {
-                let mut specs = Vec::new();
-                for &v in versions {
-                    let (seat, _, bytes) = self.seat(db, v)?;
-                    bots.push((seat.hash.clone(), bytes));
-                    specs.push(seat);
-                }
-                let table: Vec<usize> = (0..versions.len()).collect();
-                for order in rotations(&table, 0, true) {
-                    let seats = order.iter().map(|&k| specs[k].clone()).collect();
-                    let spec = JobSpec {
-                        game: game.clone(),
-                        variant: variant.clone(),
-                        seed: *seed,
-                        seats,
-                        limits: self.config.limits.clone(),
-                    };
-                    let job = NewJob::new(GROUP, spec);
-                    pending.push(Pending {
-                        key: job.key.clone(),
-                        version: None,
-                        game: game.clone(),
-                        variant: variant.clone(),
-                        seed: *seed,
-                        seats: order.iter().map(|&k| versions[k]).collect(),
-                        tick: *tick,
-                    });
-                    new.push(job);
-                }
-            }
         }
+        let bots: BTreeMap<String, Vec<u8>> =
+            seats.into_values().map(|(seat, _, bytes)| (seat.hash, bytes)).collect();
+        let bots: Vec<(String, Vec<u8>)> = bots.into_iter().collect();
         db.add_pending(&pending)?;
         let mut q = self.queue();
         q.put_bots(&bots)?;

@@ -84,8 +84,8 @@ impl Ladder {
     ///
     /// # Errors
     /// The queue cannot be written.
-    pub fn enqueue(&self, job: &Job) -> Result<(), String> {
-        self.0.jobs.enqueue(&self.0.db, job).map_err(|e| e.to_string())
+    pub fn enqueue(&self, jobs: &[Job]) -> Result<(), String> {
+        self.0.jobs.enqueue(&self.0.db, jobs).map_err(|e| e.to_string())
     }
 
     /// Takes in the finished jobs (see [`Jobs::collect`]).
@@ -588,7 +588,7 @@ async fn accept_upload(
         UploadRefused::Db(e) => AppError::internal(e.to_string()),
     })?;
     let (queued, id) = (ladder.clone(), version.id);
-    tokio::task::spawn_blocking(move || queued.enqueue(&Job::Validate { version: id }))
+    tokio::task::spawn_blocking(move || queued.enqueue(&[Job::Validate { version: id }]))
         .await
         .map_err(|e| AppError::internal(e.to_string()))?
         .map_err(|e| {

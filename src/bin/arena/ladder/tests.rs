@@ -275,7 +275,7 @@ fn pending_validations(s: &Site) -> usize {
 fn queue_tick(s: &Site, tick: i64) -> Vec<crate::ladder::Job> {
     let jobs = crate::ladder::tick_jobs(&s.db, &s.config, tick).unwrap();
     for j in &jobs {
-        s.ladder.enqueue(j).unwrap();
+        s.ladder.enqueue(std::slice::from_ref(j)).unwrap();
     }
     jobs
 }
@@ -588,10 +588,10 @@ async fn the_leaderboard_kept_between_results_shows_each_result_taken_in() {
     // dry); a whole tick's queued: nothing.
     assert!(s.config.jobs_per_tick >= 4);
     let next = crate::ladder::tick_jobs(&s.db, &s.config, 2).unwrap();
-    s.ladder.enqueue(&next[0]).unwrap();
+    s.ladder.enqueue(&next[..1]).unwrap();
     assert!(!crate::ladder::tick_jobs(&s.db, &s.config, 3).unwrap().is_empty());
     for j in &next[1..] {
-        s.ladder.enqueue(j).unwrap();
+        s.ladder.enqueue(std::slice::from_ref(j)).unwrap();
     }
     assert!(crate::ladder::tick_jobs(&s.db, &s.config, 4).unwrap().is_empty());
     run_jobs(&s);
@@ -621,7 +621,7 @@ async fn matches_fill_the_leaderboard_bot_and_match_pages() {
     let stored = s.db.board_matches("blade", "readme").unwrap().len();
     assert_eq!(stored, 2 * jobs.len());
     // The same duplicate set queued again is the same queue jobs: nothing new is played.
-    s.ladder.enqueue(&jobs[0]).unwrap();
+    s.ladder.enqueue(&jobs[..1]).unwrap();
     run_jobs(&s);
     assert_eq!(s.db.board_matches("blade", "readme").unwrap().len(), stored);
     // The same database and tick give the same jobs.
