@@ -5,7 +5,8 @@
 //!
 //! 1. **ladder throughput**: results the worker processes store per second over a window, with
 //!    matchmaking keeping them fed, against `arena tournament --threads W` on the same four
-//!    bots (a round robin, duplicate deals) on the same machine;
+//!    bots, one event per pair in the proportions the ladder's matchmaking played them (duplicate
+//!    deals), on the same machine after the ladder has stopped;
 //! 2. **page latency** p50/p99 of the leaderboard and of a match page (the replay viewer) at
 //!    50 and 200 concurrent loopback clients (tokio tasks, each on a keep-alive connection of
 //!    hyper's client and with its own session cookie, as a browser, asking for the two pages in
@@ -13,7 +14,7 @@
 //!
 //! ```sh
 //! cargo build --release --bin arena
-//! cargo run --release --example serve_bench -- [--workers 2] [--seconds 15] [--clients 50,200] [--deals D]
+//! cargo run --release --example serve_bench -- [--workers 2] [--seconds 15] [--clients 50,200] [--matches N]
 //! ```
 //!
 //! It uses the `arena` of its own profile (target/release/arena for a --release run; or
@@ -42,8 +43,8 @@ struct Options {
     workers: usize,
     seconds: f64,
     clients: Vec<usize>,
-    /// Deals of the tournament (default: about as many matches as the ladder played in its window).
-    deals: Option<u64>,
+    /// Matches of the tournament (default: as many as the ladder played in its window).
+    matches: Option<u64>,
 }
 
 fn options() -> Options {
@@ -53,7 +54,7 @@ fn options() -> Options {
         workers: 2,
         seconds: 15.0,
         clients: vec![50, 200],
-        deals: None,
+        matches: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -65,10 +66,12 @@ fn options() -> Options {
             "--arena" => o.arena = PathBuf::from(&value),
             "--workers" => o.workers = num(&flag, &value),
             "--seconds" => o.seconds = num(&flag, &value),
-            "--deals" => o.deals = Some(num(&flag, &value)),
+            "--matches" => o.matches = Some(num(&flag, &value)),
             "--clients" => o.clients = value.split(',').map(|c| num(&flag, c)).collect(),
             _ => {
-                panic!("unknown flag {flag}: --arena PATH --workers N --seconds S --clients 50,200 --deals D")
+                panic!(
+                    "unknown flag {flag}: --arena PATH --workers N --seconds S --clients 50,200 --matches N"
+                )
             }
         }
     }
@@ -135,12 +138,13 @@ fn main() {
     }
     let load_after = uptime();
     let total_matches = count(&c, "SELECT count(*) FROM matches");
+    let pairs = pairs_played(&c);
     drop(server);
     // The tournament after the server and its workers have stopped, so that it has the cores to
-    // itself as the ladder had. A round robin of four bots plays 12 matches a deal (6 pairs,
-    // both seatings).
-    let deals = o.deals.unwrap_or((played as u64 / 12).max(10));
-    let tournament_rate = tournament(&o, root, &dir, deals);
+    // itself as the ladder had, and on the ladder's mix of pairs: matchmaking pairs bots near
+    // in rating, so some pairs play more often than in a round robin, and pairs differ in cost.
+    let tournament_matches = o.matches.unwrap_or(played as u64).max(120);
+    let (tournament_rate, tournament_played) = tournament(&o, root, &dir, &pairs, tournament_matches);
 
     println!("\n| measure | value |\n|---|---|");
     println!("| workers | {} processes |", o.workers);
@@ -152,9 +156,8 @@ fn main() {
         1000.0 * playing / played.max(1) as f64
     );
     println!(
-        "| `arena tournament --threads {}` on the same bots, {deals} deals ({} matches) | {tournament_rate:.1} matches/s |",
-        o.workers,
-        deals * 12
+        "| `arena tournament --threads {}` on the same bots and the ladder's mix of pairs ({tournament_played} matches) | {tournament_rate:.1} matches/s |",
+        o.workers
     );
     println!("| ladder / tournament | {:.0}% |", 100.0 * ladder_rate / tournament_rate);
     println!(
@@ -191,15 +194,47 @@ fn uptime() -> String {
     )
 }
 
-/// `arena tournament --threads W` on the ladder's bots: matches per second as it reports them.
-fn tournament(o: &Options, root: &Path, dir: &Path, deals: u64) -> f64 {
-    let bots: Vec<String> =
-        BOTS.iter().map(|(_, f)| format!("{:?}", root.join(f).display().to_string())).collect();
-    let toml = format!(
-        "[[event]]\nname = \"bench\"\ngame = \"blade\"\nbots = [{}]\ndeals = {}\n",
-        bots.join(", "),
-        deals
-    );
+/// How many matches the ladder played of each pair of the bench's bots (indices into `BOTS`).
+fn pairs_played(c: &rusqlite::Connection) -> std::collections::BTreeMap<(usize, usize), u64> {
+    let index = |name: &str| BOTS.iter().position(|(n, _)| *n == name);
+    let mut bot_of = std::collections::BTreeMap::new();
+    let mut st =
+        c.prepare("SELECT versions.id, bots.name FROM versions JOIN bots ON bots.id = versions.bot").unwrap();
+    for row in st.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))).unwrap() {
+        let (v, name) = row.unwrap();
+        bot_of.insert(v, index(&name).unwrap_or_else(|| panic!("a bot the bench did not upload: {name}")));
+    }
+    let mut pairs = std::collections::BTreeMap::new();
+    let mut st = c.prepare("SELECT seats FROM matches").unwrap();
+    for row in st.query_map([], |r| r.get::<_, String>(0)).unwrap() {
+        let seats: Vec<i64> = serde_json::from_str(&row.unwrap()).unwrap();
+        let (a, b) = (bot_of[&seats[0]], bot_of[&seats[1]]);
+        *pairs.entry((a.min(b), a.max(b))).or_insert(0) += 1;
+    }
+    pairs
+}
+
+/// `arena tournament --threads W` on the ladder's bots, one event per pair with deals in the
+/// proportions of `pairs` (a deal: both seatings), about `total` matches in all: matches per
+/// second as it reports them, and how many it played.
+fn tournament(
+    o: &Options,
+    root: &Path,
+    dir: &Path,
+    pairs: &std::collections::BTreeMap<(usize, usize), u64>,
+    total: u64,
+) -> (f64, u64) {
+    let file = |k: usize| format!("{:?}", root.join(BOTS[k].1).display().to_string());
+    let all: u64 = pairs.values().sum::<u64>().max(1);
+    let mut toml = String::new();
+    for (&(a, b), &n) in pairs {
+        let deals = (total * n).div_ceil(all * 2).max(1);
+        toml += &format!(
+            "[[event]]\nname = \"{a}-{b}\"\ngame = \"blade\"\nbots = [{}, {}]\ndeals = {deals}\n",
+            file(a),
+            file(b)
+        );
+    }
     std::fs::write(dir.join("arena.toml"), toml).unwrap();
     let out = std::process::Command::new(&o.arena)
         .args(["tournament", "arena.toml", "--quiet", "--db", "t.db", "--threads", &o.workers.to_string()])
@@ -212,7 +247,7 @@ fn tournament(o: &Options, root: &Path, dir: &Path, deals: u64) -> f64 {
     let line = err.lines().find(|l| l.contains("matches played now")).unwrap_or_else(|| panic!("{err}"));
     let played: f64 = line.split_whitespace().next().unwrap().parse().unwrap();
     let secs: f64 = line.split('(').nth(1).unwrap().split_whitespace().next().unwrap().parse().unwrap();
-    played / secs
+    (played / secs, played as u64)
 }
 
 /// `clients` tasks asking for `pages` in turn for `time`: (page, milliseconds, ok) per request.

@@ -1,13 +1,14 @@
-//! The `strong` Lost Cities bot: a stronger rule list all deal long, and a determinized search
+//! The `strong` Lost Cities bot: an evaluation policy all deal long, and a determinized search
 //! over the hidden cards in the endgame.
 //!
-//! - **Rules** ([`Policy::STEP5`], the rules of docs/tutorial/lost-cities/step5.lua, each
-//!   explained there): `greedy`'s rules with bolder investments, the most valuable last plays, and
-//!   stalling (drawing from a pile so that the deck lasts) when more cards can be played than
-//!   turns are left.
+//! - **Evaluation policy** ([`plan_action`]): every legal action is scored by the expected final
+//!   value of our expeditions after it (cards on the expedition, hand cards that can still go
+//!   there, unseen higher cards times the chance of drawing them), an unstarted suit valued as an
+//!   option (the soft positive part of its value), minus a cost per card to play beyond the plays
+//!   left and a cost for a discard the opponent can take; the best action is played.
 //! - **Endgame search** (the last [`ENDGAME_DECK`] deck cards): determinized flat Monte Carlo
 //!   ([`super::search`]) over every legal action of both phases, each finished by a fast rollout
-//!   policy, with the rules' choice kept unless another action beats it by a margin.
+//!   policy, with the evaluation policy's choice kept unless another action beats it by a margin.
 //! - **Inference.** A card the opponent picked up from a discard pile is known to be in its hand
 //!   until it plays or discards it (`known_hands` in the observation); the determinizer deals the
 //!   opponent those cards and fills the rest of its hand from the unseen cards.
@@ -32,7 +33,7 @@ use super::search::{search, Determinize, SearchConfig};
 use super::Greedy;
 use crate::bots::bot::{Bot, Fault, Verdict};
 use crate::games::lost_cities::{
-    can_extend, Action, Card, LostCities, LostCitiesObservation, Phase, Setup, Source, HAND_SIZE,
+    can_extend, Action, Card, LostCities, LostCitiesObservation, Phase, Setup, Source, Suit, HAND_SIZE,
 };
 use crate::games::rng::Rng;
 use crate::games::rng::Stream;
@@ -140,7 +141,7 @@ impl Determinize for LostCities {
     }
 
     fn baseline(obs: &LostCitiesObservation, rng: &mut Rng) -> Option<Action> {
-        Some(policy_action(obs, Policy::STEP5, rng))
+        Some(plan_action(obs, &Weights::DEFAULT, rng))
     }
 
     fn reward(&self, seat: Seat) -> f64 {
@@ -155,12 +156,13 @@ impl Determinize for LostCities {
 }
 
 /// The search runs while the deck holds at most this many cards.
-pub const ENDGAME_DECK: usize = 4;
-/// Sampled deals per endgame decision by default (0: the rules only).
+pub const ENDGAME_DECK: usize = 8;
+/// Sampled deals per endgame decision by default (0: the evaluation policy only).
 pub const DEFAULT_ITERATIONS: u32 = 16;
 
-/// `strong:1` … `strong:3`: the search, the lower levels with some random actions (more
-/// samples or a longer endgame do not play measurably better; docs/zoo.md has the ratings).
+/// `strong:1` … `strong:3`: the search, the lower levels with some random actions (more than 16
+/// samples play about as well; docs/games/lost-cities.md has the learning curve, docs/zoo.md the
+/// ratings).
 pub const LEVELS: &[super::Level] = &[
     super::Level { budget: Some(DEFAULT_ITERATIONS), random_per_mille: 250 },
     super::Level { budget: Some(DEFAULT_ITERATIONS), random_per_mille: 80 },
@@ -196,7 +198,7 @@ impl Bot<LostCities> for StrongBot {
             _ if obs.deck_size <= self.endgame_deck && self.config.iterations > 0 => {
                 Ok(search::<LostCities>(obs, self.config, &mut self.rng).to_string())
             }
-            _ => Ok(policy_action(obs, Policy::STEP5, &mut self.rng).to_string()),
+            _ => Ok(plan_action(obs, &Weights::DEFAULT, &mut self.rng).to_string()),
         }
     }
 }
@@ -349,6 +351,249 @@ impl Greedy for LostCities {
     const STRONG_DEFAULT_LEVEL: usize = DEFAULT_LEVEL;
 }
 
+/// The tunable weights of the evaluation policy ([`plan_action`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Weights {
+    /// Share of the unseen cards of a suit we expect to draw and play (times deck share).
+    pub draw_share: f64,
+    /// Uncertainty (points) of an unstarted expedition's value with a full deck: the worth of
+    /// keeping the choice open.
+    pub sigma: f64,
+    /// Points lost per card to play beyond the plays left.
+    pub overflow: f64,
+    /// Share of a fed card's value the opponent gets (its started expedition can take it).
+    pub feed: f64,
+    /// Share of a card's number an unstarted opponent suit gets from it.
+    pub feed_unstarted: f64,
+}
+
+impl Weights {
+    /// The defaults of `strong` (chosen by the pilots of docs/games/lost-cities.md, "Tuning").
+    pub const DEFAULT: Weights =
+        Weights { draw_share: 0.6, sigma: 3.5, overflow: 6.0, feed: 0.9, feed_unstarted: 0.0 };
+}
+
+/// `x`'s soft positive part with scale `s`: the expected value of an option worth `x` ± `s`.
+fn soft_plus(x: f64, s: f64) -> f64 {
+    if s <= 1e-9 {
+        return x.max(0.0);
+    }
+    let z = x / s;
+    if z > 30.0 {
+        x
+    } else {
+        s * z.exp().ln_1p()
+    }
+}
+
+/// What the evaluation sees: our hand, the expeditions, the unseen cards and the deck.
+#[derive(Clone)]
+struct Position<'a> {
+    obs: &'a LostCitiesObservation,
+    hand: Vec<Card>,
+    /// Cards gone to a discard pile by the action being evaluated.
+    discarded: Option<Card>,
+    /// Our expedition cards added by the action being evaluated.
+    played: Option<Card>,
+    /// Cards not seen: in the deck or the opponent's hidden hand (minus a hypothetical draw).
+    unseen: Vec<Card>,
+    deck: usize,
+    /// Our plays left after this turn.
+    plays_left: f64,
+}
+
+impl<'a> Position<'a> {
+    fn new(obs: &'a LostCitiesObservation) -> Position<'a> {
+        let opp = 1 - obs.seat;
+        let mut unseen = obs.variant.full_deck();
+        let seen = obs
+            .hand
+            .iter()
+            .chain(obs.expeditions.iter().flat_map(|e| e.0.iter().flatten()))
+            .chain(obs.discards.0.iter().flatten())
+            .chain(&obs.known_hands[opp]);
+        for &card in seen {
+            remove_one(&mut unseen, card);
+        }
+        let deck = obs.deck_size;
+        Position {
+            obs,
+            hand: obs.hand.clone(),
+            discarded: None,
+            played: None,
+            unseen,
+            deck,
+            plays_left: (deck.saturating_sub(1) / 2) as f64,
+        }
+    }
+
+    fn my_expedition(&self, suit: Suit) -> Vec<Card> {
+        let mut e: Vec<Card> = self.obs.expeditions[self.obs.seat].get(suit).cloned().unwrap_or_default();
+        if let Some(c) = self.played.filter(|c| c.suit == suit) {
+            e.push(c);
+        }
+        e
+    }
+
+    /// Our expected final score of `suit` and the plays it needs.
+    fn suit_value(&self, suit: Suit, w: &Weights) -> (f64, f64) {
+        let exp = self.my_expedition(suit);
+        let top = floor(&exp);
+        let numbers_on = exp.iter().filter(|c| !c.is_investment()).count();
+        let invest_on = exp.len() - numbers_on;
+        let sum_on: f64 = exp.iter().filter_map(|c| c.number_value()).map(f64::from).sum();
+        let above = |n: u8| top.is_none_or(|t| n > t);
+        let (mut sum_h, mut cnt_h) = (0.0, 0.0);
+        let mut invest_h = 0usize;
+        for c in self.hand.iter().filter(|c| c.suit == suit) {
+            match c.number_value() {
+                Some(n) if above(n) => {
+                    sum_h += f64::from(n);
+                    cnt_h += 1.0;
+                }
+                Some(_) => {}
+                None if numbers_on == 0 => invest_h += 1,
+                None => {}
+            }
+        }
+        let unseen_total = self.unseen.len().max(1) as f64;
+        let p = w.draw_share * (self.deck as f64 / 2.0) / unseen_total;
+        let (mut sum_u, mut cnt_u) = (0.0, 0.0);
+        for c in self.unseen.iter().filter(|c| c.suit == suit) {
+            if let Some(n) = c.number_value().filter(|&n| above(n)) {
+                sum_u += p * f64::from(n);
+                cnt_u += p;
+            }
+        }
+        let sum = sum_on + sum_h + sum_u;
+        let base_cards = exp.len() as f64 + cnt_h + cnt_u;
+        let mut best: Option<(f64, f64)> = None;
+        for k in 0..=invest_h {
+            let m = (1 + invest_on + k) as f64;
+            let cards = base_cards + k as f64;
+            let bonus = if cards >= 8.0 { 20.0 } else { 0.0 };
+            let v = m * (sum - 20.0) + bonus;
+            let needed = cnt_h + cnt_u + k as f64;
+            if best.is_none_or(|(bv, _)| v > bv) {
+                best = Some((v, needed));
+            }
+        }
+        let (v, needed) = best.unwrap_or((0.0, 0.0));
+        if exp.is_empty() {
+            if cnt_h == 0.0 {
+                return (0.0, 0.0);
+            }
+            // Unstarted: the choice to start stays open.
+            let s = w.sigma * (self.deck as f64 / 44.0) + 1.0;
+            let start = 1.0 / (1.0 + (-v / s).exp());
+            (soft_plus(v, s), needed * start)
+        } else {
+            (v, needed)
+        }
+    }
+
+    /// What the opponent gains from the card we discard.
+    fn feed(&self, w: &Weights) -> f64 {
+        let Some(card) = self.discarded else { return 0.0 };
+        let opp = 1 - self.obs.seat;
+        let theirs: &[Card] = self.obs.expeditions[opp].get(card.suit).map_or(&[], |e| e.as_slice());
+        let n = card.number_value().map_or(0.0, f64::from);
+        if theirs.is_empty() {
+            w.feed_unstarted * n
+        } else if can_extend(theirs, card) {
+            let m = 1.0 + theirs.iter().filter(|c| c.is_investment()).count() as f64;
+            w.feed * n.max(3.0) * m
+        } else {
+            0.0
+        }
+    }
+
+    fn value(&self, w: &Weights) -> f64 {
+        let mut total = 0.0;
+        let mut needed = 0.0;
+        for &suit in self.obs.variant.suits() {
+            let (v, n) = self.suit_value(suit, w);
+            total += v;
+            needed += n;
+        }
+        let overflow = (needed - self.plays_left).max(0.0);
+        total - w.overflow * overflow - self.feed(w)
+    }
+}
+
+/// The evaluation policy of `strong`: every action is scored by the expected final value of our
+/// expeditions after it ([`Position::value`]), the best one played.
+pub(crate) fn plan_action(obs: &LostCitiesObservation, w: &Weights, rng: &mut Rng) -> Action {
+    let legal: Vec<Action> = obs.legal.iter().filter_map(|s| s.parse().ok()).collect();
+    let base = Position::new(obs);
+    let drawing = legal.iter().any(|a| matches!(a, Action::Draw(_)));
+    if drawing && obs.deck_size == 1 {
+        // The last deck card: the rules' stalling.
+        return policy_action(obs, Policy::STEP5, rng);
+    }
+    let mut best: Option<(f64, u32, Action)> = None;
+    for &a in &legal {
+        let v = match a {
+            Action::Play(card) => {
+                let mut pos = base.clone();
+                remove_one(&mut pos.hand, card);
+                pos.played = Some(card);
+                pos.value(w) + 0.01
+            }
+            Action::Discard(card) => {
+                let mut pos = base.clone();
+                remove_one(&mut pos.hand, card);
+                pos.discarded = Some(card);
+                pos.value(w)
+            }
+            Action::Draw(Source::Deck) => {
+                // The mean over the card we may draw.
+                let mut pos = base.clone();
+                pos.deck -= 1;
+                pos.plays_left = (pos.deck / 2) as f64;
+                let cards = base.unseen.clone();
+                let mut sum = 0.0;
+                let mut counted = 0.0;
+                for (i, &c) in cards.iter().enumerate() {
+                    let mut p = pos.clone();
+                    p.unseen.remove(i);
+                    p.hand.push(c);
+                    sum += p.value(w);
+                    counted += 1.0;
+                }
+                if counted > 0.0 {
+                    sum / counted
+                } else {
+                    pos.value(w)
+                }
+            }
+            Action::Draw(Source::Pile(suit)) => {
+                let Some(&top) = obs.discards.get(suit).and_then(|p| p.last()) else { continue };
+                let mut pos = base.clone();
+                pos.hand.push(top);
+                pos.plays_left = (pos.deck / 2) as f64;
+                let opp = 1 - obs.seat;
+                let theirs: &[Card] = obs.expeditions[opp].get(suit).map_or(&[], |e| e.as_slice());
+                let deny = if !theirs.is_empty() && can_extend(theirs, top) {
+                    let m = 1.0 + theirs.iter().filter(|c| c.is_investment()).count() as f64;
+                    w.feed * top.number_value().map_or(3.0, f64::from) * m * 0.5
+                } else {
+                    0.0
+                };
+                pos.value(w) + deny
+            }
+        };
+        let key = (v, rng.next_u32());
+        if best.is_none_or(|(bv, br, _)| key.0 > bv || (key.0 == bv && key.1 < br)) {
+            best = Some((key.0, key.1, a));
+        }
+    }
+    match best {
+        Some((_, _, a)) => a,
+        None => policy_action(obs, Policy::STEP5, rng),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -389,7 +634,7 @@ mod tests {
     /// bots, same numbers every run.
     #[test]
     fn strong_beats_greedy_on_fixed_deals() {
-        let d = crate::play::duel::duel::<LostCities>(Variant::Classic, "strong", "greedy", 7, 120);
+        let d = crate::play::duel::duel::<LostCities>(Variant::Classic, "strong", "greedy", 7, 60);
         eprintln!("lost-cities strong vs greedy: {d}");
         assert!(d.low() > 0.0, "{d}");
     }

@@ -165,7 +165,7 @@ mod level_tests {
     #[test]
     fn lost_cities_levels_are_ordered() {
         use crate::games::lost_cities::{LostCities, Variant};
-        two_player_levels_ordered::<LostCities>(Variant::Classic, &[(2, 1), (3, 2)], 2026, 60);
+        two_player_levels_ordered::<LostCities>(Variant::Classic, &[(2, 1), (3, 2)], 2026, 20);
     }
 
     /// Intensity seats four: each level plays against three `greedy` seats on the same deals

@@ -110,8 +110,8 @@ impl Jobs {
         // Each version's seat and bytes, read (and hashed) once however many jobs it plays in.
         let mut seats: BTreeMap<i64, (SeatSpec, String, Vec<u8>)> = BTreeMap::new();
         let mut seat = |v: i64| -> Result<(SeatSpec, String), JobError> {
-            if !seats.contains_key(&v) {
-                seats.insert(v, self.seat(db, v)?);
+            if let std::collections::btree_map::Entry::Vacant(e) = seats.entry(v) {
+                e.insert(self.seat(db, v)?);
             }
             let (seat, game, _) = &seats[&v];
             Ok((seat.clone(), game.clone()))
