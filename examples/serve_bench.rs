@@ -86,7 +86,7 @@ fn options() -> Options {
 /// The ladder's board: matchmaking every second, enough duplicate sets per tick to keep the
 /// workers busy, no rate limit in the way of the bench's own uploads.
 const LADDER: &str = "title = \"bench\"\nsame_owner = true\n[[board]]\ngame = \"blade\"\n\
-[matchmaking]\ntick_seconds = 1\njobs_per_tick = 1000\n[upload]\nper_minute = 100\n[api]\nper_minute = 100000\n";
+[matchmaking]\ntick_seconds = 1\njobs_per_tick = 4000\n[upload]\nper_minute = 100\n[api]\nper_minute = 100000\n";
 
 fn main() {
     let o = options();
