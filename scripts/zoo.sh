@@ -6,6 +6,8 @@
 #   scripts/zoo.sh            # about an hour on 2 idle cores; a second run resumes the databases
 #
 # Results go to target/zoo/ (the databases, the JSON); THREADS sets the worker threads.
+# After changing a built-in bot, delete target/zoo first: a resumed run keeps the matches it
+# finds, and a built-in bot is known by its name and the arena's version, not by its code.
 set -eu
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
