@@ -285,15 +285,7 @@ impl Pos {
             self.end(Some(other));
             return;
         }
-        match card {
-            ONE => self.fields[seat].one(),
-            BOLT => self.fields[other].bolt(),
-            MIRROR => self.fields.swap(0, 1),
-            _ => {
-                self.fields[seat].pop_bolted();
-                self.fields[seat].push(card);
-            }
-        }
+        land(&mut self.fields, seat, card);
         match self.score(seat).cmp(&self.score(other)) {
             std::cmp::Ordering::Less => self.end(Some(other)),
             std::cmp::Ordering::Equal => {
@@ -526,6 +518,19 @@ fn unseen_by(pos: &Pos, seat: usize) -> [u8; 9] {
     pool
 }
 
+/// Card `card`, played by `seat`, lands on `fields` (a turn's effect, before its end checks).
+fn land(fields: &mut [Field; 2], seat: usize, card: u8) {
+    match card {
+        ONE => fields[seat].one(),
+        BOLT => fields[1 - seat].bolt(),
+        MIRROR => fields.swap(0, 1),
+        _ => {
+            fields[seat].pop_bolted();
+            fields[seat].push(card);
+        }
+    }
+}
+
 /// The chance, as `seat` sees it before its move, that the opponent holds no card that goes
 /// strictly ahead in `child` (the position after the move, the opponent to play): a
 /// hypergeometric draw of the opponent's hand from `pool`, the cards `seat` cannot see.
@@ -540,15 +545,7 @@ fn p_no_answer(pool: &[u8; 9], child: &Pos, seat: usize) -> f64 {
             continue;
         }
         let mut f = child.fields;
-        match x as u8 {
-            ONE => f[other].one(),
-            BOLT => f[seat].bolt(),
-            MIRROR => f.swap(0, 1),
-            c => {
-                f[other].pop_bolted();
-                f[other].push(c);
-            }
-        }
+        land(&mut f, other, x as u8);
         if f[other].score > f[seat].score {
             answers += usize::from(n);
         }
@@ -600,16 +597,7 @@ impl Replay {
                         turns.push((fields, c, spent, from_decks));
                     }
                     spent[seat][card.index()] += 1;
-                    let other = 1 - seat;
-                    match c {
-                        ONE => fields[seat].one(),
-                        BOLT => fields[other].bolt(),
-                        MIRROR => fields.swap(0, 1),
-                        _ => {
-                            fields[seat].pop_bolted();
-                            fields[seat].push(c);
-                        }
-                    }
+                    land(&mut fields, seat, c);
                 }
                 Event::Reinit { .. } => fields = [Field::EMPTY; 2],
             }
