@@ -57,21 +57,27 @@ struct Need {
     card: Card,
 }
 
+/// The cards `obs`'s seat has not seen: not in its hand, an expedition, a discard pile, nor
+/// among the opponent's known cards.
+fn unseen_cards(obs: &LostCitiesObservation) -> Vec<Card> {
+    let mut unseen = obs.variant.full_deck();
+    let seen = obs
+        .hand
+        .iter()
+        .chain(obs.expeditions.iter().flat_map(|e| e.0.iter().flatten()))
+        .chain(obs.discards.0.iter().flatten())
+        .chain(&obs.known_hands[1 - obs.seat]);
+    for &card in seen {
+        remove_one(&mut unseen, card);
+    }
+    unseen
+}
+
 impl Determinize for LostCities {
     fn determinize(obs: &LostCitiesObservation, rng: &mut Rng) -> LostCities {
         let me = obs.seat;
         let opp = 1 - me;
-        // The unseen cards.
-        let mut unseen = obs.variant.full_deck();
-        let seen = obs
-            .hand
-            .iter()
-            .chain(obs.expeditions.iter().flat_map(|e| e.0.iter().flatten()))
-            .chain(obs.discards.0.iter().flatten())
-            .chain(&obs.known_hands[opp]);
-        for &card in seen {
-            remove_one(&mut unseen, card);
-        }
+        let mut unseen = unseen_cards(obs);
         unseen.sort();
         rng.shuffle(&mut unseen);
         let hidden = obs.hand_sizes[opp] - obs.known_hands[opp].len();
@@ -404,17 +410,7 @@ struct Position<'a> {
 
 impl<'a> Position<'a> {
     fn new(obs: &'a LostCitiesObservation) -> Position<'a> {
-        let opp = 1 - obs.seat;
-        let mut unseen = obs.variant.full_deck();
-        let seen = obs
-            .hand
-            .iter()
-            .chain(obs.expeditions.iter().flat_map(|e| e.0.iter().flatten()))
-            .chain(obs.discards.0.iter().flatten())
-            .chain(&obs.known_hands[opp]);
-        for &card in seen {
-            remove_one(&mut unseen, card);
-        }
+        let unseen = unseen_cards(obs);
         let deck = obs.deck_size;
         Position {
             obs,
