@@ -6,10 +6,13 @@
 //! A bot is a built-in name, `strong@N` (the game's strong bot at a budget of N, the learning
 //! curves of docs/games/*.md), or a bot file (`.lua`, `.wasm`, `.wat`, e.g. the example bots) run
 //! in the sandbox with its default limits.
+use cardarena::bots::bot::Around;
 use cardarena::play::duel::duel_with;
 use cardarena::play::limits::LimitsConfig;
 use cardarena::play::registry::{BotSource, Loader};
 use cardarena::play::Hosted;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -65,17 +68,41 @@ fn measure<G: Hosted>(
     for name in bots.split(',').chain(against.split(',')) {
         entrants.push((name, Entrant::new::<G>(&loader, name)?));
     }
-    let make = |name: &str, deal_seed: u64, seat: usize| {
-        let (_, e) = entrants.iter().find(|(n, _)| *n == name).expect("every name was resolved");
-        e.bot::<G>(deal_seed, seat)
-    };
     for variant in variants {
         for a in bots.split(',') {
             for b in against.split(',').filter(|b| *b != a) {
-                let t = std::time::Instant::now();
+                // The wall time of each of `a`'s decisions (run on an idle machine, one thread).
+                let times = Arc::new(Mutex::new(Vec::<f64>::new()));
+                let make = |name: &str, deal_seed: u64, seat: usize| {
+                    let (_, e) = entrants.iter().find(|(n, _)| *n == name).expect("every name was resolved");
+                    let bot = e.bot::<G>(deal_seed, seat);
+                    if name != a {
+                        return bot;
+                    }
+                    let start = Arc::new(Mutex::new(Instant::now()));
+                    let (start2, times) = (Arc::clone(&start), Arc::clone(&times));
+                    Around::wrap(
+                        bot,
+                        move || {
+                            *start.lock().expect("not poisoned") = Instant::now();
+                            Ok(())
+                        },
+                        move |_| {
+                            let ms = start2.lock().expect("not poisoned").elapsed().as_secs_f64() * 1000.0;
+                            times.lock().expect("not poisoned").push(ms);
+                        },
+                    )
+                };
+                let t = Instant::now();
                 let d = duel_with::<G>(variant, a, b, seed, deals, make);
                 let ms = t.elapsed().as_secs_f64() * 1000.0 / (d.seatings * deals) as f64;
-                println!("{} {variant}: {a} vs {b}: {d}; {ms:.3} ms per match", G::NAME);
+                let times = times.lock().expect("not poisoned");
+                let mean = times.iter().sum::<f64>() / times.len().max(1) as f64;
+                let max = times.iter().copied().fold(0.0, f64::max);
+                println!(
+                    "{} {variant}: {a} vs {b}: {d}; {ms:.3} ms per match; {a}: {mean:.3} ms per decision, {max:.3} the slowest",
+                    G::NAME
+                );
             }
         }
     }

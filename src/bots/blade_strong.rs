@@ -30,9 +30,13 @@
 //! The card with the highest weighted total over the determinizations is played; ties go to the
 //! cheaper card. The budget is the number of determinizations per decision (default
 //! [`DEFAULT_BUDGET`]; decisions with fewer than 6 candidate cards get proportionally more, so
-//! every decision plays about as many playouts); the same determinizations are used for every
-//! card (common random numbers). Nothing is carried between decisions. [`LEVELS`] are the
-//! `strong:N` levels.
+//! every decision plays about as many playouts), and the work of a decision (moves played in
+//! playouts and opponent turns replayed) is capped at [`WORK_PER_DET`] per determinization of
+//! the budget, which bounds the first, widest decisions. The work goes in rounds of
+//! **sequential halving**: after each round the worse half of the cards still in play drops out,
+//! so the best cards get the most playouts. The same determinizations are used for every card
+//! (common random numbers). Nothing is carried between decisions. [`LEVELS`] are the `strong:N`
+//! levels.
 
 use crate::bots::bot::{Bot, Fault, Verdict};
 use crate::bots::{Greedy, Level};
@@ -41,7 +45,7 @@ use crate::games::rng::{Rng, Stream};
 use crate::games::Seat;
 
 /// Determinizations per decision when no budget is given.
-pub const DEFAULT_BUDGET: u32 = 400;
+pub const DEFAULT_BUDGET: u32 = 250;
 /// `strong:1` … `strong:4`: the lowest two play some random cards, `strong:3` searches with 4
 /// determinizations, `strong:4` with the default (docs/zoo.md has their ratings; budgets of 30
 /// and 2000 rated less than +50 from their neighbours, so they are not levels).
@@ -57,6 +61,13 @@ pub const DEFAULT_LEVEL: usize = 4;
 pub const EXACT_CARDS: usize = 0;
 /// The most nodes one exact search may visit before it gives up for playouts.
 pub const NODE_LIMIT: u32 = 4000;
+/// The most work a decision may do per determinization of its budget: moves played in playouts
+/// plus opponent turns replayed by the model, at least [`MIN_WORK`].
+pub const WORK_PER_DET: u64 = 36;
+/// The least work cap, so that the smallest budgets search as many determinizations as asked.
+pub const MIN_WORK: u64 = 1000;
+/// The fewest determinizations per round of sequential halving.
+pub const MIN_ROUND_DETS: u32 = 16;
 /// Playouts per (determinization, card) when the position is not solved exactly.
 pub const ROLLOUTS: u32 = 1;
 
@@ -81,6 +92,8 @@ struct Params {
     /// The playout policy (and the opponent model) rate a move by the chance that the opponent
     /// has no answer, from the mover's view of the unseen cards (as `greedy` does).
     hyper: bool,
+    /// Sequential halving over the cards (see [`evaluate`]).
+    halving: bool,
 }
 
 impl Params {
@@ -95,6 +108,7 @@ impl Params {
         mix: 0.2,
         wide: 6,
         hyper: true,
+        halving: true,
     };
 }
 
@@ -531,6 +545,27 @@ fn land(fields: &mut [Field; 2], seat: usize, card: u8) {
     }
 }
 
+/// The field scores of `seat` and of its opponent after `card`, played by `seat`, lands on
+/// `fields`: what [`land`] gives without copying the fields (a hot path of the playouts; a test
+/// checks the two agree).
+fn landed_scores(fields: &[Field; 2], seat: usize, card: u8) -> (u16, u16) {
+    let (own, theirs) = (&fields[seat], &fields[1 - seat]);
+    let (mut mine, mut other) = (own.score, theirs.score);
+    match card {
+        ONE if own.top_bolted() => mine += value(own.cards[usize::from(own.len) - 1]),
+        BOLT => {
+            // A bolted top card goes; the card below it (or the top itself) is bolted.
+            let len = usize::from(theirs.len) - usize::from(theirs.top_bolted());
+            if len > 0 {
+                other -= value(theirs.cards[len - 1]);
+            }
+        }
+        MIRROR => (mine, other) = (other, mine),
+        c => mine += value(c),
+    }
+    (mine, other)
+}
+
 /// The chance, as `seat` sees it before its move, that the opponent holds no card that goes
 /// strictly ahead in `child` (the position after the move, the opponent to play): a
 /// hypergeometric draw of the opponent's hand from `pool`, the cards `seat` cannot see.
@@ -544,9 +579,8 @@ fn p_no_answer(pool: &[u8; 9], child: &Pos, seat: usize) -> f64 {
         if n == 0 || (hand == 1 && is_effect(x as u8)) {
             continue;
         }
-        let mut f = child.fields;
-        land(&mut f, other, x as u8);
-        if f[other].score > f[seat].score {
+        let (theirs, mine) = landed_scores(&child.fields, other, x as u8);
+        if theirs > mine {
             answers += usize::from(n);
         }
     }
@@ -691,12 +725,13 @@ fn has_answer(pos: &Pos) -> bool {
 }
 
 /// One playout to the end with [`rollout_choice`] for both seats; the result for seat 0.
-fn rollout(pos: &Pos, params: &Params, rng: &mut Rng) -> i8 {
+fn rollout(pos: &Pos, params: &Params, rng: &mut Rng, work: &mut u64) -> i8 {
     let mut p = *pos;
     loop {
         if let Some(r) = p.result() {
             return r;
         }
+        *work += 1;
         let card = rollout_choice(&p, params, rng);
         p.play(card);
     }
@@ -716,24 +751,51 @@ fn evaluate(obs: &BladeObservation, budget: u32, params: Params, rng: &mut Rng) 
     let replay = (params.temp > 0.0).then(|| Replay::new(obs));
     // Narrow decisions get more determinizations: their rollouts are fewer per determinization.
     let dets = budget.max(budget * params.wide / totals.len().max(1) as u32);
-    for _ in 0..dets {
-        rng.shuffle(&mut hidden);
-        let pos = Pos::from_observation(obs, &hidden)?;
-        let weight = replay.as_ref().map_or(1.0, |r| r.likelihood(&pos, 1 - obs.seat, &params));
-        let small = usize::from(pos.hand_len[0]) + usize::from(pos.hand_len[1]) <= params.exact_cards;
-        for (card, total) in &mut totals {
-            let mut child = pos;
-            child.play(card.index() as u8);
-            let mut nodes = 0;
-            let exact = if small { solve(&child, -1, 1, &mut nodes, params.node_limit) } else { None };
-            let v = match exact {
-                Some(v) => f64::from(v),
-                None => {
-                    let n = params.rollouts.max(1);
-                    (0..n).map(|_| f64::from(rollout(&child, &params, rng))).sum::<f64>() / f64::from(n)
-                }
-            };
-            *total += weight * sign * v;
+    // The work cap keeps the widest, longest decisions (the first ones) within the time of the
+    // others: moves played in playouts plus opponent turns replayed by the model.
+    let cap = (u64::from(budget) * WORK_PER_DET).max(MIN_WORK);
+    // Sequential halving: the search runs in rounds of equal work, and after each round the
+    // worse half of the cards still in play drops out, so the best cards get the most playouts.
+    let n = totals.len();
+    // A round needs a few determinizations to rank the cards: small budgets search flat.
+    let rounds = if params.halving && n > 2 { usize::BITS - (n - 1).leading_zeros() } else { 1 };
+    let rounds = rounds.min(dets / MIN_ROUND_DETS).max(1);
+    let mut alive = vec![true; n];
+    let mut work = 0u64;
+    let mut det = 0u32;
+    for round in 1..=rounds {
+        let (round_cap, round_dets) = (cap * u64::from(round) / u64::from(rounds), dets * round / rounds);
+        while det < round_dets && work < round_cap {
+            det += 1;
+            work += replay.as_ref().map_or(0, |r| r.turns.len() as u64);
+            rng.shuffle(&mut hidden);
+            let pos = Pos::from_observation(obs, &hidden)?;
+            let weight = replay.as_ref().map_or(1.0, |r| r.likelihood(&pos, 1 - obs.seat, &params));
+            let small = usize::from(pos.hand_len[0]) + usize::from(pos.hand_len[1]) <= params.exact_cards;
+            for ((card, total), _) in totals.iter_mut().zip(&alive).filter(|(_, &a)| a) {
+                let mut child = pos;
+                child.play(card.index() as u8);
+                let mut nodes = 0;
+                let exact = if small { solve(&child, -1, 1, &mut nodes, params.node_limit) } else { None };
+                let v = match exact {
+                    Some(v) => f64::from(v),
+                    None => {
+                        let n = params.rollouts.max(1);
+                        (0..n).map(|_| f64::from(rollout(&child, &params, rng, &mut work))).sum::<f64>()
+                            / f64::from(n)
+                    }
+                };
+                *total += weight * sign * v;
+            }
+        }
+        if round < rounds {
+            // The cards in play all saw the same determinizations: their totals compare.
+            let mut order: Vec<usize> = (0..n).filter(|&i| alive[i]).collect();
+            order.sort_by(|&a, &b| totals[b].1.total_cmp(&totals[a].1));
+            for &i in &order[order.len().div_ceil(2)..] {
+                alive[i] = false;
+                totals[i].1 = f64::NEG_INFINITY;
+            }
         }
     }
     Some(totals)
@@ -743,6 +805,10 @@ fn evaluate(obs: &BladeObservation, budget: u32, params: Params, rng: &mut Rng) 
 /// to the greedy bot's card, then to the cheaper card.
 fn choose(obs: &BladeObservation, budget: u32, params: Params, rng: &mut Rng) -> Card {
     let greedy = Blade::greedy_action(obs, rng).0;
+    if obs.legal.len() == 1 {
+        // One distinct card: nothing to search.
+        return greedy;
+    }
     let totals = match evaluate(obs, budget, params, rng) {
         Some(t) if !t.is_empty() => t,
         // Not a decision of this seat, or counts that do not add up: the greedy choice.
@@ -850,6 +916,29 @@ mod tests {
                     let action = legal[rng.below(legal.len())];
                     state.play_unchecked(seat, &action);
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn landed_scores_agree_with_land() {
+        // Fields built by random turns (every card kind, bolts on bolted tops included); at
+        // every step each card from each seat must score as landing it does.
+        let mut rng = Rng::new(7, Stream::Deal);
+        for _ in 0..300 {
+            let mut fields = [Field::EMPTY; 2];
+            fields[0].push(rng.below(9) as u8);
+            fields[1].push(rng.below(9) as u8);
+            for _ in 0..20 {
+                for seat in 0..2 {
+                    for card in 0..9u8 {
+                        let mut f = fields;
+                        land(&mut f, seat, card);
+                        let want = (f[seat].score, f[1 - seat].score);
+                        assert_eq!(landed_scores(&fields, seat, card), want, "{fields:?} {seat} {card}");
+                    }
+                }
+                land(&mut fields, rng.below(2), rng.below(9) as u8);
             }
         }
     }
