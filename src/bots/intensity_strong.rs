@@ -31,6 +31,10 @@ pub const MARGIN: f64 = 0.01;
 /// The default iterations per decision.
 pub const DEFAULT_ITERATIONS: u32 = 120;
 
+/// The most rollout moves a decision may play per iteration of its budget: it binds at the pass
+/// and the first tricks, whose candidates are many and rollouts long.
+pub const WORK_PER_ITERATION: u64 = 80;
+
 /// `strong:1` … `strong:3`, each rated at least +50 above the one below (docs/zoo.md): budgets
 /// between 1 and the default, or above it, rated less than +50 apart.
 pub const LEVELS: &[super::Level] = &[
@@ -46,7 +50,9 @@ const PASS_CANDIDATES: usize = 6;
 
 /// The `strong` bot for `seat` of the match with `seed`, with `budget` iterations per decision.
 pub fn bot(seed: u64, seat: Seat, budget: Option<u32>) -> Box<dyn Bot<Intensity>> {
-    let config = SearchConfig { iterations: budget.unwrap_or(DEFAULT_ITERATIONS), margin: MARGIN };
+    let iterations = budget.unwrap_or(DEFAULT_ITERATIONS);
+    let max_work = Some(u64::from(iterations) * WORK_PER_ITERATION);
+    let config = SearchConfig { iterations, margin: MARGIN, max_work, halving: true };
     Box::new(SearchBot::<Intensity>::new(seed, seat, config))
 }
 

@@ -190,7 +190,7 @@ impl StrongBot {
     pub fn new(seed: u64, seat: Seat, iterations: u32) -> StrongBot {
         StrongBot {
             rng: Rng::new(seed, Stream::Bot(seat)),
-            config: SearchConfig { iterations, margin: 0.02 },
+            config: SearchConfig { iterations, margin: 0.02, max_work: None, halving: false },
             endgame_deck: ENDGAME_DECK,
         }
     }

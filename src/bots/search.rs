@@ -12,6 +12,11 @@
 //! ([`Determinize::baseline`], the greedy action) is kept unless the best beats it by
 //! [`SearchConfig::margin`]: rollouts are biased, and small differences are mostly noise.
 //!
+//! With a work cap ([`SearchConfig::max_work`], rollout moves per decision) sampling stops once
+//! the moves are spent, and with [`SearchConfig::halving`] the work goes in rounds of
+//! sequential halving: after each round the worse half of the candidates drops out (never the
+//! baseline), so the best ones get the most rollouts.
+//!
 //! (Not a single-observer ISMCTS with UCT: at a few hundred iterations per decision its root
 //! statistics are too noisy to beat greedy in either game.)
 //!
@@ -68,7 +73,15 @@ pub struct SearchConfig {
     /// How much higher (in mean reward, `0.0..=1.0`) a candidate must score than the
     /// [`Determinize::baseline`] action to replace it.
     pub margin: f64,
+    /// The most rollout moves one decision may play (`None`: no cap): sampling stops once they
+    /// are spent (after at least one sample), which bounds the widest, longest decisions.
+    pub max_work: Option<u64>,
+    /// Sequential halving over the candidates within `max_work` (see [`search`]).
+    pub halving: bool,
 }
+
+/// The fewest samples per round of sequential halving.
+pub const MIN_ROUND_SAMPLES: u32 = 16;
 
 /// Runs the search for the observer of `obs` and returns the chosen action, one of the
 /// observation's legal actions. `obs.legal()` must not be empty.
@@ -90,20 +103,52 @@ pub fn search<G: Determinize>(obs: &G::Observation, config: SearchConfig, rng: &
     if candidates.len() == 1 {
         return candidates.remove(0);
     }
-    let mut totals = vec![0.0; candidates.len()];
+    let n = candidates.len();
+    let mut totals = vec![0.0; n];
     let mut sample = Some(first);
-    for _ in 0..config.iterations.max(1) {
-        let state = sample.take().unwrap_or_else(|| G::determinize(obs, rng));
-        let rollout_seed = rng.next_u64();
-        for (action, total) in candidates.iter().zip(&mut totals) {
-            let mut world = state.clone();
-            world.play_unchecked(observer, action);
-            let mut rollout_rng = Rng::new(rollout_seed, Stream::Bot(observer));
-            while let Some(&seat) = world.to_act().first() {
-                let next = world.rollout_action(seat, &mut rollout_rng);
-                world.play_unchecked(seat, &next);
+    let base = baseline.as_ref().and_then(|b| candidates.iter().position(|c| c == b));
+    // Sequential halving (with a work cap): rounds of equal work, after each the worse half of
+    // the candidates drops out (never the baseline), so the best get the most rollouts. A round
+    // needs a few samples to rank the candidates: small budgets search flat.
+    let rounds = match config.max_work {
+        Some(_) if config.halving && n > 2 => {
+            (usize::BITS - (n - 1).leading_zeros()).min(config.iterations / MIN_ROUND_SAMPLES).max(1)
+        }
+        _ => 1,
+    };
+    let mut alive = vec![true; n];
+    let (mut work, mut samples) = (0u64, 0u32);
+    let iterations = config.iterations.max(1);
+    for round in 1..=rounds {
+        let round_iterations = iterations * round / rounds;
+        let round_cap = config.max_work.map(|cap| cap * u64::from(round) / u64::from(rounds));
+        while samples < round_iterations && round_cap.is_none_or(|cap| samples == 0 || work < cap) {
+            samples += 1;
+            let state = sample.take().unwrap_or_else(|| G::determinize(obs, rng));
+            let rollout_seed = rng.next_u64();
+            for ((action, total), _) in candidates.iter().zip(&mut totals).zip(&alive).filter(|(_, &a)| a) {
+                let mut world = state.clone();
+                world.play_unchecked(observer, action);
+                let mut rollout_rng = Rng::new(rollout_seed, Stream::Bot(observer));
+                while let Some(&seat) = world.to_act().first() {
+                    let next = world.rollout_action(seat, &mut rollout_rng);
+                    world.play_unchecked(seat, &next);
+                    work += 1;
+                }
+                *total += world.reward(observer);
             }
-            *total += world.reward(observer);
+        }
+        if round < rounds {
+            // The candidates in play all saw the same samples: their totals compare.
+            let mut order: Vec<usize> = (0..n).filter(|&i| alive[i] && Some(i) != base).collect();
+            order.sort_by(|&x, &y| totals[y].total_cmp(&totals[x]));
+            let keep = (order.len() + usize::from(base.is_some()))
+                .div_ceil(2)
+                .saturating_sub(usize::from(base.is_some()));
+            for &i in &order[keep.min(order.len())..] {
+                alive[i] = false;
+                totals[i] = f64::NEG_INFINITY;
+            }
         }
     }
     let mut best = 0;
@@ -112,8 +157,8 @@ pub fn search<G: Determinize>(obs: &G::Observation, config: SearchConfig, rng: &
             best = i;
         }
     }
-    if let Some(b) = baseline.and_then(|b| candidates.iter().position(|c| *c == b)) {
-        let n = f64::from(config.iterations.max(1));
+    if let Some(b) = base {
+        let n = f64::from(samples);
         if totals[best] / n < totals[b] / n + config.margin {
             best = b;
         }
