@@ -39,6 +39,7 @@
 //! levels.
 
 use crate::bots::bot::{Bot, Fault, Verdict};
+use crate::bots::search::{drop_worse_half, halving_rounds};
 use crate::bots::{Greedy, Level};
 use crate::games::blade::{Blade, BladeObservation, Card, Event, Phase, Source, Variant};
 use crate::games::rng::{Rng, Stream};
@@ -66,8 +67,6 @@ pub const NODE_LIMIT: u32 = 4000;
 pub const WORK_PER_DET: u64 = 36;
 /// The least work cap, so that the smallest budgets search as many determinizations as asked.
 pub const MIN_WORK: u64 = 1000;
-/// The fewest determinizations per round of sequential halving.
-pub const MIN_ROUND_DETS: u32 = 16;
 /// Playouts per (determinization, card) when the position is not solved exactly.
 pub const ROLLOUTS: u32 = 1;
 
@@ -756,11 +755,8 @@ fn evaluate(obs: &BladeObservation, budget: u32, params: Params, rng: &mut Rng) 
     let cap = (u64::from(budget) * WORK_PER_DET).max(MIN_WORK);
     // Sequential halving: the search runs in rounds of equal work, and after each round the
     // worse half of the cards still in play drops out, so the best cards get the most playouts.
-    let n = totals.len();
-    // A round needs a few determinizations to rank the cards: small budgets search flat.
-    let rounds = if params.halving && n > 2 { usize::BITS - (n - 1).leading_zeros() } else { 1 };
-    let rounds = rounds.min(dets / MIN_ROUND_DETS).max(1);
-    let mut alive = vec![true; n];
+    let rounds = if params.halving { halving_rounds(totals.len(), dets) } else { 1 };
+    let mut alive = vec![true; totals.len()];
     let mut work = 0u64;
     let mut det = 0u32;
     for round in 1..=rounds {
@@ -789,11 +785,7 @@ fn evaluate(obs: &BladeObservation, budget: u32, params: Params, rng: &mut Rng) 
             }
         }
         if round < rounds {
-            // The cards in play all saw the same determinizations: their totals compare.
-            let mut order: Vec<usize> = (0..n).filter(|&i| alive[i]).collect();
-            order.sort_by(|&a, &b| totals[b].1.total_cmp(&totals[a].1));
-            for &i in &order[order.len().div_ceil(2)..] {
-                alive[i] = false;
+            for i in drop_worse_half(&mut alive, |i| totals[i].1, None) {
                 totals[i].1 = f64::NEG_INFINITY;
             }
         }

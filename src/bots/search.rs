@@ -83,6 +83,31 @@ pub struct SearchConfig {
 /// The fewest samples per round of sequential halving.
 pub const MIN_ROUND_SAMPLES: u32 = 16;
 
+/// Sequential halving's rounds for `candidates` over a budget of `samples`: ⌈log₂ candidates⌉,
+/// at most one per [`MIN_ROUND_SAMPLES`] samples (a round needs a few to rank the candidates,
+/// so small budgets search flat), at least one.
+pub fn halving_rounds(candidates: usize, samples: u32) -> u32 {
+    if candidates <= 2 {
+        return 1;
+    }
+    (usize::BITS - (candidates - 1).leading_zeros()).min(samples / MIN_ROUND_SAMPLES).max(1)
+}
+
+/// The end of a halving round: of the candidates still in play (`alive`), the worse half by
+/// `total` drops out, never `keep`; returns the ones that dropped. The candidates in play have
+/// all seen the same samples, so their totals compare.
+pub fn drop_worse_half(alive: &mut [bool], total: impl Fn(usize) -> f64, keep: Option<usize>) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..alive.len()).filter(|&i| alive[i] && Some(i) != keep).collect();
+    order.sort_by(|&x, &y| total(y).total_cmp(&total(x)));
+    let kept = usize::from(keep.is_some());
+    let stay = (order.len() + kept).div_ceil(2).saturating_sub(kept).min(order.len());
+    let dropped = order.split_off(stay);
+    for &i in &dropped {
+        alive[i] = false;
+    }
+    dropped
+}
+
 /// Runs the search for the observer of `obs` and returns the chosen action, one of the
 /// observation's legal actions. `obs.legal()` must not be empty.
 pub fn search<G: Determinize>(obs: &G::Observation, config: SearchConfig, rng: &mut Rng) -> G::Action {
@@ -108,14 +133,9 @@ pub fn search<G: Determinize>(obs: &G::Observation, config: SearchConfig, rng: &
     let mut sample = Some(first);
     let base = baseline.as_ref().and_then(|b| candidates.iter().position(|c| c == b));
     // Sequential halving (with a work cap): rounds of equal work, after each the worse half of
-    // the candidates drops out (never the baseline), so the best get the most rollouts. A round
-    // needs a few samples to rank the candidates: small budgets search flat.
-    let rounds = match config.max_work {
-        Some(_) if config.halving && n > 2 => {
-            (usize::BITS - (n - 1).leading_zeros()).min(config.iterations / MIN_ROUND_SAMPLES).max(1)
-        }
-        _ => 1,
-    };
+    // the candidates drops out (never the baseline), so the best get the most rollouts.
+    let halving = config.halving && config.max_work.is_some();
+    let rounds = if halving { halving_rounds(n, config.iterations) } else { 1 };
     let mut alive = vec![true; n];
     let (mut work, mut samples) = (0u64, 0u32);
     let iterations = config.iterations.max(1);
@@ -139,14 +159,7 @@ pub fn search<G: Determinize>(obs: &G::Observation, config: SearchConfig, rng: &
             }
         }
         if round < rounds {
-            // The candidates in play all saw the same samples: their totals compare.
-            let mut order: Vec<usize> = (0..n).filter(|&i| alive[i] && Some(i) != base).collect();
-            order.sort_by(|&x, &y| totals[y].total_cmp(&totals[x]));
-            let keep = (order.len() + usize::from(base.is_some()))
-                .div_ceil(2)
-                .saturating_sub(usize::from(base.is_some()));
-            for &i in &order[keep.min(order.len())..] {
-                alive[i] = false;
+            for i in drop_worse_half(&mut alive, |i| totals[i], base) {
                 totals[i] = f64::NEG_INFINITY;
             }
         }
@@ -256,5 +269,37 @@ pub(crate) mod testkit {
     /// Mean and half-width of the 95% normal interval of `xs`.
     pub fn mean_ci(xs: &[f64]) -> (f64, f64) {
         crate::stats::ratings::mean_ci95(xs).expect("at least two values")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn halving_rounds_follow_the_candidates_and_the_budget() {
+        assert_eq!(halving_rounds(2, 1000), 1);
+        assert_eq!(halving_rounds(3, 1000), 2);
+        assert_eq!(halving_rounds(8, 1000), 3);
+        assert_eq!(halving_rounds(9, 1000), 4);
+        // Fewer than MIN_ROUND_SAMPLES samples per round: fewer rounds, at least one.
+        assert_eq!(halving_rounds(8, 2 * MIN_ROUND_SAMPLES), 2);
+        assert_eq!(halving_rounds(8, 4), 1);
+    }
+
+    #[test]
+    fn the_worse_half_drops_but_never_the_kept_one() {
+        let totals = [5.0, 1.0, 4.0, 0.0, 3.0];
+        let mut alive = [true; 5];
+        let mut dropped = drop_worse_half(&mut alive, |i| totals[i], None);
+        dropped.sort_unstable();
+        assert_eq!(dropped, vec![1, 3]);
+        assert_eq!(alive, [true, false, true, false, true]);
+        // Candidate 3 (the worst) is kept: of the four in play two stay, it and the best other.
+        let mut alive = [true, true, true, true, false];
+        let mut dropped = drop_worse_half(&mut alive, |i| totals[i], Some(3));
+        dropped.sort_unstable();
+        assert_eq!(dropped, vec![1, 2]);
+        assert_eq!(alive, [true, false, false, true, false]);
     }
 }
