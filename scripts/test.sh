@@ -7,6 +7,9 @@ cd "$(dirname "$0")/.."
 # wasm32-unknown-unknown target and clang/lld when missing, builds the bots and refreshes
 # example_bots/wasm/.
 bash scripts/build-example-bots.sh
+# The rules crate builds for the browser and for bots (ARCHITECTURE.md, `games/`): the target was
+# installed by the script above.
+cargo check --locked -p cardarena-games --target wasm32-unknown-unknown
 # Headless Chromium for tests/report.rs (the HTML report opened in a browser), with its WebDriver
 # for tests/browser.rs (the replay viewer, driven through tests/common/browser.rs), tmux for
 # tests/authoring.rs (a person playing in a terminal) and PostgreSQL for tests/queue.rs: Debian's

@@ -38,7 +38,7 @@
 //! command line on top. ARCHITECTURE.md has the map.
 
 pub mod bots;
-pub mod games;
+pub use cardarena_games as games;
 pub mod play;
 pub mod replay;
 pub mod schema;

@@ -3,8 +3,8 @@
 use proptest::prelude::*;
 
 use super::*;
-use crate::games::rng::Rng;
-use crate::games::testkit::{observation_json, random_playout, replay};
+use crate::rng::Rng;
+use crate::testkit::{observation_json, random_playout, replay};
 
 // ---- helpers ----------------------------------------------------------------------------------
 

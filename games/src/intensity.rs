@@ -30,7 +30,7 @@ use serde::{Deserialize, Serialize};
 
 use super::json::JsonOut;
 use super::{FaultPolicy, Game, Observation, Outcome, ParseActionError, Seat, SetupError, UnknownVariant};
-use crate::games::rng::{Rng, Stream};
+use crate::rng::{Rng, Stream};
 
 /// Seats at the table.
 pub const PLAYERS: usize = 4;

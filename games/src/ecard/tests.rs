@@ -3,8 +3,8 @@
 use proptest::prelude::*;
 
 use super::*;
-use crate::games::rng::{Rng, Stream};
-use crate::games::testkit::{observation_json, random_playout, replay};
+use crate::rng::{Rng, Stream};
+use crate::testkit::{observation_json, random_playout, replay};
 
 fn new(variant: Variant) -> Ecard {
     Ecard::new(variant, 0)

@@ -16,8 +16,8 @@
 //! ```
 
 use super::View;
-use crate::games::lost_cities::{expedition_score, Card, LostCities, LostCitiesObservation, Phase};
-use crate::games::{Game, Seat};
+use crate::lost_cities::{expedition_score, Card, LostCities, LostCitiesObservation, Phase};
+use crate::{Game, Seat};
 
 impl View for LostCities {
     fn render_state(&self) -> String {

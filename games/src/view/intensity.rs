@@ -13,8 +13,8 @@
 //! ```
 
 use super::View;
-use crate::games::intensity::{Card, Intensity, IntensityObservation, Phase, PLAYERS};
-use crate::games::{Game, Seat};
+use crate::intensity::{Card, Intensity, IntensityObservation, Phase, PLAYERS};
+use crate::{Game, Seat};
 
 impl View for Intensity {
     /// seed-games.md §4(b): the passed cards are seen only by the seat that receives them.

@@ -1,7 +1,7 @@
 //! Pure game rules: one module per game, all with the same shape (the [`Game`] trait).
 //!
-//! **Invariant:** nothing under `src/games` does I/O, reads the clock, spawns threads, touches the
-//! sandbox, or draws randomness from anything but [`crate::games::rng::Rng`] seeded from the match seed.
+//! **Invariant:** nothing in this crate does I/O, reads the clock, spawns threads, touches the
+//! sandbox, or draws randomness from anything but [`crate::rng::Rng`] seeded from the match seed.
 //! A game is a plain value: `deal` a [`Game::Setup`] from a seed, turn it into a state with
 //! `from_setup`, then ask `to_act`, `legal_actions`, `play`, `observe` and `outcome`.
 //!
@@ -192,7 +192,7 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
     /// Every variant; the first is the default.
     fn variants() -> &'static [Self::Variant];
 
-    /// Shuffles and deals a start position for `variant` from `seed` (stream [`crate::games::rng::Stream::Deal`]).
+    /// Shuffles and deals a start position for `variant` from `seed` (stream [`crate::rng::Stream::Deal`]).
     fn deal(variant: Self::Variant, seed: u64) -> Self::Setup;
 
     /// Checks a setup and makes it a state.

@@ -3,7 +3,7 @@
 use proptest::prelude::*;
 
 use super::*;
-use crate::games::testkit::{observation_json, random_playout, replay};
+use crate::testkit::{observation_json, random_playout, replay};
 
 // ---- helpers ---------------------------------------------------------------------------------
 
@@ -506,7 +506,7 @@ fn forfeit_gives_the_faulty_seat_zero_and_both_faulty_a_draw() {
         let d = v.draw_points();
         assert_eq!(state.forfeit(&[0, 1]), Outcome { points: vec![d, d], ranks: vec![1, 1] });
     }
-    assert_eq!(Blade::FAULT_POLICY, crate::games::FaultPolicy::Forfeit);
+    assert_eq!(Blade::FAULT_POLICY, crate::FaultPolicy::Forfeit);
 }
 
 #[test]

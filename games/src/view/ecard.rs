@@ -11,8 +11,8 @@
 //! ```
 
 use super::View;
-use crate::games::ecard::{Card, Ecard, EcardObservation, Phase, RoundRecord, Side};
-use crate::games::Game;
+use crate::ecard::{Card, Ecard, EcardObservation, Phase, RoundRecord, Side};
+use crate::Game;
 
 impl View for Ecard {
     fn render_state(&self) -> String {

@@ -4,7 +4,7 @@
 //! Every game implements [`View`]; the provided methods give a plain rendering that works for any
 //! game, and a game overrides them with a readable board.
 
-use crate::games::Game;
+use crate::Game;
 
 // One line per game, so that each game's board lives in its own file.
 mod blade;

@@ -10,8 +10,8 @@
 //! ```
 
 use super::View;
-use crate::games::blade::{Blade, BladeObservation, Card, Event, FieldCard, Phase, Source};
-use crate::games::{Game, Seat};
+use crate::blade::{Blade, BladeObservation, Card, Event, FieldCard, Phase, Source};
+use crate::{Game, Seat};
 
 impl View for Blade {
     fn render_state(&self) -> String {

@@ -32,7 +32,7 @@ use serde::{Deserialize, Serialize};
 
 use super::json::JsonOut;
 use super::{Game, Observation, Outcome, ParseActionError, Seat, SetupError, UnknownVariant};
-use crate::games::rng::{Rng, Stream};
+use crate::rng::{Rng, Stream};
 
 // ---------------------------------------------------------------------------------------------
 // Vocabulary

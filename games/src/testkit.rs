@@ -4,7 +4,7 @@
 //! drive them with any seed.
 
 use super::{Game, Observation, Seat};
-use crate::games::rng::{Rng, Stream};
+use crate::rng::{Rng, Stream};
 
 /// A whole match played with uniformly random legal actions: the final state and every
 /// `(seat, action)` in order.
@@ -102,8 +102,8 @@ pub fn observation_json<G: Game>(state: &G, seat: Seat) -> String {
 /// The observation of the eighth decision of Blade (default variant, seed 7) between two
 /// `random` bots: a typical mid-match observation, for benchmarks and profiles. (It replays the
 /// built-in `random` bot's choices: each seat draws from its own [`Stream::Bot`] stream.)
-pub fn blade_observation() -> <crate::games::blade::Blade as Game>::Observation {
-    use crate::games::blade::Blade;
+pub fn blade_observation() -> <crate::blade::Blade as Game>::Observation {
+    use crate::blade::Blade;
     let mut state = Blade::new(Blade::variants()[0], 7);
     let mut rngs: Vec<Rng> = (0..2).map(|seat| Rng::new(7, Stream::Bot(seat))).collect();
     let mut last = None;

@@ -29,7 +29,7 @@ use super::json::JsonOut;
 use super::{
     variant_list, FaultPolicy, Game, Observation, Outcome, ParseActionError, Seat, SetupError, UnknownVariant,
 };
-use crate::games::rng::{Rng, Stream};
+use crate::rng::{Rng, Stream};
 
 /// Cards dealt to each seat.
 pub const HAND_SIZE: usize = 8;
