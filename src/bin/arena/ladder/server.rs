@@ -306,7 +306,8 @@ pub(super) fn routes(ladder: &Ladder) -> Router<Ladder> {
                 r
             }
             other => Response::from(other),
-        }));
+        }))
+        .layer(axum::middleware::from_fn_with_state(ladder.clone(), form_over_the_limit));
     Router::new()
         .route("/", get(index))
         .route("/static/style.css", get(|| async { ([(header::CONTENT_TYPE, "text/css")], STYLE) }))
@@ -703,6 +704,36 @@ async fn upload_form(
         Ok(bot) => Ok(Redirect::to(&format!("/bots/{}", bot.id)).into_response()),
         Err(e) => refused_upload(&ladder, &session, e, &filled).await,
     }
+}
+
+/// The upload form's answer when the upload limit holds it back (the limiter answers JSON, as
+/// `arena submit` reads it): the form again with the limiter's message and `Retry-After`.
+async fn form_over_the_limit(
+    State(ladder): State<Ladder>,
+    session: Session,
+    req: Request<axum::body::Body>,
+    next: axum::middleware::Next,
+) -> Response {
+    let form = req.uri().path() == "/upload";
+    let answer = next.run(req).await;
+    if !form || answer.status() != StatusCode::TOO_MANY_REQUESTS {
+        return answer;
+    }
+    let retry = answer.headers().get(header::RETRY_AFTER).cloned();
+    let bytes = axum::body::to_bytes(answer.into_body(), FORM_OVERHEAD).await.unwrap_or_default();
+    let message = serde_json::from_slice::<serde_json::Value>(&bytes)
+        .ok()
+        .and_then(|v| v["error"].as_str().map(str::to_string))
+        .unwrap_or_else(|| "too many uploads; try again in a minute".to_string());
+    let error = AppError::new(StatusCode::TOO_MANY_REQUESTS, message);
+    let mut page = match refused_upload(&ladder, &session, error, &Filled::default()).await {
+        Ok(page) => page,
+        Err(e) => e.into_response(),
+    };
+    if let Some(retry) = retry {
+        page.headers_mut().insert(header::RETRY_AFTER, retry);
+    }
+    page
 }
 
 /// Reads the upload form (noting its fields in `filled` as they come) and takes the upload in.

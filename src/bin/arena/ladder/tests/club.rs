@@ -110,6 +110,10 @@ async fn a_refused_upload_shows_the_form_again_with_the_reason() {
     // fourth is held back.
     let r = alice.upload(&s.app, "blade", "dice", "d.lua", &good, true).await;
     assert_eq!(r.status, StatusCode::TOO_MANY_REQUESTS, "{}", r.body);
+    // Held back, the form says so too (the API keeps its JSON for `arena submit`).
+    assert!(r.headers.contains_key(header::RETRY_AFTER));
+    assert_upload_form(&r.body);
+    assert!(r.body.contains("Not uploaded: too many uploads; try again in"), "{}", r.body);
     // Signed out, there is no form to show: the error page, as before.
     let mut stranger = Browser::default();
     stranger.get(&s.app, "/login").await;
