@@ -151,3 +151,75 @@ fn the_replay_page_steps_links_hides_other_hands_and_shows_faults() {
         b.close().await;
     });
 }
+
+#[test]
+fn the_lost_cities_board_is_drawn_as_cards() {
+    let dir = scratch("lost-cities");
+    let replay_file = dir.join("m.json");
+    let page = dir.join("m.html");
+    arena(&[
+        "play",
+        "--game",
+        "lost-cities",
+        "--seed",
+        "4",
+        "--bots",
+        "greedy,random",
+        "--replay",
+        replay_file.to_str().unwrap(),
+    ]);
+    arena(&["replay", replay_file.to_str().unwrap(), "--html", page.to_str().unwrap()]);
+    // In the terminal, `arena replay` still prints the text board.
+    let out = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["replay", replay_file.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.contains("suit  seat 1") && text.contains("deck: "), "{text}");
+    let replay = resim::load_file(&replay_file).unwrap();
+    let f = frames(&replay, "m.json").unwrap();
+    // A step with a few expeditions laid.
+    let laid = |step: usize| -> usize {
+        let t = f.frames[step].table.as_ref().unwrap();
+        t.rows.iter().map(|r| r.cells[0].cards.len() + r.cells[2].cards.len()).sum()
+    };
+    let step = (0..f.frames.len()).find(|&k| laid(k) >= 6).expect("a step with six cards laid");
+    let table_cards = |t: &cardarena::replay::viewer::frames::Table| -> Vec<String> {
+        t.rows
+            .iter()
+            .flat_map(|r| r.cells.iter().flat_map(|c| c.cards.iter().map(|c| c.text.clone())))
+            .collect()
+    };
+
+    browser::runtime().block_on(async {
+        let Some(b) = Browser::start().await else { return };
+        b.client.goto(&format!("file://{}#step={step}", page.display())).await.unwrap();
+        assert_eq!(b.text(".rv-counter").await, format!("step {step} / {}", f.frames.len() - 1));
+        // The expeditions and piles as cards in a grid, a row per suit; no text block.
+        assert!(b.texts("pre.rv-board").await.is_empty(), "the ASCII board is gone");
+        let spectator = f.frames[step].table.as_ref().unwrap();
+        assert_eq!(b.texts(".rv-table tbody tr").await.len(), spectator.rows.len());
+        assert_eq!(b.texts(".rv-table thead th").await, ["suit", "seat 1", "discard pile", "seat 0"]);
+        assert_eq!(b.texts(".rv-table td .card").await, table_cards(spectator));
+        let classes = "return [...document.querySelectorAll('.rv-table td .card')].map(c => c.className)";
+        let classes = b.client.execute(classes, vec![]).await.unwrap();
+        let classes: Vec<String> = serde_json::from_value(classes).unwrap();
+        assert!(classes.iter().all(|c| c.starts_with("card suit-")), "{classes:?}");
+        // Coloured as the hands' cards are (viewer.css), not plain text.
+        let colour = "return getComputedStyle(document.querySelector('.rv-table td .card')).backgroundColor";
+        assert_ne!(b.client.execute(colour, vec![]).await.unwrap(), "rgba(0, 0, 0, 0)");
+        assert!(b.text(".rv-table").await.contains(&spectator.head[0]));
+        b.screenshot("viewer-lost-cities").await;
+
+        // Seat 1's point of view: its expeditions at the bottom, the other hand by its size.
+        b.client.find(Locator::Css(".rv-pov")).await.unwrap().select_by_value("1").await.unwrap();
+        let mine = f.frames[step].seats[1].table.as_ref().unwrap();
+        assert_eq!(b.texts(".rv-table thead th").await, ["suit", "seat 0", "discard pile", "seat 1 (you)"]);
+        assert_eq!(b.texts(".rv-table td .card").await, table_cards(mine));
+        assert!(b.text(".rv-table").await.contains("seat 0 hand: "), "{}", b.text(".rv-table").await);
+        b.screenshot("viewer-lost-cities-seat1").await;
+        let errors = b.console_errors().await;
+        assert!(errors.is_empty(), "the page's console: {errors:#?}");
+        b.close().await;
+    });
+}

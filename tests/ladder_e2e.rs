@@ -4,8 +4,10 @@
 //! One test, because a ladder takes a while to fill: the admin registers with the invite link
 //! the server printed, invites a second player, both upload bots through the upload form (Lua
 //! and WASM, example_bots/; the WASM ones are built by scripts/build-example-bots.sh, which
-//! scripts/test.sh runs), the worker validates them and plays their matches, the leaderboard
-//! fills, and a match's replay is stepped and seen from one seat. Then the public audit (issue
+//! scripts/test.sh runs; and a WebAssembly text module), a refused upload shows the form again
+//! with its reason, the worker validates the bots and plays their matches, the leaderboard
+//! fills, a bot page shows its results and leads back to the board, and a match's replay is
+//! stepped and seen from one seat. Then the public audit (issue
 //! 21 item 9): the match page's replay, arena version, hashes and published bot files, downloaded
 //! without an account, verify with `arena replay --verify`, and a tampered replay does not.
 //! Last, the server is killed and its worker stops with it. Screenshots of every stage go to
@@ -134,6 +136,32 @@ async fn upload(b: &Browser, name: &str, file: &str) -> String {
     page
 }
 
+/// A refused upload (a language the ladder does not take): the upload form again, inside the
+/// ladder's layout, with the reason, the name as it was and the rate limit's rule.
+async fn refused_upload(b: &Browser, dir: &Path) {
+    let file = dir.join("snake.py");
+    std::fs::write(&file, "print('a bot in Python')\n").unwrap();
+    b.client.goto(&format!("{}/upload", base(b).await)).await.unwrap();
+    b.client.find(Locator::Css("select[name=game]")).await.unwrap().select_by_value("blade").await.unwrap();
+    fill(b, "input[name=name]", "snake").await;
+    fill(b, "input[name=file]", file.to_str().unwrap()).await;
+    click(b, "form[action='/upload'] button").await;
+    wait_for(b, ".refused", 20).await;
+    let reason = b.text(".refused").await;
+    assert!(reason.starts_with("Not uploaded: ") && reason.contains("not .py"), "{reason}");
+    assert!(b.text(".limit").await.contains("refused ones too"));
+    let name = b.client.find(Locator::Css("input[name=name]")).await.unwrap().prop("value").await.unwrap();
+    assert_eq!(name.as_deref(), Some("snake"), "the name is kept");
+    // The ladder's own page: its bar (signed in) and its style sheet.
+    assert!(b.text("body > header nav").await.contains("Sign out"));
+    let bar = "return getComputedStyle(document.querySelector('body > header')).display";
+    assert_eq!(b.client.execute(bar, vec![]).await.unwrap(), "flex", "the ladder's style sheet applies");
+    b.screenshot("ladder-refused").await;
+    // The browser notes the 422 answer; nothing else went wrong.
+    let errors: Vec<String> = b.console_errors().await.into_iter().filter(|e| !e.contains("422")).collect();
+    assert!(errors.is_empty(), "the refused upload's page: {errors:#?}");
+}
+
 async fn base(b: &Browser) -> String {
     let url = b.client.current_url().await.unwrap();
     url.origin().ascii_serialization()
@@ -248,6 +276,9 @@ fn a_ladder_in_the_browser_from_invite_to_replay_then_audited_and_stopped() {
         let random = upload(&b, "dice", "example_bots/lua/blade_random.lua").await;
         b.screenshot("ladder-3-uploaded").await;
         no_console_errors(&b, "the upload").await;
+        refused_upload(&b, &dir).await;
+        // A WebAssembly text module, as `arena new --lang wat` makes: the ladder compiles it.
+        let texty = upload(&b, "texty", "example_bots/wat/first_legal.wat").await;
         click(&b, "header form[action='/logout'] button").await;
         wait_path(&b, "/", 20).await;
 
@@ -255,9 +286,13 @@ fn a_ladder_in_the_browser_from_invite_to_replay_then_audited_and_stopped() {
         register(&b, &invite, "pupil").await;
         let rusty = upload(&b, "rusty", "example_bots/wasm/blade_rust.wasm").await;
         let carlo = upload(&b, "carlo", "example_bots/lua/blade_montecarlo.lua").await;
-        for page in [&greedy, &random, &rusty, &carlo] {
+        for page in [&greedy, &random, &rusty, &carlo, &texty] {
             wait_ready(&b, page, 180).await;
         }
+        b.client.goto(&format!("{url}{texty}")).await.unwrap();
+        let versions = b.text("main table").await;
+        assert!(versions.contains("v1 (wat)") && versions.contains("ready"), "{versions}");
+        b.screenshot("ladder-wat-ready").await;
         b.client.goto(&format!("{url}{rusty}")).await.unwrap();
         let versions = b.text("main table").await;
         assert!(versions.contains("v1 (wasm)") && versions.contains("ready"), "{versions}");
@@ -284,6 +319,19 @@ fn a_ladder_in_the_browser_from_invite_to_replay_then_audited_and_stopped() {
         // The README's picture: the page without the window's empty bottom.
         b.screenshot_of("body", "ladder-board").await;
         no_console_errors(&b, "the leaderboard").await;
+
+        // The WASM bot's page: each recent match with its result for the bot, and the way back
+        // to the leaderboard.
+        b.client.goto(&format!("{url}{rusty}")).await.unwrap();
+        let results = b.texts("ul.recent .result").await;
+        assert!(!results.is_empty(), "{}", b.text("main").await);
+        assert!(results.iter().all(|r| ["win", "draw", "loss"].contains(&r.as_str())), "{results:?}");
+        let recent = "document.querySelector('ul.recent').previousElementSibling.scrollIntoView()";
+        b.client.execute(recent, vec![]).await.unwrap();
+        b.screenshot("ladder-bot-results").await;
+        click(&b, ".leaderboards a[href='/board/blade/readme']").await;
+        wait_path(&b, "/board/blade/readme", 20).await;
+        no_console_errors(&b, "the bot page and back").await;
 
         // A match of the WASM bot, from its page: the first with a few decisions to step through
         // (a deal of Blade may end at the first card).

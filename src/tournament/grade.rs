@@ -18,7 +18,7 @@ use crate::play::runner::{BotEntry, FaultRecord, Replay};
 use crate::tournament::config::{Event, Format};
 use crate::tournament::schedule::{deal_seed, MatchPlan};
 use crate::tournament::standings::{self, match_score, EventStandings};
-use crate::tournament::MatchSummary;
+use crate::tournament::{MatchResult, MatchSummary};
 
 /// What a grade plays: the game, the reference bots, the deals and whether the graded bots
 /// also play each other.
@@ -266,11 +266,10 @@ impl Stats {
         let s = &p.summary;
         self.matches += 1;
         self.points += standings::game_points(game, s, seat);
-        let first_shared = s.ranks.iter().filter(|&&r| r == 1).count() > 1;
-        match (s.ranks[seat], first_shared) {
-            (1, false) => self.wins += 1,
-            (1, true) => self.draws += 1,
-            _ => self.losses += 1,
+        match MatchResult::of(&s.ranks, seat) {
+            MatchResult::Win => self.wins += 1,
+            MatchResult::Draw => self.draws += 1,
+            MatchResult::Loss => self.losses += 1,
         }
         let e = self.deal_scores.entry(p.plan.deal).or_insert((0.0, 0));
         e.0 += match_score(&s.ranks, seat);

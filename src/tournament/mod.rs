@@ -76,6 +76,40 @@ impl MatchSummary {
     }
 }
 
+/// A seat's result in one match, as the standings count it: a win is first place alone, a draw
+/// first place shared, anything else a loss.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MatchResult {
+    /// First, alone.
+    Win,
+    /// First, with another seat.
+    Draw,
+    /// Not first.
+    Loss,
+}
+
+impl MatchResult {
+    /// The result of `seat` in a match whose seats ranked `ranks` (1 is first).
+    pub fn of(ranks: &[u32], seat: usize) -> MatchResult {
+        let first_shared = ranks.iter().filter(|&&r| r == 1).count() > 1;
+        match (ranks[seat], first_shared) {
+            (1, false) => MatchResult::Win,
+            (1, true) => MatchResult::Draw,
+            _ => MatchResult::Loss,
+        }
+    }
+
+    /// `win`, `draw` or `loss`.
+    pub fn name(self) -> &'static str {
+        match self {
+            MatchResult::Win => "win",
+            MatchResult::Draw => "draw",
+            MatchResult::Loss => "loss",
+        }
+    }
+}
+
 /// How to run a tournament.
 #[derive(Clone, Debug)]
 pub struct RunOptions {

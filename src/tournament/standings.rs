@@ -23,7 +23,7 @@ use skillratings::{MultiTeamOutcome, Outcomes};
 
 use super::config::Event;
 use super::schedule::MatchPlan;
-use super::MatchSummary;
+use super::{MatchResult, MatchSummary};
 use crate::play::runner::BotEntry;
 use crate::play::GameId;
 use crate::stats::ratings::{self, Placing};
@@ -256,12 +256,10 @@ pub fn compute(
                 let points = game_points(game, s, seat);
                 row.points += points;
                 match_points[e].push(points);
-                let rank = s.ranks[seat];
-                let tied_first = s.ranks.iter().filter(|&&r| r == 1).count() > 1;
-                match (rank, tied_first) {
-                    (1, false) => row.wins += 1,
-                    (1, true) => row.draws += 1,
-                    _ => row.losses += 1,
+                match MatchResult::of(&s.ranks, seat) {
+                    MatchResult::Win => row.wins += 1,
+                    MatchResult::Draw => row.draws += 1,
+                    MatchResult::Loss => row.losses += 1,
                 }
                 row.faulted_matches += u64::from(!s.faults[seat].is_empty());
                 for v in &s.faults[seat] {

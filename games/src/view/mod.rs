@@ -4,6 +4,8 @@
 //! Every game implements [`View`]; the provided methods give a plain rendering that works for any
 //! game, and a game overrides them with a readable board.
 
+use serde::Serialize;
+
 use crate::Game;
 
 // One line per game, so that each game's board lives in its own file.
@@ -36,6 +38,67 @@ pub trait View: Game {
         let _ = card;
         String::new()
     }
+
+    /// The whole position (as [`View::render_state`]) laid out for the web viewer with its
+    /// cards as cards; `None` (the default): the viewer shows the text board.
+    fn table_of_state(&self) -> Option<Table> {
+        None
+    }
+
+    /// What one seat sees (as [`View::render_observation`], from its observation alone) laid
+    /// out for the web viewer; `None` (the default): the viewer shows the text board.
+    fn table_of_observation(obs: &Self::Observation) -> Option<Table> {
+        let _ = obs;
+        None
+    }
+}
+
+/// A card as the web viewer draws it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct CardSpan {
+    /// The card as the observation writes it.
+    pub text: String,
+    /// Its colour class ([`View::card_class`]).
+    pub class: String,
+}
+
+impl CardSpan {
+    /// The card `text` of game `G`, with its class.
+    pub fn of<G: View>(text: String) -> CardSpan {
+        CardSpan { class: G::card_class(&text), text }
+    }
+}
+
+/// A board laid out for the web viewer: lines of text above and below a grid whose cells hold
+/// cards (Lost Cities: a row per suit, a column per expedition and the discard pile).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Table {
+    /// Lines above the grid (who is to move).
+    pub head: Vec<String>,
+    /// The columns' titles, the rows' labels first.
+    pub columns: Vec<String>,
+    /// The rows of the grid.
+    pub rows: Vec<TableRow>,
+    /// Lines below the grid (deck, score, last move).
+    pub foot: Vec<String>,
+}
+
+/// A row of a [`Table`].
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct TableRow {
+    /// Its label (first column).
+    pub label: CardSpan,
+    /// One cell per column after the first.
+    pub cells: Vec<TableCell>,
+}
+
+/// A cell of a [`TableRow`]: some cards (maybe none) and a short note (a score).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct TableCell {
+    /// The cards, in the order they were laid.
+    pub cards: Vec<CardSpan>,
+    /// A note after the cards; empty for none.
+    pub note: String,
 }
 
 /// A game-independent rendering of an observation: one `key: value` line per JSON field, with

@@ -5,6 +5,7 @@
 use serde::Serialize;
 
 use crate::games::view::View;
+pub use crate::games::view::{CardSpan, Table};
 use crate::games::{Outcome, Seat};
 use crate::play::resim::walk;
 use crate::play::runner::{BotEntry, FaultRecord, Replay};
@@ -51,6 +52,10 @@ pub struct Frame {
     /// The position as a spectator sees it (every hidden card), the game's text board
     /// ([`View::render_state`]).
     pub board: String,
+    /// The same position laid out with its cards as cards, for games that have such a layout
+    /// ([`View::table_of_state`]); the viewer then draws it instead of the text board.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub table: Option<Table>,
     /// Every seat's hand as that seat sees it (its observation's `hand`).
     pub hands: Vec<Vec<CardSpan>>,
     /// What each seat sees of this position, in seat order.
@@ -66,20 +71,14 @@ pub struct Frame {
     pub note: Option<String>,
 }
 
-/// A card as the viewer draws it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct CardSpan {
-    /// The card as the observation writes it.
-    pub text: String,
-    /// Its colour class ([`View::card_class`]).
-    pub class: String,
-}
-
 /// One seat's view of a frame's position.
 #[derive(Clone, Debug, Serialize)]
 pub struct SeatFrame {
     /// The seat's board, drawn from its observation alone ([`View::render_observation`]).
     pub view: String,
+    /// The seat's view laid out with its cards as cards ([`View::table_of_observation`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub table: Option<Table>,
     /// When this seat decides in this frame: the observation JSON exactly as the bot received it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub observation: Option<String>,
@@ -227,10 +226,11 @@ impl Frames {
         out.seat = Some(seat);
         for frame in &mut out.frames {
             frame.board = frame.seats[seat].view.clone();
+            frame.table = frame.seats[seat].table.clone();
             for (s, (hand, view)) in frame.hands.iter_mut().zip(&mut frame.seats).enumerate() {
                 if s != seat {
                     hand.clear();
-                    *view = SeatFrame { view: String::new(), observation: None, stdin: None };
+                    *view = SeatFrame { view: String::new(), table: None, observation: None, stdin: None };
                 }
             }
             if let Some(m) = frame.decision.as_mut().filter(|m| m.seat != seat) {
@@ -253,9 +253,23 @@ fn position<G: Hosted>(state: &G, step: usize) -> Frame {
     for s in 0..G::PLAYERS {
         let obs = state.observe(s);
         hands.push(hand::<G>(&obs));
-        seats.push(SeatFrame { view: G::render_observation(&obs), observation: None, stdin: None });
+        seats.push(SeatFrame {
+            view: G::render_observation(&obs),
+            table: G::table_of_observation(&obs),
+            observation: None,
+            stdin: None,
+        });
     }
-    Frame { step, board: state.render_state(), hands, seats, decision: None, badges: Vec::new(), note: None }
+    Frame {
+        step,
+        board: state.render_state(),
+        table: state.table_of_state(),
+        hands,
+        seats,
+        decision: None,
+        badges: Vec::new(),
+        note: None,
+    }
 }
 
 /// The `hand` of an observation (every game's observation has one), as card spans.
@@ -279,7 +293,7 @@ pub fn live_cards(
         .map_err(|e| HostError::Damaged(format!("an observation of {}: {e}", game.name())))?;
     Ok(crate::play::with_game!(game, G => (
         hand_of_value::<G>(&value),
-        moves.iter().map(|m| CardSpan { class: G::card_class(m), text: m.clone() }).collect(),
+        moves.iter().map(|m| CardSpan::of::<G>(m.clone())).collect(),
     )))
 }
 
@@ -292,7 +306,7 @@ fn hand_of_value<G: View>(value: &serde_json::Value) -> Vec<CardSpan> {
                 serde_json::Value::String(s) => s.clone(),
                 other => other.to_string(),
             };
-            CardSpan { class: G::card_class(&text), text }
+            CardSpan::of::<G>(text)
         })
         .collect()
 }

@@ -125,6 +125,23 @@ export function mount(root, frames, options = {}) {
       el("summary", {}, `the observation seat ${seat}'s bot received (JSON)`), el("pre", {}, seen.observation));
   }
 
+  // The board: laid out with its cards as cards when the game gives a table (Lost Cities),
+  // else the game's text board, as `arena replay` prints it.
+  function board(frame) {
+    const seen = pov === null ? frame : frame.seats[pov];
+    const text = pov === null ? frame.board : frame.seats[pov].view;
+    const t = seen.table;
+    if (!t) return el("pre", { class: "rv-board" }, text);
+    const cell = (c) => el("td", {}, c.cards.map(card),
+      c.note ? el("span", { class: "rv-note" }, c.note) : null);
+    return el("div", { class: "rv-table" },
+      t.head.map((line) => el("p", { class: "rv-line" }, line)),
+      el("table", {},
+        el("thead", {}, el("tr", {}, t.columns.map((c) => el("th", {}, c)))),
+        el("tbody", {}, t.rows.map((r) => el("tr", {}, el("th", {}, card(r.label)), r.cells.map(cell))))),
+      t.foot.map((line) => el("p", { class: "rv-line" }, line)));
+  }
+
   function result() {
     return el("table", { class: "rv-result" },
       el("tr", {}, el("th", {}, "seat"), el("th", {}, "bot"), el("th", {}, frames.points_word), el("th", {}, "rank")),
@@ -143,7 +160,7 @@ export function mount(root, frames, options = {}) {
       move(frame),
       badges(frame),
       hands(frame),
-      el("pre", { class: "rv-board" }, pov === null ? frame.board : frame.seats[pov].view),
+      board(frame),
       observation(frame),
       step === last ? result() : null,
     ];

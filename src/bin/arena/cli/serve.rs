@@ -36,7 +36,7 @@ pub struct ServeArgs {
 
 #[derive(Debug, clap::Args)]
 pub struct SubmitArgs {
-    /// The bot file (.lua or .wasm).
+    /// The bot file (.lua, .wasm or .wat).
     pub(crate) bot: PathBuf,
     /// The game it plays.
     #[arg(long)]

@@ -223,7 +223,7 @@ pub struct Version {
     pub number: i64,
     /// SHA-256 of the file.
     pub hash: String,
-    /// `lua` or `wasm`.
+    /// `lua`, `wasm` or `wat` (WebAssembly text, compiled when loaded).
     pub lang: String,
     /// `pending` (not yet validated), `ready` or `failed`.
     pub state: String,

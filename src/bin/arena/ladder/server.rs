@@ -28,7 +28,7 @@ use super::db::{BotRow, Db, DbError, UploadRefused, User, Version};
 use super::jobs::{Check, Job, Jobs};
 use cardarena::bots::bot::content_hash;
 use cardarena::play::games::GameId;
-use cardarena::tournament::{fault_site, MatchSummary};
+use cardarena::tournament::{fault_site, MatchResult, MatchSummary};
 
 pub(super) struct Inner {
     pub(super) db: Arc<Db>,
@@ -306,7 +306,8 @@ pub(super) fn routes(ladder: &Ladder) -> Router<Ladder> {
                 r
             }
             other => Response::from(other),
-        }));
+        }))
+        .layer(axum::middleware::from_fn_with_state(ladder.clone(), form_over_the_limit));
     Router::new()
         .route("/", get(index))
         .route("/static/style.css", get(|| async { ([(header::CONTENT_TYPE, "text/css")], STYLE) }))
@@ -537,9 +538,56 @@ async fn create_token(
 async fn upload_page(State(ladder): State<Ladder>, session: Session) -> Result<Html<String>, AppError> {
     let me = require_user(&ladder, &session).await?;
     let page = Page { me: Some(me), csrf: csrf_token(&session).await? };
-    let mut games: Vec<&str> = ladder.0.config.boards.iter().map(|b| b.game.name()).collect();
+    upload_form_page(&ladder, &page, None, &Filled::default())
+}
+
+/// What the upload form had filled in (to fill it in again when the upload is refused).
+#[derive(Default)]
+struct Filled {
+    game: String,
+    name: String,
+}
+
+/// The upload form; after a refused upload, with the reason and the fields as they were.
+fn upload_form_page(
+    ladder: &Ladder,
+    page: &Page,
+    refused: Option<&str>,
+    filled: &Filled,
+) -> Result<Html<String>, AppError> {
+    let config = &ladder.0.config;
+    let mut games: Vec<&str> = config.boards.iter().map(|b| b.game.name()).collect();
     games.dedup();
-    ladder.render(&page, "upload.html", context! { games, max_bytes => ladder.0.config.max_bytes })
+    ladder.render(
+        page,
+        "upload.html",
+        context! {
+            games,
+            max_bytes => config.max_bytes,
+            per_minute => config.uploads_per_minute.max(1),
+            message => refused,
+            game => &filled.game,
+            name => &filled.name,
+        },
+    )
+}
+
+/// A form upload that was refused: the form again, in the ladder's layout, with the reason (and
+/// the refusal's status). Errors that are not the upload's (not signed in, the server failing)
+/// stay error pages.
+async fn refused_upload(
+    ladder: &Ladder,
+    session: &Session,
+    error: AppError,
+    filled: &Filled,
+) -> Result<Response, AppError> {
+    if !error.status.is_client_error() {
+        return Err(error);
+    }
+    let Some(me) = session_user(ladder, session).await? else { return Err(error) };
+    let page = Page { me: Some(me), csrf: csrf_token(session).await? };
+    let html = upload_form_page(ladder, &page, Some(&error.message), filled)?;
+    Ok((error.status, html).into_response())
 }
 
 /// The checks every upload passes, whichever way it came: size, game, name, language; then
@@ -559,7 +607,7 @@ async fn accept_upload(
     if bytes.is_empty() {
         return Err(AppError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
-            "the bot file is empty; choose a .lua or .wasm file",
+            "the bot file is empty; choose a .lua, .wasm or .wat file",
         ));
     }
     let game_id: GameId = game.parse().map_err(|e: cardarena::play::games::UnknownGame| {
@@ -607,8 +655,10 @@ fn too_large(max: usize) -> AppError {
     )
 }
 
-/// The bot's language: WASM by its magic bytes (`\0asm`), Lua by the `.lua` extension (or, with
-/// no extension, text). Anything else is refused with what is accepted.
+/// The bot's language: WASM by its magic bytes (`\0asm`), WASM text by the `.wat` extension
+/// (kept as text: the sandbox compiles it when it loads, as it does for `arena check` and
+/// `arena play`), Lua by the `.lua` extension (or, with no extension, text). Anything else is
+/// refused with what is accepted.
 fn language(file_name: &str, bytes: &[u8]) -> Result<&'static str, String> {
     let ext =
         std::path::Path::new(file_name).extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
@@ -623,9 +673,13 @@ fn language(file_name: &str, bytes: &[u8]) -> Result<&'static str, String> {
             "the .wasm file is not a WASM module (it does not start with \\0asm); upload the compiled module"
                 .into(),
         ),
+        Some("wat") if std::str::from_utf8(bytes).is_ok() => Ok("wat"),
+        Some("wat") => Err("the .wat file is not UTF-8 text; save it as UTF-8".into()),
         Some("lua") | None if std::str::from_utf8(bytes).is_ok() => Ok("lua"),
         Some("lua") | None => Err("the Lua file is not UTF-8 text; save it as UTF-8".into()),
-        Some(other) => Err(format!("a bot is a .lua script or a .wasm module, not .{other}")),
+        Some(other) => Err(format!(
+            "a bot is a .lua script, a .wasm module or a .wat (WebAssembly text) module, not .{other}"
+        )),
     }
 }
 
@@ -645,6 +699,50 @@ async fn upload_form(
     session: Session,
     multipart: Result<Multipart, axum::extract::multipart::MultipartRejection>,
 ) -> Result<Response, AppError> {
+    let mut filled = Filled::default();
+    match take_upload_form(&ladder, &session, multipart, &mut filled).await {
+        Ok(bot) => Ok(Redirect::to(&format!("/bots/{}", bot.id)).into_response()),
+        Err(e) => refused_upload(&ladder, &session, e, &filled).await,
+    }
+}
+
+/// The upload form's answer when the upload limit holds it back (the limiter answers JSON, as
+/// `arena submit` reads it): the form again with the limiter's message and `Retry-After`.
+async fn form_over_the_limit(
+    State(ladder): State<Ladder>,
+    session: Session,
+    req: Request<axum::body::Body>,
+    next: axum::middleware::Next,
+) -> Response {
+    let form = req.uri().path() == "/upload";
+    let answer = next.run(req).await;
+    if !form || answer.status() != StatusCode::TOO_MANY_REQUESTS {
+        return answer;
+    }
+    let retry = answer.headers().get(header::RETRY_AFTER).cloned();
+    let bytes = axum::body::to_bytes(answer.into_body(), FORM_OVERHEAD).await.unwrap_or_default();
+    let message = serde_json::from_slice::<serde_json::Value>(&bytes)
+        .ok()
+        .and_then(|v| v["error"].as_str().map(str::to_string))
+        .unwrap_or_else(|| "too many uploads; try again in a minute".to_string());
+    let error = AppError::new(StatusCode::TOO_MANY_REQUESTS, message);
+    let mut page = match refused_upload(&ladder, &session, error, &Filled::default()).await {
+        Ok(page) => page,
+        Err(e) => e.into_response(),
+    };
+    if let Some(retry) = retry {
+        page.headers_mut().insert(header::RETRY_AFTER, retry);
+    }
+    page
+}
+
+/// Reads the upload form (noting its fields in `filled` as they come) and takes the upload in.
+async fn take_upload_form(
+    ladder: &Ladder,
+    session: &Session,
+    multipart: Result<Multipart, axum::extract::multipart::MultipartRejection>,
+    filled: &mut Filled,
+) -> Result<BotRow, AppError> {
     let max = ladder.0.config.max_bytes;
     let mut multipart = multipart.map_err(|e| {
         AppError::new(e.status(), format!("send the upload form as multipart/form-data: {}", e.body_text()))
@@ -659,18 +757,24 @@ async fn upload_form(
             file = Some((file_name, bytes));
         } else {
             let text = field.text().await.map_err(|e| multipart_error(e, max))?;
+            match name.as_str() {
+                "game" => filled.game.clone_from(&text),
+                "name" => filled.name.clone_from(&text),
+                _ => {}
+            }
             fields.insert(name, text);
         }
     }
-    check_csrf(&session, fields.get("csrf").map_or("", String::as_str)).await?;
-    let me = require_user(&ladder, &session).await?;
+    check_csrf(session, fields.get("csrf").map_or("", String::as_str)).await?;
+    let me = require_user(ladder, session).await?;
     let (file_name, bytes) = file.ok_or_else(|| {
-        AppError::new(StatusCode::UNPROCESSABLE_ENTITY, "the form has no file; choose a .lua or .wasm file")
+        AppError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "the form has no file; choose a .lua, .wasm or .wat file",
+        )
     })?;
-    let game = fields.get("game").cloned().unwrap_or_default();
-    let name = fields.get("name").cloned().unwrap_or_default();
-    let (bot, _) = accept_upload(&ladder, &me, &game, &name, &file_name, bytes).await?;
-    Ok(Redirect::to(&format!("/bots/{}", bot.id)).into_response())
+    let (bot, _) = accept_upload(ladder, &me, &filled.game, &filled.name, &file_name, bytes).await?;
+    Ok(bot)
 }
 
 #[derive(Deserialize)]
@@ -810,8 +914,7 @@ async fn bot_page(
             let mut usage: BTreeMap<i64, (u64, u64, u64, u64, u64)> = BTreeMap::new();
             for m in &recent {
                 if let Ok(s) = serde_json::from_str::<MatchSummary>(&m.summary) {
-                    let names: Vec<String> = s.bots.iter().zip(&s.points).map(|(b, p)| format!("{} {p}", b.name)).collect();
-                    lines.push(context! { id => m.id, line => names.join(" · ") });
+                    lines.push(recent_match(m, &s, &ids));
                 }
                 let Some((_, blob)) = db.match_row(m.id)? else { continue };
                 let Some(replay) = replay_of(&blob) else { continue };
@@ -868,11 +971,35 @@ async fn bot_page(
     let (bot, versions, histories, matches, faults, usage) = ctx.ok_or_else(|| AppError::not_found("bot"))?;
     let owner = me.as_ref().is_some_and(|u| u.id == bot.owner);
     let can_read = can_read(me.as_ref(), &bot);
+    let leaderboards = leaderboards_of(&ladder.0.config, &bot.game);
     ladder.render(
         &page,
         "bot.html",
-        context! { bot => ser(&bot), owner, can_read, versions, histories, matches, faults, usage },
+        context! { bot => ser(&bot), owner, can_read, leaderboards, versions, histories, matches, faults, usage },
     )
+}
+
+/// The leaderboards a bot of `game` plays on (the bot page links back to them).
+fn leaderboards_of(config: &LadderConfig, game: &str) -> Vec<Value> {
+    config
+        .boards
+        .iter()
+        .filter(|b| b.game.name() == game)
+        .map(|b| context! { game => b.game.name(), variant => &b.variant })
+        .collect()
+}
+
+/// A line of a bot page's recent matches: the seats with their points, and the match's result
+/// for the bot (its versions `ids`) as the leaderboard counts it (`win`, `draw`, `loss`).
+fn recent_match(m: &super::db::MatchRow, s: &MatchSummary, ids: &[i64]) -> Value {
+    let names: Vec<String> = s.bots.iter().zip(&s.points).map(|(b, p)| format!("{} {p}", b.name)).collect();
+    let result = m
+        .seats
+        .iter()
+        .position(|v| ids.contains(v))
+        .filter(|&seat| seat < s.ranks.len())
+        .map(|seat| MatchResult::of(&s.ranks, seat).name());
+    context! { id => m.id, line => names.join(" · "), result, board => format!("{} · {}", m.game, m.variant) }
 }
 
 fn replay_of(blob: &[u8]) -> Option<cardarena::play::runner::Replay> {
@@ -1122,5 +1249,9 @@ mod tests {
         assert!(language("bot.lua", b"\0asm\x01\0\0\0").unwrap_err().contains("name it .wasm"));
         assert!(language("bot.py", b"print(1)").unwrap_err().contains("not .py"));
         assert!(language("bot.lua", b"\xff\xfe").unwrap_err().contains("UTF-8"));
+        assert_eq!(language("bot.wat", b"(module)"), Ok("wat"));
+        assert_eq!(language("bot.WAT", b"(module)"), Ok("wat"));
+        assert!(language("bot.wat", b"\0asm\x01\0\0\0").unwrap_err().contains("name it .wasm"));
+        assert!(language("bot.wat", b"\xff\xfe").unwrap_err().contains("UTF-8"));
     }
 }

@@ -15,6 +15,7 @@ use cardarena::tournament::queue::worker::{self, WorkerOptions};
 use tower::ServiceExt;
 
 mod class;
+mod club;
 mod play;
 mod rate;
 

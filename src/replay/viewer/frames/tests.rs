@@ -201,3 +201,55 @@ fn a_seat_does_not_see_a_simultaneous_choice_before_it_is_played() {
     }
     assert!(blind > 0);
 }
+
+#[test]
+fn lost_cities_frames_lay_the_expeditions_out_as_cards() {
+    use crate::games::lost_cities::{expedition_score, Card, LostCities};
+    use crate::games::Game;
+    let replay = Arena::new().play(GameId::LostCities, 4, &["greedy", "random"]).unwrap();
+    let f = frames(&replay, "test").unwrap();
+    let end = crate::play::resim::walk::<LostCities>(&replay, "test").unwrap().end.observe(0);
+    let texts = |cards: Option<&Vec<Card>>| -> Vec<String> {
+        cards.map(|c| c.iter().map(ToString::to_string).collect()).unwrap_or_default()
+    };
+    let last = f.frames.last().unwrap();
+    let t = last.table.as_ref().expect("a Lost Cities board is laid out as cards");
+    assert_eq!(t.columns, ["suit", "seat 1", "discard pile", "seat 0"]);
+    assert_eq!(t.rows.len(), end.suits.len());
+    let mut laid = 0;
+    for (row, &suit) in t.rows.iter().zip(&end.suits) {
+        assert_eq!(
+            (row.label.text.clone(), row.label.class.clone()),
+            (suit.to_string(), format!("suit-{suit}"))
+        );
+        let cell = |k: usize| row.cells[k].cards.iter().map(|c| c.text.clone()).collect::<Vec<_>>();
+        assert_eq!(cell(0), texts(end.expeditions[1].get(suit)), "seat 1's {suit} expedition");
+        assert_eq!(cell(1), texts(end.discards.get(suit)), "the {suit} pile");
+        assert_eq!(cell(2), texts(end.expeditions[0].get(suit)), "seat 0's {suit} expedition");
+        for (k, seat) in [(0, 1), (2, 0)] {
+            let cards = end.expeditions[seat].get(suit).cloned().unwrap_or_default();
+            let note = if cards.is_empty() { String::new() } else { expedition_score(&cards).to_string() };
+            assert_eq!(row.cells[k].note, note, "seat {seat}'s {suit} score");
+        }
+        assert!(row.cells.iter().flat_map(|c| &c.cards).all(|c| c.class == format!("suit-{suit}")));
+        laid += cell(0).len() + cell(2).len();
+    }
+    assert!(laid > 0, "the match laid expeditions");
+    assert_eq!(t.head, [last.board.lines().next().unwrap()], "the status line of the text board");
+    // A seat's view: its expedition at the bottom, named as its own; of the other hand, its size.
+    let seat1 = last.seats[1].table.as_ref().unwrap();
+    assert_eq!(seat1.columns, ["suit", "seat 0", "discard pile", "seat 1 (you)"]);
+    assert!(seat1.foot.iter().any(|l| l.starts_with("seat 0 hand: ")), "{:?}", seat1.foot);
+    // Frames for one seat: its table in place of the spectator's, the other seat's gone.
+    let mine = f.for_seat(1);
+    for (full, seen) in f.frames.iter().zip(&mine.frames) {
+        assert_eq!(seen.table, full.seats[1].table);
+        assert!(seen.seats[0].table.is_none());
+    }
+    // The other games keep their text boards.
+    for id in [GameId::Blade, GameId::Ecard, GameId::Intensity] {
+        let replay = Arena::new().play(id, 4, &vec!["random"; id.players()]).unwrap();
+        let f = frames(&replay, "test").unwrap();
+        assert!(f.frames.iter().all(|fr| fr.table.is_none() && fr.seats.iter().all(|s| s.table.is_none())));
+    }
+}
