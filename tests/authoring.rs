@@ -159,11 +159,24 @@ fn check_explains_placings_at_a_table_of_four() {
     let out = stdout(&o);
     assert!(out.contains("W-D-L counts first places only"), "{out}");
     assert!(out.contains("1st 1.00, 2nd 0.67, 3rd 0.33, 4th 0.00"), "{out}");
-    let places = out.lines().find(|l| l.trim_start().starts_with("places in all 12 matches: 1st ")).expect(&out);
-    let shares: u32 = places.split(", ").map(|p| p.rsplit(' ').next().unwrap().trim_end_matches('%').parse::<u32>().unwrap()).sum();
+    let places =
+        out.lines().find(|l| l.trim_start().starts_with("places in all 12 matches: 1st ")).expect(&out);
+    let shares: u32 = places
+        .split(", ")
+        .map(|p| p.rsplit(' ').next().unwrap().trim_end_matches('%').parse::<u32>().unwrap())
+        .sum();
     assert!((98..=102).contains(&shares), "{places}");
     // two players: W-D-L says it all
-    let o = arena(&["check", &repo("example_bots/lua/ecard_greedy.lua"), "--game", "ecard", "--deals", "2", "--against", "greedy"]);
+    let o = arena(&[
+        "check",
+        &repo("example_bots/lua/ecard_greedy.lua"),
+        "--game",
+        "ecard",
+        "--deals",
+        "2",
+        "--against",
+        "greedy",
+    ]);
     assert!(!stdout(&o).contains("W-D-L counts"), "{}", stdout(&o));
 }
 
@@ -292,7 +305,9 @@ fn files_under(dir: &Path) -> Vec<String> {
                 todo.push(path);
             } else {
                 let rel = path.strip_prefix(dir).unwrap().components();
-                out.push(rel.map(|c| c.as_os_str().to_string_lossy().into_owned()).collect::<Vec<_>>().join("/"));
+                out.push(
+                    rel.map(|c| c.as_os_str().to_string_lossy().into_owned()).collect::<Vec<_>>().join("/"),
+                );
             }
         }
     }
@@ -436,11 +451,24 @@ fn the_determinism_section_tells_of_the_lua_clock() {
     assert!(section.contains("`os.time()`") && section.contains("`os.clock()`"), "{section}");
     let dir = scratch("clock");
     let bot = dir.join("clock.lua");
-    std::fs::write(&bot, "function act(obs)\n  print(os.time(), os.clock())\n  return obs.legal[1]\nend\n").unwrap();
+    std::fs::write(&bot, "function act(obs)\n  print(os.time(), os.clock())\n  return obs.legal[1]\nend\n")
+        .unwrap();
     let logs = |seed: &str| {
-        let o = arena(&["play", "--game", "ecard", "--bots", &format!("{},random", bot.display()), "--seed", seed]);
+        let o = arena(&[
+            "play",
+            "--game",
+            "ecard",
+            "--bots",
+            &format!("{},random", bot.display()),
+            "--seed",
+            seed,
+        ]);
         assert!(o.status.success(), "{}", stderr(&o));
-        stdout(&o).lines().filter(|l| l.trim_start().starts_with("log: ")).map(str::to_string).collect::<Vec<_>>()
+        stdout(&o)
+            .lines()
+            .filter(|l| l.trim_start().starts_with("log: "))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
     };
     assert_eq!(logs("5"), logs("5"));
     assert!(!logs("5").is_empty());

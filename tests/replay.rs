@@ -249,7 +249,9 @@ fn a_broken_bot_writes_a_capsule_that_repro_replays() {
 
     // a bot that acts the same with more work: no decision differs, the fuel is shown apart
     let slower = dir.join("crash_third_slower.lua");
-    let text = std::fs::read_to_string(&broken).unwrap().replace("n = n + 1\n", "n = n + 1\n  for _ = 1, 5000 do end\n");
+    let text = std::fs::read_to_string(&broken)
+        .unwrap()
+        .replace("n = n + 1\n", "n = n + 1\n  for _ = 1, 5000 do end\n");
     std::fs::write(&slower, text).unwrap();
     let o = arena(&["repro", &path, "--bot", s(&slower)]);
     let out = stdout(&o);

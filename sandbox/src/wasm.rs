@@ -332,7 +332,13 @@ impl std::error::Error for Aborted {}
 /// `env.abort(msg, file, line, col)`, as AssemblyScript's compiler imports it by default (an
 /// `assert` or a `throw` that fails): stops the bot with the `crash` verdict, its message and
 /// place decoded. Charged as `env.log` is.
-fn host_abort(mut caller: Caller<'_, Host>, msg: i32, file: i32, line: i32, col: i32) -> wasmtime::Result<()> {
+fn host_abort(
+    mut caller: Caller<'_, Host>,
+    msg: i32,
+    file: i32,
+    line: i32,
+    col: i32,
+) -> wasmtime::Result<()> {
     let Some(Extern::Memory(memory)) = caller.get_export("memory") else {
         return Err(wasmtime::Error::new(Aborted("the bot called env.abort".into())));
     };
@@ -340,7 +346,8 @@ fn host_abort(mut caller: Caller<'_, Host>, msg: i32, file: i32, line: i32, col:
     let (msg, file) = (assemblyscript_string(data, msg), assemblyscript_string(data, file));
     charge_host(&mut caller, LOG_BASE_FUEL + (msg.len() + file.len()) as u64)?;
     let msg = if msg.is_empty() { "(no message)".to_string() } else { msg };
-    let place = if file.is_empty() { String::new() } else { format!(" at {file}:{}:{}", line as u32, col as u32) };
+    let place =
+        if file.is_empty() { String::new() } else { format!(" at {file}:{}:{}", line as u32, col as u32) };
     Err(wasmtime::Error::new(Aborted(format!("the bot aborted: {msg}{place}"))))
 }
 

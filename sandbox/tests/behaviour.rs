@@ -483,7 +483,8 @@ fn lua_reads_of_missing_fields_are_recorded_without_changing_fuel() {
 #[test]
 fn lua_source_with_a_byte_order_mark_loads() {
     let sb = sandbox();
-    let program = sb.load("bom.lua", Kind::Lua, b"\xEF\xBB\xBFfunction act(obs)\n  return obs.legal[1]\nend\n");
+    let program =
+        sb.load("bom.lua", Kind::Lua, b"\xEF\xBB\xBFfunction act(obs)\n  return obs.legal[1]\nend\n");
     let program = program.expect("a byte-order mark is skipped");
     assert_eq!(program.start(&Limits::LUA, SEED, INFO).unwrap().act(OBS).unwrap(), "1");
     let text = b"\xEF\xBB\xBF#!/usr/bin/env lua\nfunction act(obs)\n  error('here')\nend\n";
@@ -500,7 +501,11 @@ fn lua_nil_reply_says_arrays_start_at_1() {
     let f = program.start(&Limits::LUA, SEED, INFO).unwrap().act(OBS).unwrap_err();
     assert_eq!(f.verdict, Verdict::Invalid);
     assert!(f.message.starts_with("act returned nil, not a string"), "{}", f.message);
-    assert!(f.message.contains("Lua arrays start at 1") && f.message.contains("obs.legal[1]"), "{}", f.message);
+    assert!(
+        f.message.contains("Lua arrays start at 1") && f.message.contains("obs.legal[1]"),
+        "{}",
+        f.message
+    );
 }
 
 /// A `memory` fault names the line that asked for the memory, as a `fuel` fault names the line
@@ -515,7 +520,8 @@ fn lua_memory_and_library_fuel_faults_name_the_bot_line() {
     assert_eq!(f.verdict, Verdict::Memory, "{f}");
     assert!(f.message.ends_with("it ran out at grow.lua:4"), "{}", f.message);
     // one large string: refused in the allocator, inside string.rep
-    let big = b"function act(obs)\n  local n = 3\n  local s = string.rep('ab', 2^22)\n  return obs.legal[1]\nend\n";
+    let big =
+        b"function act(obs)\n  local n = 3\n  local s = string.rep('ab', 2^22)\n  return obs.legal[1]\nend\n";
     let f = sb.load("big.lua", Kind::Lua, big).unwrap().start(&limits, SEED, INFO).unwrap().act(OBS);
     let f = f.unwrap_err();
     assert_eq!(f.verdict, Verdict::Memory, "{f}");

@@ -431,9 +431,13 @@ mod tests {
     #[test]
     fn decisions_are_counted_as_their_author_counts_them() {
         assert_eq!(decision_place(30, 57), "30th decision, #57 of the match");
-        let places: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111].map(|n| decision_place(n, 0)).into();
+        let places: Vec<String> =
+            [1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111].map(|n| decision_place(n, 0)).into();
         let suffixes: Vec<&str> = places.iter().map(|p| p.split(' ').next().unwrap()).collect();
-        assert_eq!(suffixes, ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st", "111th"]);
+        assert_eq!(
+            suffixes,
+            ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st", "111th"]
+        );
     }
 
     /// A recorded fault is written as docs/replay.md shows it: the verdict, the decision, then

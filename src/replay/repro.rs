@@ -43,7 +43,8 @@ impl Answer {
     /// Whether `other` acted the same: the same reply and the same verdict (fuel and log may
     /// differ, as they do when a bot is only made faster or chattier).
     fn same_action(&self, other: &Answer) -> bool {
-        self.reply == other.reply && self.fault.as_ref().map(|f| f.verdict) == other.fault.as_ref().map(|f| f.verdict)
+        self.reply == other.reply
+            && self.fault.as_ref().map(|f| f.verdict) == other.fault.as_ref().map(|f| f.verdict)
     }
 }
 

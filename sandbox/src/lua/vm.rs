@@ -593,7 +593,9 @@ unsafe fn frame_func_slot(ar: &ffi::lua_Debug) -> usize {
     // SAFETY: `lua_Debug` is `repr(C)` and ends with `i_ci`, a pointer to the frame's live
     // `CallInfo`, whose first field is pointer-sized.
     unsafe {
-        let ci = std::ptr::read_unaligned((ar as *const ffi::lua_Debug).cast::<u8>().add(at).cast::<*const usize>());
+        let ci = std::ptr::read_unaligned(
+            (ar as *const ffi::lua_Debug).cast::<u8>().add(at).cast::<*const usize>(),
+        );
         if ci.is_null() {
             0
         } else {

@@ -338,7 +338,9 @@ fn check_game<G: Hosted>(args: &CheckArgs) -> anyhow::Result<()> {
     ));
     let ranks: Vec<u32> = played
         .iter()
-        .map(|p| p.summary.ranks[p.plan.seats.iter().position(|&e| e == 0).expect("the bot sits at every table")])
+        .map(|p| {
+            p.summary.ranks[p.plan.seats.iter().position(|&e| e == 0).expect("the bot sits at every table")]
+        })
         .collect();
     out.push_str(&placings_text(G::PLAYERS, &ranks));
     out.push('\n');
@@ -355,10 +357,13 @@ fn check_game<G: Hosted>(args: &CheckArgs) -> anyhow::Result<()> {
         if let Some(f) = &all.first_fault {
             let at = match f.decision {
                 // the match again (the same bytes), to count the bot's own decisions
-                Some(d) => match play_plan::<G>(variant, &sources, &entries, &f.plan, &limits_cfg).0.seat_decision(d) {
-                    Some(own) => format!("your {}", decision_place(own, d)),
-                    None => format!("decision #{d}"),
-                },
+                Some(d) => {
+                    match play_plan::<G>(variant, &sources, &entries, &f.plan, &limits_cfg).0.seat_decision(d)
+                    {
+                        Some(own) => format!("your {}", decision_place(own, d)),
+                        None => format!("decision #{d}"),
+                    }
+                }
                 None => "start (init)".into(),
             };
             out.push_str(&format!("  first: {} at {at}, seat {}: {}\n", f.verdict, f.seat, f.message));
@@ -417,8 +422,9 @@ fn placings_text(players: usize, ranks: &[u32]) -> String {
         3 => "3rd".to_string(),
         p => format!("{p}th"),
     };
-    let scores: Vec<String> =
-        (1..=players).map(|p| format!("{} {:.2}", place(p), (players - p) as f64 / (players - 1) as f64)).collect();
+    let scores: Vec<String> = (1..=players)
+        .map(|p| format!("{} {:.2}", place(p), (players - p) as f64 / (players - 1) as f64))
+        .collect();
     let shares: Vec<String> = (1..=players)
         .map(|p| {
             let n = ranks.iter().filter(|&&r| r as usize == p).count();

@@ -26,18 +26,39 @@ pub(super) struct Page {
 
 macro_rules! page {
     ($topic:literal, $path:literal, $about:literal) => {
-        Page { topic: $topic, path: $path, about: $about, text: include_str!(concat!("../../../../docs/", $path)) }
+        Page {
+            topic: $topic,
+            path: $path,
+            about: $about,
+            text: include_str!(concat!("../../../../docs/", $path)),
+        }
     };
 }
 
 /// Every page, in the order `arena docs` lists them.
 pub(super) const PAGES: &[Page] = &[
-    page!("bot-api", "bot-api.md", "writing a bot: the Lua and WASM interface, the observation, limits, verdicts"),
+    page!(
+        "bot-api",
+        "bot-api.md",
+        "writing a bot: the Lua and WASM interface, the observation, limits, verdicts"
+    ),
     page!("blade", "games/blade.md", "Blade: the rules, the action notation, every observation field"),
     page!("ecard", "games/ecard.md", "E-card: the rules, the action notation, every observation field"),
-    page!("lost-cities", "games/lost-cities.md", "Lost Cities: the rules, the action notation, every observation field"),
-    page!("intensity", "games/intensity.md", "Intensity: the rules, the action notation, every observation field"),
-    page!("sandbox", "sandbox.md", "the sandbox: what fuel counts, memory, the Lua library, WASM module limits"),
+    page!(
+        "lost-cities",
+        "games/lost-cities.md",
+        "Lost Cities: the rules, the action notation, every observation field"
+    ),
+    page!(
+        "intensity",
+        "games/intensity.md",
+        "Intensity: the rules, the action notation, every observation field"
+    ),
+    page!(
+        "sandbox",
+        "sandbox.md",
+        "the sandbox: what fuel counts, memory, the Lua library, WASM module limits"
+    ),
     page!("tools", "tools.md", "arena new, check, grade, schema and playing a bot yourself"),
     page!("tournament", "tournament.md", "tournament files, standings and ratings"),
     page!("replay", "replay.md", "replay files, `arena replay`, crash capsules and `arena repro`"),
@@ -189,7 +210,8 @@ fn normalize(path: &Path) -> String {
 /// Writes into `dir/docs/` the pages (of [`PAGES`]) that `readme` (at `dir/README.md`) links to
 /// as `docs/<path>`; returns the paths written, relative to `dir`.
 pub(super) fn write_pages(dir: &Path, readme: &str) -> anyhow::Result<Vec<String>> {
-    let wanted: BTreeSet<String> = relative_links(readme).into_iter().map(|l| normalize(Path::new(&l))).collect();
+    let wanted: BTreeSet<String> =
+        relative_links(readme).into_iter().map(|l| normalize(Path::new(&l))).collect();
     let pages: Vec<&Page> = PAGES.iter().filter(|p| wanted.contains(&format!("docs/{}", p.path))).collect();
     let mut written: BTreeSet<String> = pages.iter().map(|p| format!("docs/{}", p.path)).collect();
     written.insert("README.md".into());
@@ -220,7 +242,8 @@ mod tests {
     #[test]
     fn missing_targets_become_text_with_the_command() {
         let written: BTreeSet<String> = ["docs/bot-api.md".to_string()].into();
-        let text = "[api](bot-api.md), [sandbox](sandbox.md#memory), [code](../src/lib.rs), [t](tutorial/ecard.md).";
+        let text =
+            "[api](bot-api.md), [sandbox](sandbox.md#memory), [code](../src/lib.rs), [t](tutorial/ecard.md).";
         assert_eq!(
             unlink_missing(text, "docs/bot-api.md", &written),
             "[api](bot-api.md), sandbox (`arena docs sandbox`), code, t (`arena tutorial ecard`)."

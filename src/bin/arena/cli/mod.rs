@@ -585,7 +585,10 @@ impl<G: Game> MatchObserver<G> for TextLog {
 impl TextLog {
     /// A fault's lines; `at` is the decision (the seat's own count, the match's index).
     fn write_fault(&mut self, seat: Seat, fault: &FaultRecord, at: Option<(usize, usize)>) {
-        let at = at.map_or_else(|| " at its start".to_string(), |(own, i)| format!(" at its {}", decision_place(own, i)));
+        let at = at.map_or_else(
+            || " at its start".to_string(),
+            |(own, i)| format!(" at its {}", decision_place(own, i)),
+        );
         self.out.push_str(&format!(
             "      FAULT seat {seat} ({}){at}: {}: {}\n",
             self.names[seat], fault.verdict, fault.message

@@ -186,9 +186,14 @@ fn write_tutorial(game: &str, dir: &Path) -> anyhow::Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let pages = super::docs::write_pages(dir, &readme)?;
     // Links to what the folder lacks (the checkout's example bots) become text.
-    let present: std::collections::BTreeSet<String> =
-        files.iter().map(|(f, _)| f.to_string()).chain(pages.iter().cloned()).chain(["README.md".into()]).collect();
-    let mut written = vec![("README.md".to_string(), super::docs::unlink_missing(&readme, "README.md", &present))];
+    let present: std::collections::BTreeSet<String> = files
+        .iter()
+        .map(|(f, _)| f.to_string())
+        .chain(pages.iter().cloned())
+        .chain(["README.md".into()])
+        .collect();
+    let mut written =
+        vec![("README.md".to_string(), super::docs::unlink_missing(&readme, "README.md", &present))];
     // The example bots of a checkout are not in the folder: their entries leave the tournaments.
     let own = |f: &str, t: &str| {
         let t = local(t);
