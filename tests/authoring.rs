@@ -387,10 +387,14 @@ fn the_docs_come_with_the_binary() {
     for topic in ["bot-api", "sandbox", "ladder", "blade", "ecard", "lost-cities", "intensity"] {
         assert!(list.lines().any(|l| l.trim_start().starts_with(&format!("{topic} "))), "{topic}: {list}");
     }
-    for (topic, file) in [("bot-api", "docs/bot-api.md"), ("lost-cities", "docs/games/lost-cities.md")] {
-        let o = arena(&["docs", topic]);
+    // every game of the list has its page
+    let games = cardarena::play::GameId::ALL
+        .iter()
+        .map(|g| (g.name().to_string(), format!("docs/games/{}.md", g.name())));
+    for (topic, file) in games.chain([("bot-api".to_string(), "docs/bot-api.md".to_string())]) {
+        let o = arena(&["docs", &topic]);
         assert!(o.status.success(), "{}", stderr(&o));
-        assert_eq!(stdout(&o), std::fs::read_to_string(repo(file)).unwrap(), "{topic}");
+        assert_eq!(stdout(&o), std::fs::read_to_string(repo(&file)).unwrap(), "{topic}");
     }
     let o = arena(&["docs", "sandbx"]);
     assert_eq!(o.status.code(), Some(2));
