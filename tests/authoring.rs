@@ -138,12 +138,46 @@ fn check_reports_a_bot_that_crashes_sometimes_and_how_to_replay_it() {
     let out = stdout(&o);
     assert!(out.contains("verdicts: FAULTS crash:"), "{out}");
     assert!(out.contains("deliberate crash at decision 7"), "{out}");
+    // the bot's own count (its 7th, as it counts) beside the match's
+    assert!(out.contains("first: crash at your 7th decision, #"), "{out}");
     let replay_line = out.lines().find(|l| l.contains("replay it: ")).expect("a replay command");
     let command = replay_line.split("replay it: arena ").nth(1).unwrap();
     let args: Vec<&str> = command.split_whitespace().collect();
     let replayed = arena(&args);
     assert!(replayed.status.success(), "{}", stderr(&replayed));
     assert!(stdout(&replayed).contains("FAULT"), "the printed command reproduces the fault");
+    assert!(stdout(&replayed).contains(") at its 7th decision, #"), "{}", stdout(&replayed));
+}
+
+/// At a table of four, W-D-L counts first places only: `check` explains it and shows the
+/// bot's places, which the score counts.
+#[test]
+fn check_explains_placings_at_a_table_of_four() {
+    let bot = repo("example_bots/lua/intensity_greedy.lua");
+    let o = arena(&["check", &bot, "--game", "intensity", "--deals", "3", "--against", "greedy"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("W-D-L counts first places only"), "{out}");
+    assert!(out.contains("1st 1.00, 2nd 0.67, 3rd 0.33, 4th 0.00"), "{out}");
+    let places =
+        out.lines().find(|l| l.trim_start().starts_with("places in all 12 matches: 1st ")).expect(&out);
+    let shares: u32 = places
+        .split(", ")
+        .map(|p| p.rsplit(' ').next().unwrap().trim_end_matches('%').parse::<u32>().unwrap())
+        .sum();
+    assert!((98..=102).contains(&shares), "{places}");
+    // two players: W-D-L says it all
+    let o = arena(&[
+        "check",
+        &repo("example_bots/lua/ecard_greedy.lua"),
+        "--game",
+        "ecard",
+        "--deals",
+        "2",
+        "--against",
+        "greedy",
+    ]);
+    assert!(!stdout(&o).contains("W-D-L counts"), "{}", stdout(&o));
 }
 
 #[test]
@@ -224,9 +258,13 @@ fn a_tutorial_runs_from_its_folder_with_the_installed_arena() {
         for word in ["cargo", "<!--", "docs/tutorial/", "example_bots/lua/blade"] {
             assert!(!readme.contains(word), "{game}: {word} in {readme}");
         }
+        // the step files and the tournament files (docs/ holds the reference pages)
         for entry in std::fs::read_dir(&folder).unwrap() {
-            let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
-            assert!(!text.contains("cargo"), "{game}: {text}");
+            let path = entry.unwrap().path();
+            if path.is_file() {
+                let text = std::fs::read_to_string(path).unwrap();
+                assert!(!text.contains("cargo"), "{game}: {text}");
+            }
         }
         let checks: Vec<&str> = readme.lines().filter(|l| l.starts_with("arena check step")).collect();
         assert!(checks.len() >= 3, "{game}: a measuring command per step: {readme}");
@@ -254,6 +292,190 @@ fn a_tutorial_runs_from_its_folder_with_the_installed_arena() {
     let o = arena(&["new", dir.join("x").to_str().unwrap(), "--game", "blade", "--tutorial", "--lang", "c"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("the tutorials are in Lua"), "{}", stderr(&o));
+}
+
+/// Every file under `dir`, relative to it, with `/` separators.
+fn files_under(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                todo.push(path);
+            } else {
+                let rel = path.strip_prefix(dir).unwrap().components();
+                out.push(
+                    rel.map(|c| c.as_os_str().to_string_lossy().into_owned()).collect::<Vec<_>>().join("/"),
+                );
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The targets of the Markdown links of `text` (`[text](target)`) that point at files: no web
+/// address, no in-page anchor; the `#anchor` cut off. Fenced code is skipped.
+fn file_links(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut fenced = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+        }
+        let mut rest = line;
+        while let (false, Some(at)) = (fenced, rest.find("](")) {
+            let after = &rest[at + 2..];
+            let Some(end) = after.find(')') else { break };
+            let target = after[..end].split('#').next().unwrap();
+            if !target.is_empty() && !target.contains("://") {
+                out.push(target.to_string());
+            }
+            rest = &after[end..];
+        }
+    }
+    out
+}
+
+/// Every relative link of every Markdown file of the folder leads to a file or folder in it.
+fn assert_links_resolve(folder: &Path) {
+    let mut md = 0;
+    for rel in files_under(folder).iter().filter(|f| f.ends_with(".md")) {
+        md += 1;
+        let path = folder.join(rel);
+        let text = std::fs::read_to_string(&path).unwrap();
+        for target in file_links(&text) {
+            let to = path.parent().unwrap().join(&target);
+            assert!(to.exists(), "{}: the link ({target}) leads nowhere", path.display());
+            let inside = to.canonicalize().unwrap().starts_with(folder.canonicalize().unwrap());
+            assert!(inside, "{}: the link ({target}) leaves the folder", path.display());
+        }
+    }
+    assert!(md > 0, "no Markdown file in {}", folder.display());
+}
+
+#[test]
+fn generated_readmes_link_only_to_files_that_exist() {
+    for game in ["blade", "ecard", "lost-cities", "intensity"] {
+        let folder = scratch(&format!("links-{game}")).join("t");
+        let o = arena(&["tutorial", game, "--dir", folder.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_links_resolve(&folder);
+        // the rules the README links to come along
+        let readme = std::fs::read_to_string(folder.join("README.md")).unwrap();
+        assert!(readme.contains(&format!("](docs/games/{game}.md")), "{readme}");
+        let rules = std::fs::read_to_string(folder.join(format!("docs/games/{game}.md"))).unwrap();
+        assert!(rules.contains("## Observation") || rules.contains("# Observation"), "{game}");
+    }
+    for lang in ["lua", "rust", "c", "wat"] {
+        let folder = scratch(&format!("links-new-{lang}")).join("mybot");
+        let o = arena(&["new", folder.to_str().unwrap(), "--game", "ecard", "--lang", lang]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_links_resolve(&folder);
+        let readme = std::fs::read_to_string(folder.join("README.md")).unwrap();
+        assert!(readme.contains("`arena docs ecard`") && readme.contains("`arena docs bot-api`"), "{readme}");
+        assert!(!file_links(&readme).is_empty(), "{lang}: the README links to the bot's file: {readme}");
+    }
+}
+
+#[test]
+fn the_docs_come_with_the_binary() {
+    let o = arena(&["docs"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let list = stdout(&o);
+    for topic in ["bot-api", "sandbox", "ladder", "blade", "ecard", "lost-cities", "intensity"] {
+        assert!(list.lines().any(|l| l.trim_start().starts_with(&format!("{topic} "))), "{topic}: {list}");
+    }
+    // every game of the list has its page
+    let games = cardarena::play::GameId::ALL
+        .iter()
+        .map(|g| (g.name().to_string(), format!("docs/games/{}.md", g.name())));
+    for (topic, file) in games.chain([("bot-api".to_string(), "docs/bot-api.md".to_string())]) {
+        let o = arena(&["docs", &topic]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_eq!(stdout(&o), std::fs::read_to_string(repo(&file)).unwrap(), "{topic}");
+    }
+    let o = arena(&["docs", "sandbx"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("did you mean `sandbox`?"), "{}", stderr(&o));
+    // the errors that point at a page name the command that shows it
+    let dir = scratch("docs-errors");
+    let bot = dir.join("noact.lua");
+    std::fs::write(&bot, "function play(obs) return obs.legal[1] end\n").unwrap();
+    let o = arena(&["play", "--game", "ecard", "--bots", &format!("{},random", bot.display())]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("`arena docs bot-api`"), "{}", stderr(&o));
+}
+
+/// docs/bot-api.md's first Lua bot runs with an installed `arena` alone: every shell command
+/// of the guide is run as written (no `cargo`), with its files saved as the guide says.
+#[test]
+fn the_first_bot_guide_needs_only_the_arena() {
+    let doc = std::fs::read_to_string(repo("docs/bot-api.md")).unwrap();
+    let start = doc.find("## Your first bot in 10 minutes (Lua)").unwrap();
+    let guide = &doc[start..];
+    let guide = &guide[..guide[3..].find("\n## ").map_or(guide.len(), |e| e + 3)];
+    let dir = scratch("first-bot");
+    let mut commands = Vec::new();
+    for block in guide.split("```").skip(1).step_by(2) {
+        let (lang, body) = block.split_once('\n').unwrap();
+        match lang {
+            // the last Lua block is the bot as the guide leaves it
+            "lua" => std::fs::write(dir.join("my_bot.lua"), body).unwrap(),
+            "toml" => std::fs::write(dir.join("my_test.toml"), body).unwrap(),
+            "sh" => commands.extend(body.lines().map(str::to_string)),
+            other => panic!("a block of {other:?} in the guide"),
+        }
+        // a command runs with the files the guide has asked for so far
+        for line in commands.drain(..) {
+            assert!(!line.contains("cargo"), "{line}");
+            let words: Vec<&str> = line.split_whitespace().collect();
+            match words[0] {
+                "arena" => {
+                    let o = arena_in(&dir, &words[1..]);
+                    assert!(o.status.success(), "{line}: {}{}", stdout(&o), stderr(&o));
+                }
+                "mkdir" | "grep" => {} // plain shell
+                other => panic!("the guide runs {other:?}: {line}"),
+            }
+        }
+    }
+    assert!(dir.join("replay.json").is_file() && dir.join("my_test.db").is_file());
+}
+
+/// docs/bot-api.md's Determinism section tells of `os.time` and `os.clock`, which a Lua bot
+/// has, instead of saying there is no `os`; and what it says holds: the same seed, the same
+/// time; `os.clock` counts fuel.
+#[test]
+fn the_determinism_section_tells_of_the_lua_clock() {
+    let doc = std::fs::read_to_string(repo("docs/bot-api.md")).unwrap();
+    let section = doc.split("## Determinism").nth(1).unwrap().split("\n## ").next().unwrap();
+    assert!(!section.contains("`os`\n  is absent") && !section.contains("`os` is absent"), "{section}");
+    assert!(section.contains("`os.time()`") && section.contains("`os.clock()`"), "{section}");
+    let dir = scratch("clock");
+    let bot = dir.join("clock.lua");
+    std::fs::write(&bot, "function act(obs)\n  print(os.time(), os.clock())\n  return obs.legal[1]\nend\n")
+        .unwrap();
+    let logs = |seed: &str| {
+        let o = arena(&[
+            "play",
+            "--game",
+            "ecard",
+            "--bots",
+            &format!("{},random", bot.display()),
+            "--seed",
+            seed,
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+            .lines()
+            .filter(|l| l.trim_start().starts_with("log: "))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(logs("5"), logs("5"));
+    assert!(!logs("5").is_empty());
 }
 
 /// `check` reports reads of observation fields that do not exist, with a did-you-mean and the

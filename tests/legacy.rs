@@ -287,7 +287,7 @@ fn a_legacy_bots_crash_capsule_reproduces_with_arena_repro() {
     };
     let (code, out) = repro(&[]);
     assert_eq!(code, Some(0), "{out}");
-    assert!(out.contains("same failure reproduced at decision #"), "{out}");
+    assert!(out.contains("same failure reproduced at your "), "{out}");
     assert!(out.contains("crash: exit code 3"), "{out}");
     assert!(out.contains("log: last to play in a trick: I give up"), "{out}");
     assert!(!out.contains("<- differs"), "every reply, fuel count and log as recorded: {out}");
@@ -297,7 +297,7 @@ fn a_legacy_bots_crash_capsule_reproduces_with_arena_repro() {
     let (code, out) = repro(&["--bot", fixed.to_str().unwrap()]);
     assert_eq!(code, Some(0), "{out}");
     assert!(out.contains("is not the bot of the capsule"), "{out}");
-    assert!(out.contains("the failure is gone: at decision #"), "{out}");
+    assert!(out.contains("the failure is gone: at your "), "{out}");
     // A legacy decision without its stdin cannot be run again: an error naming the decision.
     let mut damaged = c.clone();
     damaged["decisions"][0].as_object_mut().unwrap().remove("stdin");
@@ -463,6 +463,6 @@ fn grade_takes_a_folder_of_legacy_programs() {
     let o = arena(&dir, &["repro", capsule.to_str().unwrap()]);
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{out}{}", String::from_utf8_lossy(&o.stderr));
-    assert!(out.contains("same failure reproduced at decision #"), "{out}");
+    assert!(out.contains("same failure reproduced at your "), "{out}");
     let _ = std::fs::remove_dir_all(&base);
 }

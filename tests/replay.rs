@@ -242,15 +242,31 @@ fn a_broken_bot_writes_a_capsule_that_repro_replays() {
     let o = arena(&["repro", &path]);
     let out = stdout(&o);
     assert!(o.status.success(), "{out}{}", stderr(&o));
-    assert!(out.contains("same failure reproduced at decision #"), "{out}");
+    assert!(out.contains("same failure reproduced at your 3rd decision, #"), "{out}");
     assert!(out.contains("deliberate failure on decision 3"), "{out}");
     assert!(!out.contains("<- differs"), "every reply and fuel count as recorded: {out}");
+    assert!(log.contains(") at its 3rd decision, #"), "the play log counts the bot's decisions too: {log}");
+
+    // a bot that acts the same with more work: no decision differs, the fuel is shown apart
+    let slower = dir.join("crash_third_slower.lua");
+    let text = std::fs::read_to_string(&broken)
+        .unwrap()
+        .replace("n = n + 1\n", "n = n + 1\n  for _ = 1, 5000 do end\n");
+    std::fs::write(&slower, text).unwrap();
+    let o = arena(&["repro", &path, "--bot", s(&slower)]);
+    let out = stdout(&o);
+    assert!(o.status.success(), "{out}{}", stderr(&o));
+    assert!(!out.contains("<- differs"), "only the fuel changed: {out}");
+    let first = out.lines().find(|l| l.starts_with('#')).unwrap_or_else(|| panic!("{out}"));
+    let fuel = first.split("   fuel ").nth(1).unwrap_or_else(|| panic!("{first}"));
+    let (was, now) = fuel.split_once(" | ").unwrap_or_else(|| panic!("{first}"));
+    assert!(now.parse::<u64>().unwrap() > was.parse::<u64>().unwrap() + 5000, "{first}");
 
     let o = arena(&["repro", &path, "--bot", &root("tests/data/bots/crash_third_fixed.lua")]);
     let out = stdout(&o);
     assert!(o.status.success(), "{out}{}", stderr(&o));
     assert!(out.contains("is not the bot of the capsule"), "{out}");
-    assert!(out.contains("the failure is gone: at decision #"), "{out}");
+    assert!(out.contains("the failure is gone: at your "), "{out}");
 
     // --json reports the capsule too
     let o = arena(&[

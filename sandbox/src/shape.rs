@@ -64,7 +64,7 @@ const ALL: [&Limit; 13] = [
 fn within(limit: &Limit, value: u64) -> Result<(), Fault> {
     if value > limit.max {
         return Err(Fault::load(format!(
-            "the module has {value} {}; the limit is {} (see docs/sandbox.md, \"WASM module limits\")",
+            "the module has {value} {}; the limit is {} (see `arena docs sandbox`, \"WASM module limits\")",
             limit.what, limit.max
         )));
     }

@@ -4,8 +4,9 @@
 //!
 //! ABI (CONTRACT.md §3): exports `memory`, `alloc(len: i32) -> i32`,
 //! `act(ptr: i32, len: i32) -> i64` (reply packed as `ptr << 32 | len`), optional
-//! `init(ptr: i32, len: i32)`; optional imports `env.log(ptr: i32, len: i32)` and
-//! `env.budget_left() -> i64`. Everything else is refused at load.
+//! `init(ptr: i32, len: i32)`; optional imports `env.log(ptr: i32, len: i32)`,
+//! `env.budget_left() -> i64` and `env.abort(msg, file, line, col)` (AssemblyScript's, which its
+//! compiler imports by default). Everything else is refused at load.
 
 use std::num::NonZeroUsize;
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -145,6 +146,7 @@ impl WasmEngine {
         linker
             .func_wrap("env", "log", host_log)
             .and_then(|l| l.func_wrap("env", "budget_left", host_budget_left))
+            .and_then(|l| l.func_wrap("env", "abort", host_abort))
             .map_err(|e| format!("wasmtime linker: {e:#}"))?;
         let ticker = Ticker::start(engine.clone(), watch).map_err(|e| format!("epoch ticker: {e}"))?;
         Ok(WasmEngine { engine, linker, ticker: Some(ticker), pooled })
@@ -311,6 +313,61 @@ fn host_budget_left(mut caller: Caller<'_, Host>) -> wasmtime::Result<i64> {
     Ok(i64::try_from(caller.get_fuel()?).unwrap_or(i64::MAX))
 }
 
+/// The most bytes of an AssemblyScript string `env.abort` reads (the rest is cut).
+const ABORT_TEXT_BYTES: usize = 1024;
+
+/// The error of a bot that called `env.abort`: its message and place, as the `crash` verdict's
+/// message.
+#[derive(Debug)]
+struct Aborted(String);
+
+impl std::fmt::Display for Aborted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Aborted {}
+
+/// `env.abort(msg, file, line, col)`, as AssemblyScript's compiler imports it by default (an
+/// `assert` or a `throw` that fails): stops the bot with the `crash` verdict, its message and
+/// place decoded. Charged as `env.log` is.
+fn host_abort(
+    mut caller: Caller<'_, Host>,
+    msg: i32,
+    file: i32,
+    line: i32,
+    col: i32,
+) -> wasmtime::Result<()> {
+    let Some(Extern::Memory(memory)) = caller.get_export("memory") else {
+        return Err(wasmtime::Error::new(Aborted("the bot called env.abort".into())));
+    };
+    let data = memory.data(&caller);
+    let (msg, file) = (assemblyscript_string(data, msg), assemblyscript_string(data, file));
+    charge_host(&mut caller, LOG_BASE_FUEL + (msg.len() + file.len()) as u64)?;
+    let msg = if msg.is_empty() { "(no message)".to_string() } else { msg };
+    let place =
+        if file.is_empty() { String::new() } else { format!(" at {file}:{}:{}", line as u32, col as u32) };
+    Err(wasmtime::Error::new(Aborted(format!("the bot aborted: {msg}{place}"))))
+}
+
+/// An AssemblyScript string at `ptr` in `memory`: UTF-16LE code units, with their length in
+/// bytes in the 32-bit word before `ptr` (the runtime's object header). Empty for a null or
+/// out-of-bounds pointer; cut at [`ABORT_TEXT_BYTES`].
+fn assemblyscript_string(memory: &[u8], ptr: i32) -> String {
+    let ptr = ptr as u32 as usize;
+    let Some(header) = ptr.checked_sub(4).and_then(|at| memory.get(at..ptr)) else {
+        return String::new();
+    };
+    let len = u32::from_le_bytes(header.try_into().expect("4 bytes")) as usize;
+    let len = len.min(ABORT_TEXT_BYTES) & !1;
+    let Some(bytes) = memory.get(ptr..ptr.saturating_add(len)) else {
+        return String::new();
+    };
+    let units: Vec<u16> = bytes.chunks_exact(2).map(|u| u16::from_le_bytes([u[0], u[1]])).collect();
+    String::from_utf16_lossy(&units)
+}
+
 /// `module` on another sandbox's engine, without compiling it again: serialized once (kept in
 /// `compiled`) and loaded into that engine, a small fraction of a compile. The program that
 /// owns `module` links the copy again.
@@ -347,6 +404,7 @@ fn signature(f: &FuncType) -> String {
 
 const SIG_LOG: &str = "(param i32 i32) (result )";
 const SIG_BUDGET: &str = "(param ) (result i64)";
+const SIG_ABORT: &str = "(param i32 i32 i32 i32) (result )";
 const SIG_ALLOC: &str = "(param i32) (result i32)";
 const SIG_ACT: &str = "(param i32 i32) (result i64)";
 const SIG_INIT: &str = "(param i32 i32) (result )";
@@ -387,9 +445,10 @@ impl WasmProgram {
             let want = match (m, n) {
                 ("env", "log") => SIG_LOG,
                 ("env", "budget_left") => SIG_BUDGET,
+                ("env", "abort") => SIG_ABORT,
                 _ => {
                     problems.push(format!(
-                        "unknown import `{m}.{n}` (only env.log and env.budget_left are provided)"
+                        "unknown import `{m}.{n}` (only env.log, env.budget_left and env.abort are provided)"
                     ));
                     continue;
                 }

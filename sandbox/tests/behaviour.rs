@@ -476,3 +476,90 @@ fn lua_reads_of_missing_fields_are_recorded_without_changing_fuel() {
         assert_eq!(bot.act(OBS).unwrap(), "1");
     }
 }
+
+/// A Lua file saved with a UTF-8 byte-order mark (some Windows editors write one) loads, as
+/// stock Lua's `luaL_loadfile` reads it; so does a `#!` first line, and the lines keep their
+/// numbers.
+#[test]
+fn lua_source_with_a_byte_order_mark_loads() {
+    let sb = sandbox();
+    let program =
+        sb.load("bom.lua", Kind::Lua, b"\xEF\xBB\xBFfunction act(obs)\n  return obs.legal[1]\nend\n");
+    let program = program.expect("a byte-order mark is skipped");
+    assert_eq!(program.start(&Limits::LUA, SEED, INFO).unwrap().act(OBS).unwrap(), "1");
+    let text = b"\xEF\xBB\xBF#!/usr/bin/env lua\nfunction act(obs)\n  error('here')\nend\n";
+    let f = sb.load("bang.lua", Kind::Lua, text).unwrap().start(&Limits::LUA, SEED, INFO).unwrap().act(OBS);
+    let f = f.unwrap_err();
+    assert!(f.message.contains("bang.lua:3: here"), "{}", f.message);
+}
+
+/// `return obs.legal[0]` (arrays from 0, as in most languages) is answered with a hint.
+#[test]
+fn lua_nil_reply_says_arrays_start_at_1() {
+    let sb = sandbox();
+    let program = sb.load("zero.lua", Kind::Lua, b"function act(obs) return obs.legal[0] end\n").unwrap();
+    let f = program.start(&Limits::LUA, SEED, INFO).unwrap().act(OBS).unwrap_err();
+    assert_eq!(f.verdict, Verdict::Invalid);
+    assert!(f.message.starts_with("act returned nil, not a string"), "{}", f.message);
+    assert!(
+        f.message.contains("Lua arrays start at 1") && f.message.contains("obs.legal[1]"),
+        "{}",
+        f.message
+    );
+}
+
+/// A `memory` fault names the line that asked for the memory, as a `fuel` fault names the line
+/// that ran out; a `fuel` fault inside a library function names the bot's line that called it.
+#[test]
+fn lua_memory_and_library_fuel_faults_name_the_bot_line() {
+    let sb = sandbox();
+    let grow = b"local t = {}\nfunction act(obs)\n  for i = 1, 1e9 do\n    t[i] = { i }\n  end\nend\n";
+    let limits = Limits { memory_bytes: 4 << 20, ..Limits::LUA };
+    let f = sb.load("grow.lua", Kind::Lua, grow).unwrap().start(&limits, SEED, INFO).unwrap().act(OBS);
+    let f = f.unwrap_err();
+    assert_eq!(f.verdict, Verdict::Memory, "{f}");
+    assert!(f.message.ends_with("it ran out at grow.lua:4"), "{}", f.message);
+    // one large string: refused in the allocator, inside string.rep
+    let big =
+        b"function act(obs)\n  local n = 3\n  local s = string.rep('ab', 2^22)\n  return obs.legal[1]\nend\n";
+    let f = sb.load("big.lua", Kind::Lua, big).unwrap().start(&limits, SEED, INFO).unwrap().act(OBS);
+    let f = f.unwrap_err();
+    assert_eq!(f.verdict, Verdict::Memory, "{f}");
+    assert!(f.message.ends_with("it ran out at big.lua:3"), "{}", f.message);
+    // the fuel runs out inside string.rep (its charge, then its allocation)
+    for (fuel, mib) in [(100_000, 64), (3_000_000, 64)] {
+        let limits = Limits { fuel_per_decision: fuel, memory_bytes: mib << 20, ..Limits::LUA };
+        let rep = b"function act(obs)\n  local s = ''\n  s = string.rep('abcdefgh', 2^22)\n  return obs.legal[1]\nend\n";
+        let f = sb.load("rep.lua", Kind::Lua, rep).unwrap().start(&limits, SEED, INFO).unwrap().act(OBS);
+        let f = f.unwrap_err();
+        assert_eq!(f.verdict, Verdict::Fuel, "{f}");
+        assert!(f.message.ends_with("it ran out at rep.lua:3"), "fuel {fuel}: {}", f.message);
+    }
+}
+
+/// AssemblyScript's compiler imports `env.abort(msg, file, line, col)` by default: the module
+/// loads, and a call is a `crash` with the message and place decoded (strings are UTF-16 with
+/// their byte length in the word before them).
+#[test]
+fn wasm_env_abort_is_a_crash_with_its_message() {
+    let sb = sandbox();
+    let wat = r#"(module
+      (import "env" "abort" (func $abort (param i32 i32 i32 i32)))
+      (memory (export "memory") 1)
+      (data (i32.const 12) "\0e\00\00\00b\00o\00o\00m\00 \00\e9\00!\00")
+      (data (i32.const 44) "\0c\00\00\00b\00o\00t\00.\00t\00s\00")
+      (func (export "alloc") (param i32) (result i32) (i32.const 1024))
+      (func (export "act") (param i32 i32) (result i64)
+        (call $abort (i32.const 16) (i32.const 48) (i32.const 7) (i32.const 3))
+        (i64.const 0)))"#;
+    let program = sb.load("as.wat", Kind::Wasm, wat.as_bytes()).expect("env.abort is provided");
+    let f = program.start(&Limits::WASM, SEED, INFO).unwrap().act(OBS).unwrap_err();
+    assert_eq!(f.verdict, Verdict::Crash, "{f}");
+    assert!(f.message.contains("the bot aborted: boom é! at bot.ts:7:3"), "{}", f.message);
+    // a null or wild pointer is no string, and no host failure
+    let wild = wat.replace("(i32.const 16) (i32.const 48)", "(i32.const 0) (i32.const -8)");
+    let program = sb.load("as.wat", Kind::Wasm, wild.as_bytes()).unwrap();
+    let f = program.start(&Limits::WASM, SEED, INFO).unwrap().act(OBS).unwrap_err();
+    assert_eq!(f.verdict, Verdict::Crash, "{f}");
+    assert!(f.message.contains("the bot aborted: (no message)"), "{}", f.message);
+}

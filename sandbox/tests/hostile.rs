@@ -422,7 +422,7 @@ fn lua_absent_libraries_say_so() {
     {
         let f = case(file, Stage::Act, Verdict::Crash);
         assert!(f.message.contains("the sandbox leaves out"), "{file}: {}", f.message);
-        assert!(f.message.contains("docs/sandbox.md"), "{file}: {}", f.message);
+        assert!(f.message.contains("(see `arena docs sandbox`)"), "{file}: {}", f.message);
     }
     for file in ["lua_escape_require.lua", "lua_escape_dofile.lua"] {
         let f = case(file, Stage::Act, Verdict::Crash);

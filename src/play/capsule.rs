@@ -190,7 +190,7 @@ pub fn load(path: &Path) -> Result<Capsule, HostError> {
         .map_err(HostError::io(format!("cannot read capsule {}", path.display())))?;
     let capsule: Capsule = serde_json::from_str(&text).map_err(|e| {
         HostError::Damaged(format!(
-            "{} is not a crash capsule (see docs/replay.md, \"Crash capsules\"): {e}",
+            "{} is not a crash capsule (see `arena docs replay`, \"Crash capsules\"): {e}",
             path.display()
         ))
     })?;

@@ -101,7 +101,7 @@ impl Loader {
         let path = Path::new(name);
         if Kind::from_path(path).is_none() {
             return Err(HostError::Request(format!(
-                "unknown bot {name:?}: a bot is a built-in ({}), a path to a .lua, .wasm or .wat file, or legacy:<protocol>:<file.wasm> (docs/legacy-bots.md)",
+                "unknown bot {name:?}: a bot is a built-in ({}), a path to a .lua, .wasm or .wat file, or legacy:<protocol>:<file.wasm> (`arena docs legacy-bots`)",
                 BUILTIN_BOTS.join(", ")
             )));
         }
@@ -244,7 +244,7 @@ fn missing_act<G: Game>(program: &Program, source: impl FnOnce() -> String) -> O
         Err(f) if f.verdict == cardarena_sandbox::Verdict::Load && f.message.contains("function `act`") => {
             let hint = match act_lookalike(&source()) {
                 Some(n) => format!(": did you mean {n}? The arena calls `act(obs)`, in lower case"),
-                None => ": define `function act(obs) ... end` (docs/bot-api.md)".into(),
+                None => ": define `function act(obs) ... end` (`arena docs bot-api`)".into(),
             };
             Some(format!("no function act{hint}"))
         }

@@ -21,7 +21,7 @@ pub fn load_file(path: &Path) -> Result<Replay, HostError> {
         .map_err(HostError::io(format!("cannot read replay file {}", path.display())))?;
     let replay: Replay = serde_json::from_str(&text).map_err(|e| {
         HostError::Damaged(format!(
-            "{} is not a replay file (see docs/replay.md for the format): {e}",
+            "{} is not a replay file (see `arena docs replay` for the format): {e}",
             path.display()
         ))
     })?;

@@ -148,6 +148,29 @@ pub struct Replay {
     pub limits: Vec<Option<Limits>>,
 }
 
+impl Replay {
+    /// Where decision `index` falls among its seat's own decisions (1 for the seat's first):
+    /// the number a bot's author counts in, where `index` counts every seat's.
+    pub fn seat_decision(&self, index: usize) -> Option<usize> {
+        let seat = self.decisions.get(index)?.seat;
+        Some(self.decisions[..=index].iter().filter(|d| d.seat == seat).count())
+    }
+}
+
+/// A decision as its bot's author and the match both count it: `own` among the seat's own
+/// decisions (from 1), `index` among the match's (the replay's `decision`):
+/// "30th decision, #57 of the match".
+pub fn decision_place(own: usize, index: usize) -> String {
+    let suffix = match (own % 10, own % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{own}{suffix} decision, #{index} of the match")
+}
+
 /// The replay format version written by this arena.
 pub const REPLAY_FORMAT: u32 = 1;
 
@@ -404,6 +427,18 @@ pub fn prefix(s: &str, n: usize) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn decisions_are_counted_as_their_author_counts_them() {
+        assert_eq!(decision_place(30, 57), "30th decision, #57 of the match");
+        let places: Vec<String> =
+            [1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111].map(|n| decision_place(n, 0)).into();
+        let suffixes: Vec<&str> = places.iter().map(|p| p.split(' ').next().unwrap()).collect();
+        assert_eq!(
+            suffixes,
+            ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st", "111th"]
+        );
+    }
 
     /// A recorded fault is written as docs/replay.md shows it: the verdict, the decision, then
     /// the fault's other fields, the unset ones left out; and it reads back the same.

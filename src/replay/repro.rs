@@ -9,7 +9,7 @@ use crate::play::adapter::{convert, sandbox_seed};
 use crate::play::capsule::{Capsule, CapsuleDecision};
 use crate::play::legacy::{Expect, LegacyBot, Protocol};
 use crate::play::registry::BotSource;
-use crate::play::runner::{judge_reply, shorten};
+use crate::play::runner::{decision_place, judge_reply, shorten};
 use crate::play::HostError;
 
 /// The result of `arena repro`.
@@ -30,14 +30,31 @@ struct Answer {
 }
 
 impl Answer {
+    /// The action: the reply, or the fault's verdict (the fuel is shown apart, [`fuel_text`]).
     fn text(&self) -> String {
         let reply = match &self.reply {
             Some(r) => format!("{r:?}"),
             None => "no reply".to_string(),
         };
-        let fuel = self.fuel.map(|f| format!(", fuel {f}")).unwrap_or_default();
         let fault = self.fault.as_ref().map(|f| format!(", FAULT {}", f.verdict)).unwrap_or_default();
-        format!("{reply}{fuel}{fault}")
+        format!("{reply}{fault}")
+    }
+
+    /// Whether `other` acted the same: the same reply and the same verdict (fuel and log may
+    /// differ, as they do when a bot is only made faster or chattier).
+    fn same_action(&self, other: &Answer) -> bool {
+        self.reply == other.reply
+            && self.fault.as_ref().map(|f| f.verdict) == other.fault.as_ref().map(|f| f.verdict)
+    }
+}
+
+/// The fuel of a decision, recorded and now: one number when they agree.
+fn fuel_text(was: Option<u64>, now: Option<u64>) -> String {
+    let show = |f: Option<u64>| f.map_or_else(|| "-".to_string(), |f| f.to_string());
+    if was == now {
+        was.map(|f| format!("   fuel {f}")).unwrap_or_default()
+    } else {
+        format!("   fuel {} | {}", show(was), show(now))
     }
 }
 
@@ -200,19 +217,17 @@ fn reproduce_game<G: Game>(capsule: &Capsule, source: &BotSource) -> Result<Repr
             log: d.log.clone(),
             fault: d.fault.as_ref().map(|f| Fault::new(f.verdict, f.message.clone())),
         };
-        let same = was.reply == now.reply
-            && was.fuel == now.fuel
-            && was.log == now.log
-            && was.fault.as_ref().map(|f| f.verdict) == now.fault.as_ref().map(|f| f.verdict);
+        let same = was.same_action(&now);
         if !same {
             differing += 1;
         }
         report.push_str(&format!(
-            "#{:<4} {} | {}{}\n",
+            "#{:<4} {} | {}{}{}\n",
             d.decision,
             was.text(),
             now.text(),
-            if same { "" } else { "   <- differs" }
+            if same { "" } else { "   <- differs" },
+            fuel_text(was.fuel, now.fuel)
         ));
         if was.log != now.log {
             for line in &was.log {
@@ -228,7 +243,13 @@ fn reproduce_game<G: Game>(capsule: &Capsule, source: &BotSource) -> Result<Repr
         }
         last_now = Some(now);
     }
-    let at = capsule.fault.decision.map(|d| format!("decision #{d}")).unwrap_or_else(|| "start".into());
+    // The capsule holds every decision of the bot up to the failing one: the last is its own
+    // count.
+    let at = capsule
+        .fault
+        .decision
+        .map(|d| format!("your {}", decision_place(capsule.decisions.len(), d)))
+        .unwrap_or_else(|| "start".into());
     let Some(now) = last_now else {
         return Err(HostError::Damaged(format!(
             "damaged capsule: the fault is at {at} but the capsule holds no decision"
@@ -252,7 +273,7 @@ fn reproduce_game<G: Game>(capsule: &Capsule, source: &BotSource) -> Result<Repr
             }
         }
         (None, _) => report.push_str(&format!(
-            "the failure is gone: at {at} the bot now replies {}, which is legal (recorded {}: {})\n",
+            "the failure is gone: at {at}, the bot now replies {}, which is legal (recorded {}: {})\n",
             now.reply.as_deref().map(|r| format!("{r:?}")).unwrap_or_default(),
             recorded_fault.verdict,
             recorded_fault.message
@@ -268,7 +289,7 @@ fn reproduce_game<G: Game>(capsule: &Capsule, source: &BotSource) -> Result<Repr
     }
     if differing > 0 && !same_failure {
         report.push_str(&format!(
-            "{differing} decision(s) differ from the record; after the first, the bot is shown the observations the recorded bot saw\n"
+            "{differing} decision(s) act differently from the record; after the first, the bot is shown the observations the recorded bot saw\n"
         ));
     }
     Ok(Reproduction { report, same_failure })

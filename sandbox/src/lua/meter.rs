@@ -75,6 +75,8 @@ pub(crate) struct Meter {
 
     /// Where the bot's code was (`file:line`) when the fuel ran out, for the fault message.
     site: std::sync::Mutex<Option<String>>,
+    /// Where the bot's code was when the allocator last refused it memory, in this phase.
+    alloc_site: std::sync::Mutex<Option<String>>,
 }
 
 impl Meter {
@@ -94,6 +96,7 @@ impl Meter {
             peak: AtomicU64::new(0),
             mem_limit: AtomicU64::new(mem_limit),
             site: std::sync::Mutex::new(None),
+            alloc_site: std::sync::Mutex::new(None),
         }
     }
 
@@ -107,6 +110,30 @@ impl Meter {
             if s.is_none() {
                 *s = site();
             }
+        }
+    }
+
+    /// Where the bot last asked for memory the cap refused, in this phase.
+    pub(crate) fn alloc_site(&self) -> Option<String> {
+        self.alloc_site.lock().ok().and_then(|s| s.clone())
+    }
+
+    /// Notes where the bot's code is, on the main state's stack, when the meter refuses it
+    /// (charged work, or an allocation, outside the hook): the fuel's site if the fuel has
+    /// run out, else the refused allocation's. `moving` is the size of the block being
+    /// reallocated (0 for a new block), see [`super::vm::main_line`].
+    pub(crate) fn note_site(&self, moving: usize) {
+        let main = self.main.load(Relaxed);
+        if main.is_null() {
+            return;
+        }
+        // SAFETY: `main` is the live main state while it is set, and this runs on its thread
+        // from inside a call of Lua (a host function or the allocator).
+        let site = || unsafe { super::vm::main_line(main, moving) };
+        if self.trip_state() == Trip::Fuel {
+            self.record_site(site);
+        } else if let Ok(mut s) = self.alloc_site.lock() {
+            *s = site();
         }
     }
 
@@ -239,8 +266,10 @@ impl Meter {
         self.deadline_ns.store(u64::try_from(deadline).unwrap_or(u64::MAX), Relaxed);
         self.tripped.store(Trip::None as u8, Relaxed);
         self.debt(true);
-        if let Ok(mut s) = self.site.lock() {
-            *s = None;
+        for site in [&self.site, &self.alloc_site] {
+            if let Ok(mut s) = site.lock() {
+                *s = None;
+            }
         }
     }
 
@@ -253,6 +282,10 @@ impl Meter {
     /// host builds the observation table, so the bot pays only for its own work.
     pub(crate) fn set_charging(&self, on: bool) {
         self.charging.store(on, Relaxed);
+    }
+
+    pub(crate) fn charging(&self) -> bool {
+        self.charging.load(Relaxed)
     }
 
     /// Lifts every limit, for tearing the VM down.
@@ -350,7 +383,11 @@ impl Meter {
             return Err(());
         }
         self.used.store(self.used.load(Relaxed).saturating_add(fuel), Relaxed);
-        self.check()
+        let checked = self.check();
+        if checked.is_err() {
+            self.note_site(0);
+        }
+        checked
     }
 
     fn check(&self) -> Result<(), ()> {

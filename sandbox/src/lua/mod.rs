@@ -94,13 +94,14 @@ impl LuaProgram {
                 bytes.len()
             )));
         }
+        let bytes = source_text(bytes);
         if bytes.starts_with(b"\x1bLua") {
             return Err(Fault::load("precompiled Lua bytecode is not accepted; submit the source text"));
         }
         let chunk_name = CString::new(format!("@{name}").replace('\0', "?")).expect("no NUL left");
         // Compiled in a throwaway VM (nothing runs): syntax errors are reported at load. Not
         // stripped: tracebacks keep the file name and line numbers.
-        let bytecode = vm::compile(bytes, &chunk_name, false).map_err(Fault::load)?;
+        let bytecode = vm::compile(&bytes, &chunk_name, false).map_err(Fault::load)?;
         Ok(LuaProgram { chunk_name, bytecode, prelude, watch })
     }
 
@@ -111,6 +112,23 @@ impl LuaProgram {
         Ok(inst)
     }
 }
+
+/// The chunk Lua compiles from a file's bytes, as stock Lua's `luaL_loadfile` reads a file: a
+/// UTF-8 byte-order mark (which some editors write) is skipped, and so is a first line that
+/// starts with `#` (a `#!` line), whose newline stays so that line numbers do not change.
+fn source_text(bytes: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    if bytes.starts_with(b"#") {
+        let rest = bytes.iter().position(|&b| b == b'\n').map_or(&[][..], |at| &bytes[at..]);
+        return std::borrow::Cow::Owned(rest.to_vec());
+    }
+    std::borrow::Cow::Borrowed(bytes)
+}
+
+/// The fault message of an `act` that returned nothing (or nil): most often `obs.legal[0]` or
+/// a function without `return`.
+const NIL_REPLY: &str = "act returned nil, not a string (Lua arrays start at 1: the first legal \
+    action is obs.legal[1], not obs.legal[0]; and `act` must `return` its action)";
 
 /// One Lua bot in one match.
 pub(crate) struct LuaInstance {
@@ -355,6 +373,7 @@ impl LuaInstance {
                     let p = ffi::lua_tolstring(l, -1, &mut len);
                     std::slice::from_raw_parts(p as *const u8, len)
                 }
+                ffi::LUA_TNIL => return Err(self.fault(Verdict::Invalid, NIL_REPLY.into(), None)),
                 _ => {
                     return Err(self.fault(
                         Verdict::Invalid,
@@ -409,11 +428,14 @@ impl LuaInstance {
         // The verdict comes from what Lua observed, never from the message (the bot's own).
         let LuaFailure { message, trace, fault } = e;
         match fault {
-            vm::Fault::Memory => self.fault(
-                Verdict::Memory,
-                format!("memory cap of {} bytes reached: {message}", self.meter.memory_limit()),
-                trace,
-            ),
+            vm::Fault::Memory => {
+                let msg = format!("memory cap of {} bytes reached: {message}", self.meter.memory_limit());
+                let msg = match self.meter.alloc_site() {
+                    Some(site) => format!("{msg}; it ran out at {site}"),
+                    None => msg,
+                };
+                self.fault(Verdict::Memory, msg, trace)
+            }
             vm::Fault::Stack => self.fault(Verdict::Stack, message, trace),
             // `error("")` would otherwise be a fault that says nothing.
             vm::Fault::None if message.trim().is_empty() => self.fault(

@@ -25,14 +25,14 @@ local string_byte = string.byte
 do
 local function absent_function(name, why)
   return function()
-    error(name .. ": " .. why .. " (see docs/sandbox.md)", 2)
+    error(name .. ": " .. why .. " (see `arena docs sandbox`)", 2)
   end
 end
 local function absent_library(name, why)
   return setmetatable({}, {
     __index = function(_, key)
       error(name .. "." .. tostring(key) .. ": the sandbox leaves out the " .. name
-        .. " library, " .. why .. " (see docs/sandbox.md)", 2)
+        .. " library, " .. why .. " (see `arena docs sandbox`)", 2)
     end,
   })
 end
@@ -78,7 +78,7 @@ _G.load = function(...)
     error("bad argument #1 to 'load' (function expected, got " .. got .. ")", 2)
   end
   if string_byte(text, 1) == 27 then
-    return nil, "attempt to load a binary chunk: the sandbox loads source text only (see docs/sandbox.md)"
+    return nil, "attempt to load a binary chunk: the sandbox loads source text only (see `arena docs sandbox`)"
   end
   charge_compile(#text * 5)
   if select('#', ...) >= 4 then
@@ -244,7 +244,7 @@ os = setmetatable({
   __index = function(_, key)
     error("os." .. tostring(key) .. ": the sandbox leaves out the rest of the os library "
       .. "(no processes, files or environment); os.time, os.clock, os.date and os.difftime "
-      .. "are there (see docs/sandbox.md)", 2)
+      .. "are there (see `arena docs sandbox`)", 2)
   end,
 })
 end

@@ -18,7 +18,7 @@ use super::{default_threads, print_out, write_out, LimitArgs, Mismatch};
 use cardarena::bots::bot::{content_hash, is_builtin_name, Around, Bot, BUILTIN_BOTS};
 use cardarena::play::limits::LimitsConfig;
 use cardarena::play::registry::{self, BotSource, Lanes, Loader};
-use cardarena::play::runner::{BotEntry, Quiet};
+use cardarena::play::runner::{decision_place, BotEntry, Quiet};
 use cardarena::play::with_game;
 use cardarena::play::Hosted;
 use cardarena::play::Match;
@@ -332,10 +332,18 @@ fn check_game<G: Hosted>(args: &CheckArgs) -> anyhow::Result<()> {
         hi
     ));
     out.push_str(&format!(
-        "  (score: 1 = first alone at the table, 0 = last, ties halved; {}: {})\n\n",
+        "  (score: 1 = first alone at the table, 0 = last, ties halved; {}: {})\n",
         standings::points_heading(G::NAME),
         standings::points_are(G::NAME)
     ));
+    let ranks: Vec<u32> = played
+        .iter()
+        .map(|p| {
+            p.summary.ranks[p.plan.seats.iter().position(|&e| e == 0).expect("the bot sits at every table")]
+        })
+        .collect();
+    out.push_str(&placings_text(G::PLAYERS, &ranks));
+    out.push('\n');
     if all.faults.is_empty() {
         out.push_str(&format!("verdicts: no faults in {} matches\n", all.matches));
     } else {
@@ -347,7 +355,17 @@ fn check_game<G: Hosted>(args: &CheckArgs) -> anyhow::Result<()> {
             all.matches
         ));
         if let Some(f) = &all.first_fault {
-            let at = f.decision.map(|d| format!("decision #{d}")).unwrap_or_else(|| "start (init)".into());
+            let at = match f.decision {
+                // the match again (the same bytes), to count the bot's own decisions
+                Some(d) => {
+                    match play_plan::<G>(variant, &sources, &entries, &f.plan, &limits_cfg).0.seat_decision(d)
+                    {
+                        Some(own) => format!("your {}", decision_place(own, d)),
+                        None => format!("decision #{d}"),
+                    }
+                }
+                None => "start (init)".into(),
+            };
             out.push_str(&format!("  first: {} at {at}, seat {}: {}\n", f.verdict, f.seat, f.message));
             out.push_str(&format!(
                 "  replay it: arena play --game {} --variant {variant} --seed {} --bots {}{}\n",
@@ -389,6 +407,38 @@ fn check_game<G: Hosted>(args: &CheckArgs) -> anyhow::Result<()> {
         ))
         .into())
     }
+}
+
+/// What W-D-L leaves out at a table of more than two: it counts first places only, where the
+/// score counts every place. The bot's places (`ranks`, one per match; tied seats share a
+/// rank), from first to last; empty for a two-player game.
+fn placings_text(players: usize, ranks: &[u32]) -> String {
+    if players <= 2 || ranks.is_empty() {
+        return String::new();
+    }
+    let place = |p: usize| match p {
+        1 => "1st".to_string(),
+        2 => "2nd".to_string(),
+        3 => "3rd".to_string(),
+        p => format!("{p}th"),
+    };
+    let scores: Vec<String> = (1..=players)
+        .map(|p| format!("{} {:.2}", place(p), (players - p) as f64 / (players - 1) as f64))
+        .collect();
+    let shares: Vec<String> = (1..=players)
+        .map(|p| {
+            let n = ranks.iter().filter(|&&r| r as usize == p).count();
+            format!("{} {:.0}%", place(p), 100.0 * n as f64 / ranks.len() as f64)
+        })
+        .collect();
+    format!(
+        "  (W-D-L counts first places only: W = first alone, D = first shared, L = any other place, \
+         so a second place is an L; the score counts every place: {}, ties halved)\n  \
+         places in all {} matches: {}\n",
+        scores.join(", "),
+        ranks.len(),
+        shares.join(", ")
+    )
 }
 
 /// How much of a limit the largest use took. The decision that runs out is stopped a little past

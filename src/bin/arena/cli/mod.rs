@@ -13,12 +13,13 @@ use serde::Serialize;
 use cardarena::games::{Game, Outcome, Seat};
 use cardarena::play::limits::LimitsConfig;
 use cardarena::play::registry::{self, BotSource, Loader};
-use cardarena::play::runner::{DecisionRecord, FaultRecord, MatchObserver, Replay};
+use cardarena::play::runner::{decision_place, DecisionRecord, FaultRecord, MatchObserver, Replay};
 use cardarena::play::with_game;
 use cardarena::play::Match;
 use cardarena::play::{GameId, Hosted};
 
 mod authoring;
+mod docs;
 mod new;
 mod queue;
 mod replay;
@@ -58,6 +59,9 @@ enum Command {
     New(authoring::NewArgs),
     /// Write a game's tutorial into a folder (README.md and its step bots), to run with this arena.
     Tutorial(authoring::TutorialArgs),
+    /// Print a page of the documentation: the bot API, a game's rules and observation, the
+    /// sandbox, the ladder… (`arena docs` lists them).
+    Docs(docs::DocsArgs),
     /// Print the JSON Schema of a game's observation (or, with --lua, its LuaLS annotations).
     Schema(authoring::SchemaArgs),
     /// Show a recorded match turn by turn with a board per decision (or as one seat saw it), or
@@ -282,6 +286,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::New(args) => authoring::new_cmd(args),
         Command::Tutorial(args) => authoring::tutorial_cmd(args),
         Command::Schema(args) => authoring::schema_cmd(args),
+        Command::Docs(args) => docs::docs_cmd(args),
         Command::Replay(args) => replay::replay_cmd(args),
         Command::Repro(args) => replay::repro_cmd(args),
         Command::Serve(args) => serve::serve_cmd(args),
@@ -411,7 +416,7 @@ fn play_game<G: Hosted + cardarena::games::view::View>(args: &PlayArgs) -> anyho
     });
     let replay = if let Some(&seat) = humans.first() {
         print_out(&format!(
-            "{} ({}), seed {}: you are seat {seat}; {}\n(moves: docs/games/{}.md; type a number or the move, Ctrl-D to leave)\n",
+            "{} ({}), seed {}: you are seat {seat}; {}\n(moves: `arena docs {}`; type a number or the move, Ctrl-D to leave)\n",
             G::NAME,
             variant,
             args.seed,
@@ -434,7 +439,12 @@ fn play_game<G: Hosted + cardarena::games::view::View>(args: &PlayArgs) -> anyho
         capsules = write_capsules::<G>(&replay, &capsule_dir);
         replay
     } else {
-        let mut log = TextLog { names: args.bots.clone(), out: String::new(), fault_ends: Vec::new() };
+        let mut log = TextLog {
+            names: args.bots.clone(),
+            out: String::new(),
+            fault_ends: Vec::new(),
+            decided: vec![0; args.bots.len()],
+        };
         log.out.push_str(&format!(
             "{} ({}), seed {}: {}\n",
             G::NAME,
@@ -522,6 +532,8 @@ struct TextLog {
     /// Where each fault's lines end in `out`, with its seat and decision: the capsule's path is
     /// inserted there after the match.
     fault_ends: Vec<(usize, Seat, Option<usize>)>,
+    /// Decisions made so far, per seat.
+    decided: Vec<usize>,
 }
 
 impl<G: Game> MatchObserver<G> for TextLog {
@@ -537,8 +549,9 @@ impl<G: Game> MatchObserver<G> for TextLog {
             (None, _) => "no move".to_string(),
         };
         self.out.push_str(&format!("#{index:<3} {who}: {what}\n"));
+        self.decided[record.seat] += 1;
         if let Some(fault) = &record.fault {
-            self.write_fault(record.seat, fault);
+            self.write_fault(record.seat, fault, Some((self.decided[record.seat], index)));
         }
         for line in &record.log {
             self.out.push_str(&format!("      log: {line}\n"));
@@ -552,7 +565,7 @@ impl<G: Game> MatchObserver<G> for TextLog {
     fn fault(&mut self, seat: Seat, fault: &FaultRecord) {
         // Faults of decisions are shown with their decision; this is a failed start.
         if fault.decision.is_none() {
-            self.write_fault(seat, fault);
+            self.write_fault(seat, fault, None);
         }
     }
 
@@ -570,9 +583,14 @@ impl<G: Game> MatchObserver<G> for TextLog {
 }
 
 impl TextLog {
-    fn write_fault(&mut self, seat: Seat, fault: &FaultRecord) {
+    /// A fault's lines; `at` is the decision (the seat's own count, the match's index).
+    fn write_fault(&mut self, seat: Seat, fault: &FaultRecord, at: Option<(usize, usize)>) {
+        let at = at.map_or_else(
+            || " at its start".to_string(),
+            |(own, i)| format!(" at its {}", decision_place(own, i)),
+        );
         self.out.push_str(&format!(
-            "      FAULT seat {seat} ({}): {}: {}\n",
+            "      FAULT seat {seat} ({}){at}: {}: {}\n",
             self.names[seat], fault.verdict, fault.message
         ));
         if let Some(trace) = &fault.trace {

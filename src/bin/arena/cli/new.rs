@@ -173,7 +173,8 @@ fn write_tutorial(game: &str, dir: &Path) -> anyhow::Result<()> {
             .replace("../../example_bots/lua/blade_montecarlo.lua", "step4.lua")
             .replace("example_bots/lua/blade_montecarlo.lua", "step4.lua")
     };
-    let mut readme = local(text);
+    // The pages it links to (`../bot-api.md`) come along in docs/ (`write_pages`).
+    let mut readme = local(text).replace("](../", "](docs/");
     readme.push_str(
         "\n## Measuring each step (from this folder)\n\nEach step against the built-in `greedy` on 100 duplicate deals: \
          faults, fuel, memory and the win rate.\n\n```sh\n",
@@ -183,7 +184,16 @@ fn write_tutorial(game: &str, dir: &Path) -> anyhow::Result<()> {
     }
     readme.push_str("```\n");
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let mut written = vec![("README.md".to_string(), readme)];
+    let pages = super::docs::write_pages(dir, &readme)?;
+    // Links to what the folder lacks (the checkout's example bots) become text.
+    let present: std::collections::BTreeSet<String> = files
+        .iter()
+        .map(|(f, _)| f.to_string())
+        .chain(pages.iter().cloned())
+        .chain(["README.md".into()])
+        .collect();
+    let mut written =
+        vec![("README.md".to_string(), super::docs::unlink_missing(&readme, "README.md", &present))];
     // The example bots of a checkout are not in the folder: their entries leave the tournaments.
     let own = |f: &str, t: &str| {
         let t = local(t);
@@ -199,6 +209,9 @@ fn write_tutorial(game: &str, dir: &Path) -> anyhow::Result<()> {
         let path = dir.join(file);
         std::fs::write(&path, t).with_context(|| format!("cannot write {}", path.display()))?;
         out.push_str(&format!("  {}\n", path.display()));
+    }
+    for page in &pages {
+        out.push_str(&format!("  {}\n", dir.join(page).display()));
     }
     out.push_str(&format!("next: read {}/README.md and run its commands in that folder\n", dir.display()));
     print_out(&out)
@@ -362,10 +375,10 @@ fn project_files(
         }
     };
     let edit = match lang {
-        Lang::Lua => "bot.lua (`act(obs)`; VS Code with the \"Lua\" extension completes `obs.` from types/)",
-        Lang::Rust => "src/lib.rs (`act`; the observation is typed in cardarena-bot/src/)",
-        Lang::C => "bot.c (`act`; cardarena.h has the JSON helpers)",
-        Lang::Wat => "bot.wat (`act`; the ABI is described at its top)",
+        Lang::Lua => "[bot.lua](bot.lua) (`act(obs)`; VS Code with the \"Lua\" extension completes `obs.` from [types/](types/))",
+        Lang::Rust => "[src/lib.rs](src/lib.rs) (`act`; the observation is typed in [cardarena-bot/src/](cardarena-bot/src/lib.rs))",
+        Lang::C => "[bot.c](bot.c) (`act`; [cardarena.h](cardarena.h) has the JSON helpers)",
+        Lang::Wat => "[bot.wat](bot.wat) (`act`; the ABI is described at its top)",
     };
     let mut commands: Vec<(String, &str)> = vec![(format!("cd {name}"), "")];
     commands.extend(build);
@@ -388,8 +401,8 @@ fn project_files(
         .collect();
     let readme = format!(
         "# {name}\n\nA cardarena bot for {game}, in {lang}. Write your strategy in {edit}.\n\n\
-         The rules, the action notation and every observation field: `docs/games/{game}.md`; the bot\n\
-         interface, limits and verdicts: `docs/bot-api.md` (both in the cardarena repository).\n\n\
+         The rules, the action notation and every observation field: `arena docs {game}`; the bot\n\
+         interface, limits and verdicts: `arena docs bot-api` (`arena docs` lists every page).\n\n\
          ```sh\n{block}```\n",
         lang = lang_name(lang),
     );

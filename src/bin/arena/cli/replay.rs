@@ -32,7 +32,7 @@ pub struct Mismatch(pub String);
   arena replay --db arena.db --list       the matches a tournament stored, with their ids
   arena replay --db arena.db 17           match 17 of the tournament (or: arena replay arena.db#17)
 
-Replay files are described in docs/replay.md.")]
+Replay files are described by `arena docs replay`.")]
 pub(super) struct ReplayArgs {
     /// A replay file (written by `arena play --replay`), or with --db a match id.
     #[arg(value_name = "FILE|ID")]
@@ -71,7 +71,7 @@ pub(super) struct ReplayArgs {
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Exit code: 0 the same failure was reproduced (or, with --bot, the run finished),
-1 the recorded bot no longer fails as recorded, 2 an error. Capsules: docs/replay.md.")]
+1 the recorded bot no longer fails as recorded, 2 an error. Capsules: `arena docs replay`.")]
 pub(super) struct ReproArgs {
     /// A crash capsule (written beside the replay or database when a bot faults).
     capsule: PathBuf,

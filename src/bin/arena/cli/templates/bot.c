@@ -5,7 +5,7 @@
  *   arena play --game {{GAME}} --bots {{BOTS}}
  *   arena check bot.wasm --game {{GAME}}
  *
- * The arena writes the observation JSON (docs/games/{{GAME}}.md) into memory and calls
+ * The arena writes the observation JSON (`arena docs {{GAME}}`) into memory and calls
  * act(obs, len); the reply must be one string of its "legal" array. cardarena.h has the
  * helpers to read the JSON by hand (ca_find, ca_int_field, ca_string_at) and to reply.
  */

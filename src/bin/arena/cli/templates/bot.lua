@@ -5,9 +5,9 @@
 --   arena check bot.lua --game {{GAME}}                 # hundreds of matches: faults, fuel, win rate
 --
 -- The arena calls act(obs) for every decision of your seat and plays the string you return,
--- which must be one of obs.legal (anything else loses the match: docs/bot-api.md, verdicts).
--- The rules, the action notation and every field: docs/games/{{GAME}}.md in the cardarena
--- repository. types/{{GAME}}.lua describes the observation for your editor: with VS Code and
+-- which must be one of obs.legal (anything else loses the match: `arena docs bot-api`,
+-- verdicts). The rules, the action notation and every field: `arena docs {{GAME}}`.
+-- types/{{GAME}}.lua describes the observation for your editor: with VS Code and
 -- the "Lua" extension (sumneko), typing `obs.` lists the fields.
 --
 -- The observation (class {{CLASS}}):
