@@ -828,4 +828,54 @@ mod pg {
         assert!(waited >= Duration::from_secs(2) && waited < Duration::from_secs(5), "{waited:?}");
         std::fs::remove_dir_all(dir).ok();
     }
+
+    /// `--status`'s count of running jobs is the length of its list of them while another
+    /// connection claims and releases jobs as fast as it can: both are read from one snapshot.
+    #[test]
+    fn the_running_count_agrees_with_the_running_list_on_postgresql() {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let Some(pg) = cluster("snapshot") else { return };
+        let dir = temp_dir("pgsnapshot");
+        std::fs::write(
+            dir.join("arena.toml"),
+            "[[event]]\ngame = \"blade\"\nbots = [\"greedy\", \"random\"]\ndeals = 4\n",
+        )
+        .unwrap();
+        let url = pg.database("snapshot");
+        run(&dir, &["tournament", "arena.toml", "--db", &url, "--enqueue"]);
+        let stop = AtomicBool::new(false);
+        let version = cardarena::tournament::queue::arena_version();
+        let mut q = cardarena::tournament::queue::open(&url).unwrap();
+        let (flips, looks, differ) = std::thread::scope(|scope| {
+            let flipper = scope.spawn(|| {
+                let mut c = pg.client("snapshot");
+                let flip = c
+                    .prepare(
+                        "UPDATE queue_jobs SET state = CASE state WHEN 'queued' THEN 'running' ELSE 'queued' END,
+                             lease_owner = 'flipper', lease_until = now() WHERE id = 1 + $1::bigint % 8",
+                    )
+                    .unwrap();
+                let mut flips = 0i64;
+                while !stop.load(Ordering::SeqCst) {
+                    c.execute(&flip, &[&flips]).unwrap();
+                    flips += 1;
+                }
+                flips
+            });
+            let started = Instant::now();
+            let (mut looks, mut differ) = (0, Vec::new());
+            while started.elapsed() < Duration::from_secs(2) {
+                let st = q.status(&version).unwrap();
+                if st.running as usize != st.leases.len() {
+                    differ.push((st.running, st.leases.len()));
+                }
+                looks += 1;
+            }
+            stop.store(true, Ordering::SeqCst);
+            (flipper.join().unwrap(), looks, differ)
+        });
+        assert!(flips > 100 && looks > 10, "{flips} flips, {looks} looks");
+        assert!(differ.is_empty(), "{} of {looks} looks disagree, e.g. {:?}", differ.len(), differ.first());
+        std::fs::remove_dir_all(dir).ok();
+    }
 }
