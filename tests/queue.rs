@@ -350,6 +350,35 @@ fn a_worker_rides_out_a_sqlite_queue_locked_for_seconds() {
     std::fs::remove_dir_all(dir).ok();
 }
 
+/// SIGTERM stops a worker that is waiting for its database too, soon, saying so.
+#[test]
+fn sigterm_stops_a_worker_waiting_for_a_locked_queue() {
+    use std::time::{Duration, Instant};
+    let dir = temp_dir("termlocked");
+    std::fs::write(dir.join("arena.toml"), QUICK).unwrap();
+    run(&dir, &["tournament", "arena.toml", "--db", "sqlite:q.db", "--enqueue"]);
+    let held = rusqlite::Connection::open(dir.join("q.db")).unwrap();
+    held.execute_batch("BEGIN EXCLUSIVE; UPDATE queue_jobs SET error = NULL WHERE id = 0;").unwrap();
+    let worker = arena()
+        .args(["worker", "--db", "sqlite:q.db"])
+        .current_dir(&dir)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_secs(3));
+    let signalled = Instant::now();
+    // SAFETY: kill has no memory preconditions; the pid is our child's, not yet waited for.
+    assert_eq!(unsafe { libc::kill(worker.id() as libc::pid_t, libc::SIGTERM) }, 0);
+    let out = worker.wait_with_output().unwrap();
+    let stopped = signalled.elapsed();
+    held.execute_batch("ROLLBACK").unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("database is locked (stopped while retrying, after "), "{err}");
+    assert!(stopped < Duration::from_millis(2500), "stopped {stopped:?} after SIGTERM");
+    std::fs::remove_dir_all(dir).ok();
+}
+
 /// A file that is no database is an error at once, not something to wait for.
 #[test]
 fn a_queue_file_that_is_no_database_is_an_error_at_once() {

@@ -324,15 +324,14 @@ impl QueueError {
         matches!(self, QueueError::Unavailable { .. })
     }
 
-    /// This transient error as a permanent one, after retrying it for `waited`.
-    fn gave_up(self, waited: &str) -> QueueError {
+    /// This transient error as a permanent one, after retrying it (`why` says how long, and
+    /// why no longer).
+    fn gave_up(self, why: &str) -> QueueError {
         match self {
             QueueError::Unavailable { db, what, message } => QueueError::Db {
                 db,
                 what,
-                message: format!(
-                    "{message} (gave up after {waited} of retries; --give-up-after sets how long)"
-                ),
+                message: format!("{message} ({why}; --give-up-after sets how long)"),
             },
             e => e,
         }

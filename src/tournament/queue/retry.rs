@@ -18,6 +18,7 @@
 //! without a word.
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -40,18 +41,23 @@ pub struct Retry {
     pub give_up: Duration,
     /// The outage messages (default: standard error).
     pub log: Log,
+    /// Set (Ctrl-C, SIGTERM): stop retrying and return the error (`None`: retry on).
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 impl std::fmt::Debug for Retry {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Retry").field("give_up", &self.give_up).finish_non_exhaustive()
+        f.debug_struct("Retry")
+            .field("give_up", &self.give_up)
+            .field("stop", &self.stop)
+            .finish_non_exhaustive()
     }
 }
 
 impl Retry {
     /// Retries for `give_up`, logging to standard error.
     pub fn new(give_up: Duration) -> Retry {
-        Retry { give_up, log: Arc::new(|m: &str| eprintln!("{m}")) }
+        Retry { give_up, log: Arc::new(|m: &str| eprintln!("{m}")), stop: None }
     }
 }
 
@@ -169,9 +175,18 @@ fn run_retrying<T>(
         }
         let waited = started.elapsed();
         if waited >= retry.give_up {
-            return Err(error.gave_up(&secs(waited)));
+            return Err(error.gave_up(&format!("gave up after {} of retries", secs(waited))));
         }
-        std::thread::sleep(delay.min(retry.give_up - waited));
+        // Sleeps in steps, to stop soon after a stop is asked for.
+        let until = Instant::now() + delay.min(retry.give_up - waited);
+        while let Some(left) = until.checked_duration_since(Instant::now()).filter(|d| !d.is_zero()) {
+            if retry.stop.as_ref().is_some_and(|s| s.load(Ordering::SeqCst)) {
+                return Err(
+                    error.gave_up(&format!("stopped while retrying, after {}", secs(started.elapsed())))
+                );
+            }
+            std::thread::sleep(left.min(Duration::from_millis(50)));
+        }
         delay = (delay * 2).min(MAX_DELAY);
     }
 }

@@ -120,12 +120,15 @@ fn seconds(value: f64, flag: &str) -> anyhow::Result<Duration> {
     Duration::try_from_secs_f64(value).with_context(|| format!("{flag} must be a number of seconds >= 0"))
 }
 
-/// The queue at `url`, riding out outages of up to `give_up` (docs/scale-out.md).
+/// The queue at `url`, riding out outages of up to `give_up`, or until `stop` is set
+/// (docs/scale-out.md).
 fn open_queue(
     url: &str,
     give_up: Duration,
+    stop: Option<&Arc<AtomicBool>>,
 ) -> anyhow::Result<Box<dyn cardarena::tournament::queue::JobQueue>> {
-    let retry = cardarena::tournament::queue::retry::Retry::new(give_up);
+    let mut retry = cardarena::tournament::queue::retry::Retry::new(give_up);
+    retry.stop = stop.cloned();
     Ok(cardarena::tournament::queue::open_resilient(url, retry)?)
 }
 
@@ -148,7 +151,7 @@ pub fn worker_cmd(args: WorkerArgs) -> anyhow::Result<()> {
         bail!("--threads must be at least 1");
     }
     let stop = stop_on_ctrl_c("the jobs in play are claimed again once their leases expire");
-    let queue = open_queue(&args.db, args.give_up_after)?;
+    let queue = open_queue(&args.db, args.give_up_after, Some(&stop))?;
     let name = args.name.clone().unwrap_or_else(worker::default_name);
     let mut opts = WorkerOptions::new(&name);
     opts.lease = seconds(args.lease, "--lease")?;
@@ -245,9 +248,9 @@ pub fn tournament_via_queue(
     args: &TournamentArgs,
     threads: usize,
     opts: &RunOptions,
-    stop: &AtomicBool,
+    stop: &Arc<AtomicBool>,
 ) -> anyhow::Result<QueueRun> {
-    let queue = open_queue(url, args.give_up_after)?;
+    let queue = open_queue(url, args.give_up_after, Some(stop))?;
     let name = queue.name();
     let dispatch = QueueDispatch::new(
         queue,
@@ -297,7 +300,7 @@ pub fn alarms_text(alarms: &[Alarm]) -> String {
 }
 
 pub fn status_cmd(url: &str, give_up: Duration) -> anyhow::Result<()> {
-    let mut queue = open_queue(url, give_up)?;
+    let mut queue = open_queue(url, give_up, None)?;
     let version = cardarena::tournament::queue::arena_version();
     let st = queue.status(&version)?;
     print_out(&status_text(&st, &queue.name(), &version))?;
