@@ -84,7 +84,7 @@ pub struct Resilient {
 }
 
 /// `d` for messages: `300 s`, `1.5 s`.
-pub(super) fn secs(d: Duration) -> String {
+fn secs(d: Duration) -> String {
     let s = d.as_secs_f64();
     if s >= 10.0 {
         format!("{s:.0} s")
