@@ -274,6 +274,175 @@ fn a_worker_refuses_jobs_planned_by_another_arena_version_on_sqlite() {
     std::fs::remove_dir_all(dir).ok();
 }
 
+/// A quick tournament: 10 Blade matches of built-ins.
+const QUICK: &str = "[[event]]\nname = \"q\"\ngame = \"blade\"\nbots = [\"greedy\", \"random\"]\ndeals = 5\n";
+
+/// Lines of `text` containing `what`.
+fn lines_with(text: &str, what: &str) -> usize {
+    text.lines().filter(|l| l.contains(what)).count()
+}
+
+/// A SQLite queue whose file another process keeps locked (an EXCLUSIVE transaction) for
+/// seconds: the worker waits, says so once, and plays every job once when the lock is gone; with
+/// `--give-up-after` shorter than the lock it stops after that long, saying why.
+#[test]
+fn a_worker_rides_out_a_sqlite_queue_locked_for_seconds() {
+    use std::time::{Duration, Instant};
+    let dir = temp_dir("locked");
+    std::fs::write(dir.join("arena.toml"), QUICK).unwrap();
+    let local = local_standings(&dir);
+    for db in ["q.db", "q2.db"] {
+        run(&dir, &["tournament", "arena.toml", "--db", &format!("sqlite:{db}"), "--enqueue"]);
+    }
+    let lock = |db: &str| {
+        let conn = rusqlite::Connection::open(dir.join(db)).unwrap();
+        conn.execute_batch("BEGIN EXCLUSIVE; UPDATE queue_jobs SET error = NULL WHERE id = 0;").unwrap();
+        conn
+    };
+
+    let held = lock("q.db");
+    let started = Instant::now();
+    let worker = arena()
+        .args(["worker", "--db", "sqlite:q.db", "--until-empty", "--name", "w"])
+        .current_dir(&dir)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_secs(4));
+    held.execute_batch("COMMIT").unwrap();
+    let out = worker.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(started.elapsed() >= Duration::from_secs(4), "the worker waited for the lock");
+    assert_eq!(lines_with(&err, "database is locked; retrying for up to 300 s"), 1, "said once: {err}");
+    assert_eq!(lines_with(&err, "job queue: reachable again after"), 1, "{err}");
+    assert!(err.contains("10 result(s) stored"), "{err}");
+    let conn = rusqlite::Connection::open(dir.join("q.db")).unwrap();
+    let (results, keys, attempts): (i64, i64, i64) = conn
+        .query_row(
+            "SELECT (SELECT count(*) FROM queue_results), (SELECT count(DISTINCT key) FROM queue_results),
+                    (SELECT sum(attempts) FROM queue_jobs WHERE state = 'done')",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .unwrap();
+    assert_eq!((results, keys, attempts), (10, 10, 10), "every job played once, stored once");
+    let out = run(
+        &dir,
+        &["tournament", "arena.toml", "--quiet", "--db", "sqlite:q.db", "--threads", "0", "--json", "-"],
+    );
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), String::from_utf8(local).unwrap());
+
+    // A give-up time shorter than the lock: exit 2 after about that long, naming the lock.
+    let held = lock("q2.db");
+    let started = Instant::now();
+    let out = arena()
+        .args(["worker", "--db", "sqlite:q2.db", "--until-empty", "--give-up-after", "1500ms"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let waited = started.elapsed();
+    held.execute_batch("ROLLBACK").unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("database is locked (gave up after "), "{err}");
+    assert!(waited >= Duration::from_millis(1500) && waited < Duration::from_secs(4), "{waited:?}");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// SIGTERM stops a worker that is waiting for its database too, soon, saying so.
+#[test]
+fn sigterm_stops_a_worker_waiting_for_a_locked_queue() {
+    use std::time::{Duration, Instant};
+    let dir = temp_dir("termlocked");
+    std::fs::write(dir.join("arena.toml"), QUICK).unwrap();
+    run(&dir, &["tournament", "arena.toml", "--db", "sqlite:q.db", "--enqueue"]);
+    let held = rusqlite::Connection::open(dir.join("q.db")).unwrap();
+    held.execute_batch("BEGIN EXCLUSIVE; UPDATE queue_jobs SET error = NULL WHERE id = 0;").unwrap();
+    let worker = arena()
+        .args(["worker", "--db", "sqlite:q.db"])
+        .current_dir(&dir)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_secs(3));
+    let signalled = Instant::now();
+    // SAFETY: kill has no memory preconditions; the pid is our child's, not yet waited for.
+    assert_eq!(unsafe { libc::kill(worker.id() as libc::pid_t, libc::SIGTERM) }, 0);
+    let out = worker.wait_with_output().unwrap();
+    let stopped = signalled.elapsed();
+    held.execute_batch("ROLLBACK").unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("database is locked (stopped while retrying, after "), "{err}");
+    assert!(stopped < Duration::from_millis(2500), "stopped {stopped:?} after SIGTERM");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// A file that is no database is an error at once, not something to wait for.
+#[test]
+fn a_queue_file_that_is_no_database_is_an_error_at_once() {
+    let dir = temp_dir("notdb");
+    std::fs::write(dir.join("bad.db"), vec![b'x'; 4096]).unwrap();
+    let started = std::time::Instant::now();
+    let out = arena().args(["worker", "--db", "sqlite:bad.db"]).current_dir(&dir).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("file is not a database"), "{err}");
+    assert!(!err.contains("retrying"), "{err}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// A slow E-card match: a Lua bot that counts to ten million at every decision.
+fn slow(dir: &Path) {
+    std::fs::write(
+        dir.join("slow.lua"),
+        "function act(obs) local x = 0 for i = 1, 10000000 do x = x + i end return obs.legal[1] end\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("arena.toml"),
+        "[[event]]\ngame = \"ecard\"\nbots = [\"slow.lua\", \"greedy\"]\ndeals = 1\nduplicate = false\n[event.limits]\nfuel_per_decision = 1000000000\nfuel_per_match = 100000000000\n",
+    )
+    .unwrap();
+}
+
+/// SIGTERM (how Kubernetes and systemd stop a process) stops a worker as Ctrl-C does: it
+/// finishes the match in play, stores its result and exits with 0.
+#[test]
+fn sigterm_stops_a_worker_after_the_match_in_play() {
+    use std::time::{Duration, Instant};
+    let dir = temp_dir("sigterm");
+    slow(&dir);
+    run(&dir, &["tournament", "arena.toml", "--db", "sqlite:q.db", "--enqueue"]);
+    let worker = arena()
+        .args(["worker", "--db", "sqlite:q.db", "--name", "w"])
+        .current_dir(&dir)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let conn = rusqlite::Connection::open(dir.join("q.db")).unwrap();
+    let count = |sql: &str| conn.query_row(sql, [], |r| r.get::<_, i64>(0)).unwrap();
+    let started = Instant::now();
+    while count("SELECT count(*) FROM queue_jobs WHERE state = 'running'") == 0 {
+        assert!(started.elapsed() < Duration::from_secs(30), "the worker never claimed the job");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(count("SELECT count(*) FROM queue_results"), 0, "signalled mid-match");
+    // SAFETY: kill has no memory preconditions; the pid is our child's, not yet waited for.
+    assert_eq!(unsafe { libc::kill(worker.id() as libc::pid_t, libc::SIGTERM) }, 0);
+    let out = worker.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains("stopping after the matches in play"), "{err}");
+    assert!(err.contains("1 result(s) stored"), "{err}");
+    assert_eq!(count("SELECT count(*) FROM queue_results"), 1);
+    assert_eq!(count("SELECT count(*) FROM queue_jobs WHERE state = 'done'"), 1);
+    std::fs::remove_dir_all(dir).ok();
+}
+
 #[cfg(feature = "postgres")]
 mod pg {
     use super::*;
@@ -301,7 +470,7 @@ mod pg {
 
     impl Pg {
         /// The cluster, or why there is none (PostgreSQL is not installed).
-        fn start() -> Result<Pg, String> {
+        fn start(name: &str) -> Result<Pg, String> {
             let bin = std::fs::read_dir("/usr/lib/postgresql")
                 .map_err(|_| {
                     "PostgreSQL is not installed (no /usr/lib/postgresql; Debian: apt-get install postgresql)"
@@ -311,7 +480,7 @@ mod pg {
                 .filter(|b| b.join("initdb").is_file())
                 .max()
                 .ok_or("no /usr/lib/postgresql/*/bin/initdb")?;
-            let dir = temp_dir("pg");
+            let dir = temp_dir(&format!("pg-{name}"));
             let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
             // SAFETY: geteuid has no preconditions.
             if unsafe { libc::geteuid() } == 0 {
@@ -325,21 +494,39 @@ mod pg {
                 .output()
                 .unwrap();
             assert!(out.status.success(), "initdb: {}", String::from_utf8_lossy(&out.stderr));
+            let pg = Pg { dir, bin, port };
+            pg.start_again();
+            Ok(pg)
+        }
+
+        /// Starts the cluster (again: on the same port and data folder).
+        fn start_again(&self) {
             let options = format!(
-                "-k {} -c listen_addresses=127.0.0.1 -p {port} -c fsync=off -c max_connections=50",
-                dir.display()
+                "-k {} -c listen_addresses=127.0.0.1 -p {} -c fsync=off -c max_connections=50",
+                self.dir.display(),
+                self.port
             );
-            let out = as_postgres(&bin, "pg_ctl")
+            let out = as_postgres(&self.bin, "pg_ctl")
                 .args(["-D"])
-                .arg(&data)
+                .arg(self.dir.join("data"))
                 .args(["-l"])
-                .arg(dir.join("log"))
+                .arg(self.dir.join("log"))
                 .args(["-o", &options, "-w", "start"])
                 .output()
                 .unwrap();
-            let pg = Pg { dir, bin, port };
             assert!(out.status.success(), "pg_ctl start: {}", String::from_utf8_lossy(&out.stderr));
-            Ok(pg)
+        }
+
+        /// Stops the cluster at once, as a crash would (`pg_ctl stop -m immediate`): every
+        /// connection is cut, and the server recovers from its WAL when started again.
+        fn stop_now(&self) {
+            let out = as_postgres(&self.bin, "pg_ctl")
+                .args(["-D"])
+                .arg(self.dir.join("data"))
+                .args(["-m", "immediate", "-w", "stop"])
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "pg_ctl stop: {}", String::from_utf8_lossy(&out.stderr));
         }
 
         /// A new database of the cluster, as a URL.
@@ -373,16 +560,22 @@ mod pg {
     /// → 200 results; the same tournament on SQLite and PostgreSQL → identical standings; kill -9
     /// of a worker mid-match → the job runs again, one row, the same hash; a nondeterministic bot
     /// → the alarm; a worker of another version → refused.
-    #[test]
-    fn a_throwaway_postgresql_runs_the_queue_through_every_failure() {
-        let pg = match Pg::start() {
-            Ok(pg) => pg,
+    /// A cluster, or `None` (and why, on standard error) when PostgreSQL is not installed and
+    /// CARDARENA_REQUIRE_TOOLS is not set.
+    fn cluster(name: &str) -> Option<Pg> {
+        match Pg::start(name) {
+            Ok(pg) => Some(pg),
             Err(why) if std::env::var_os("CARDARENA_REQUIRE_TOOLS").is_none() => {
                 eprintln!("skipped: the PostgreSQL tests need a PostgreSQL server to start: {why}");
-                return;
+                None
             }
             Err(why) => panic!("CARDARENA_REQUIRE_TOOLS is set but {why}"),
-        };
+        }
+    }
+
+    #[test]
+    fn a_throwaway_postgresql_runs_the_queue_through_every_failure() {
+        let Some(pg) = cluster("all") else { return };
 
         // 200 jobs, two worker processes: exactly 200 results, every job done once.
         let dir = temp_dir("pg200");
@@ -509,5 +702,209 @@ mod pg {
         refusal_on(&dir, &url, &|| {
             pg.client("version").execute("UPDATE queue_jobs SET version = '0.1.0+old'", &[]).unwrap();
         });
+    }
+
+    /// PostgreSQL stopped at once mid-run (`pg_ctl stop -m immediate`) and started again 5 s
+    /// later, on the same port and data: two workers and the tournament waiting for them retry,
+    /// each saying so once, and finish with the standings of a local run; every result stored
+    /// before the stop is still there, unchanged, and every job has one result.
+    #[test]
+    fn workers_and_a_waiting_tournament_outlive_a_postgresql_restart() {
+        let Some(pg) = cluster("restart") else { return };
+        let dir = temp_dir("pgrestart");
+        // 40 E-card matches of a Lua bot that counts to 300,000 at each decision: long enough
+        // to be mid-run when the server stops.
+        std::fs::write(
+            dir.join("count.lua"),
+            "function act(obs) local x = 0 for i = 1, 300000 do x = x + i end return obs.legal[#obs.legal] end\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("arena.toml"),
+            "[[event]]\nname = \"r\"\ngame = \"ecard\"\nbots = [\"count.lua\", \"greedy\", \"random\"]\ndeals = 7\n",
+        )
+        .unwrap();
+        let local = local_standings(&dir);
+        let url = pg.database("restart");
+        run(&dir, &["tournament", "arena.toml", "--db", &url, "--enqueue"]);
+        let mut c = pg.client("restart");
+        let jobs: i64 = c.query_one("SELECT count(*) FROM queue_jobs", &[]).unwrap().get(0);
+        let spawn = |args: &[&str]| {
+            arena()
+                .args(args)
+                .current_dir(&dir)
+                .stderr(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        };
+        let workers: Vec<_> = (0..2)
+            .map(|k| {
+                spawn(&["worker", "--db", &url, "--until-empty", "--lease", "3", "--name", &format!("w{k}")])
+            })
+            .collect();
+        let waiting = spawn(&[
+            "tournament",
+            "arena.toml",
+            "--quiet",
+            "--db",
+            &url,
+            "--threads",
+            "0",
+            "--json",
+            "queue.json",
+        ]);
+        // Mid-run: some results stored, not all.
+        let started = Instant::now();
+        let before = loop {
+            let rows = c.query("SELECT key, replay_hash FROM queue_results", &[]).unwrap();
+            if rows.len() >= 3 {
+                break rows
+                    .iter()
+                    .map(|r| (r.get::<_, String>(0), r.get::<_, String>(1)))
+                    .collect::<Vec<_>>();
+            }
+            assert!(started.elapsed() < Duration::from_secs(60), "no results after a minute");
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        assert!((before.len() as i64) < jobs / 2, "stopped too late: {} of {jobs} done", before.len());
+        drop(c);
+        pg.stop_now();
+        let stopped = Instant::now();
+        std::thread::sleep(Duration::from_secs(5));
+        pg.start_again();
+        let outage = stopped.elapsed();
+        let mut logs = Vec::new();
+        for child in workers.into_iter().chain([waiting]) {
+            let out = child.wait_with_output().unwrap();
+            let err = String::from_utf8_lossy(&out.stderr).into_owned();
+            assert!(out.status.success(), "{err}");
+            logs.push(err);
+        }
+        let finished = stopped.elapsed();
+        for err in &logs {
+            assert_eq!(
+                lines_with(err, "; retrying for up to 300 s (--give-up-after)"),
+                1,
+                "said once: {err}"
+            );
+            assert_eq!(lines_with(err, "job queue: reachable again after"), 1, "{err}");
+        }
+        eprintln!(
+            "outage {outage:?}, all done {finished:?} after the stop; the logs:\n{}",
+            logs.iter()
+                .flat_map(|l| l.lines().filter(|l| l.contains("retrying") || l.contains("reachable")))
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
+        assert_eq!(
+            String::from_utf8(std::fs::read(dir.join("queue.json")).unwrap()).unwrap(),
+            String::from_utf8(local).unwrap(),
+            "the standings of a local run"
+        );
+        let mut c = pg.client("restart");
+        let row = c
+            .query_one(
+                "SELECT (SELECT count(*) FROM queue_results), (SELECT count(DISTINCT key) FROM queue_results),
+                        (SELECT count(*) FROM queue_jobs WHERE state = 'done'),
+                        (SELECT count(*) FROM queue_jobs j WHERE NOT EXISTS (SELECT 1 FROM queue_results r WHERE r.key = j.key))",
+                &[],
+            )
+            .unwrap();
+        let counts: (i64, i64, i64, i64) = (row.get(0), row.get(1), row.get(2), row.get(3));
+        assert_eq!(counts, (jobs, jobs, jobs, 0), "one result per job, every job done");
+        for (key, hash) in &before {
+            let now: String =
+                c.query_one("SELECT replay_hash FROM queue_results WHERE key = $1", &[key]).unwrap().get(0);
+            assert_eq!(&now, hash, "a result stored before the stop is kept as it was");
+        }
+        assert_eq!(c.query_one("SELECT count(*) FROM queue_alarms", &[]).unwrap().get::<_, i64>(0), 0);
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    /// A worker pointed at a database that does not exist says so and exits at once; one
+    /// pointed at a server that is not there retries until its give-up time, then says why.
+    #[test]
+    fn a_worker_pointed_at_a_missing_database_says_so_at_once() {
+        let Some(pg) = cluster("missing") else { return };
+        let dir = temp_dir("pgmissing");
+        let started = Instant::now();
+        let url = format!("postgres://postgres@127.0.0.1:{}/nosuchdb", pg.port);
+        let out = arena().args(["worker", "--db", &url]).current_dir(&dir).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains("database \"nosuchdb\" does not exist"), "{err}");
+        assert!(!err.contains("retrying"), "{err}");
+        assert!(started.elapsed() < Duration::from_secs(5), "at once");
+
+        let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let url = format!("postgres://postgres@127.0.0.1:{free}/db");
+        let started = Instant::now();
+        let out = arena()
+            .args(["worker", "--db", &url, "--give-up-after", "2s"])
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        let waited = started.elapsed();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert_eq!(
+            lines_with(&err, "Connection refused (os error 111); retrying for up to 2.0 s"),
+            1,
+            "{err}"
+        );
+        assert!(err.contains("Connection refused (os error 111) (gave up after 2."), "{err}");
+        assert!(waited >= Duration::from_secs(2) && waited < Duration::from_secs(5), "{waited:?}");
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    /// `--status`'s count of running jobs is the length of its list of them while another
+    /// connection claims and releases jobs as fast as it can: both are read from one snapshot.
+    #[test]
+    fn the_running_count_agrees_with_the_running_list_on_postgresql() {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let Some(pg) = cluster("snapshot") else { return };
+        let dir = temp_dir("pgsnapshot");
+        std::fs::write(
+            dir.join("arena.toml"),
+            "[[event]]\ngame = \"blade\"\nbots = [\"greedy\", \"random\"]\ndeals = 4\n",
+        )
+        .unwrap();
+        let url = pg.database("snapshot");
+        run(&dir, &["tournament", "arena.toml", "--db", &url, "--enqueue"]);
+        let stop = AtomicBool::new(false);
+        let version = cardarena::tournament::queue::arena_version();
+        let mut q = cardarena::tournament::queue::open(&url).unwrap();
+        let (flips, looks, differ) = std::thread::scope(|scope| {
+            let flipper = scope.spawn(|| {
+                let mut c = pg.client("snapshot");
+                let flip = c
+                    .prepare(
+                        "UPDATE queue_jobs SET state = CASE state WHEN 'queued' THEN 'running' ELSE 'queued' END,
+                             lease_owner = 'flipper', lease_until = now() WHERE id = 1 + $1::bigint % 8",
+                    )
+                    .unwrap();
+                let mut flips = 0i64;
+                while !stop.load(Ordering::SeqCst) {
+                    c.execute(&flip, &[&flips]).unwrap();
+                    flips += 1;
+                }
+                flips
+            });
+            let started = Instant::now();
+            let (mut looks, mut differ) = (0, Vec::new());
+            while started.elapsed() < Duration::from_secs(2) {
+                let st = q.status(&version).unwrap();
+                if st.running as usize != st.leases.len() {
+                    differ.push((st.running, st.leases.len()));
+                }
+                looks += 1;
+            }
+            stop.store(true, Ordering::SeqCst);
+            (flipper.join().unwrap(), looks, differ)
+        });
+        assert!(flips > 100 && looks > 10, "{flips} flips, {looks} looks");
+        assert!(differ.is_empty(), "{} of {looks} looks disagree, e.g. {:?}", differ.len(), differ.first());
+        std::fs::remove_dir_all(dir).ok();
     }
 }

@@ -13,6 +13,9 @@
 //! - [`JobQueue::claim`] takes the oldest job that is queued, or running with an expired lease,
 //!   and leases it to the worker: the lease is a visibility timeout. A claim never returns a job
 //!   planned by another arena version; a job whose attempts reached its cap is failed instead.
+//!   A job still leased to the claiming worker's name is claimed again at once (a worker claims
+//!   only when it holds nothing: that lease is a claim whose answer was lost with the
+//!   connection, or its name's before a restart), so give each worker its own name.
 //! - [`JobQueue::heartbeat`] extends the lease while the match plays.
 //! - [`JobQueue::complete`] inserts the result under the job's key if there is none yet
 //!   (idempotent) and marks the job done. A second result for the same key is compared by its
@@ -35,6 +38,7 @@
 
 #[cfg(feature = "postgres")]
 pub mod postgres;
+pub mod retry;
 pub mod sqlite;
 pub mod tournament;
 pub mod worker;
@@ -297,18 +301,52 @@ pub enum QueueError {
         /// The database's message.
         message: String,
     },
+    /// The database is out of reach for now (refused or closed connection, a server shutting
+    /// down or starting up, a file locked by another process): worth trying again
+    /// ([`retry::Resilient`]).
+    #[error("job queue {db}: {what}: {message}")]
+    Unavailable {
+        /// The database (a path or a URL without its password).
+        db: String,
+        /// What was being done.
+        what: &'static str,
+        /// The database's message.
+        message: String,
+    },
     /// The URL names no backend this build has.
     #[error("{0}")]
     Url(String),
 }
 
+impl QueueError {
+    /// Whether the same call may succeed later ([`QueueError::Unavailable`]).
+    pub fn is_transient(&self) -> bool {
+        matches!(self, QueueError::Unavailable { .. })
+    }
+
+    /// This transient error as a permanent one, after retrying it (`why` says how long, and
+    /// why no longer).
+    fn gave_up(self, why: &str) -> QueueError {
+        match self {
+            QueueError::Unavailable { db, what, message } => QueueError::Db {
+                db,
+                what,
+                message: format!("{message} ({why}; --give-up-after sets how long)"),
+            },
+            e => e,
+        }
+    }
+}
+
 impl From<QueueError> for crate::play::HostError {
     fn from(e: QueueError) -> Self {
         match e {
-            QueueError::Db { db, what, message } => crate::play::HostError::Store {
-                what: format!("job queue {db}: {what}"),
-                source: message.into(),
-            },
+            QueueError::Db { db, what, message } | QueueError::Unavailable { db, what, message } => {
+                crate::play::HostError::Store {
+                    what: format!("job queue {db}: {what}"),
+                    source: message.into(),
+                }
+            }
             QueueError::Url(m) => crate::play::HostError::Request(m),
         }
     }
@@ -462,6 +500,29 @@ pub fn open(url: &str) -> Result<Box<dyn JobQueue>, QueueError> {
     Err(QueueError::Url(format!(
         "{url:?} is not a job-queue URL: use sqlite:PATH (one machine) or postgres://USER@HOST:PORT/DB (many)"
     )))
+}
+
+/// Opens the queue at `url` as [`open`] does, behind [`retry::Resilient`]: the opening and
+/// every call after ride out an outage of up to `retry.give_up` (a worker, a tournament waiting
+/// for its workers). On SQLite a lock held by another process is met after 1 s instead of 60 s,
+/// and then retried as any other outage.
+///
+/// # Errors
+/// As [`open`]: a permanent error at once, a transient one past the give-up time.
+pub fn open_resilient(url: &str, retry: retry::Retry) -> Result<Box<dyn JobQueue>, QueueError> {
+    let open = || -> Result<Box<dyn JobQueue>, QueueError> {
+        match url.strip_prefix("sqlite:") {
+            Some(path) => {
+                let path = path.strip_prefix("//").unwrap_or(path);
+                Ok(Box::new(sqlite::SqliteQueue::open_with(
+                    std::path::Path::new(path),
+                    sqlite::LockWait::Short,
+                )?))
+            }
+            None => open(url),
+        }
+    };
+    Ok(Box::new(retry::Resilient::open(retry, open)?))
 }
 
 /// `url` without its password, for messages.

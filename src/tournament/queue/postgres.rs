@@ -84,7 +84,8 @@ const CLAIM: &str = "UPDATE queue_jobs SET state = 'running', attempts = attempt
         lease_until = now() + make_interval(secs => $2)
     WHERE id = (SELECT id FROM queue_jobs
                 WHERE (state = 'queued'
-                       OR (state = 'running' AND lease_until < now() AND attempts < max_attempts))
+                       OR (state = 'running' AND lease_until < now() AND attempts < max_attempts)
+                       OR (state = 'running' AND lease_owner = $1))
                   AND version = $3 AND ($4::text IS NULL OR grp = $4)
                 ORDER BY id FOR UPDATE SKIP LOCKED LIMIT 1)
     RETURNING id, key, grp, spec, attempts";
@@ -96,21 +97,22 @@ impl PgQueue {
     /// # Errors
     /// The server cannot be reached or refuses the connection or the tables.
     pub fn connect(url: &str) -> Result<PgQueue, QueueError> {
-        let client = Client::connect(url, NoTls).map_err(|e| QueueError::Db {
-            db: redact(url),
-            what:
+        let mut client = Client::connect(url, NoTls).map_err(|e| {
+            err(
+                url,
                 "cannot connect (is the server running, and the URL's user, host, port and database right?)",
-            message: e.to_string(),
+                e,
+            )
         })?;
-        let mut client = client;
         let mut tx = client.transaction().map_err(|e| err(url, "cannot create the tables", e))?;
         tx.execute("SELECT pg_advisory_xact_lock($1)", &[&SCHEMA_LOCK])
             .and_then(|_| tx.batch_execute(SCHEMA))
             .and_then(|()| tx.commit())
             .map_err(|e| err(url, "cannot create the tables", e))?;
-        // A commit that a server crash loses is only a claim or a result made again: the job's
+        // A commit that a server crash loses is only a claim or a lease made again: the job's
         // lease expires and it is played again, with the same result. So this session's commits
-        // do not wait for the disk (docs/scale-out.md has the difference it makes).
+        // do not wait for the disk (docs/scale-out.md has the difference it makes), except a
+        // result's (`complete`): a result once stored is never lost.
         client
             .batch_execute("SET synchronous_commit = off")
             .map_err(|e| err(url, "cannot configure the session", e))?;
@@ -142,8 +144,60 @@ impl PgQueue {
     }
 }
 
+/// A PostgreSQL error as a queue error, transient or not (see [`transient`]), with the
+/// server's own message (the client's `Display` says only `db error`).
 fn err(url: &str, what: &'static str, e: postgres::Error) -> QueueError {
-    QueueError::Db { db: redact(url), what, message: e.to_string() }
+    let (db, message) = (redact(url), describe(&e));
+    if transient(&e) {
+        QueueError::Unavailable { db, what, message }
+    } else {
+        QueueError::Db { db, what, message }
+    }
+}
+
+/// The server's message, detail and hint, or the client's error and its causes.
+fn describe(e: &postgres::Error) -> String {
+    if let Some(db) = e.as_db_error() {
+        let mut m = format!("{} (SQLSTATE {})", db.message(), db.code().code());
+        if let Some(detail) = db.detail() {
+            m.push_str(&format!("; {detail}"));
+        }
+        if let Some(hint) = db.hint() {
+            m.push_str(&format!("; hint: {hint}"));
+        }
+        return m;
+    }
+    let mut m = e.to_string();
+    let mut cause = std::error::Error::source(e);
+    while let Some(c) = cause {
+        let text = c.to_string();
+        if !m.contains(&text) {
+            m.push_str(&format!(": {text}"));
+        }
+        cause = c.source();
+    }
+    m
+}
+
+/// Whether a call that failed with `e` may succeed later: the connection was refused, closed or
+/// broken, or the server said it is shutting down, starting up, out of connections, or chose
+/// this transaction as a deadlock's or a serialization conflict's victim. Anything else (a
+/// database that does not exist, a refused password, an SQL error) is permanent.
+fn transient(e: &postgres::Error) -> bool {
+    if let Some(code) = e.code() {
+        let c = code.code();
+        return c.starts_with("08")
+            || c.starts_with("53")
+            || matches!(c, "57P01" | "57P02" | "57P03" | "40001" | "40P01" | "58030");
+    }
+    let mut cause = std::error::Error::source(e);
+    while let Some(c) = cause {
+        if c.is::<std::io::Error>() {
+            return true;
+        }
+        cause = c.source();
+    }
+    e.is_closed()
 }
 
 fn secs(d: Duration) -> f64 {
@@ -237,6 +291,7 @@ impl JobQueue for PgQueue {
         let st = &self.st;
         let run = |client: &mut Client| -> Result<Completion, postgres::Error> {
             let mut tx = client.transaction()?;
+            tx.batch_execute("SET LOCAL synchronous_commit = on")?;
             let key: String = tx.query_one(&st.key_of, &[&id])?.get(0);
             let play_ms = output.play_ms as i64;
             let inserted = tx.execute(
@@ -285,7 +340,14 @@ impl JobQueue for PgQueue {
 
     fn status(&mut self, version: &str) -> Result<Status, QueueError> {
         let url = self.url.clone();
-        let run = |c: &mut Client| -> Result<Status, postgres::Error> {
+        // One read-only snapshot: the counts and the lists are of one moment (the running
+        // count is the running list's length).
+        let run = |client: &mut Client| -> Result<Status, postgres::Error> {
+            let mut c = client
+                .build_transaction()
+                .isolation_level(postgres::IsolationLevel::RepeatableRead)
+                .read_only(true)
+                .start()?;
             let mut st = Status::default();
             for r in c.query(
                 "SELECT state, version = $1, version, count(*) FROM queue_jobs GROUP BY state, version ORDER BY version",
@@ -336,6 +398,7 @@ impl JobQueue for PgQueue {
                 .iter()
                 .map(|r| Alarm { key: r.get(0), stored: r.get(1), other: r.get(2), worker: r.get(3) })
                 .collect();
+            c.commit()?;
             Ok(st)
         };
         run(&mut self.client).map_err(|e| err(&url, "cannot read the status", e))

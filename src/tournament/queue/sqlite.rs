@@ -56,6 +56,17 @@ CREATE TABLE IF NOT EXISTS queue_bots (
 pub struct SqliteQueue {
     conn: Connection,
     path: PathBuf,
+    lock_wait: LockWait,
+}
+
+/// How long a statement waits for a lock that another connection holds before it fails with
+/// `database is locked`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LockWait {
+    /// 60 s (a caller that does not retry).
+    Long,
+    /// 1 s: the caller retries for longer ([`super::retry`]) and logs the wait.
+    Short,
 }
 
 fn now_ms() -> i64 {
@@ -68,20 +79,32 @@ impl SqliteQueue {
     /// # Errors
     /// The file cannot be opened or is not a SQLite database.
     pub fn open(path: &Path) -> Result<SqliteQueue, QueueError> {
+        SqliteQueue::open_with(path, LockWait::Long)
+    }
+
+    /// [`SqliteQueue::open`], its statements waiting `lock_wait` for another connection's lock.
+    ///
+    /// # Errors
+    /// The file cannot be opened or is not a SQLite database.
+    pub fn open_with(path: &Path, lock_wait: LockWait) -> Result<SqliteQueue, QueueError> {
         let q = SqliteQueue {
             conn: Connection::open(path).map_err(|e| db_error(path, "cannot open the database", e))?,
             path: path.to_path_buf(),
+            lock_wait,
         };
-        crate::tournament::store::set_up::<60_000>(&q.conn)
-            // A checkpoint (copying the WAL into the database, with two fsyncs) runs in the
-            // connection whose commit finds the WAL past this many pages, and blocks it. Workers
-            // commit twice a match: at SQLite's default (1000 pages, about 4 MB) they would
-            // stop for one every second or so. At 10000 they leave it to a connection that
-            // writes less often (the ladder's server, which takes results in every second) or,
-            // alone, do it ten times less often.
-            .and_then(|_| q.conn.pragma_update(None, "wal_autocheckpoint", 10_000))
-            .and_then(|_| q.conn.execute_batch(SCHEMA))
-            .map_err(|e| q.err("is not a usable job queue (name a new file to start one)", e))?;
+        match lock_wait {
+            LockWait::Long => crate::tournament::store::set_up::<60_000>(&q.conn),
+            LockWait::Short => crate::tournament::store::set_up::<1_000>(&q.conn),
+        }
+        // A checkpoint (copying the WAL into the database, with two fsyncs) runs in the
+        // connection whose commit finds the WAL past this many pages, and blocks it. Workers
+        // commit twice a match: at SQLite's default (1000 pages, about 4 MB) they would
+        // stop for one every second or so. At 10000 they leave it to a connection that
+        // writes less often (the ladder's server, which takes results in every second) or,
+        // alone, do it ten times less often.
+        .and_then(|_| q.conn.pragma_update(None, "wal_autocheckpoint", 10_000))
+        .and_then(|_| q.conn.execute_batch(SCHEMA))
+        .map_err(|e| q.err("is not a usable job queue (name a new file to start one)", e))?;
         Ok(q)
     }
 
@@ -145,13 +168,20 @@ fn complete_in(
     Ok(completion)
 }
 
+/// A SQLite error as a queue error: a lock another connection holds too long is transient.
 fn db_error(path: &Path, what: &'static str, e: rusqlite::Error) -> QueueError {
-    QueueError::Db { db: format!("sqlite:{}", path.display()), what, message: e.to_string() }
+    let (db, message) = (format!("sqlite:{}", path.display()), e.to_string());
+    match e.sqlite_error_code() {
+        Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) => {
+            QueueError::Unavailable { db, what, message }
+        }
+        _ => QueueError::Db { db, what, message },
+    }
 }
 
 impl JobQueue for SqliteQueue {
     fn reconnect(&self) -> Result<Box<dyn JobQueue>, QueueError> {
-        Ok(Box::new(SqliteQueue::open(&self.path)?))
+        Ok(Box::new(SqliteQueue::open_with(&self.path, self.lock_wait)?))
     }
 
     fn name(&self) -> String {
@@ -232,7 +262,21 @@ impl JobQueue for SqliteQueue {
                                       ORDER BY id LIMIT 1) AS r))
                  RETURNING id, key, grp, spec, attempts",
             )?;
-            let mut claimed = Vec::new();
+            // Jobs still leased to this worker's name first: it holds none while it claims, so
+            // they are a claim whose answer it never had, or its name's before a restart.
+            let mut claimed: Vec<Claimed> = tx
+                .prepare_cached(
+                    "UPDATE queue_jobs SET attempts = attempts + 1, lease_until = ?2
+                     WHERE id IN (SELECT id FROM queue_jobs
+                                  WHERE state = 'running' AND lease_owner = ?1 AND version = ?3
+                                    AND (?4 IS NULL OR grp = ?4)
+                                  ORDER BY id LIMIT ?5)
+                     RETURNING id, key, grp, spec, attempts",
+                )?
+                .query_map(params![worker, until, version, group, max.max(1) as i64], |r| {
+                    Ok(Claimed { id: r.get(0)?, key: r.get(1)?, group: r.get(2)?, spec: r.get(3)?, attempt: r.get(4)? })
+                })?
+                .collect::<rusqlite::Result<_>>()?;
             while claimed.len() < max.max(1) {
                 let job = next
                     .query_row(params![worker, until, now, version, group], |r| {
@@ -305,9 +349,12 @@ impl JobQueue for SqliteQueue {
 
     fn status(&mut self, version: &str) -> Result<Status, QueueError> {
         let now = now_ms();
-        let read = || -> rusqlite::Result<Status> {
+        // One read transaction: the counts and the lists are of one moment (the running count
+        // is the running list's length).
+        let read = |conn: &mut Connection| -> rusqlite::Result<Status> {
+            let tx = conn.transaction()?;
             let mut st = Status::default();
-            let mut stmt = self.conn.prepare(
+            let mut stmt = tx.prepare(
                 "SELECT state, version = ?1, version, count(*) FROM queue_jobs GROUP BY state, version ORDER BY version",
             )?;
             let rows = stmt.query_map(params![version], |r| {
@@ -322,7 +369,7 @@ impl JobQueue for SqliteQueue {
                 let (state, ours, v, n) = row?;
                 st.add_jobs(&state, ours, v, n as u64);
             }
-            let mut stmt = self.conn.prepare(
+            let mut stmt = tx.prepare(
                 "SELECT key, lease_owner, lease_until, attempts FROM queue_jobs WHERE state = 'running' ORDER BY id",
             )?;
             st.leases = stmt
@@ -335,13 +382,13 @@ impl JobQueue for SqliteQueue {
                     })
                 })?
                 .collect::<rusqlite::Result<_>>()?;
-            let mut stmt = self.conn.prepare(
+            let mut stmt = tx.prepare(
                 "SELECT key, attempts, coalesce(error, '') FROM queue_jobs WHERE state = 'failed' ORDER BY id LIMIT 50",
             )?;
             st.failures = stmt
                 .query_map([], |r| Ok(FailedJob { key: r.get(0)?, attempts: r.get(1)?, error: r.get(2)? }))?
                 .collect::<rusqlite::Result<_>>()?;
-            let mut stmt = self.conn.prepare(
+            let mut stmt = tx.prepare(
                 "SELECT worker, count(*), sum(play_ms) FROM queue_results GROUP BY worker ORDER BY worker",
             )?;
             st.workers = stmt
@@ -354,17 +401,17 @@ impl JobQueue for SqliteQueue {
                     })
                 })?
                 .collect::<rusqlite::Result<_>>()?;
-            let mut stmt = self
-                .conn
-                .prepare("SELECT key, stored_hash, other_hash, worker FROM queue_alarms ORDER BY id")?;
+            let mut stmt =
+                tx.prepare("SELECT key, stored_hash, other_hash, worker FROM queue_alarms ORDER BY id")?;
             st.alarms = stmt
                 .query_map([], |r| {
                     Ok(Alarm { key: r.get(0)?, stored: r.get(1)?, other: r.get(2)?, worker: r.get(3)? })
                 })?
                 .collect::<rusqlite::Result<_>>()?;
+            // Nothing was written: the transaction ends (rolled back) when dropped.
             Ok(st)
         };
-        read().map_err(|e| self.err("cannot read the status", e))
+        read(&mut self.conn).map_err(|e| db_error(&self.path, "cannot read the status", e))
     }
 
     fn results(&mut self, keys: &[String]) -> Result<BTreeMap<String, StoredResult>, QueueError> {
@@ -445,6 +492,49 @@ mod tests {
 
     fn output(hash: &str) -> JobOutput {
         JobOutput { replay_hash: hash.into(), summary: "{}".into(), replay: vec![1, 2], play_ms: 5 }
+    }
+
+    /// `--status`'s count of running jobs is the length of its list of them, however fast the
+    /// jobs change state: both are read from one snapshot.
+    #[test]
+    fn the_running_count_agrees_with_the_running_list_while_jobs_change_state() {
+        let (dir, mut q) = temp("snapshot");
+        let jobs: Vec<NewJob> = (1..=8).map(|s| job(s, "v1")).collect();
+        q.enqueue(&jobs).unwrap();
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let flag = stop.clone();
+        let path = dir.join("q.db");
+        // Another connection claims and releases jobs as fast as it can.
+        let flipper = std::thread::spawn(move || {
+            let conn = Connection::open(&path).unwrap();
+            conn.busy_timeout(Duration::from_secs(10)).unwrap();
+            let mut flips = 0u64;
+            while !flag.load(std::sync::atomic::Ordering::SeqCst) {
+                conn.execute(
+                    "UPDATE queue_jobs SET state = CASE state WHEN 'queued' THEN 'running' ELSE 'queued' END,
+                         lease_owner = 'flipper', lease_until = 0 WHERE id = 1 + (?1 % 8)",
+                    params![flips as i64],
+                )
+                .unwrap();
+                flips += 1;
+            }
+            flips
+        });
+        let started = std::time::Instant::now();
+        let mut looks = 0;
+        let mut differ = Vec::new();
+        while started.elapsed() < Duration::from_secs(2) {
+            let st = q.status("v1").unwrap();
+            if st.running as usize != st.leases.len() {
+                differ.push((st.running, st.leases.len()));
+            }
+            looks += 1;
+        }
+        stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        let flips = flipper.join().unwrap();
+        assert!(flips > 100 && looks > 10, "{flips} flips, {looks} looks");
+        assert!(differ.is_empty(), "{} of {looks} looks disagree, e.g. {:?}", differ.len(), differ.first());
+        std::fs::remove_dir_all(dir).ok();
     }
 
     #[test]

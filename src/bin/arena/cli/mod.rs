@@ -127,6 +127,10 @@ struct TournamentArgs {
     /// With a job queue: the lease of this process's workers, in seconds.
     #[arg(long, value_name = "SECS", default_value_t = 60.0)]
     lease: f64,
+    /// With a job queue: how long to keep retrying while the database is out of reach
+    /// (connection refused or lost, file locked) before giving up: 300s, 5m, 90 (seconds).
+    #[arg(long, value_name = "TIME", default_value = "300s", value_parser = queue::parse_time)]
+    give_up_after: std::time::Duration,
     /// Do not show progress.
     #[arg(long)]
     quiet: bool,
@@ -617,6 +621,7 @@ fn tournament_cmd(args: TournamentArgs) -> anyhow::Result<()> {
     if args.status {
         return queue::status_cmd(
             url.context("--status needs a job queue: --db sqlite:PATH or postgres://…")?,
+            args.give_up_after,
         );
     }
     if args.shard.is_some() && url.is_some() {

@@ -58,6 +58,11 @@ pub struct WorkerArgs {
     /// Compile every WASM bot, keep no compiled code.
     #[arg(long, conflicts_with = "wasm_cache")]
     no_wasm_cache: bool,
+    /// How long to keep retrying while the queue's database is out of reach (connection
+    /// refused or lost, file locked) before giving up with exit code 2: 300s, 5m, 90 (seconds).
+    /// A database that does not exist, or a refused login, is an error at once.
+    #[arg(long, value_name = "TIME", default_value = "300s", value_parser = parse_time)]
+    give_up_after: Duration,
 }
 
 /// The default folder of compiled WASM bots.
@@ -90,11 +95,44 @@ pub fn parse_shard(text: &str) -> Result<(u32, u32), String> {
     Ok((i, n))
 }
 
+/// A time: a number with `ms`, `s`, `m` or `h` after it, or none (seconds).
+pub fn parse_time(text: &str) -> Result<Duration, String> {
+    let t = text.trim();
+    let (number, unit) = match t.find(|c: char| c.is_ascii_alphabetic()) {
+        Some(i) => t.split_at(i),
+        None => (t, "s"),
+    };
+    let scale = match unit {
+        "ms" => 0.001,
+        "s" => 1.0,
+        "m" | "min" => 60.0,
+        "h" => 3600.0,
+        _ => {
+            return Err(format!("{text:?}: a time is a number with ms, s, m or h after it, e.g. 300s or 5m"))
+        }
+    };
+    number.trim().parse::<f64>().ok().and_then(|n| Duration::try_from_secs_f64(n * scale).ok()).ok_or_else(
+        || format!("{text:?}: a time is a number >= 0 with ms, s, m or h after it, e.g. 300s or 5m"),
+    )
+}
+
 fn seconds(value: f64, flag: &str) -> anyhow::Result<Duration> {
     Duration::try_from_secs_f64(value).with_context(|| format!("{flag} must be a number of seconds >= 0"))
 }
 
-/// Ctrl-C: the first stops after the matches in play; the second exits at once.
+/// The queue at `url`, riding out outages of up to `give_up`, or until `stop` is set
+/// (docs/scale-out.md).
+fn open_queue(
+    url: &str,
+    give_up: Duration,
+    stop: Option<&Arc<AtomicBool>>,
+) -> anyhow::Result<Box<dyn cardarena::tournament::queue::JobQueue>> {
+    let mut retry = cardarena::tournament::queue::retry::Retry::new(give_up);
+    retry.stop = stop.cloned();
+    Ok(cardarena::tournament::queue::open_resilient(url, retry)?)
+}
+
+/// Ctrl-C (or SIGTERM, as Kubernetes and systemd stop a process): the first stops after the matches in play; the second exits at once.
 fn stop_on_ctrl_c(what: &'static str) -> Arc<AtomicBool> {
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
@@ -112,8 +150,8 @@ pub fn worker_cmd(args: WorkerArgs) -> anyhow::Result<()> {
     if args.threads == 0 {
         bail!("--threads must be at least 1");
     }
-    let queue = cardarena::tournament::queue::open(&args.db)?;
     let stop = stop_on_ctrl_c("the jobs in play are claimed again once their leases expire");
+    let queue = open_queue(&args.db, args.give_up_after, Some(&stop))?;
     let name = args.name.clone().unwrap_or_else(worker::default_name);
     let mut opts = WorkerOptions::new(&name);
     opts.lease = seconds(args.lease, "--lease")?;
@@ -210,9 +248,9 @@ pub fn tournament_via_queue(
     args: &TournamentArgs,
     threads: usize,
     opts: &RunOptions,
-    stop: &AtomicBool,
+    stop: &Arc<AtomicBool>,
 ) -> anyhow::Result<QueueRun> {
-    let queue = cardarena::tournament::queue::open(url)?;
+    let queue = open_queue(url, args.give_up_after, Some(stop))?;
     let name = queue.name();
     let dispatch = QueueDispatch::new(
         queue,
@@ -261,8 +299,8 @@ pub fn alarms_text(alarms: &[Alarm]) -> String {
     out
 }
 
-pub fn status_cmd(url: &str) -> anyhow::Result<()> {
-    let mut queue = cardarena::tournament::queue::open(url)?;
+pub fn status_cmd(url: &str, give_up: Duration) -> anyhow::Result<()> {
+    let mut queue = open_queue(url, give_up, None)?;
     let version = cardarena::tournament::queue::arena_version();
     let st = queue.status(&version)?;
     print_out(&status_text(&st, &queue.name(), &version))?;
