@@ -49,6 +49,7 @@ mod limits;
 mod log;
 mod lua;
 mod shape;
+mod shape_key;
 mod stack;
 mod stdio;
 mod wasi;
@@ -251,7 +252,11 @@ impl Sandbox {
             )?)),
             Kind::Wasm => ProgramInner::Wasm(Arc::new(wasm::WasmProgram::load(&self.shared, bytes)?)),
         };
-        Ok(Program { name: name.into(), kind, hash, inner })
+        let random_key = match kind {
+            Kind::Lua => shape_key::lua_key(bytes),
+            Kind::Wasm => hash_key(&hash),
+        };
+        Ok(Program { name: name.into(), kind, hash, random_key, inner })
     }
 
     /// A hash of this sandbox's WASM engine configuration and wasmtime version (wasmtime's
@@ -292,6 +297,7 @@ impl Sandbox {
             name: name.into(),
             kind: Kind::Wasm,
             hash: hash.to_string(),
+            random_key: hash_key(hash),
             inner: ProgramInner::Wasm(Arc::new(program)),
         })
     }
@@ -359,6 +365,8 @@ pub struct Program {
     name: Arc<str>,
     kind: Kind,
     hash: String,
+    /// See [`Program::random_key`].
+    random_key: u64,
     inner: ProgramInner,
 }
 
@@ -388,6 +396,16 @@ impl Program {
         self.hash.clone()
     }
 
+    /// The key of the program's random stream, which the host mixes into the seed it gives
+    /// [`Program::start`]. For Lua, a digest of the source's tokens with comments dropped,
+    /// every name made the same and the tokens sorted: a copy with other comments, other names
+    /// or its functions in another order has the same key (it draws the same `math.random`
+    /// numbers), programs written apart almost never do. For WASM (which gets no seed from
+    /// [`Program::start`]), the start of its content hash.
+    pub fn random_key(&self) -> u64 {
+        self.random_key
+    }
+
     /// A WASM program's compiled code, for a cache ([`Sandbox::load_compiled`] loads it);
     /// `None` for Lua (nothing to gain: its source compiles in microseconds).
     pub fn compiled(&self) -> Option<Vec<u8>> {
@@ -410,7 +428,13 @@ impl Program {
             ProgramInner::Lua(p) => ProgramInner::Lua(p.clone()),
             ProgramInner::Wasm(p) => ProgramInner::Wasm(p.on(&sandbox.shared)?),
         };
-        Ok(Program { name: self.name.clone(), kind: self.kind, hash: self.hash.clone(), inner })
+        Ok(Program {
+            name: self.name.clone(),
+            kind: self.kind,
+            hash: self.hash.clone(),
+            random_key: self.random_key,
+            inner,
+        })
     }
 
     /// Starts the bot for one match: a fresh VM or instance, the Lua top-level chunk or WASM
@@ -576,6 +600,11 @@ impl Instance {
             InstanceInner::Wasm(i) => i.take_log(),
         }
     }
+}
+
+/// The first 16 hex digits of a content hash as a number (0 if it has none).
+fn hash_key(hash: &str) -> u64 {
+    hash.get(..16).and_then(|h| u64::from_str_radix(h, 16).ok()).unwrap_or(0)
 }
 
 pub(crate) fn hex_sha256(bytes: &[u8]) -> String {
