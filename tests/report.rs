@@ -374,7 +374,7 @@ fn a_class_of_17_grades_into_a_report_and_a_csv_a_teacher_can_read() {
         let kim = b.client.execute("const c = [...document.querySelectorAll('#faults td.wrap')].find(c => c.textContent.includes('not finished yet')); return [c.getBoundingClientRect().height, c.getBoundingClientRect().width];", vec![]).await.unwrap();
         let kim: Vec<f64> = kim.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
         assert!(kim[0] > 3.0 * 20.0, "the long message wraps onto several lines: {kim:?}");
-        for (css, name) in [("body", "grade-class17-phone"), ("#faults", "grade-class17-phone-faults")] {
+        for (css, name) in [("#ranking", "grade-class17-phone"), ("#faults", "grade-class17-phone-faults")] {
             let shot = b.screenshot_of(css, name).await;
             eprintln!("screenshot: {}", shot.display());
         }

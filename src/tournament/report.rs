@@ -10,7 +10,7 @@ use crate::tournament::standings::EventStandings;
 
 /// One fault as the report lists it.
 pub struct ReportFault {
-    /// The event (or `grade`).
+    /// The event (empty in a grade's report, which has no event column).
     pub event: String,
     /// The bot that faulted.
     pub bot: String,
@@ -50,7 +50,11 @@ td.wrap{white-space:normal;overflow-wrap:anywhere;text-align:left;min-width:14em
 td.wrap code{white-space:pre-wrap;word-break:break-all}\
 h1,h2,p,li{overflow-wrap:anywhere}\
 tr.reference td{background:#f6f6fb;color:#444}td.none{color:#999;text-align:center}\
-.matrix td{text-align:center}.faults td{vertical-align:top}";
+@media (max-width:40em){table.faults tr{display:block;border-top:1px solid #ccc;padding:.4em 0}\
+table.faults tr:first-child{display:none}table.faults td{display:block;border:none;padding:.1em .3em;min-width:0}\
+table.faults td:first-child{font-weight:bold}\
+table.faults td:nth-child(2),table.faults td:nth-child(3){display:inline-block}}\
+.matrix td{text-align:center}.matrix th.name{position:sticky;left:0}.faults td{vertical-align:top}";
 
 /// The page's head: title, viewport (a phone shows it at its own width), style.
 fn head(title: &str) -> String {
@@ -74,7 +78,7 @@ pub fn html(title: &str, events: &[EventStandings], faults: &[ReportFault]) -> S
     for (i, ev) in events.iter().enumerate() {
         out.push_str(&event_section(i, ev));
     }
-    out.push_str(&faults_section(faults));
+    out.push_str(&faults_section(faults, ""));
     out.push_str("</body></html>\n");
     out
 }
@@ -260,22 +264,33 @@ fn capitalized(text: &str) -> String {
     chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
 }
 
-fn faults_section(faults: &[ReportFault]) -> String {
-    let mut out = String::from("<section id=\"faults\"><h2>Faults</h2>\n");
+/// The faults, a row each; `intro` (HTML) says what the list holds; the event column only when
+/// a fault names one (a tournament's, not a grade's).
+fn faults_section(faults: &[ReportFault], intro: &str) -> String {
+    let mut out = format!("<section id=\"faults\"><h2>Faults</h2>\n{intro}");
     if faults.is_empty() {
         out.push_str("<p>No faults.</p></section>\n");
         return out;
     }
-    out.push_str("<div class=\"scroll\"><table class=\"faults\"><tr><th class=\"name\">event</th><th class=\"name\">bot</th><th class=\"name\">verdict</th><th class=\"name\">at</th><th class=\"name\">message</th><th class=\"name\">see it again</th></tr>\n");
+    let events = faults.iter().any(|f| !f.event.is_empty());
+    out.push_str("<div class=\"scroll\"><table class=\"faults\"><tr>");
+    if events {
+        out.push_str("<th class=\"name\">event</th>");
+    }
+    out.push_str("<th class=\"name\">bot</th><th class=\"name\">verdict</th><th class=\"name\">at</th><th class=\"name\">message</th><th class=\"name\">see it again</th></tr>\n");
     for f in faults {
+        out.push_str("<tr>");
+        if events {
+            out.push_str(&format!("<td class=\"name\">{}</td>", esc(&f.event)));
+        }
+        let command =
+            if f.command.is_empty() { String::new() } else { format!("<code>{}</code>", esc(&f.command)) };
         out.push_str(&format!(
-            "<tr><td class=\"name\">{}</td><td class=\"name\">{}</td><td class=\"name\">{}</td><td class=\"name\">{}</td><td class=\"wrap\">{}</td><td class=\"wrap\"><code>{}</code></td></tr>\n",
-            esc(&f.event),
+            "<td class=\"name\">{}</td><td class=\"name\">{}</td><td class=\"name\">{}</td><td class=\"wrap\">{}</td><td class=\"wrap\">{command}</td></tr>\n",
             esc(&f.bot),
             esc(&f.verdict),
             esc(&f.at),
             esc(&f.message),
-            esc(&f.command)
         ));
     }
     out.push_str("</table></div></section>\n");
@@ -297,6 +312,8 @@ fn results_cell((w, d, l): (u64, u64, u64), what: &str) -> String {
         return "<td class=\"none\" title=\"not played\">–</td>".into();
     }
     let share = (w as f64 + d as f64 / 2.0) / n as f64;
+    // a lighter shade than the tournament's heat map: most cells of a class are far from even
+    let share = 0.5 + (share - 0.5) * 0.6;
     format!(
         "<td class=\"cell\" style=\"background:{}\" title=\"{}: {w} won, {d} drawn, {l} lost of {n}\">{w}–{d}–{l}</td>",
         shade(share),
@@ -373,15 +390,13 @@ pub fn grade_html(title: &str, folder: &str, setup: &GradeSetup, grades: &Grades
     out.push_str("</table></div></section>\n");
     // the reference bots, apart
     out.push_str("<section id=\"references\"><h2>Reference bots (not ranked)</h2>\n<p class=\"how\">The built-in bots every file played. A reference bot wins every match a file loses by faulting, so its score here says more about the class than about the bot.</p>\n");
-    out.push_str("<div class=\"scroll\"><table class=\"references\"><tr><th class=\"name\">bot</th><th>score (95% range)</th><th>matches</th><th>won</th><th>drawn</th><th>lost</th></tr>\n");
+    out.push_str("<div class=\"scroll\"><table class=\"references\"><tr><th class=\"name\">bot</th><th>score</th><th>matches</th><th>won</th><th>drawn</th><th>lost</th></tr>\n");
     for (name, s) in setup.against.iter().zip(&grades.reference_stats) {
-        let (score, lo, hi) = s.score();
+        let score = s.score().0;
         out.push_str(&format!(
-            "<tr class=\"reference\"><td class=\"name\">{}</td><td>{} ({}–{})</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+            "<tr class=\"reference\"><td class=\"name\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
             esc(name),
             percent(score),
-            percent(lo),
-            percent(hi),
             s.matches,
             s.wins,
             s.draws,
@@ -391,7 +406,10 @@ pub fn grade_html(title: &str, folder: &str, setup: &GradeSetup, grades: &Grades
     out.push_str("</table></div></section>\n");
     out.push_str(&results_matrix(setup, grades, &order));
     out.push_str(&copies_section(rows));
-    out.push_str(&faults_section(&grade_faults(rows, folder)));
+    out.push_str(&faults_section(
+        &grade_faults(rows, folder),
+        "<p class=\"how\">Each file that did not load, with why, and each file that faulted, with its first fault: the first command plays that match again, <code>arena repro</code> reruns the fault's decisions (and tries a fix with <code>--bot FIXED.lua</code>).</p>\n",
+    ));
     out.push_str("</body></html>\n");
     out
 }
@@ -519,7 +537,7 @@ fn grade_faults(rows: &[GradeRow], folder: &str) -> Vec<ReportFault> {
                 lines.push(format!("arena repro {}", shell_word(&c.display().to_string())));
             }
             let command = lines.join("\n");
-            Some(ReportFault { event: "grade".into(), bot: r.file.clone(), verdict, at, message, command })
+            Some(ReportFault { event: String::new(), bot: r.file.clone(), verdict, at, message, command })
         })
         .collect()
 }
