@@ -77,13 +77,15 @@ pub const WASM_LANE_POOL_SLOTS: u32 = wasm::LANE_POOL_SLOTS;
 /// is counted in steps of this size, and the wall clock is checked this often.
 pub const LUA_HOOK_STEP: u32 = 1000;
 
-/// Names the sandbox's cost model: what a bot's fuel and memory numbers are for the same code
-/// and observations (the Lua VM, the prelude, the charges, the wasmtime version and
+/// Names the sandbox's cost model: what a bot's fuel and memory numbers (and, through its
+/// random numbers, its replies) are for the same code and observations (the Lua VM, the
+/// prelude, the charges, the random key of [`Program::random_key`], the wasmtime version and
 /// configuration). It changes whenever they may change, so results stored under an older
 /// model (a tournament database) are played again rather than mixed with new ones.
 pub const COST_MODEL: &str =
-    "5: raw Lua 5.4.9 with LUA_MASKFUEL for every coroutine, C wrappers, load and os, \
-     non-yielding sort and luaL_len in insert/remove, charged VM work; wasmtime 48";
+    "6: raw Lua 5.4.9 with LUA_MASKFUEL for every coroutine, C wrappers, load and os, \
+     non-yielding sort and luaL_len in insert/remove, charged VM work, math.random keyed by \
+     the program; wasmtime 48";
 /// Longest reply accepted from `act`, in bytes. Longer replies are [`Verdict::Invalid`].
 pub const MAX_REPLY_BYTES: usize = 4096;
 /// What a log line costs beyond its text, in bytes, against the log caps (its framing in a
