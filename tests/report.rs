@@ -137,6 +137,11 @@ fn grade_writes_a_report_for_the_teacher() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(page.contains("class=\"ranking\"") && page.contains("class=\"matrix\""), "{page}");
+    // without --round-robin the files did not play each other: no columns of files that read
+    // as lost matches, and the page says why
+    assert!(page.contains("The files did not play each other"), "{page}");
+    let header = page.split("<table class=\"matrix\"><tr>").nth(1).unwrap().split("</tr>").next().unwrap();
+    assert_eq!(header.matches("<th").count(), 1 + 2, "file, random, greedy: {header}");
     assert!(page.contains("dave.lua") && page.contains("arena play --game ecard"), "{page}");
 }
 
