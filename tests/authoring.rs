@@ -609,7 +609,10 @@ fn grade_writes_one_row_per_bot_file_the_same_at_any_thread_count() {
     assert!(lines[5].contains("']' expected near 'end'"), "{}", lines[5]);
     assert!(lines[5].ends_with(",,,,,,,,,"), "{}", lines[5]);
     // W/D/L per reference bot; the first fault, with the command that replays it
-    let wdl: Vec<u64> = col(lines[1], "vs_greedy").split('-').map(|n| n.parse().unwrap()).collect();
+    // (three columns: a spreadsheet would read `3-1-6` as a date)
+    let wdl: Vec<u64> = ["wins", "draws", "losses"]
+        .map(|c| col(lines[1], &format!("vs_greedy_{c}")).parse().unwrap())
+        .to_vec();
     assert_eq!(wdl.iter().sum::<u64>(), 10, "{}", lines[1]);
     assert_eq!(col(lines[4], "first_fault_verdict"), "crash", "{}", lines[4]);
     assert!(col(lines[4], "first_fault_decision").parse::<u64>().is_ok(), "{}", lines[4]);
@@ -624,8 +627,8 @@ fn grade_writes_one_row_per_bot_file_the_same_at_any_thread_count() {
     assert_eq!(col(lines[1], "first_fault_verdict"), "");
     // the first fault's crash capsule, which `arena repro` reruns to the same fault
     // (the replay command before it is quoted and has commas: count from the end)
-    assert_eq!(header[header.len() - 3], "first_fault_capsule");
-    let capsule = lines[4].rsplit(',').nth(2).unwrap().to_string();
+    assert_eq!(header[header.len() - 4], "first_fault_capsule");
+    let capsule = lines[4].rsplit(',').nth(3).unwrap().to_string();
     assert!(capsule.starts_with("capsules/ecard-") && capsule.ends_with(".json"), "{}", lines[4]);
     assert_eq!(col(lines[1], "first_fault_capsule"), "");
     assert!(table.contains(&format!("  crash capsule: {capsule} (arena repro to rerun)")), "{table}");
@@ -726,6 +729,84 @@ fn grade_round_robin_plays_the_graded_bots_against_each_other() {
     assert!(alice[4] > bob[4] && bob[4] > dave[4], "{alice:?} {bob:?} {dave:?}");
     // without the flag: no rr_ columns
     assert!(!grade("1", &[]).lines().next().unwrap().contains("rr_"));
+}
+
+/// The CSV's column `name` of the row of `file` (the fields of these rows hold no commas).
+fn csv_col(csv: &str, file: &str, name: &str) -> String {
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let i = header.iter().position(|h| *h == name).unwrap_or_else(|| panic!("no column {name}"));
+    let line =
+        csv.lines().find(|l| l.starts_with(&format!("{file},"))).unwrap_or_else(|| panic!("no {file}"));
+    line.split(',').nth(i).unwrap().to_string()
+}
+
+/// Bots written apart that play at random (the same `math.random` calls, used alike) are not
+/// copies: each program draws its own numbers. A copy under another name, and a copy with other
+/// names and its functions in another order, are (they draw the same numbers as the original).
+#[test]
+fn grade_flags_copies_but_not_bots_that_play_at_random_alike() {
+    let dir = scratch("grade-copies");
+    let class = dir.join("class");
+    std::fs::create_dir_all(&class).unwrap();
+    let o = arena(&["new", dir.join("new").to_str().unwrap(), "--game", "lost-cities", "--lang", "lua"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for (from, to) in [
+        (repo("example_bots/lua/lost-cities_random.lua"), "random.lua"),
+        (repo("example_bots/lua/any_coroutines.lua"), "coroutines.lua"),
+        (dir.join("new/bot.lua").to_string_lossy().into_owned(), "template.lua"),
+        (repo("example_bots/lua/lost-cities_random.lua"), "renamed.lua"),
+    ] {
+        std::fs::copy(from, class.join(to)).unwrap();
+    }
+    std::fs::write(
+        class.join("own.lua"),
+        "-- picks any legal action\nfunction act(obs)\n  local n = #obs.legal\n  local pick = math.random(1, n)\n  return obs.legal[pick]\nend\n",
+    )
+    .unwrap();
+    let coroutines = std::fs::read_to_string(repo("example_bots/lua/any_coroutines.lua")).unwrap();
+    let copy = common::disguised(
+        &coroutines,
+        &[
+            ("shuffled", "mix"),
+            ("order", "perm"),
+            ("list", "items"),
+            ("memory", "recall"),
+            ("fallback", "spare"),
+        ],
+        ["-- Yields the elements", "-- Remembers the last", "function act(obs)"],
+    );
+    std::fs::write(class.join("disguised.lua"), copy).unwrap();
+    let o = arena(&[
+        "grade",
+        "--game",
+        "lost-cities",
+        "--bots",
+        class.to_str().unwrap(),
+        "--against",
+        "random",
+        "--deals",
+        "4",
+        "--csv",
+        "-",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let csv = stdout(&o);
+    for file in ["random.lua", "coroutines.lua", "template.lua", "own.lua", "renamed.lua", "disguised.lua"] {
+        assert_eq!(csv_col(&csv, file, "status"), "ok", "{csv}");
+    }
+    // the independent random bots: none is a copy of another
+    assert_eq!(csv_col(&csv, "template.lua", "same_replies_as"), "", "{csv}");
+    assert_eq!(csv_col(&csv, "own.lua", "same_replies_as"), "", "{csv}");
+    assert_eq!(csv_col(&csv, "random.lua", "same_replies_as"), "renamed.lua", "{csv}");
+    assert_eq!(csv_col(&csv, "coroutines.lua", "same_replies_as"), "disguised.lua", "{csv}");
+    // nor alike in most matches
+    for file in ["random.lua", "coroutines.lua", "template.lua", "own.lua"] {
+        assert_eq!(csv_col(&csv, file, "mostly_same_replies_as"), "", "{csv}");
+    }
+    // the copies: the same bytes, and the same replies under other names and order
+    assert_eq!(csv_col(&csv, "renamed.lua", "same_hash_as"), "random.lua", "{csv}");
+    assert_eq!(csv_col(&csv, "disguised.lua", "same_hash_as"), "", "{csv}");
+    assert_eq!(csv_col(&csv, "disguised.lua", "same_replies_as"), "coroutines.lua", "{csv}");
 }
 
 #[test]

@@ -49,6 +49,7 @@ mod limits;
 mod log;
 mod lua;
 mod shape;
+mod shape_key;
 mod stack;
 mod stdio;
 mod wasi;
@@ -76,13 +77,15 @@ pub const WASM_LANE_POOL_SLOTS: u32 = wasm::LANE_POOL_SLOTS;
 /// is counted in steps of this size, and the wall clock is checked this often.
 pub const LUA_HOOK_STEP: u32 = 1000;
 
-/// Names the sandbox's cost model: what a bot's fuel and memory numbers are for the same code
-/// and observations (the Lua VM, the prelude, the charges, the wasmtime version and
+/// Names the sandbox's cost model: what a bot's fuel and memory numbers (and, through its
+/// random numbers, its replies) are for the same code and observations (the Lua VM, the
+/// prelude, the charges, the random key of [`Program::random_key`], the wasmtime version and
 /// configuration). It changes whenever they may change, so results stored under an older
 /// model (a tournament database) are played again rather than mixed with new ones.
 pub const COST_MODEL: &str =
-    "5: raw Lua 5.4.9 with LUA_MASKFUEL for every coroutine, C wrappers, load and os, \
-     non-yielding sort and luaL_len in insert/remove, charged VM work; wasmtime 48";
+    "6: raw Lua 5.4.9 with LUA_MASKFUEL for every coroutine, C wrappers, load and os, \
+     non-yielding sort and luaL_len in insert/remove, charged VM work, math.random keyed by \
+     the program; wasmtime 48";
 /// Longest reply accepted from `act`, in bytes. Longer replies are [`Verdict::Invalid`].
 pub const MAX_REPLY_BYTES: usize = 4096;
 /// What a log line costs beyond its text, in bytes, against the log caps (its framing in a
@@ -251,7 +254,11 @@ impl Sandbox {
             )?)),
             Kind::Wasm => ProgramInner::Wasm(Arc::new(wasm::WasmProgram::load(&self.shared, bytes)?)),
         };
-        Ok(Program { name: name.into(), kind, hash, inner })
+        let random_key = match kind {
+            Kind::Lua => shape_key::lua_key(bytes),
+            Kind::Wasm => hash_key(&hash),
+        };
+        Ok(Program { name: name.into(), kind, hash, random_key, inner })
     }
 
     /// A hash of this sandbox's WASM engine configuration and wasmtime version (wasmtime's
@@ -292,6 +299,7 @@ impl Sandbox {
             name: name.into(),
             kind: Kind::Wasm,
             hash: hash.to_string(),
+            random_key: hash_key(hash),
             inner: ProgramInner::Wasm(Arc::new(program)),
         })
     }
@@ -359,6 +367,8 @@ pub struct Program {
     name: Arc<str>,
     kind: Kind,
     hash: String,
+    /// See [`Program::random_key`].
+    random_key: u64,
     inner: ProgramInner,
 }
 
@@ -388,6 +398,16 @@ impl Program {
         self.hash.clone()
     }
 
+    /// The key of the program's random stream, which the host mixes into the seed it gives
+    /// [`Program::start`]. For Lua, a digest of the source's tokens with comments dropped,
+    /// every name made the same and the tokens sorted: a copy with other comments, other names
+    /// or its functions in another order has the same key (it draws the same `math.random`
+    /// numbers), programs written apart almost never do. For WASM (which gets no seed from
+    /// [`Program::start`]), the start of its content hash.
+    pub fn random_key(&self) -> u64 {
+        self.random_key
+    }
+
     /// A WASM program's compiled code, for a cache ([`Sandbox::load_compiled`] loads it);
     /// `None` for Lua (nothing to gain: its source compiles in microseconds).
     pub fn compiled(&self) -> Option<Vec<u8>> {
@@ -410,7 +430,13 @@ impl Program {
             ProgramInner::Lua(p) => ProgramInner::Lua(p.clone()),
             ProgramInner::Wasm(p) => ProgramInner::Wasm(p.on(&sandbox.shared)?),
         };
-        Ok(Program { name: self.name.clone(), kind: self.kind, hash: self.hash.clone(), inner })
+        Ok(Program {
+            name: self.name.clone(),
+            kind: self.kind,
+            hash: self.hash.clone(),
+            random_key: self.random_key,
+            inner,
+        })
     }
 
     /// Starts the bot for one match: a fresh VM or instance, the Lua top-level chunk or WASM
@@ -576,6 +602,11 @@ impl Instance {
             InstanceInner::Wasm(i) => i.take_log(),
         }
     }
+}
+
+/// The first 16 hex digits of a content hash as a number (0 if it has none).
+fn hash_key(hash: &str) -> u64 {
+    hash.get(..16).and_then(|h| u64::from_str_radix(h, 16).ok()).unwrap_or(0)
 }
 
 pub(crate) fn hex_sha256(bytes: &[u8]) -> String {

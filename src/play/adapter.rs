@@ -7,9 +7,18 @@ use crate::bots::bot::{Bot, Fault, InitInfo, Verdict};
 use crate::games::rng::derive_seed;
 use crate::games::{Game, Observation, Seat};
 
-/// The seed a file bot's sandbox gets (Lua's `math.random`): derived from the match seed, per seat.
-pub fn sandbox_seed(match_seed: u64, seat: Seat) -> u64 {
+/// The seed of a seat: the seed a legacy program's sandbox gets (its `random_get`), and what a
+/// file bot's seed ([`sandbox_seed`]) is derived from.
+pub fn seat_seed(match_seed: u64, seat: Seat) -> u64 {
     derive_seed(&[match_seed, seat as u64])
+}
+
+/// The seed a file bot's sandbox gets (Lua's `math.random`): derived from the match seed, the
+/// seat and the program's random key ([`Program::random_key`]: its tokens, names and order
+/// aside). Two programs written apart draw different numbers, so alike replies mean alike
+/// programs (`arena grade`'s copies), while a copy under other names draws the same.
+pub fn sandbox_seed(match_seed: u64, seat: Seat, program: &Program) -> u64 {
+    derive_seed(&[seat_seed(match_seed, seat), program.random_key()])
 }
 
 /// A bot file that could not be loaded: every start and every decision is a `load` fault (in a
@@ -78,7 +87,7 @@ impl SandboxBot {
 impl<G: Game> Bot<G> for SandboxBot {
     fn init(&mut self, info: &InitInfo) -> Result<(), Fault> {
         let json = serde_json::to_string(info).expect("init info serializes");
-        let seed = sandbox_seed(info.seed, info.seat);
+        let seed = sandbox_seed(info.seed, info.seat, &self.program);
         let mut instance = self.program.start(&self.limits, seed, &json).map_err(convert)?;
         if self.watch {
             instance.watch_unknown_fields();

@@ -21,7 +21,7 @@ use crate::bots::bot::{Bot, Fault, InitInfo, Verdict};
 use crate::games::blade::{play_effect, BladeObservation, Card as BladeCard, Event, FieldCard, Lying};
 use crate::games::intensity::{Card as IntensityCard, IntensityObservation, Phase};
 use crate::games::{Game, Seat};
-use crate::play::adapter::{convert, sandbox_seed};
+use crate::play::adapter::{convert, seat_seed};
 use crate::play::HostError;
 
 /// The prefix of a legacy bot's name.
@@ -129,7 +129,7 @@ impl LegacyBot {
     /// Starts the bot for a match: what the referee did before the first decision (COMP1511:
     /// the name run, whose output goes to the log).
     pub fn start(&mut self, seed: u64, seat: Seat) {
-        let mut instance = self.program.start(&self.limits, sandbox_seed(seed, seat));
+        let mut instance = self.program.start(&self.limits, seat_seed(seed, seat));
         if self.protocol == Protocol::Comp1511 {
             match instance.run(b"0\n") {
                 Ok(out) => {

@@ -240,7 +240,7 @@ fn missing_act<G: Game>(program: &Program, source: impl FnOnce() -> String) -> O
         seed: 0,
     };
     let json = serde_json::to_string(&info).expect("init info serializes");
-    match program.start(&Limits::default_for(Kind::Lua), sandbox_seed(0, 0), &json) {
+    match program.start(&Limits::default_for(Kind::Lua), sandbox_seed(0, 0, program), &json) {
         Err(f) if f.verdict == cardarena_sandbox::Verdict::Load && f.message.contains("function `act`") => {
             let hint = match act_lookalike(&source()) {
                 Some(n) => format!(": did you mean {n}? The arena calls `act(obs)`, in lower case"),

@@ -126,7 +126,7 @@ fn reproduce_game<G: Game>(capsule: &Capsule, source: &BotSource) -> Result<Repr
     let recorded_fault = capsule.fault.fault.clone();
     let started = match source {
         BotSource::File { program, .. } => program
-            .start(&limits, sandbox_seed(capsule.seed, capsule.seat), capsule.init.get())
+            .start(&limits, sandbox_seed(capsule.seed, capsule.seat, program), capsule.init.get())
             .map(Rerun::Abi),
         BotSource::Legacy { protocol, program, .. } => {
             let mut bot = LegacyBot::new(*protocol, program.clone(), limits);

@@ -76,6 +76,12 @@ pub struct Grades {
     pub references: Vec<(String, f64, f64, f64)>,
     /// The standings of every entrant over every match (ratings and intervals).
     pub table: EventStandings,
+    /// What each reference bot did against the graded bots, in `--against` order (a reference
+    /// wins the matches a graded bot forfeits by its faults).
+    pub reference_stats: Vec<Stats>,
+    /// With a round robin, `head_to_head[i][j]` (graded entrants): the matches in which `i`
+    /// finished ahead of, level with and behind `j` at the same table. Empty without one.
+    pub head_to_head: Vec<Vec<(u64, u64, u64)>>,
 }
 
 /// Grades the graded files `rows` (`row_entrant[i]`: the entrant of row `i`, `None` for a file
@@ -98,15 +104,30 @@ pub fn grade(
     let mut stats = vec![Stats::default(); graded];
     let mut vs = vec![vec![Stats::default(); setup.against.len()]; graded];
     let mut rr = vec![Stats::default(); graded];
+    let mut reference_stats = vec![Stats::default(); setup.against.len()];
     for p in &played[..against_refs] {
         let (seat, &e) = p.plan.seats.iter().enumerate().find(|(_, &e)| e < graded).expect("a graded bot");
         stats[e].add(game, p, seat, &names);
-        let opp = p.plan.seats.iter().copied().find(|&o| o >= graded).expect("a reference bot");
+        let (ref_seat, opp) =
+            p.plan.seats.iter().copied().enumerate().find(|&(_, o)| o >= graded).expect("a reference bot");
         vs[e][opp - graded].add(game, p, seat, &names);
+        reference_stats[opp - graded].add(game, p, ref_seat, &names);
     }
+    let mut head_to_head = if setup.round_robin { vec![vec![(0, 0, 0); graded]; graded] } else { Vec::new() };
     for p in &played[against_refs..] {
-        for (seat, &e) in p.plan.seats.iter().enumerate() {
+        let seats = &p.plan.seats;
+        for (seat, &e) in seats.iter().enumerate() {
             rr[e].add(game, p, seat, &names);
+            for (other, &o) in seats.iter().enumerate() {
+                if o != e {
+                    let cell = &mut head_to_head[e][o];
+                    match p.summary.ranks[seat].cmp(&p.summary.ranks[other]) {
+                        std::cmp::Ordering::Less => cell.0 += 1,
+                        std::cmp::Ordering::Equal => cell.1 += 1,
+                        std::cmp::Ordering::Greater => cell.2 += 1,
+                    }
+                }
+            }
         }
     }
     let event = event_for(game, "grade", &names);
@@ -138,7 +159,7 @@ pub fn grade(
             table.standings.iter().find(|s| &s.bot == r).map(|s| (r.clone(), s.rating, s.ci_low, s.ci_high))
         })
         .collect();
-    Grades { rows, references, table }
+    Grades { rows, references, table, reference_stats, head_to_head }
 }
 
 /// A CSV field, quoted when it holds a comma, a quote or a line break.
@@ -397,6 +418,10 @@ pub struct GradeRow {
     pub same_hash: Vec<String>,
     /// Other files that gave the same reply at every decision of their graded matches.
     pub same_replies: Vec<String>,
+    /// Other files that gave the same replies as this one in most of the graded matches (at
+    /// least [`MOSTLY_SAME`] of them) but not all, with in how many: a near copy, or a program
+    /// alike by chance (a simple strategy written twice).
+    pub mostly_same_replies: Vec<(String, u64)>,
     /// The command that plays the match of the first fault again (run in the folder of bots).
     pub replay: Option<String>,
     /// The crash capsule of the first fault (`arena repro` reruns it).
@@ -405,7 +430,38 @@ pub struct GradeRow {
     pub rr: Stats,
 }
 
+/// What became of a graded file, for the CSV's `status` and the report's ranking.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Status {
+    /// It played, with at most some of its matches faulted.
+    Ok,
+    /// It faulted in every match it played (it scores only what its opponents' faults give).
+    Faulted,
+    /// It did not load, so it played nothing.
+    LoadError,
+}
+
 impl GradeRow {
+    /// Whether it loaded, and whether it faulted in every match.
+    pub fn status(&self) -> Status {
+        if self.load_error.is_some() {
+            Status::LoadError
+        } else if self.stats.matches > 0 && self.stats.faulted_matches == self.stats.matches {
+            Status::Faulted
+        } else {
+            Status::Ok
+        }
+    }
+
+    /// The CSV's `status`: `ok`, `faulted` (in every match) or `load error: <why>`.
+    pub fn status_text(&self) -> String {
+        match (self.status(), &self.load_error) {
+            (Status::Ok, _) => "ok".into(),
+            (Status::Faulted, _) => "faulted".into(),
+            (Status::LoadError, e) => format!("load error: {}", e.as_deref().unwrap_or_default()),
+        }
+    }
+
     /// A file's row before its matches are counted.
     pub fn new(file: String, hash: String, load_error: Option<String>) -> GradeRow {
         GradeRow {
@@ -417,6 +473,7 @@ impl GradeRow {
             vs: Vec::new(),
             same_hash: Vec::new(),
             same_replies: Vec::new(),
+            mostly_same_replies: Vec::new(),
             replay: None,
             capsule: None,
             rr: Stats::default(),
@@ -424,26 +481,55 @@ impl GradeRow {
     }
 }
 
+/// The share of the graded matches in which two files must have replied alike to be listed in
+/// [`GradeRow::mostly_same_replies`].
+pub const MOSTLY_SAME: f64 = 0.9;
+
 /// Fills in which files are copies of which: the same bytes, or the same reply at every
-/// decision of the graded matches (a copy under another name, with other comments).
+/// decision of the graded matches (a copy under another name, with other comments, names or
+/// order of functions: such a copy also draws the same random numbers, docs/sandbox.md), and
+/// which reply alike in most matches.
 pub fn mark_copies(rows: &mut [GradeRow]) {
     for i in 0..rows.len() {
-        let (mut hash, mut replies) = (Vec::new(), Vec::new());
+        let (mut hash, mut replies, mut mostly) = (Vec::new(), Vec::new(), Vec::new());
         for j in 0..rows.len() {
             if i == j {
                 continue;
             }
-            if rows[i].hash == rows[j].hash {
+            if !rows[i].hash.is_empty() && rows[i].hash == rows[j].hash {
                 hash.push(rows[j].file.clone());
             }
-            let played = |r: &GradeRow| r.load_error.is_none() && !r.stats.replies.is_empty();
-            if played(&rows[i]) && played(&rows[j]) && rows[i].stats.replies == rows[j].stats.replies {
+            // bots that faulted in every match are not compared: two programs that both fail
+            // at their first decision reply alike without being alike
+            let played = |r: &GradeRow| r.status() == Status::Ok && !r.stats.replies.is_empty();
+            let (a, b) = (&rows[i].stats.replies, &rows[j].stats.replies);
+            if !played(&rows[i]) || !played(&rows[j]) || a.len() != b.len() {
+                continue;
+            }
+            let same = a.iter().zip(b).filter(|(x, y)| x == y).count() as u64;
+            if same == a.len() as u64 {
                 replies.push(rows[j].file.clone());
+            } else if same as f64 >= MOSTLY_SAME * a.len() as f64 {
+                mostly.push((rows[j].file.clone(), same));
             }
         }
         rows[i].same_hash = hash;
         rows[i].same_replies = replies;
+        rows[i].mostly_same_replies = mostly;
     }
+}
+
+/// The order of the report's ranking, as indices into `rows`: the files that played, by their
+/// score against the reference bots (the same opponents on the same deals for every file),
+/// highest first, then those that faulted in every match, then those that did not load; ties
+/// in file order.
+pub fn ranking(rows: &[GradeRow]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..rows.len()).collect();
+    order.sort_by(|&a, &b| {
+        let (ra, rb) = (&rows[a], &rows[b]);
+        ra.status().cmp(&rb.status()).then_with(|| rb.stats.score().0.total_cmp(&ra.stats.score().0))
+    });
+    order
 }
 
 pub fn grade_csv(rows: &[GradeRow], against: &[String], round_robin: bool) -> String {
@@ -453,10 +539,11 @@ pub fn grade_csv(rows: &[GradeRow], against: &[String], round_robin: bool) -> St
     }
     out.push_str(",fuel_mean,fuel_p99,fuel_max,memory_peak");
     for a in against {
-        out.push_str(&format!(",vs_{}", csv_field(a)));
+        let a = csv_field(a);
+        out.push_str(&format!(",vs_{a}_wins,vs_{a}_draws,vs_{a}_losses"));
     }
     out.push_str(
-        ",first_fault_verdict,first_fault_decision,first_fault_message,replay_command,first_fault_capsule,same_hash_as,same_replies_as",
+        ",first_fault_verdict,first_fault_decision,first_fault_message,replay_command,first_fault_capsule,same_hash_as,same_replies_as,mostly_same_replies_as",
     );
     if round_robin {
         out.push_str(",rr_matches,rr_wins,rr_draws,rr_losses,rr_score,rr_score_low,rr_score_high");
@@ -474,17 +561,18 @@ pub fn grade_csv(rows: &[GradeRow], against: &[String], round_robin: bool) -> St
             }
         }
     };
-    let copies = |r: &GradeRow| (csv_field(&r.same_hash.join(" ")), csv_field(&r.same_replies.join(" ")));
+    // lists of files in one cell: `;` between them (a file name may hold spaces and commas)
+    let copies = |r: &GradeRow| {
+        let mostly: Vec<String> =
+            r.mostly_same_replies.iter().map(|(f, n)| format!("{f} ({n} of {})", r.stats.matches)).collect();
+        let lists = [r.same_hash.join(";"), r.same_replies.join(";"), mostly.join(";")];
+        lists.map(|l| csv_field(&l)).join(",")
+    };
     for r in rows {
-        let status = match &r.load_error {
-            None => "ok".to_string(),
-            Some(e) => format!("load error: {e}"),
-        };
-        out.push_str(&format!("{},{},{}", csv_field(&r.file), r.hash, csv_field(&status)));
+        out.push_str(&format!("{},{},{}", csv_field(&r.file), r.hash, csv_field(&r.status_text())));
         if r.load_error.is_some() {
-            out.push_str(&",".repeat(11 + Verdict::ALL.len() + 4 + against.len() + 5));
-            let (hash, replies) = copies(r);
-            out.push_str(&format!(",{hash},{replies}{}\n", rr(r)));
+            out.push_str(&",".repeat(11 + Verdict::ALL.len() + 4 + 3 * against.len() + 5));
+            out.push_str(&format!(",{}{}\n", copies(r), rr(r)));
             continue;
         }
         let s = &r.stats;
@@ -504,7 +592,7 @@ pub fn grade_csv(rows: &[GradeRow], against: &[String], round_robin: bool) -> St
         out.push_str(&format!(",{}", s.memory_peak.map(|m| m.to_string()).unwrap_or_default()));
         for i in 0..against.len() {
             let (w, d, l) = r.vs.get(i).copied().unwrap_or_default();
-            out.push_str(&format!(",{w}-{d}-{l}"));
+            out.push_str(&format!(",{w},{d},{l}"));
         }
         match &s.first_fault {
             Some(f) => out.push_str(&format!(
@@ -517,8 +605,7 @@ pub fn grade_csv(rows: &[GradeRow], against: &[String], round_robin: bool) -> St
             )),
             None => out.push_str(",,,,,"),
         }
-        let (hash, replies) = copies(r);
-        out.push_str(&format!(",{hash},{replies}{}\n", rr(r)));
+        out.push_str(&format!(",{}{}\n", copies(r), rr(r)));
     }
     out
 }
@@ -558,7 +645,7 @@ pub fn grade_table(setup: &GradeSetup, bots: &str, grades: &Grades) -> String {
             &r.hash[..12],
             s.matches,
             s.points,
-            faults_text(s)
+            faults_text(s) + if r.status() == Status::Faulted { " (a fault in every match)" } else { "" }
         ));
     }
     for (name, rating, lo, hi) in &grades.references {
@@ -689,6 +776,45 @@ mod tests {
             );
             assert_fields(&csv, header);
         }
+    }
+
+    #[test]
+    fn copies_are_alike_replies_of_bots_that_played_not_alike_faults() {
+        let row = |file: &str, hash: &str, replies: &[&str], faulted: u64| {
+            let mut r = GradeRow::new(file.into(), hash.into(), None);
+            r.stats.matches = replies.len() as u64;
+            r.stats.faulted_matches = faulted;
+            r.stats.replies = replies.iter().map(|s| s.to_string()).collect();
+            r
+        };
+        fn ten(last: &str) -> Vec<&str> {
+            ["x"; 9].into_iter().chain([last]).collect()
+        }
+        let mut rows = vec![
+            row("a.lua", "1", &["p", "q"], 0),
+            row("b.lua", "2", &["p", "q"], 0),
+            row("crash1.lua", "3", &["c", "c"], 2),
+            row("crash2.lua", "4", &["c", "c"], 2),
+            row("near1.lua", "5", &ten("y"), 0),
+            row("near2.lua", "6", &ten("z"), 0),
+            row("big1.lua", "", &["u"], 0),
+            row("big2.lua", "", &["v"], 0),
+        ];
+        mark_copies(&mut rows);
+        assert_eq!(rows[0].same_replies, ["b.lua"]);
+        assert!(rows[2].same_replies.is_empty() && rows[3].same_replies.is_empty(), "faulted alike");
+        assert_eq!(rows[4].mostly_same_replies, [("near2.lua".to_string(), 9)]);
+        assert!(rows[0].mostly_same_replies.is_empty());
+        assert!(rows[6].same_hash.is_empty(), "files not read have no hash to share");
+        assert_eq!(rows[2].status(), Status::Faulted);
+        // ranked by score, the bots that faulted in every match after, those not loaded last
+        let mut graded = rows[..4].to_vec();
+        graded.insert(0, GradeRow::new("broken.lua".into(), "7".into(), Some("syntax".into())));
+        graded[1].stats.deal_scores.insert(0, (0.2, 1));
+        graded[2].stats.deal_scores.insert(0, (0.8, 1));
+        assert_eq!(ranking(&graded), [2, 1, 3, 4, 0]);
+        let csv = grade_csv(&graded, &["random".to_string()], false);
+        assert!(csv.lines().nth(4).unwrap().starts_with("crash1.lua,3,faulted,2,"), "{csv}");
     }
 
     /// Every row of `csv` has `header` fields (commas inside quotes do not count).

@@ -10,3 +10,20 @@ pub fn skip_without_tool(why: &str) {
     );
     eprintln!("skipped: {why}");
 }
+
+/// A copy of the Lua source `src` that hides where it came from: each `(from, to)` of `renames`
+/// replaced (names of variables and functions), and the text from `order[0]` up to `order[1]`
+/// swapped with the text from `order[1]` up to `order[2]` (two function definitions in the other
+/// order). What a student who copies might do.
+#[allow(dead_code)]
+pub fn disguised(src: &str, renames: &[(&str, &str)], order: [&str; 3]) -> String {
+    let at = |s: &str| src.find(s).unwrap_or_else(|| panic!("{s:?} is not in the source"));
+    let (a, b, c) = (at(order[0]), at(order[1]), at(order[2]));
+    assert!(a < b && b < c, "{order:?} are not in that order");
+    let mut out = format!("{}{}{}{}", &src[..a], &src[b..c], &src[a..b], &src[c..]);
+    for (from, to) in renames {
+        out = out.replace(from, to);
+    }
+    assert_ne!(out, src);
+    out
+}

@@ -637,33 +637,11 @@ fn grade_game<G: Hosted>(args: &GradeArgs) -> anyhow::Result<()> {
                 first_fault_capsule::<G>(variant, &sources, &entries, &f, &limits_cfg, &args.capsules);
         }
     }
-    let (rows, table) = (&grades.rows, &grades.table);
-    let csv = grade_csv(rows, &args.against, args.round_robin);
+    let csv = grade_csv(&grades.rows, &args.against, args.round_robin);
     if let Some(out) = &args.html {
-        let faults: Vec<cardarena::tournament::report::ReportFault> = rows
-            .iter()
-            .filter_map(|r| {
-                let (at, verdict, message) = match (&r.load_error, &r.stats.first_fault) {
-                    (Some(e), _) => ("load".to_string(), "load".to_string(), e.clone()),
-                    (None, Some(f)) => (
-                        f.decision.map(|d| format!("decision {d}")).unwrap_or_else(|| "start".into()),
-                        f.verdict.name().to_string(),
-                        f.message.clone(),
-                    ),
-                    (None, None) => return None,
-                };
-                Some(cardarena::tournament::report::ReportFault {
-                    event: "grade".into(),
-                    bot: r.file.clone(),
-                    verdict,
-                    at,
-                    message,
-                    command: r.replay.clone().unwrap_or_default(),
-                })
-            })
-            .collect();
         let title = format!("cardarena grade: {} ({})", args.bots.display(), G::NAME);
-        write_out(out, &cardarena::tournament::report::html(&title, std::slice::from_ref(table), &faults))?;
+        let folder = args.bots.display().to_string();
+        write_out(out, &cardarena::tournament::report::grade_html(&title, &folder, &setup, &grades))?;
     }
     let text = grade_table(&setup, &args.bots.display().to_string(), &grades);
     match &args.csv {

@@ -269,7 +269,7 @@ async fn at_the_deadline_the_newest_ready_versions_are_frozen_and_graded() {
     assert_eq!(r.headers.get(header::CONTENT_TYPE).unwrap(), "text/csv; charset=utf-8");
     let csv = r.body;
     assert!(csv.starts_with("file,hash,status,matches,points,wins,draws,losses,score,"), "{csv}");
-    assert!(csv.lines().next().unwrap().ends_with(",vs_random,vs_greedy,first_fault_verdict,first_fault_decision,first_fault_message,replay_command,first_fault_capsule,same_hash_as,same_replies_as,rr_matches,rr_wins,rr_draws,rr_losses,rr_score,rr_score_low,rr_score_high"), "{csv}");
+    assert!(csv.lines().next().unwrap().ends_with(",vs_random_wins,vs_random_draws,vs_random_losses,vs_greedy_wins,vs_greedy_draws,vs_greedy_losses,first_fault_verdict,first_fault_decision,first_fault_message,replay_command,first_fault_capsule,same_hash_as,same_replies_as,mostly_same_replies_as,rr_matches,rr_wins,rr_draws,rr_losses,rr_score,rr_score_low,rr_score_high"), "{csv}");
     assert_eq!(csv.lines().count(), 4, "{csv}");
 
     // The same CSV as the library's grade of the same bots and deals played through the façade.
