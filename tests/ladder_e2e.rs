@@ -336,6 +336,14 @@ fn a_ladder_in_the_browser_from_invite_to_replay_then_audited_and_stopped() {
     });
     let Some(id) = match_id else { return };
 
+    // The match page's viewer ran above under the ladder's Content-Security-Policy (no console
+    // error: a blocked script is one), which allows no inline script but the viewer's.
+    let agent: ureq::Agent = ureq::Agent::config_builder().http_status_as_error(false).build().into();
+    let r = agent.get(&format!("{url}/matches/{id}")).call().unwrap();
+    let csp = r.headers().get("content-security-policy").map(|v| v.to_str().unwrap().to_string());
+    let csp = csp.expect("the match page has a Content-Security-Policy");
+    assert!(csp.contains("script-src 'self' 'sha256-") && !csp.contains("unsafe-inline"), "{csp}");
+
     // The public audit: the match page and what it links to, fetched without an account.
     let (status, page) = fetch(&format!("{url}/matches/{id}"));
     assert_eq!(status, 200);
