@@ -216,8 +216,9 @@ pub fn name_key(name: &str) -> String {
 /// before the check): the oldest account (or bot) keeps the key; each later one gets
 /// `KEY~ID`, which no name can produce, so it keeps its name, still signs in (or plays) by
 /// it exactly, and no new account or bot can take any form of it.
-fn migrate(conn: &Connection) -> rusqlite::Result<()> {
-    let tx = conn.unchecked_transaction()?;
+fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
+    // One writer at a time (a worker process may open the file while the server does).
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     let c: &Connection = &tx;
     let has = |table: &str, column: &str| -> rusqlite::Result<bool> {
         c.query_row(
@@ -381,12 +382,12 @@ impl Db {
     /// The file cannot be opened or is not a ladder database.
     pub fn open(path: &Path) -> Result<Db> {
         let err = |source| DbError { path: path.display().to_string(), source };
-        let conn = Connection::open(path).map_err(err)?;
+        let mut conn = Connection::open(path).map_err(err)?;
         cardarena::tournament::store::set_up::<10_000>(&conn)
             .and_then(|_| conn.pragma_update(None, "foreign_keys", "ON"))
             .and_then(|_| conn.execute_batch(SCHEMA))
             .and_then(|_| conn.execute_batch(CLASS_SCHEMA))
-            .and_then(|_| migrate(&conn))
+            .and_then(|_| migrate(&mut conn))
             .map_err(err)?;
         Ok(Db { conn: Mutex::new(conn), path: path.to_path_buf() })
     }
