@@ -234,6 +234,15 @@ fn a_ladder_in_the_browser_from_invite_to_replay_then_audited_and_stopped() {
         register(&b, &admin_invite, "teacher").await;
         b.screenshot("ladder-1-account").await;
         no_console_errors(&b, "the account page").await;
+        // An address that is no page (a bot id that is not a number): a page in the layout.
+        b.client.goto(&format!("{url}/bots/abc")).await.unwrap();
+        assert_eq!(b.text("main h1").await, "404 Not Found");
+        assert!(b.text("main .error").await.contains("no page at /bots/abc"));
+        assert!(b.text("header").await.contains("teacher"), "signed in, in the ladder's header");
+        b.screenshot("ladder-404").await;
+        // (Chromium logs the page's own 404; nothing else: its style sheet loads, no CSP report.)
+        let errors = b.console_errors().await;
+        assert!(errors.iter().all(|e| e.contains("/bots/abc - Failed to load resource")), "{errors:#?}");
 
         // An invite for a player.
         b.client.goto(&format!("{url}/admin")).await.unwrap();

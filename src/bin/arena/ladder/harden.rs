@@ -103,7 +103,11 @@ fn explain(status: StatusCode, text: &str, method: &Method, path: &str) -> (Stat
         }
         StatusCode::UNPROCESSABLE_ENTITY | StatusCode::BAD_REQUEST => {
             let why = text.split_once(": ").map_or(text, |(_, why)| why);
-            (status, format!("the form could not be read ({why}); reload the page and submit it again"))
+            if text.contains("form body") {
+                (status, format!("the form could not be read ({why}); reload the page and submit it again"))
+            } else {
+                (status, format!("the request could not be read ({why})"))
+            }
         }
         StatusCode::PAYLOAD_TOO_LARGE => (status, "the request is too large".into()),
         _ if text.is_empty() => (status, status.canonical_reason().unwrap_or("error").to_lowercase()),
