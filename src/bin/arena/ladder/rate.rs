@@ -19,11 +19,10 @@ use axum::response::{IntoResponse, Response};
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use serde::Deserialize;
-use tower_governor::key_extractor::KeyExtractor;
 
 use super::config::LadderConfig;
 use super::db::Db;
-use super::server::{bearer, AppError, PersonKey};
+use super::server::{bearer, person_key, AppError};
 
 /// Keys kept before the limiters forget the ones whose buckets are full again.
 const KEYS: usize = 10_000;
@@ -58,9 +57,9 @@ impl RateLimits {
     }
 
     /// Whose request this is: `user:ID` for a valid token or a signed-in session, else the
-    /// token or session itself ([`PersonKey`]). (The future holds what it read, not the request.)
+    /// token or session itself ([`person_key`]). (The future holds what it read, not the request.)
     fn account_key(&self, req: &Request) -> impl std::future::Future<Output = String> + Send + 'static {
-        let fallback = PersonKey.extract(req).unwrap_or_else(|_| "anonymous".into());
+        let fallback = person_key(req.headers());
         let token = bearer(req.headers()).map(str::to_string);
         let session = fallback.strip_prefix("session:").map(str::to_string);
         let db = self.db.clone();
@@ -137,7 +136,7 @@ pub async fn limit(State(limits): State<Arc<RateLimits>>, req: Request, next: Ne
     if req.method() != Method::POST || !(path == "/login" || path == "/register") {
         return next.run(req).await;
     }
-    let session = PersonKey.extract(&req).unwrap_or_else(|_| "anonymous".into());
+    let session = person_key(req.headers());
     let (parts, body) = req.into_parts();
     let Ok(bytes) = axum::body::to_bytes(body, super::server::FORM_OVERHEAD).await else {
         return AppError::new(StatusCode::PAYLOAD_TOO_LARGE, "the form is too large").into_response();

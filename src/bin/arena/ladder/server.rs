@@ -7,14 +7,12 @@ use std::sync::Arc;
 
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, Multipart, Path, Query, State};
-use axum::http::{header, HeaderMap, Request, StatusCode};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Form, Json, Router};
 use minijinja::{context, Environment, Value};
 use serde::Deserialize;
-use tower_governor::key_extractor::KeyExtractor;
-use tower_governor::GovernorError;
 use tower_sessions::cookie::time::Duration as CookieDuration;
 use tower_sessions::cookie::SameSite;
 use tower_sessions::{Expiry, Session, SessionManagerLayer};
@@ -264,27 +262,20 @@ pub(super) async fn require_admin(ladder: &Ladder, session: &Session) -> Result<
     }
 }
 
-/// Rate-limit key: the API token, else the browser session's cookie; so a class behind one
-/// address is limited person by person, not as one.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct PersonKey;
-
-impl KeyExtractor for PersonKey {
-    type Key = String;
-
-    fn extract<T>(&self, req: &Request<T>) -> Result<String, GovernorError> {
-        if let Some(token) = bearer(req.headers()) {
-            return Ok(format!("token:{}", content_hash(token.as_bytes())));
-        }
-        let cookie = req
-            .headers()
-            .get_all(header::COOKIE)
-            .iter()
-            .filter_map(|v| v.to_str().ok())
-            .flat_map(|v| v.split(';'))
-            .find_map(|c| c.trim().strip_prefix("id="));
-        Ok(cookie.map_or_else(|| "anonymous".to_string(), |c| format!("session:{c}")))
+/// Rate-limit key of a caller who is not (or not yet) known as an account: the API token, else
+/// the browser session's cookie; so a class behind one address is limited person by person, not
+/// as one.
+pub(super) fn person_key(headers: &HeaderMap) -> String {
+    if let Some(token) = bearer(headers) {
+        return format!("token:{}", content_hash(token.as_bytes()));
     }
+    let cookie = headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .find_map(|c| c.trim().strip_prefix("id="));
+    cookie.map_or_else(|| "anonymous".to_string(), |c| format!("session:{c}"))
 }
 
 /// The routes of the ladder's own pages and its upload API;
