@@ -17,13 +17,13 @@
 //!
 //! [upload]
 //! max_bytes = 262144          # largest bot file
-//! per_minute = 6              # uploads per user or token per minute
+//! per_minute = 6              # uploads per account (all its tokens and sessions) per minute
 //!
 //! [login]
 //! per_minute = 10             # sign-in and registration tries per name tried, and per browser session
 //!
 //! [api]
-//! per_minute = 120            # API calls per token (any /api/ route)
+//! per_minute = 120            # API calls per account, all its tokens (any /api/ route)
 //!
 //! [play]                      # people playing bots in the browser
 //! move_seconds = 300          # how long a bot waits for a person's move; then they forfeit
@@ -85,11 +85,11 @@ pub struct LadderConfig {
     pub seed: u64,
     /// Largest bot file, in bytes.
     pub max_bytes: usize,
-    /// Uploads per user or token per minute.
+    /// Uploads per account (all its tokens and sessions) per minute.
     pub uploads_per_minute: u32,
     /// Sign-in and registration tries per minute, per name tried and per browser session.
     pub login_per_minute: u32,
-    /// API calls per token per minute.
+    /// API calls per account (all its tokens) per minute.
     pub api_per_minute: u32,
     /// Sandbox limits of every match.
     pub limits: LimitsConfig,
