@@ -21,6 +21,11 @@ command -v tmux >/dev/null 2>&1 || missing+=(tmux)
 # PostgreSQL for tests/queue.rs (the job queue's PostgreSQL backend, feature `postgres`): the
 # test starts a throwaway cluster itself (initdb as the `postgres` user, a loopback port).
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
+# nginx, openssl and curl for tests/ladder_tls.rs (the ladder behind a TLS reverse proxy, as
+# docs/deploy.md sets it up, with a throwaway self-signed certificate).
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx)
+command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+command -v curl >/dev/null 2>&1 || missing+=(curl)
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=()
   if [ "$(id -u)" != 0 ]; then sudo=(sudo -n); fi

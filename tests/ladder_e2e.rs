@@ -262,6 +262,15 @@ fn a_ladder_in_the_browser_from_invite_to_replay_then_audited_and_stopped() {
         register(&b, &admin_invite, "teacher").await;
         b.screenshot("ladder-1-account").await;
         no_console_errors(&b, "the account page").await;
+        // An address that is no page (a bot id that is not a number): a page in the layout.
+        b.client.goto(&format!("{url}/bots/abc")).await.unwrap();
+        assert_eq!(b.text("main h1").await, "404 Not Found");
+        assert!(b.text("main .error").await.contains("no page at /bots/abc"));
+        assert!(b.text("header").await.contains("teacher"), "signed in, in the ladder's header");
+        b.screenshot("ladder-404").await;
+        // (Chromium logs the page's own 404; nothing else: its style sheet loads, no CSP report.)
+        let errors = b.console_errors().await;
+        assert!(errors.iter().all(|e| e.contains("/bots/abc - Failed to load resource")), "{errors:#?}");
 
         // An invite for a player.
         b.client.goto(&format!("{url}/admin")).await.unwrap();
@@ -383,6 +392,14 @@ fn a_ladder_in_the_browser_from_invite_to_replay_then_audited_and_stopped() {
         Some(id)
     });
     let Some(id) = match_id else { return };
+
+    // The match page's viewer ran above under the ladder's Content-Security-Policy (no console
+    // error: a blocked script is one), which allows no inline script but the viewer's.
+    let agent: ureq::Agent = ureq::Agent::config_builder().http_status_as_error(false).build().into();
+    let r = agent.get(&format!("{url}/matches/{id}")).call().unwrap();
+    let csp = r.headers().get("content-security-policy").map(|v| v.to_str().unwrap().to_string());
+    let csp = csp.expect("the match page has a Content-Security-Policy");
+    assert!(csp.contains("script-src 'self' 'sha256-") && !csp.contains("unsafe-inline"), "{csp}");
 
     // The public audit: the match page and what it links to, fetched without an account.
     let (status, page) = fetch(&format!("{url}/matches/{id}"));

@@ -152,6 +152,10 @@ fn a_person_plays_a_whole_match_against_a_bot_in_the_browser() {
         let result = b.text("#result").await;
         assert!(result.contains("human:ann") && result.contains("crafty@v1.lua"), "{result}");
         b.screenshot("play-end").await;
+        // The game page's script (a file) and the viewer ran under the ladder's
+        // Content-Security-Policy: a script it blocked would be an error in the console.
+        let errors = b.console_errors().await;
+        assert!(errors.is_empty(), "the browser's console: {errors:#?}");
 
         // The replay from the page, verified by `arena replay --verify` with the bot's file.
         let text = b

@@ -42,19 +42,29 @@ fn script_json<T: serde::Serialize>(value: &T) -> String {
     serde_json::to_string(value).expect("frames serialize").replace('<', "\\u003c")
 }
 
+/// The text of the fragment's one executed script (the viewer and the call that mounts it):
+/// the same for every replay, so that a server's Content-Security-Policy can allow it by its
+/// hash (`'sha256-...'`) without allowing any other inline script.
+pub fn mount_script() -> String {
+    format!(
+        "\n{VIEWER_JS}\n\
+const data = (id) => JSON.parse(document.getElementById(id).textContent);\n\
+mount(document.getElementById(\"viewer\"), data(\"frames\"), data(\"options\"));\n"
+    )
+}
+
 /// The viewer as a piece of any HTML page (once per page): its element, the frames and options as
-/// JSON data, and the script (inline) that mounts it. The page includes [`VIEWER_CSS`].
+/// JSON data, and the script (inline, [`mount_script`]) that mounts it. The page includes
+/// [`VIEWER_CSS`].
 pub fn fragment(frames: &Frames, options: &ViewerOptions) -> String {
     format!(
         "<div id=\"viewer\"></div>\n\
 <script type=\"application/json\" id=\"frames\">{}</script>\n\
 <script type=\"application/json\" id=\"options\">{}</script>\n\
-<script type=\"module\">\n{VIEWER_JS}\n\
-const data = (id) => JSON.parse(document.getElementById(id).textContent);\n\
-mount(document.getElementById(\"viewer\"), data(\"frames\"), data(\"options\"));\n\
-</script>\n",
+<script type=\"module\">{}</script>\n",
         script_json(frames),
         script_json(options),
+        mount_script(),
     )
 }
 

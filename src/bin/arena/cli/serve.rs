@@ -18,7 +18,8 @@ pub struct ServeArgs {
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1:8080")]
     bind: String,
-    /// How people reach the server, for invite links (default: http://BIND).
+    /// How people reach the server, for invite links; https makes the session cookie Secure
+    /// (default: ladder.toml's `public_url`, else http://BIND).
     #[arg(long)]
     url: Option<String>,
     /// Worker processes that play the matches (default: one per core).
@@ -67,7 +68,11 @@ pub fn serve_cmd(args: ServeArgs) -> anyhow::Result<()> {
         println!("copied {} to {}", args.db.display(), to.display());
         return Ok(());
     }
-    let url = args.url.clone().unwrap_or_else(|| format!("http://{}", args.bind));
+    let url = args
+        .url
+        .clone()
+        .or_else(|| config.public_url.clone())
+        .unwrap_or_else(|| format!("http://{}", args.bind));
     if let Some(code) = db.first_admin_invite()? {
         println!(
             "First start: open this one-time link to create the admin account:\n  {}",

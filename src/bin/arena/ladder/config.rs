@@ -4,6 +4,7 @@
 //! title = "Room 101 ladder"   # shown on every page
 //! register = "invite"         # "invite" (an invite code is needed) or "open"
 //! same_owner = false          # may two bots of one owner meet? (default false)
+//! public_url = "https://ladder.example.org"  # how people reach it (invite links; https: Secure cookies)
 //!
 //! [[board]]                   # one leaderboard per game and variant; default: every game's first variant
 //! game = "blade"
@@ -16,13 +17,13 @@
 //!
 //! [upload]
 //! max_bytes = 262144          # largest bot file
-//! per_minute = 6              # uploads per user or token per minute
+//! per_minute = 6              # uploads per account (all its tokens and sessions) per minute
 //!
 //! [login]
 //! per_minute = 10             # sign-in and registration tries per name tried, and per browser session
 //!
 //! [api]
-//! per_minute = 120            # API calls per token (any /api/ route)
+//! per_minute = 120            # API calls per account, all its tokens (any /api/ route)
 //!
 //! [play]                      # people playing bots in the browser
 //! move_seconds = 300          # how long a bot waits for a person's move; then they forfeit
@@ -84,16 +85,19 @@ pub struct LadderConfig {
     pub seed: u64,
     /// Largest bot file, in bytes.
     pub max_bytes: usize,
-    /// Uploads per user or token per minute.
+    /// Uploads per account (all its tokens and sessions) per minute.
     pub uploads_per_minute: u32,
     /// Sign-in and registration tries per minute, per name tried and per browser session.
     pub login_per_minute: u32,
-    /// API calls per token per minute.
+    /// API calls per account (all its tokens) per minute.
     pub api_per_minute: u32,
     /// Sandbox limits of every match.
     pub limits: LimitsConfig,
     /// Seconds a bot waits for a person's move in the browser before the person forfeits.
     pub move_seconds: u64,
+    /// How people reach the ladder (behind a reverse proxy: its https address); `arena serve
+    /// --url` overrides it, and without either it is `http://BIND`.
+    pub public_url: Option<String>,
 }
 
 impl Default for LadderConfig {
@@ -115,6 +119,7 @@ impl Default for LadderConfig {
             api_per_minute: 120,
             limits: LimitsConfig::default(),
             move_seconds: 300,
+            public_url: None,
         }
     }
 }
@@ -137,6 +142,7 @@ struct RawFile {
     title: Option<String>,
     register: Option<Register>,
     same_owner: Option<bool>,
+    public_url: Option<Spanned<String>>,
     #[serde(default)]
     board: Vec<RawBoard>,
     matchmaking: Option<RawMatchmaking>,
@@ -205,6 +211,18 @@ pub fn parse(text: &str, path: &Path) -> Result<LadderConfig, ConfigError> {
     }
     config.register = raw.register.unwrap_or(config.register);
     config.same_owner = raw.same_owner.unwrap_or(false);
+    if let Some(u) = raw.public_url {
+        let url = u.get_ref().trim_end_matches('/');
+        let host = url.strip_prefix("https://").or_else(|| url.strip_prefix("http://")).unwrap_or("");
+        if host.is_empty() || url.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            return Err(ConfigError(format!(
+                "{}: `public_url = {:?}` is not an address: write it as https://HOST[:PORT][/PATH]",
+                at(u.span()),
+                u.get_ref()
+            )));
+        }
+        config.public_url = Some(url.to_string());
+    }
     if !raw.board.is_empty() {
         config.boards.clear();
     }

@@ -193,6 +193,74 @@ pub struct User {
     pub disabled: bool,
 }
 
+/// An API token as its owner's account page lists it (the token itself is never stored).
+#[derive(Clone, Debug, Serialize)]
+pub struct TokenRow {
+    /// Row id (what revoking names).
+    pub id: i64,
+    /// The label given when it was made.
+    pub label: String,
+}
+
+/// The key that makes names unique (of users, and of bots in a game): NFKC, then lower case,
+/// so that `alice`, `ALICE` and `ａｌｉｃｅ` (full width) are one name.
+pub fn name_key(name: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    let folded: String = name.nfkc().collect::<String>().to_lowercase();
+    folded.nfkc().collect()
+}
+
+/// Brings an older database up to this version's schema (a fresh one too: its tables are
+/// made by [`SCHEMA`] first). Adds `users.session_epoch` and the `name_key` columns of users
+/// and bots with their UNIQUE indexes. Names that already collide (`alice` and `Alice`, made
+/// before the check): the oldest account (or bot) keeps the key; each later one gets
+/// `KEY~ID`, which no name can produce, so it keeps its name, still signs in (or plays) by
+/// it exactly, and no new account or bot can take any form of it.
+fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
+    // One writer at a time (a worker process may open the file while the server does).
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    let c: &Connection = &tx;
+    let has = |table: &str, column: &str| -> rusqlite::Result<bool> {
+        c.query_row(
+            &format!("SELECT COUNT(*) > 0 FROM pragma_table_info('{table}') WHERE name = ?1"),
+            params![column],
+            |r| r.get(0),
+        )
+    };
+    if !has("users", "session_epoch")? {
+        c.execute_batch("ALTER TABLE users ADD COLUMN session_epoch INTEGER NOT NULL DEFAULT 0")?;
+    }
+    for (table, scope) in [("users", "''"), ("bots", "game")] {
+        if !has(table, "name_key")? {
+            c.execute_batch(&format!("ALTER TABLE {table} ADD COLUMN name_key TEXT"))?;
+        }
+        let rows: Vec<(i64, String, String)> = {
+            let mut s = c.prepare(&format!(
+                "SELECT id, {scope}, name FROM {table} WHERE name_key IS NULL ORDER BY id"
+            ))?;
+            let rows = s
+                .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+                .collect::<rusqlite::Result<_>>()?;
+            rows
+        };
+        for (id, within, name) in rows {
+            let key = name_key(&name);
+            let taken: bool = c.query_row(
+                &format!("SELECT COUNT(*) > 0 FROM {table} WHERE {scope} = ?1 AND name_key = ?2"),
+                params![within, key],
+                |r| r.get(0),
+            )?;
+            let key = if taken { format!("{key}~{id}") } else { key };
+            c.execute(&format!("UPDATE {table} SET name_key = ?1 WHERE id = ?2"), params![key, id])?;
+        }
+    }
+    c.execute_batch(
+        "CREATE UNIQUE INDEX IF NOT EXISTS users_name_key ON users(name_key);
+         CREATE UNIQUE INDEX IF NOT EXISTS bots_name_key ON bots(game, name_key);",
+    )?;
+    tx.commit()
+}
+
 /// A named bot of one owner in one game.
 #[derive(Clone, Debug, Serialize)]
 pub struct BotRow {
@@ -314,11 +382,12 @@ impl Db {
     /// The file cannot be opened or is not a ladder database.
     pub fn open(path: &Path) -> Result<Db> {
         let err = |source| DbError { path: path.display().to_string(), source };
-        let conn = Connection::open(path).map_err(err)?;
+        let mut conn = Connection::open(path).map_err(err)?;
         cardarena::tournament::store::set_up::<10_000>(&conn)
             .and_then(|_| conn.pragma_update(None, "foreign_keys", "ON"))
             .and_then(|_| conn.execute_batch(SCHEMA))
             .and_then(|_| conn.execute_batch(CLASS_SCHEMA))
+            .and_then(|_| migrate(&mut conn))
             .map_err(err)?;
         Ok(Db { conn: Mutex::new(conn), path: path.to_path_buf() })
     }
@@ -405,14 +474,18 @@ impl Db {
                 }
                 None => false,
             };
-            let taken: bool =
-                tx.query_row("SELECT COUNT(*) > 0 FROM users WHERE name = ?1", params![name], |r| r.get(0))?;
+            let key = name_key(name);
+            let taken: bool = tx.query_row(
+                "SELECT COUNT(*) > 0 FROM users WHERE name = ?1 OR name_key = ?2",
+                params![name, key],
+                |r| r.get(0),
+            )?;
             if taken {
                 return Ok(None);
             }
             tx.execute(
-                "INSERT INTO users (name, pw_hash, admin, created) VALUES (?1, ?2, ?3, ?4)",
-                params![name, pw_hash, admin, now()],
+                "INSERT INTO users (name, name_key, pw_hash, admin, created) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![name, key, pw_hash, admin, now()],
             )?;
             let id = tx.last_insert_rowid();
             if let Some(code) = invite {
@@ -427,15 +500,18 @@ impl Db {
         run(&mut conn).map_err(|e| self.err(e))
     }
 
-    /// The account `name` with its password hash.
+    /// The account `name` (as typed, or any form with the same [`name_key`]) with its password
+    /// hash. An account whose name is exactly `name` comes first (two older accounts may share a
+    /// key: see [`migrate`]).
     ///
     /// # Errors
     /// Database errors.
     pub fn login_row(&self, name: &str) -> Result<Option<(User, String)>> {
         self.with(|c| {
             c.query_row(
-                "SELECT id, name, admin, disabled, pw_hash FROM users WHERE name = ?1",
-                params![name],
+                "SELECT id, name, admin, disabled, pw_hash FROM users WHERE name = ?1 OR name_key = ?2
+                 ORDER BY name = ?1 DESC, id LIMIT 1",
+                params![name, name_key(name)],
                 |r| Ok((user_of(r)?, r.get(4)?)),
             )
             .optional()
@@ -465,13 +541,68 @@ impl Db {
         })
     }
 
-    /// Disables (or enables again) an account.
+    /// Disables (or enables again) an account. Disabling ends its sessions for good
+    /// ([`Db::end_sessions`]): enabling it again brings none back.
     ///
     /// # Errors
     /// Database errors.
     pub fn set_user_disabled(&self, id: i64, disabled: bool) -> Result<bool> {
-        self.with(|c| c.execute("UPDATE users SET disabled = ?1 WHERE id = ?2", params![disabled, id]))
-            .map(|n| n > 0)
+        let found = self
+            .with(|c| c.execute("UPDATE users SET disabled = ?1 WHERE id = ?2", params![disabled, id]))
+            .map(|n| n > 0)?;
+        if found && disabled {
+            self.end_sessions(id)?;
+        }
+        Ok(found)
+    }
+
+    /// Ends every browser session of `user`: their rows go, and the account's session epoch
+    /// moves on, so that a session saved with an older epoch (say, by a request that was under
+    /// way) is refused too. Returns the new epoch.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub fn end_sessions(&self, user: i64) -> Result<i64> {
+        self.with(|c| {
+            c.execute("UPDATE users SET session_epoch = session_epoch + 1 WHERE id = ?1", params![user])?;
+            c.execute("DELETE FROM sessions WHERE json_extract(record, '$.data.user') = ?1", params![user])?;
+            c.query_row("SELECT session_epoch FROM users WHERE id = ?1", params![user], |r| r.get(0))
+        })
+    }
+
+    /// The account with id `id` and its session epoch (a session holds the epoch it was made in).
+    ///
+    /// # Errors
+    /// Database errors.
+    pub fn user_epoch(&self, id: i64) -> Result<Option<(User, i64)>> {
+        self.with(|c| {
+            c.query_row(
+                "SELECT id, name, admin, disabled, session_epoch FROM users WHERE id = ?1",
+                params![id],
+                |r| Ok((user_of(r)?, r.get(4)?)),
+            )
+            .optional()
+        })
+    }
+
+    /// The password hash of account `id`.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub fn password_hash(&self, id: i64) -> Result<Option<String>> {
+        self.with(|c| {
+            c.query_row("SELECT pw_hash FROM users WHERE id = ?1", params![id], |r| r.get(0)).optional()
+        })
+    }
+
+    /// Sets account `id`'s password hash and ends its sessions ([`Db::end_sessions`]); the new
+    /// session epoch.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub fn set_password(&self, id: i64, pw_hash: &str) -> Result<i64> {
+        self.with(|c| c.execute("UPDATE users SET pw_hash = ?1 WHERE id = ?2", params![pw_hash, id]))?;
+        self.end_sessions(id)
     }
 
     /// Disables (or enables again) a bot.
@@ -507,17 +638,28 @@ impl Db {
         Ok(token)
     }
 
-    /// The labels of `user`'s tokens, newest first.
+    /// `user`'s tokens (id and label), newest first.
     ///
     /// # Errors
     /// Database errors.
-    pub fn token_labels(&self, user: i64) -> Result<Vec<String>> {
+    pub fn tokens(&self, user: i64) -> Result<Vec<TokenRow>> {
         self.with(|c| {
-            let mut s =
-                c.prepare("SELECT label FROM tokens WHERE user_id = ?1 ORDER BY created DESC, rowid DESC")?;
-            let rows = s.query_map(params![user], |r| r.get(0))?.collect();
+            let mut s = c.prepare(
+                "SELECT rowid, label FROM tokens WHERE user_id = ?1 ORDER BY created DESC, rowid DESC",
+            )?;
+            let rows =
+                s.query_map(params![user], |r| Ok(TokenRow { id: r.get(0)?, label: r.get(1)? }))?.collect();
             rows
         })
+    }
+
+    /// Deletes `user`'s token `id` (any later call with it is refused); whether it was theirs.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub fn revoke_token(&self, user: i64, id: i64) -> Result<bool> {
+        self.with(|c| c.execute("DELETE FROM tokens WHERE rowid = ?1 AND user_id = ?2", params![id, user]))
+            .map(|n| n > 0)
     }
 
     /// The account an API token belongs to.
@@ -606,10 +748,13 @@ impl Db {
         if let Some((bot, number)) = same {
             return Err(UploadRefused::Identical(format!("{bot} v{number}")));
         }
+        // A name of another form (case, Unicode compatibility) is the same bot.
+        let key = name_key(name);
         let existing: Option<(i64, i64, bool)> = tx
             .query_row(
-                "SELECT id, owner, disabled FROM bots WHERE game = ?1 AND name = ?2",
-                params![game, name],
+                "SELECT id, owner, disabled FROM bots WHERE game = ?1 AND (name = ?2 OR name_key = ?3)
+                 ORDER BY name = ?2 DESC, id LIMIT 1",
+                params![game, name, key],
                 |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
             )
             .optional()
@@ -622,8 +767,8 @@ impl Db {
             Some((id, _, false)) => id,
             None => {
                 tx.execute(
-                    "INSERT INTO bots (owner, game, name) VALUES (?1, ?2, ?3)",
-                    params![owner, game, name],
+                    "INSERT INTO bots (owner, game, name, name_key) VALUES (?1, ?2, ?3, ?4)",
+                    params![owner, game, name, key],
                 )
                 .map_err(q)?;
                 tx.last_insert_rowid()

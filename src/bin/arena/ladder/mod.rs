@@ -11,7 +11,9 @@
 //! - `matchmaking`: which duplicate sets a tick queues. `board`: standings and charts.
 //! - `play`: a person plays a bot in the browser (the pages, and the worker's side: the
 //!   person's seat waits for their moves in the database).
-//! - `rate`: rate limits of sign-ins (per name tried and per session) and of the API (per token).
+//! - `rate`: rate limits of sign-ins (per name tried and per session), of uploads and of the
+//!   API (per account).
+//! - `harden`: security headers, the CSRF check before a form is read, error pages.
 //! - `class`: class mode: events with a deadline, graded as `arena grade` grades.
 
 pub mod auth;
@@ -19,6 +21,7 @@ pub mod board;
 pub mod class;
 pub mod config;
 pub mod db;
+pub mod harden;
 pub mod jobs;
 pub mod matchmaking;
 pub mod play;
@@ -99,11 +102,24 @@ pub fn tick_jobs(db: &Db, config: &LadderConfig, tick: i64) -> Result<Vec<Job>, 
 }
 
 /// The ladder's router: its pages and API (`server`), playing in the browser (`play`), class
-/// mode (`class`), with sessions, body limits and the sign-in and API rate limits (`rate`).
+/// mode (`class`), with (from the inside out) the form body limit, the CSRF check before a form
+/// is read, the rate limits (`rate`; a refused form upload gets the form again), error pages in the layout, sessions, and the security
+/// headers (`harden`).
 pub fn router(ladder: Ladder) -> axum::Router {
-    let limits = rate::RateLimits::new(ladder.parts().1);
-    let app = server::routes(&ladder).merge(play::routes()).merge(class::routes());
-    server::with_sessions(app, &ladder)
-        .layer(axum::middleware::from_fn_with_state(limits, rate::limit))
+    use axum::middleware::{from_fn, from_fn_with_state};
+    let (db, config, _) = ladder.parts();
+    let limits = rate::RateLimits::new(config, db.clone());
+    let csp = axum::http::HeaderValue::from_str(&harden::content_security_policy())
+        .expect("the policy is ASCII without control characters");
+    server::routes(&ladder)
+        .merge(play::routes())
+        .merge(class::routes())
+        .layer(axum::extract::DefaultBodyLimit::max(server::FORM_OVERHEAD))
+        .layer(from_fn(harden::csrf_first))
+        .layer(from_fn_with_state(limits, rate::limit))
+        .layer(from_fn_with_state(ladder.clone(), server::form_over_the_limit))
+        .layer(from_fn_with_state(ladder.clone(), harden::error_pages))
+        .layer(server::sessions(&ladder))
+        .layer(from_fn_with_state(std::sync::Arc::new(csp), harden::security_headers))
         .with_state(ladder)
 }

@@ -47,7 +47,11 @@ pub fn routes() -> Router<Ladder> {
         .route("/play/{id}/move", post(make_move))
         .route("/play/{id}/resign", post(resign))
         .route("/play/{id}/replay.json", get(replay_json))
+        .route("/static/play.js", get(|| async { ([(header::CONTENT_TYPE, "text/javascript")], PLAY_JS) }))
 }
+
+/// The game page's script (a file, not inline: the ladder's Content-Security-Policy).
+const PLAY_JS: &str = include_str!("static/play.js");
 
 /// A person's game against a bot.
 #[derive(Clone, Debug, Serialize)]

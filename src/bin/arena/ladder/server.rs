@@ -4,19 +4,15 @@
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, Multipart, Path, Query, State};
-use axum::http::{header, HeaderMap, HeaderValue, Request, StatusCode};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Form, Json, Router};
 use minijinja::{context, Environment, Value};
 use serde::Deserialize;
-use tower_governor::governor::GovernorConfigBuilder;
-use tower_governor::key_extractor::KeyExtractor;
-use tower_governor::{GovernorError, GovernorLayer};
 use tower_sessions::cookie::time::Duration as CookieDuration;
 use tower_sessions::cookie::SameSite;
 use tower_sessions::{Expiry, Session, SessionManagerLayer};
@@ -173,15 +169,21 @@ impl IntoResponse for AppError {
             return (self.status, Json(serde_json::json!({ "error": self.message }))).into_response();
         }
         let escaped = minijinja::HtmlEscape(&self.message).to_string();
+        let message = ErrorMessage(self.message);
         let body = format!(
             "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{0}</title>\
              <link rel=\"icon\" href=\"data:,\"><link rel=\"stylesheet\" href=\"/static/style.css\"></head><body><main><h1>{0}</h1>\
              <p class=\"error\">{escaped}</p><p><a href=\"/\">Back to the ladder</a></p></main></body></html>",
             self.status
         );
-        (self.status, Html(body)).into_response()
+        // `harden::error_pages` shows the message in the ladder's layout.
+        (self.status, axum::Extension(message), Html(body)).into_response()
     }
 }
+
+/// The message of an error page, for `harden::error_pages` to show in the ladder's layout.
+#[derive(Clone, Debug)]
+pub(super) struct ErrorMessage(pub(super) String);
 
 /// Who is asking, and the session's CSRF token for the page's forms.
 pub(super) struct Page {
@@ -216,14 +218,20 @@ pub(super) async fn page(ladder: &Ladder, session: &Session) -> Result<Page, App
     Ok(Page { me, csrf: csrf_token(session).await? })
 }
 
+/// The session's account, unless it is disabled or its sessions were ended since this one
+/// began (the session's epoch is older than the account's; sessions of older versions have none,
+/// which is 0).
 async fn session_user(ladder: &Ladder, session: &Session) -> Result<Option<User>, AppError> {
-    let Some(id) = session.get::<i64>("user").await.map_err(|e| AppError::internal(e.to_string()))? else {
+    let e = |e: tower_sessions::session::Error| AppError::internal(e.to_string());
+    let Some(id) = session.get::<i64>("user").await.map_err(e)? else {
         return Ok(None);
     };
-    Ok(ladder.run(move |db| db.user(id)).await?.filter(|u| !u.disabled))
+    let epoch = session.get::<i64>("epoch").await.map_err(e)?.unwrap_or(0);
+    let found = ladder.run(move |db| db.user_epoch(id)).await?;
+    Ok(found.filter(|(u, now)| !u.disabled && *now == epoch).map(|(u, _)| u))
 }
 
-fn bearer(headers: &HeaderMap) -> Option<&str> {
+pub(super) fn bearer(headers: &HeaderMap) -> Option<&str> {
     headers.get(header::AUTHORIZATION)?.to_str().ok()?.strip_prefix("Bearer ").map(str::trim)
 }
 
@@ -254,60 +262,31 @@ pub(super) async fn require_admin(ladder: &Ladder, session: &Session) -> Result<
     }
 }
 
-/// Rate-limit key: the API token, else the browser session's cookie; so a class behind one
-/// address is limited person by person, not as one.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct PersonKey;
-
-impl KeyExtractor for PersonKey {
-    type Key = String;
-
-    fn extract<T>(&self, req: &Request<T>) -> Result<String, GovernorError> {
-        if let Some(token) = bearer(req.headers()) {
-            return Ok(format!("token:{}", content_hash(token.as_bytes())));
-        }
-        let cookie = req
-            .headers()
-            .get_all(header::COOKIE)
-            .iter()
-            .filter_map(|v| v.to_str().ok())
-            .flat_map(|v| v.split(';'))
-            .find_map(|c| c.trim().strip_prefix("id="));
-        Ok(cookie.map_or_else(|| "anonymous".to_string(), |c| format!("session:{c}")))
+/// Rate-limit key of a caller who is not (or not yet) known as an account: the API token, else
+/// the browser session's cookie; so a class behind one address is limited person by person, not
+/// as one.
+pub(super) fn person_key(headers: &HeaderMap) -> String {
+    if let Some(token) = bearer(headers) {
+        return format!("token:{}", content_hash(token.as_bytes()));
     }
+    let cookie = headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .find_map(|c| c.trim().strip_prefix("id="));
+    cookie.map_or_else(|| "anonymous".to_string(), |c| format!("session:{c}"))
 }
 
-/// The routes of the ladder's own pages and its upload API (with per-person upload rate limits);
+/// The routes of the ladder's own pages and its upload API;
 /// `super::router` adds the other modules' routes and the layers around them all.
 pub(super) fn routes(ladder: &Ladder) -> Router<Ladder> {
     let config = &ladder.0.config;
-    let per_minute = config.uploads_per_minute.max(1);
-    let governor = GovernorConfigBuilder::default()
-        .period(Duration::from_secs(60) / per_minute)
-        .burst_size(per_minute)
-        .key_extractor(PersonKey)
-        .finish()
-        .expect("a positive period and burst");
+    // (Uploads are rate-limited per account in `rate`.)
     let uploads = Router::new()
         .route("/upload", post(upload_form))
         .route("/api/bots", post(upload_api))
-        .layer(DefaultBodyLimit::max(config.max_bytes + FORM_OVERHEAD))
-        .layer(GovernorLayer::new(governor).error_handler(|e| match e {
-            GovernorError::TooManyRequests { wait_time, .. } => {
-                let mut r = AppError::new(
-                    StatusCode::TOO_MANY_REQUESTS,
-                    format!(
-                        "too many uploads; try again in {wait_time} s (the ladder's [upload] per_minute)"
-                    ),
-                )
-                .json()
-                .into_response();
-                r.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(wait_time));
-                r
-            }
-            other => Response::from(other),
-        }))
-        .layer(axum::middleware::from_fn_with_state(ladder.clone(), form_over_the_limit));
+        .layer(DefaultBodyLimit::max(config.max_bytes + FORM_OVERHEAD));
     Router::new()
         .route("/", get(index))
         .route("/static/style.css", get(|| async { ([(header::CONTENT_TYPE, "text/css")], STYLE) }))
@@ -320,6 +299,8 @@ pub(super) fn routes(ladder: &Ladder) -> Router<Ladder> {
         .route("/register", get(register_page).post(register))
         .route("/account", get(account))
         .route("/account/tokens", post(create_token))
+        .route("/account/tokens/{id}/revoke", post(revoke_token))
+        .route("/account/password", post(change_password))
         .route("/upload", get(upload_page))
         .route("/board/{game}/{variant}", get(board_page))
         .route("/bots/{id}", get(bot_page))
@@ -335,15 +316,14 @@ pub(super) fn routes(ladder: &Ladder) -> Router<Ladder> {
         .merge(uploads)
 }
 
-/// `app` with the layers every route has: the form body limit and sessions (HttpOnly,
-/// SameSite=Lax cookies kept in the ladder database).
-pub(super) fn with_sessions(app: Router<Ladder>, ladder: &Ladder) -> Router<Ladder> {
-    let sessions = SessionManagerLayer::new(SqliteSessions::new(ladder.0.db.clone()))
-        .with_secure(false)
+/// The sessions of every route (HttpOnly, SameSite=Lax cookies kept in the ladder database;
+/// Secure when the ladder's address is https).
+pub(super) fn sessions(ladder: &Ladder) -> SessionManagerLayer<SqliteSessions> {
+    SessionManagerLayer::new(SqliteSessions::new(ladder.0.db.clone()))
+        .with_secure(ladder.0.url.starts_with("https://"))
         .with_http_only(true)
         .with_same_site(SameSite::Lax)
-        .with_expiry(Expiry::OnInactivity(CookieDuration::days(7)));
-    app.layer(DefaultBodyLimit::max(FORM_OVERHEAD)).layer(sessions)
+        .with_expiry(Expiry::OnInactivity(CookieDuration::days(7)))
 }
 
 async fn index(State(ladder): State<Ladder>, session: Session) -> Result<Html<String>, AppError> {
@@ -402,15 +382,18 @@ async fn login(
         let html = ladder.render(&page, "login.html", context! { message => "wrong name or password" })?;
         return Ok((StatusCode::UNAUTHORIZED, html).into_response());
     };
-    sign_in(&session, &user).await?;
+    sign_in(&ladder, &session, &user).await?;
     Ok(Redirect::to("/account").into_response())
 }
 
-async fn sign_in(session: &Session, user: &User) -> Result<(), AppError> {
+async fn sign_in(ladder: &Ladder, session: &Session, user: &User) -> Result<(), AppError> {
     let e = |e: tower_sessions::session::Error| AppError::internal(e.to_string());
+    let id = user.id;
+    let epoch = ladder.run(move |db| db.user_epoch(id)).await?.map_or(0, |(_, epoch)| epoch);
     // A new session id at sign-in (no fixation), and a new CSRF token with it.
     session.cycle_id().await.map_err(e)?;
     session.insert("user", user.id).await.map_err(e)?;
+    session.insert("epoch", epoch).await.map_err(e)?;
     session.insert("csrf", auth::secret()).await.map_err(e)?;
     Ok(())
 }
@@ -489,7 +472,7 @@ async fn register(
         )
         .await;
     };
-    sign_in(&session, &user).await?;
+    sign_in(&ladder, &session, &user).await?;
     Ok(Redirect::to("/account").into_response())
 }
 
@@ -502,16 +485,88 @@ async fn account_with(
     session: &Session,
     new_token: Option<String>,
 ) -> Result<Html<String>, AppError> {
+    account_page(ladder, session, context! { new_token }).await
+}
+
+/// The account page with `extra` in its context (a new token, the password form's answer).
+async fn account_page(ladder: &Ladder, session: &Session, extra: Value) -> Result<Html<String>, AppError> {
     let me = require_user(ladder, session).await?;
     let page = Page { me: Some(me.clone()), csrf: csrf_token(session).await? };
     let id = me.id;
     let (bots, tokens) = ladder
         .run(move |db| {
             let bots: Vec<BotRow> = db.bots()?.into_iter().filter(|b| b.owner == id).collect();
-            Ok((bots, db.token_labels(id)?))
+            Ok((bots, db.tokens(id)?))
         })
         .await?;
-    ladder.render(&page, "account.html", context! { bots => ser(&bots), tokens, new_token })
+    ladder.render(&page, "account.html", context! { bots => ser(&bots), tokens => ser(&tokens), ..extra })
+}
+
+#[derive(Deserialize)]
+struct RevokeForm {
+    #[serde(default)]
+    csrf: String,
+}
+
+/// `POST /account/tokens/{id}/revoke`: the token is deleted, so the next API call with it is
+/// refused.
+async fn revoke_token(
+    State(ladder): State<Ladder>,
+    session: Session,
+    Path(id): Path<i64>,
+    Form(form): Form<RevokeForm>,
+) -> Result<Redirect, AppError> {
+    check_csrf(&session, &form.csrf).await?;
+    let me = require_user(&ladder, &session).await?;
+    if !ladder.run(move |db| db.revoke_token(me.id, id)).await? {
+        return Err(AppError::not_found("token of yours"));
+    }
+    Ok(Redirect::to("/account"))
+}
+
+#[derive(Deserialize)]
+struct PasswordForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    current: String,
+    #[serde(default)]
+    password: String,
+}
+
+/// `POST /account/password`: with the current password, sets a new one and ends every other
+/// session of the account (this one goes on, with a new id).
+async fn change_password(
+    State(ladder): State<Ladder>,
+    session: Session,
+    Form(form): Form<PasswordForm>,
+) -> Result<Response, AppError> {
+    check_csrf(&session, &form.csrf).await?;
+    let me = require_user(&ladder, &session).await?;
+    let again = |message: &str| {
+        let (ladder, session, message) = (ladder.clone(), session.clone(), message.to_string());
+        async move {
+            let html = account_page(&ladder, &session, context! { password_message => message }).await?;
+            Ok::<_, AppError>((StatusCode::UNPROCESSABLE_ENTITY, html).into_response())
+        }
+    };
+    if form.password.chars().count() < 8 || form.password.len() > 1024 {
+        return again("the new password must have 8 to 1024 characters").await;
+    }
+    let id = me.id;
+    let hash = ladder.run(move |db| db.password_hash(id)).await?.unwrap_or_default();
+    let (current, new) = (form.current, form.password);
+    let new_hash = tokio::task::spawn_blocking(move || {
+        auth::verify_password(&current, &hash).then(|| auth::hash_password(&new))
+    })
+    .await
+    .map_err(|e| AppError::internal(e.to_string()))?;
+    let Some(new_hash) = new_hash else {
+        return again("the current password is wrong").await;
+    };
+    ladder.run(move |db| db.set_password(id, &new_hash)).await?;
+    sign_in(&ladder, &session, &me).await?;
+    Ok(Redirect::to("/account").into_response())
 }
 
 #[derive(Deserialize)]
@@ -706,25 +761,24 @@ async fn upload_form(
     }
 }
 
-/// The upload form's answer when the upload limit holds it back (the limiter answers JSON, as
-/// `arena submit` reads it): the form again with the limiter's message and `Retry-After`.
-async fn form_over_the_limit(
+/// The upload form's answer when the upload limit (`rate::limit`, the layer inside this one)
+/// holds it back: the form again with the limiter's message and `Retry-After`.
+pub(super) async fn form_over_the_limit(
     State(ladder): State<Ladder>,
     session: Session,
-    req: Request<axum::body::Body>,
+    req: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> Response {
-    let form = req.uri().path() == "/upload";
+    let form = req.method() == axum::http::Method::POST && req.uri().path() == "/upload";
     let answer = next.run(req).await;
     if !form || answer.status() != StatusCode::TOO_MANY_REQUESTS {
         return answer;
     }
     let retry = answer.headers().get(header::RETRY_AFTER).cloned();
-    let bytes = axum::body::to_bytes(answer.into_body(), FORM_OVERHEAD).await.unwrap_or_default();
-    let message = serde_json::from_slice::<serde_json::Value>(&bytes)
-        .ok()
-        .and_then(|v| v["error"].as_str().map(str::to_string))
-        .unwrap_or_else(|| "too many uploads; try again in a minute".to_string());
+    let message = answer
+        .extensions()
+        .get::<ErrorMessage>()
+        .map_or_else(|| "too many uploads; try again in a minute".to_string(), |m| m.0.clone());
     let error = AppError::new(StatusCode::TOO_MANY_REQUESTS, message);
     let mut page = match refused_upload(&ladder, &session, error, &Filled::default()).await {
         Ok(page) => page,

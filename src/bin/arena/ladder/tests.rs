@@ -18,6 +18,7 @@ mod class;
 mod club;
 mod play;
 mod rate;
+mod security;
 
 struct Site {
     app: Router,
@@ -55,11 +56,16 @@ mod tempdir {
 }
 
 fn site_with(tag: &str, config: LadderConfig) -> Site {
+    site_at(tag, config, "http://ladder.test")
+}
+
+/// A ladder whose people reach it at `url`.
+fn site_at(tag: &str, config: LadderConfig, url: &str) -> Site {
     let dir = tempdir::Dir::new(tag);
     let db = Arc::new(Db::open(&dir.path().join("ladder.db")).unwrap());
     let queue = cardarena::tournament::queue::open(&format!("sqlite:{}", db.path().display())).unwrap();
     let jobs = Arc::new(Jobs::new(queue, config.clone()));
-    let ladder = Ladder::new(db.clone(), config.clone(), jobs.clone(), "http://ladder.test");
+    let ladder = Ladder::new(db.clone(), config.clone(), jobs.clone(), url);
     Site { app: router(ladder.clone()), db, jobs, ladder, config, _dir: dir }
 }
 
