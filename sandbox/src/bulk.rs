@@ -394,3 +394,55 @@ pub(crate) fn define(linker: &mut Linker<Host>) -> wasmtime::Result<()> {
         )?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every example WASM bot instrumented is a valid module, with the checks it needs and no
+    /// other change of its imports; the compiled Rust and C bots use bulk operations, so the
+    /// instrumentation is exercised on real compilers' output.
+    #[test]
+    fn example_bots_instrumented_are_valid() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../example_bots");
+        let mut changed = 0;
+        for dir in ["wasm", "legacy"] {
+            for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+                let path = entry.unwrap().path();
+                if path.extension().is_none_or(|e| e != "wasm") {
+                    continue;
+                }
+                let wasm = std::fs::read(&path).unwrap();
+                let out = instrument(&wasm).unwrap();
+                if let Cow::Owned(out) = out {
+                    changed += 1;
+                    wasmparser::Validator::new()
+                        .validate_all(&out)
+                        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+                    let before = survey(&wasm).unwrap();
+                    assert!(!before.used.is_empty());
+                }
+            }
+        }
+        assert!(changed > 0, "no example bot uses a bulk operation");
+    }
+
+    /// A module without imports gets an import section after its types; one with imports gets
+    /// the checks after its own, and every function index past them moves.
+    #[test]
+    fn imports_are_added_in_place() {
+        let text = r#"(module
+            (memory (export "memory") 1)
+            (func $f (export "f") (param i32) (call $g (local.get 0)))
+            (func $g (param i32) (memory.fill (i32.const 0) (i32.const 0) (local.get 0)))
+            (start $s)
+            (func $s))"#;
+        let wasm = wat::parse_str(text).unwrap();
+        let out = instrument(&wasm).unwrap().into_owned();
+        wasmparser::Validator::new().validate_all(&out).unwrap();
+        let with_import = text.replacen("(memory", r#"(import "env" "log" (func (param i32 i32))) (memory"#, 1);
+        let wasm = wat::parse_str(with_import).unwrap();
+        let out = instrument(&wasm).unwrap().into_owned();
+        wasmparser::Validator::new().validate_all(&out).unwrap();
+    }
+}
