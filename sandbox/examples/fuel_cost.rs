@@ -239,6 +239,7 @@ const WASM_CORPUS: &[&str] = &[
     "wasm_memcopy_bomb.wat",
     "wasm_memfill_bomb.wat",
     "wasm_memcopy_small.wat",
+    "wasm_memcopy_empty.wat",
     "wasm_log_spam.wat",
 ];
 
@@ -289,7 +290,8 @@ fn measure(sandbox: &Sandbox, name: &str, kind: Kind, source: &[u8]) -> (f64, St
 /// [`measure`] for a WASI command: [`RUNS`] runs of `_start`.
 fn measure_wasi(sandbox: &Sandbox, name: &str, source: &[u8]) -> (f64, String, u64) {
     let program = sandbox.load_stdio(name, source).unwrap_or_else(|f| panic!("{name}: {f:?}"));
-    let limits = Limits { fuel_per_match: u64::MAX / 4, wall_per_decision: Duration::from_secs(3), ..Limits::WASM };
+    let limits =
+        Limits { fuel_per_match: u64::MAX / 4, wall_per_decision: Duration::from_secs(3), ..Limits::WASM };
     let mut instance = program.start(&limits, 1);
     let mut per_fuel = Vec::new();
     let mut last = (String::new(), 0);

@@ -52,8 +52,14 @@ enum Check {
     TableInit,
 }
 
-const CHECKS: [Check; 6] =
-    [Check::MemoryFill, Check::MemoryCopy, Check::MemoryInit, Check::TableFill, Check::TableCopy, Check::TableInit];
+const CHECKS: [Check; 6] = [
+    Check::MemoryFill,
+    Check::MemoryCopy,
+    Check::MemoryInit,
+    Check::TableFill,
+    Check::TableCopy,
+    Check::TableInit,
+];
 
 impl Check {
     fn name(self) -> &'static str {
@@ -120,7 +126,8 @@ fn is_small_constant(op: &Operator<'_>) -> bool {
 }
 
 fn survey(wasm: &[u8]) -> Result<Survey, Fault> {
-    let malformed = |e: wasmparser::BinaryReaderError| Fault::load(format!("malformed WebAssembly module: {e}"));
+    let malformed =
+        |e: wasmparser::BinaryReaderError| Fault::load(format!("malformed WebAssembly module: {e}"));
     let mut s = Survey::default();
     let mut bodies = Vec::new();
     for payload in Parser::new(0).parse_all(wasm) {
@@ -294,7 +301,9 @@ impl Reencode for Instrument {
                     Check::MemoryFill | Check::MemoryCopy | Check::MemoryInit => {
                         f.instruction(&Instruction::MemorySize(0))
                     }
-                    Check::TableFill | Check::TableCopy | Check::TableInit => f.instruction(&Instruction::TableSize(0)),
+                    Check::TableFill | Check::TableCopy | Check::TableInit => {
+                        f.instruction(&Instruction::TableSize(0))
+                    }
                 };
                 f.instruction(&Instruction::Call(self.index_of(check)));
             }
@@ -440,7 +449,8 @@ mod tests {
         let wasm = wat::parse_str(text).unwrap();
         let out = instrument(&wasm).unwrap().into_owned();
         wasmparser::Validator::new().validate_all(&out).unwrap();
-        let with_import = text.replacen("(memory", r#"(import "env" "log" (func (param i32 i32))) (memory"#, 1);
+        let with_import =
+            text.replacen("(memory", r#"(import "env" "log" (func (param i32 i32))) (memory"#, 1);
         let wasm = wat::parse_str(with_import).unwrap();
         let out = instrument(&wasm).unwrap().into_owned();
         wasmparser::Validator::new().validate_all(&out).unwrap();

@@ -159,6 +159,7 @@ cases! {
     wasm_memcopy_bomb: "wasm_memcopy_bomb.wat", Act, Fuel;
     wasm_memfill_bomb: "wasm_memfill_bomb.wat", Act, Fuel;
     wasm_memcopy_small: "wasm_memcopy_small.wat", Act, Fuel;
+    wasm_memcopy_empty: "wasm_memcopy_empty.wat", Act, Fuel;
     wasm_log_spam: "wasm_log_spam.wat", Act, Fuel;
     // WASM: traps
     wasm_unreachable: "wasm_unreachable.wat", Act, Crash;
