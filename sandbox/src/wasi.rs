@@ -213,18 +213,15 @@ fn fd_read(
         Ok(x) => x,
         Err(e) => return Ok(e),
     };
-    let r = (|| {
-        let mut n = 0usize;
-        for r in ranges {
-            let s = &mut host.stdio;
-            let take = r.len().min(s.stdin.len() - s.read);
-            data[r.start..r.start + take].copy_from_slice(&s.stdin[s.read..s.read + take]);
-            s.read += take;
-            n += take;
-        }
-        put(data, nread, &(n as u32).to_le_bytes())
-    })();
-    Ok(errno(r))
+    let mut n = 0usize;
+    for r in ranges {
+        let s = &mut host.stdio;
+        let take = r.len().min(s.stdin.len() - s.read);
+        data[r.start..r.start + take].copy_from_slice(&s.stdin[s.read..s.read + take]);
+        s.read += take;
+        n += take;
+    }
+    Ok(errno(put(data, nread, &(n as u32).to_le_bytes())))
 }
 
 fn fd_write(
@@ -247,28 +244,25 @@ fn fd_write(
         Ok(x) => x,
         Err(e) => return Ok(e),
     };
-    let r = (|| {
-        for r in ranges {
-            let bytes = &data[r];
-            if fd == 1 {
-                let s = &mut host.stdio;
-                let room = MAX_STDOUT - s.stdout.len();
-                s.stdout.extend_from_slice(&bytes[..bytes.len().min(room)]);
-                s.stdout_over |= bytes.len() > room;
-            } else {
-                for (i, part) in bytes.split(|&b| b == b'\n').enumerate() {
-                    if i > 0 {
-                        host.log.push(&std::mem::take(&mut host.stdio.stderr_line));
-                    }
-                    let line = &mut host.stdio.stderr_line;
-                    line.extend_from_slice(&part[..part.len().min(MAX_STDOUT.saturating_sub(line.len()))]);
+    for r in ranges {
+        let bytes = &data[r];
+        if fd == 1 {
+            let s = &mut host.stdio;
+            let room = MAX_STDOUT - s.stdout.len();
+            s.stdout.extend_from_slice(&bytes[..bytes.len().min(room)]);
+            s.stdout_over |= bytes.len() > room;
+        } else {
+            for (i, part) in bytes.split(|&b| b == b'\n').enumerate() {
+                if i > 0 {
+                    host.log.push(&std::mem::take(&mut host.stdio.stderr_line));
                 }
+                let line = &mut host.stdio.stderr_line;
+                line.extend_from_slice(&part[..part.len().min(MAX_STDOUT.saturating_sub(line.len()))]);
             }
         }
-        // The whole write counts as done (even past the cap), so libc never retries it.
-        put(data, nwritten, &(total as u32).to_le_bytes())
-    })();
-    Ok(errno(r))
+    }
+    // The whole write counts as done (even past the cap), so libc never retries it.
+    Ok(errno(put(data, nwritten, &(total as u32).to_le_bytes())))
 }
 
 fn fd_close(_: Caller<'_, Host>, fd: i32) -> i32 {
@@ -736,7 +730,8 @@ mod tests {
             checked += 1;
             let plain = Module::from_binary(&sandbox.shared.wasm.engine, &bytes).unwrap();
             let plain =
-                StdioProgram::linked(&sandbox.shared, file.into(), String::new(), &plain, Arc::default()).unwrap();
+                StdioProgram::linked(&sandbox.shared, file.into(), String::new(), &plain, Arc::default())
+                    .unwrap();
             let checked_program = sandbox.load_stdio(file, &bytes).unwrap();
             let runs = |p: &StdioProgram| {
                 let mut bot = p.start(&Limits::WASM, 7);
