@@ -17,8 +17,8 @@
 //! * Every other preview1 function is a stub of the module's own type that answers NOSYS; the
 //!   first one called is named in a failing run's message.
 //!
-//! Bytes read and written cost fuel ([`IO_BASE_FUEL`] per call plus one per iovec and one per
-//! byte); a call takes at most [`IOV_MAX`] iovecs.
+//! Bytes read and written cost fuel ([`IO_BASE_FUEL`] per call plus [`IOVEC_FUEL`] per iovec and
+//! one per byte); a call takes at most [`IOV_MAX`] iovecs.
 
 use std::sync::{Arc, OnceLock};
 
@@ -34,8 +34,11 @@ use crate::{Fault, Limits, Sandbox, Verdict, MAX_WASM_MODULE};
 /// Most bytes a run may write to stdout; more is the verdict `invalid` ("output over 64 KiB").
 pub const MAX_STDOUT: usize = 64 << 10;
 /// Fuel charged for each stream call (`fd_read`, `fd_write`, `random_get`), plus one per byte
-/// (and one per iovec).
+/// (and [`IOVEC_FUEL`] per iovec).
 pub const IO_BASE_FUEL: u64 = 20;
+/// Fuel per iovec of an `fd_read`/`fd_write`, charged before the iovecs are read: reading one
+/// takes about as long as 4 units of plain wasm (docs/sandbox.md, "CPU per unit of fuel").
+pub const IOVEC_FUEL: u64 = 4;
 /// Most iovecs in one `fd_read`/`fd_write` (POSIX's `IOV_MAX`); more is EINVAL.
 pub const IOV_MAX: usize = 1024;
 /// Names the shim's behaviour (what a program can observe of it, and its fuel charges): it is
@@ -153,7 +156,7 @@ fn put(data: &mut [u8], ptr: i32, bytes: &[u8]) -> Result<(), i32> {
 }
 
 /// The `(buf, len)` pairs of an iovec array, bounds-checked, after charging
-/// [`IO_BASE_FUEL`] for the call and one per iovec (EINVAL past [`IOV_MAX`] iovecs, as POSIX
+/// [`IO_BASE_FUEL`] for the call and [`IOVEC_FUEL`] per iovec (EINVAL past [`IOV_MAX`] iovecs, as POSIX
 /// says; so the host reads at most 1024 pairs, 16 KiB, per call).
 fn iovecs(
     caller: &mut Caller<'_, Host>,
@@ -167,7 +170,7 @@ fn iovecs(
             return Ok(Err(INVAL));
         }
     };
-    charge_host(caller, IO_BASE_FUEL + count as u64)?;
+    charge_host(caller, IO_BASE_FUEL + IOVEC_FUEL * count as u64)?;
     let data = match memory(caller) {
         Ok((data, _)) => data,
         Err(e) => return Ok(Err(e)),
