@@ -44,6 +44,7 @@
 
 #[doc(hidden)]
 pub mod baseline;
+mod bulk;
 mod fault;
 mod limits;
 mod log;
@@ -64,7 +65,7 @@ use sha2::{Digest, Sha256};
 
 pub use fault::{Fault, Verdict};
 pub use limits::Limits;
-pub use wasi::{StdioInstance, StdioProgram, IO_BASE_FUEL, MAX_STDOUT, SHIM_VERSION};
+pub use wasi::{StdioInstance, StdioProgram, IOVEC_FUEL, IOV_MAX, IO_BASE_FUEL, MAX_STDOUT, SHIM_VERSION};
 
 /// How many WASM bots one [`Sandbox`] runs at once (its instance pool); one more fails to start
 /// with a [`Verdict::Crash`] naming the limit.

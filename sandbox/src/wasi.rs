@@ -17,7 +17,8 @@
 //! * Every other preview1 function is a stub of the module's own type that answers NOSYS; the
 //!   first one called is named in a failing run's message.
 //!
-//! Bytes read and written cost fuel ([`IO_BASE_FUEL`] per call plus one per byte).
+//! Bytes read and written cost fuel ([`IO_BASE_FUEL`] per call plus [`IOVEC_FUEL`] per iovec and
+//! one per byte); a call takes at most [`IOV_MAX`] iovecs.
 
 use std::sync::{Arc, OnceLock};
 
@@ -32,12 +33,18 @@ use crate::{Fault, Limits, Sandbox, Verdict, MAX_WASM_MODULE};
 
 /// Most bytes a run may write to stdout; more is the verdict `invalid` ("output over 64 KiB").
 pub const MAX_STDOUT: usize = 64 << 10;
-/// Fuel charged for each stream call (`fd_read`, `fd_write`, `random_get`), plus one per byte.
+/// Fuel charged for each stream call (`fd_read`, `fd_write`, `random_get`), plus one per byte
+/// (and [`IOVEC_FUEL`] per iovec).
 pub const IO_BASE_FUEL: u64 = 20;
+/// Fuel per iovec of an `fd_read`/`fd_write`, charged before the iovecs are read: reading one
+/// takes about as long as 4 units of plain wasm (docs/sandbox.md, "CPU per unit of fuel").
+pub const IOVEC_FUEL: u64 = 4;
+/// Most iovecs in one `fd_read`/`fd_write` (POSIX's `IOV_MAX`); more is EINVAL.
+pub const IOV_MAX: usize = 1024;
 /// Names the shim's behaviour (what a program can observe of it, and its fuel charges): it is
 /// part of a legacy bot's recorded identity, because a change may change a bot's replies or
 /// fuel.
-pub const SHIM_VERSION: &str = "wasi-shim 1";
+pub const SHIM_VERSION: &str = "wasi-shim 2";
 /// The clocks' fixed start: 2018-05-14T00:00:00Z (the COMP1511 Intensity deadline), in ns.
 const CLOCK_BASE_NS: u64 = 1_526_256_000 * 1_000_000_000;
 
@@ -148,17 +155,35 @@ fn put(data: &mut [u8], ptr: i32, bytes: &[u8]) -> Result<(), i32> {
     Ok(())
 }
 
-/// The `(buf, len)` pairs of an iovec array, bounds-checked.
-fn iovecs(data: &[u8], iovs: i32, count: i32) -> Result<Vec<std::ops::Range<usize>>, i32> {
-    let count = usize::try_from(count).map_err(|_| INVAL)?;
-    range(data, iovs, count.checked_mul(8).ok_or(FAULT)?)?;
-    (0..count)
-        .map(|i| {
-            let at = iovs.wrapping_add(8 * i as i32);
-            let (buf, len) = (get_u32(data, at)?, get_u32(data, at.wrapping_add(4))?);
-            range(data, buf as i32, len as usize)
-        })
-        .collect()
+/// The `(buf, len)` pairs of an iovec array, bounds-checked, after charging
+/// [`IO_BASE_FUEL`] for the call and [`IOVEC_FUEL`] per iovec (EINVAL past [`IOV_MAX`] iovecs, as POSIX
+/// says; so the host reads at most 1024 pairs, 16 KiB, per call).
+fn iovecs(
+    caller: &mut Caller<'_, Host>,
+    iovs: i32,
+    count: i32,
+) -> wasmtime::Result<Result<Vec<std::ops::Range<usize>>, i32>> {
+    let count = match usize::try_from(count) {
+        Ok(n) if n <= IOV_MAX => n,
+        _ => {
+            charge_host(caller, IO_BASE_FUEL)?;
+            return Ok(Err(INVAL));
+        }
+    };
+    charge_host(caller, IO_BASE_FUEL + IOVEC_FUEL * count as u64)?;
+    let data = match memory(caller) {
+        Ok((data, _)) => data,
+        Err(e) => return Ok(Err(e)),
+    };
+    Ok(range(data, iovs, count * 8).and_then(|_| {
+        (0..count)
+            .map(|i| {
+                let at = iovs.wrapping_add(8 * i as i32);
+                let (buf, len) = (get_u32(data, at)?, get_u32(data, at.wrapping_add(4))?);
+                range(data, buf as i32, len as usize)
+            })
+            .collect()
+    }))
 }
 
 /// Turns an errno result into the guest's return value.
@@ -180,31 +205,26 @@ fn fd_read(
         let s = &caller.data().stdio;
         s.stdin.len() - s.read
     };
-    // Charged before the copy, on at most what is left: a read past EOF costs the base only.
-    let wanted = match memory(&mut caller) {
-        Ok((data, _)) => match iovecs(data, iovs, count) {
-            Ok(v) => v.iter().map(|r| r.len()).sum::<usize>().min(left),
-            Err(e) => return Ok(e),
-        },
+    let ranges = match iovecs(&mut caller, iovs, count)? {
+        Ok(v) => v,
         Err(e) => return Ok(e),
     };
-    charge_host(&mut caller, IO_BASE_FUEL + wanted as u64)?;
+    // Charged before the copy, on at most what is left: a read past EOF costs no bytes.
+    let wanted = ranges.iter().map(|r| r.len()).sum::<usize>().min(left);
+    charge_host(&mut caller, wanted as u64)?;
     let (data, host) = match memory(&mut caller) {
         Ok(x) => x,
         Err(e) => return Ok(e),
     };
-    let r = (|| {
-        let mut n = 0usize;
-        for r in iovecs(data, iovs, count)? {
-            let s = &mut host.stdio;
-            let take = r.len().min(s.stdin.len() - s.read);
-            data[r.start..r.start + take].copy_from_slice(&s.stdin[s.read..s.read + take]);
-            s.read += take;
-            n += take;
-        }
-        put(data, nread, &(n as u32).to_le_bytes())
-    })();
-    Ok(errno(r))
+    let mut n = 0usize;
+    for r in ranges {
+        let s = &mut host.stdio;
+        let take = r.len().min(s.stdin.len() - s.read);
+        data[r.start..r.start + take].copy_from_slice(&s.stdin[s.read..s.read + take]);
+        s.read += take;
+        n += take;
+    }
+    Ok(errno(put(data, nread, &(n as u32).to_le_bytes())))
 }
 
 fn fd_write(
@@ -217,40 +237,35 @@ fn fd_write(
     if fd != 1 && fd != 2 {
         return Ok(BADF);
     }
-    let total = match memory(&mut caller) {
-        Ok((data, _)) => match iovecs(data, iovs, count) {
-            Ok(v) => v.iter().map(|r| r.len()).sum::<usize>(),
-            Err(e) => return Ok(e),
-        },
+    let ranges = match iovecs(&mut caller, iovs, count)? {
+        Ok(v) => v,
         Err(e) => return Ok(e),
     };
-    charge_host(&mut caller, IO_BASE_FUEL + total as u64)?;
+    let total = ranges.iter().map(|r| r.len()).sum::<usize>();
+    charge_host(&mut caller, total as u64)?;
     let (data, host) = match memory(&mut caller) {
         Ok(x) => x,
         Err(e) => return Ok(e),
     };
-    let r = (|| {
-        for r in iovecs(data, iovs, count)? {
-            let bytes = &data[r];
-            if fd == 1 {
-                let s = &mut host.stdio;
-                let room = MAX_STDOUT - s.stdout.len();
-                s.stdout.extend_from_slice(&bytes[..bytes.len().min(room)]);
-                s.stdout_over |= bytes.len() > room;
-            } else {
-                for (i, part) in bytes.split(|&b| b == b'\n').enumerate() {
-                    if i > 0 {
-                        host.log.push(&std::mem::take(&mut host.stdio.stderr_line));
-                    }
-                    let line = &mut host.stdio.stderr_line;
-                    line.extend_from_slice(&part[..part.len().min(MAX_STDOUT.saturating_sub(line.len()))]);
+    for r in ranges {
+        let bytes = &data[r];
+        if fd == 1 {
+            let s = &mut host.stdio;
+            let room = MAX_STDOUT - s.stdout.len();
+            s.stdout.extend_from_slice(&bytes[..bytes.len().min(room)]);
+            s.stdout_over |= bytes.len() > room;
+        } else {
+            for (i, part) in bytes.split(|&b| b == b'\n').enumerate() {
+                if i > 0 {
+                    host.log.push(&std::mem::take(&mut host.stdio.stderr_line));
                 }
+                let line = &mut host.stdio.stderr_line;
+                line.extend_from_slice(&part[..part.len().min(MAX_STDOUT.saturating_sub(line.len()))]);
             }
         }
-        // The whole write counts as done (even past the cap), so libc never retries it.
-        put(data, nwritten, &(total as u32).to_le_bytes())
-    })();
-    Ok(errno(r))
+    }
+    // The whole write counts as done (even past the cap), so libc never retries it.
+    Ok(errno(put(data, nwritten, &(total as u32).to_le_bytes())))
 }
 
 fn fd_close(_: Caller<'_, Host>, fd: i32) -> i32 {
@@ -426,8 +441,11 @@ impl StdioProgram {
                 bytes.len()
             )));
         }
-        let module = Module::new(&shared.wasm.engine, bytes)
-            .map_err(|e| Fault::load(format!("malformed WebAssembly module: {e:#}")))?;
+        let malformed =
+            |e: &dyn std::fmt::Display| Fault::load(format!("malformed WebAssembly module: {e:#}"));
+        let binary = wat::parse_bytes(bytes).map_err(|e| malformed(&e))?;
+        let binary = crate::bulk::instrument(&binary)?;
+        let module = Module::from_binary(&shared.wasm.engine, &binary).map_err(|e| malformed(&e))?;
         StdioProgram::linked(shared, name.into(), crate::hex_sha256(bytes), &module, Arc::default())
     }
 
@@ -440,10 +458,15 @@ impl StdioProgram {
         compiled: Arc<OnceLock<Result<Vec<u8>, String>>>,
     ) -> Result<StdioProgram, Fault> {
         let mut linker = Linker::<Host>::new(&shared.wasm.engine);
-        define(&mut linker).map_err(|e| Fault::load(format!("wasmtime linker: {e:#}")))?;
+        define(&mut linker)
+            .and_then(|()| crate::bulk::define(&mut linker))
+            .map_err(|e| Fault::load(format!("wasmtime linker: {e:#}")))?;
         let mut problems = Vec::new();
         for import in module.imports() {
             let (m, n) = (import.module(), import.name());
+            if m == crate::bulk::MODULE {
+                continue; // the bounds checks that `bulk::instrument` added
+            }
             if m != MODULE {
                 problems.push(format!(
                     "imports `{m}.{n}`, which is not a WASI preview1 function: compile it as a \
@@ -682,5 +705,43 @@ impl StdioInstance {
     /// The stderr lines written since the last call.
     pub fn take_log(&mut self) -> Vec<String> {
         self.log.as_mut().map(LogBook::take).unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The example C and Rust commands use bulk memory operations (memset, memcpy); with the
+    /// sandbox's bounds checks in front of them (`bulk.rs`) they give the same output for the
+    /// same fuel, run by run, as compiled as they were uploaded.
+    #[test]
+    fn bulk_checks_leave_the_example_commands_fuel_unchanged() {
+        let sandbox = Sandbox::new().unwrap();
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../example_bots/legacy");
+        let inputs: [&[u8]; 3] = [
+            b"1\n13 19 24 25 29 32 39 44 46 49\n",
+            b"2\n9 2 0\n11 15 18 23 33 34 47 48 49\n24 26\n16 13 19 12\n37 38 39\n34 47 48\n",
+            b"0\n",
+        ];
+        let mut checked = 0;
+        for file in ["intensity_c.wasm", "intensity_rust.wasm"] {
+            let bytes = std::fs::read(root.join(file)).unwrap();
+            if matches!(crate::bulk::instrument(&bytes).unwrap(), std::borrow::Cow::Borrowed(_)) {
+                continue;
+            }
+            checked += 1;
+            let plain = Module::from_binary(&sandbox.shared.wasm.engine, &bytes).unwrap();
+            let plain =
+                StdioProgram::linked(&sandbox.shared, file.into(), String::new(), &plain, Arc::default())
+                    .unwrap();
+            let checked_program = sandbox.load_stdio(file, &bytes).unwrap();
+            let runs = |p: &StdioProgram| {
+                let mut bot = p.start(&Limits::WASM, 7);
+                inputs.map(|stdin| (bot.run(stdin).unwrap(), bot.fuel_used_last()))
+            };
+            assert_eq!(runs(&checked_program), runs(&plain), "{file}");
+        }
+        assert!(checked > 0, "no example command uses a bulk operation");
     }
 }

@@ -147,6 +147,7 @@ impl WasmEngine {
             .func_wrap("env", "log", host_log)
             .and_then(|l| l.func_wrap("env", "budget_left", host_budget_left))
             .and_then(|l| l.func_wrap("env", "abort", host_abort))
+            .and_then(crate::bulk::define)
             .map_err(|e| format!("wasmtime linker: {e:#}"))?;
         let ticker = Ticker::start(engine.clone(), watch).map_err(|e| format!("epoch ticker: {e}"))?;
         Ok(WasmEngine { engine, linker, ticker: Some(ticker), pooled })
@@ -279,10 +280,15 @@ pub(crate) fn charge_host(caller: &mut Caller<'_, Host>, cost: u64) -> wasmtime:
     let fuel = caller.get_fuel()?;
     if cost > fuel {
         caller.set_fuel(0)?;
-        caller.data_mut().host_fuel_out = true;
-        return Err(wasmtime::Error::new(HostFuelOut));
+        return Err(out_of_fuel(caller));
     }
     caller.set_fuel(fuel - cost)
+}
+
+/// The error that ends a guest whose fuel ran out in a host call (the verdict `fuel`).
+pub(crate) fn out_of_fuel(caller: &mut Caller<'_, Host>) -> wasmtime::Error {
+    caller.data_mut().host_fuel_out = true;
+    wasmtime::Error::new(HostFuelOut)
 }
 
 /// `env.log(ptr, len)`: one line of the bot's log.
@@ -433,6 +439,7 @@ impl WasmProgram {
             |e: &dyn std::fmt::Display| Fault::load(format!("malformed WebAssembly module: {e:#}"));
         let binary = wat::parse_bytes(bytes).map_err(|e| malformed(&e))?;
         crate::shape::check(&binary)?;
+        let binary = crate::bulk::instrument(&binary)?;
         let module = Module::from_binary(&shared.wasm.engine, &binary).map_err(|e| malformed(&e))?;
         WasmProgram::checked(shared, &module)
     }
@@ -446,6 +453,8 @@ impl WasmProgram {
                 ("env", "log") => SIG_LOG,
                 ("env", "budget_left") => SIG_BUDGET,
                 ("env", "abort") => SIG_ABORT,
+                // The bounds checks that `bulk::instrument` added (a bot's own are refused there).
+                (crate::bulk::MODULE, _) => continue,
                 _ => {
                     problems.push(format!(
                         "unknown import `{m}.{n}` (only env.log, env.budget_left and env.abort are provided)"

@@ -59,7 +59,8 @@ cases! {
     lua_load_loop: "lua_load_loop.lua", Act, Fuel;
     lua_load_bomb: "lua_load_bomb.lua", Act, Fuel;
     lua_load_memory: "lua_load_memory.lua", Act, Crash;
-    lua_load_nesting: "lua_load_nesting.lua", Act, Stack;
+    lua_load_nesting: "lua_load_nesting.lua", Act, Crash;
+    lua_load_overflow_then_error: "lua_load_overflow_then_error.lua", Act, Crash;
     lua_load_bytecode: "lua_load_bytecode.lua", Act, Crash;
     lua_escape_load_env: "lua_escape_load_env.lua", Act, Crash;
     lua_init_loop: "lua_init_loop.lua", Start, Fuel;
@@ -137,6 +138,9 @@ cases! {
     lua_escape_collectgarbage: "lua_escape_collectgarbage.lua", Act, Crash;
     lua_escape_string_metatable: "lua_escape_string_metatable.lua", Act, Crash;
     lua_bytecode: "lua_bytecode.lua", Load, Load;
+    // Lua: work inside one instruction, charged
+    lua_next_empty_hash: "lua_next_empty_hash.lua", Act, Fuel;
+    lua_next_empty_array: "lua_next_empty_array.lua", Act, Fuel;
     // Lua: loading and replies
     lua_syntax_error: "lua_syntax_error.lua", Load, Load;
     lua_missing_act: "lua_missing_act.lua", Start, Load;
@@ -154,11 +158,13 @@ cases! {
     wasm_init_loop: "wasm_init_loop.wat", Start, Fuel;
     wasm_memcopy_bomb: "wasm_memcopy_bomb.wat", Act, Fuel;
     wasm_memfill_bomb: "wasm_memfill_bomb.wat", Act, Fuel;
+    wasm_memcopy_small: "wasm_memcopy_small.wat", Act, Fuel;
     wasm_log_spam: "wasm_log_spam.wat", Act, Fuel;
     // WASM: traps
     wasm_unreachable: "wasm_unreachable.wat", Act, Crash;
     wasm_div_zero: "wasm_div_zero.wat", Act, Crash;
     wasm_oob_load: "wasm_oob_load.wat", Act, Crash;
+    wasm_memfill_oob: "wasm_memfill_oob.wat", Act, Crash;
     wasm_call_indirect_null: "wasm_call_indirect_null.wat", Act, Crash;
     wasm_log_oob: "wasm_log_oob.wat", Act, Crash;
     wasm_stack_overflow: "wasm_stack_overflow.wat", Act, Stack;
@@ -249,6 +255,96 @@ fn lua_refused_calls_are_not_charged() {
     // What is left is Lua's own work: a failed `lua_checkstack` still allocates the 16 MiB
     // stack that Lua keeps for handling the error (about 500,000 fuel of allocation).
     assert!(bot.fuel_used_last() < Limits::LUA.fuel_per_decision / 4, "{}", bot.fuel_used_last());
+}
+
+/// A WASM module with the ABI's exports whose `act` runs `body` (one page of memory, a table
+/// of 10 funcrefs, a passive data segment `$d` of 3 bytes and a passive element segment `$e`).
+fn wasm_act(body: &str) -> String {
+    format!(
+        r#"(module
+          (memory (export "memory") 1)
+          (table 10 funcref)
+          (data $d "abc")
+          (elem $e func $alloc)
+          (func $alloc (export "alloc") (param i32) (result i32) (i32.const 1024))
+          (func (export "act") (param i32 i32) (result i64) {body} (i64.const 0)))"#
+    )
+}
+
+/// Every bulk operation whose range is out of bounds traps as the engine's bounds check does
+/// (`crash`, "out of bounds"), whatever its length: wasmtime charged the length first and
+/// ended a length past the fuel left as `fuel`. The trap costs only the instructions before it.
+#[test]
+fn wasm_bulk_operations_out_of_bounds_trap_before_they_are_charged() {
+    let sb = Sandbox::new().unwrap();
+    let huge = "(i32.const 0x7fffffff)";
+    let bodies = [
+        format!("(memory.fill (i32.const 65000) (i32.const 7) {huge})"),
+        format!("(memory.copy (i32.const 0) (i32.const 65000) {huge})"),
+        format!("(memory.init $d (i32.const 0) (i32.const 0) {huge})"),
+        format!("(table.fill (i32.const 0) (ref.null func) {huge})"),
+        format!("(table.copy (i32.const 0) (i32.const 0) {huge})"),
+        format!("(table.init $e (i32.const 0) (i32.const 0) {huge})"),
+        // Within memory, but past the segment (3 bytes) or the table (10 elements).
+        "(memory.init $d (i32.const 0) (i32.const 2) (i32.const 200))".to_string(),
+        "(table.copy (i32.const 5) (i32.const 0) (i32.const 200))".to_string(),
+    ];
+    for body in bodies {
+        let program = sb.load("bulk.wat", cardarena_sandbox::Kind::Wasm, wasm_act(&body).as_bytes()).unwrap();
+        let mut bot = program.start(&Limits::WASM, common::SEED, common::INFO).unwrap();
+        let fault = bot.act(common::OBS).unwrap_err();
+        assert_eq!(fault.verdict, Verdict::Crash, "{body}: {fault}");
+        assert!(fault.message.contains("out of bounds"), "{body}: {}", fault.message);
+        assert!(fault.fuel_used < 1000, "{body}: {fault}");
+    }
+}
+
+/// A bulk operation in bounds costs what wasmtime charges, 1 + 1 per byte or element, checked
+/// or not: the check gives back the fuel of the instructions it adds.
+#[test]
+fn wasm_bulk_operations_in_bounds_cost_their_length() {
+    let sb = Sandbox::new().unwrap();
+    let fuel = |body: &str| {
+        let program = sb.load("bulk.wat", cardarena_sandbox::Kind::Wasm, wasm_act(body).as_bytes()).unwrap();
+        let mut bot = program.start(&Limits::WASM, common::SEED, common::INFO).unwrap();
+        assert_eq!(bot.act(common::OBS).unwrap(), "");
+        bot.fuel_used_last()
+    };
+    // 100 is a small constant (not checked), 5000 and a length from a local are checked.
+    let base = fuel("(memory.fill (i32.const 0) (i32.const 7) (i32.const 100))");
+    assert_eq!(fuel("(memory.fill (i32.const 0) (i32.const 7) (i32.const 5000))"), base + 4900);
+    assert_eq!(fuel("(memory.copy (i32.const 0) (i32.const 9000) (i32.const 5000))"), base + 4900);
+    let local = "(local.set 0 (i32.const 5000)) (memory.fill (i32.const 0) (i32.const 7) (local.get 0))";
+    assert_eq!(fuel(local), base + 4900 + 2);
+    let base = fuel("(memory.init $d (i32.const 0) (i32.const 0) (i32.const 1))");
+    let local = "(local.set 0 (i32.const 3)) (memory.init $d (i32.const 0) (i32.const 0) (local.get 0))";
+    assert_eq!(fuel(local), base + 2 + 2);
+    let base = fuel("(table.fill (i32.const 0) (ref.null func) (i32.const 1))");
+    let local = "(local.set 0 (i32.const 10)) (table.fill (i32.const 0) (ref.null func) (local.get 0))";
+    assert_eq!(fuel(local), base + 9 + 2);
+}
+
+/// Empty copies in a loop, each behind its bounds check (a host call): they end in `fuel`. With
+/// a tenth of the default budget, as the host call is several times slower in a debug build
+/// (release: 3.3 ns per unit, docs/sandbox.md).
+#[test]
+fn wasm_memcopy_empty() {
+    let limits = Limits { fuel_per_decision: 10_000_000, ..limits_for("wasm_memcopy_empty.wat") };
+    case_with("wasm_memcopy_empty.wat", Stage::Act, Verdict::Fuel, limits);
+}
+
+/// The checks' imports are the sandbox's: a module that imports one itself is refused.
+#[test]
+fn wasm_modules_may_not_import_the_bulk_checks() {
+    let sb = Sandbox::new().unwrap();
+    let text = r#"(module
+        (import "cardarena:bulk" "memory_fill" (func (param i32 i32 i32 i32) (result i32 i32 i32)))
+        (memory (export "memory") 1)
+        (func (export "alloc") (param i32) (result i32) (i32.const 0))
+        (func (export "act") (param i32 i32) (result i64) (i64.const 0)))"#;
+    let fault = sb.load("import.wat", cardarena_sandbox::Kind::Wasm, text.as_bytes()).unwrap_err();
+    assert_eq!(fault.verdict, Verdict::Load);
+    assert!(fault.message.contains("cardarena:bulk"), "{}", fault.message);
 }
 
 #[test]

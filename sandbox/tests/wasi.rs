@@ -188,3 +188,64 @@ fn stdin_echo_and_stderr_log() {
     assert_eq!(inst.run(b"2 9 0\n").unwrap(), b"2 9 0\n");
     assert_eq!(inst.take_log(), vec!["x".to_string()]);
 }
+
+/// POSIX's `IOV_MAX` (1024) bounds the iovecs of one `fd_write`/`fd_read`: 1024 are written,
+/// 1025 are refused with EINVAL (28) before any is read, for both calls.
+#[test]
+fn more_than_iov_max_iovecs_are_einval() {
+    let sandbox = Sandbox::new().unwrap();
+    // The iovec at 200 points at "x"; the ones after it are zero-length (the memory is zero).
+    let body = "(i64.store (i32.const 200) (i64.const 0x100000064))
+        (if (i32.ne (call $write (i32.const 1) (i32.const 200) (i32.const 1024) (i32.const 60000)) (i32.const 0)) (then unreachable))
+        (if (i32.ne (i32.load (i32.const 60000)) (i32.const 1)) (then unreachable))
+        (if (i32.ne (call $write (i32.const 1) (i32.const 200) (i32.const 1025) (i32.const 60000)) (i32.const 28)) (then unreachable))
+        (if (i32.ne (call $read (i32.const 0) (i32.const 200) (i32.const 1025) (i32.const 60000)) (i32.const 28)) (then unreachable))
+        (if (i32.ne (call $read (i32.const 0) (i32.const 200) (i32.const 1024) (i32.const 60000)) (i32.const 0)) (then unreachable))";
+    let bot = load(&sandbox, "iov_max.wat", wat_command(body, "").as_bytes());
+    let mut inst = bot.start(&Limits::WASM, 1);
+    assert_eq!(inst.run(b"y").unwrap(), b"x");
+}
+
+/// Each iovec costs `IOVEC_FUEL` (4, on top of the call's 20 and 1 per byte), charged before the
+/// iovecs are read: a write of "x" through 1024 iovecs (1023 of them empty) costs 1023 times
+/// that more than through one, and so does a read.
+#[test]
+fn every_iovec_is_charged() {
+    let sandbox = Sandbox::new().unwrap();
+    let fuel = |call: &str, count: u32| {
+        let body = format!(
+            "(i64.store (i32.const 200) (i64.const 0x100000064))
+             (drop (call {call} (i32.const {}) (i32.const 200) (i32.const {count}) (i32.const 60000)))",
+            if call == "$write" { 1 } else { 0 }
+        );
+        let bot = load(&sandbox, "iovecs.wat", wat_command(&body, "").as_bytes());
+        let mut inst = bot.start(&Limits::WASM, 1);
+        inst.run(b"y").unwrap();
+        inst.fuel_used_last()
+    };
+    assert_eq!(fuel("$write", 1024) - fuel("$write", 1), 1023 * cardarena_sandbox::IOVEC_FUEL);
+    assert_eq!(fuel("$read", 1024) - fuel("$read", 1), 1023 * cardarena_sandbox::IOVEC_FUEL);
+}
+
+/// Attacks CPU per fuel and the host's memory with millions of zero-length iovecs per call (a
+/// 64 MiB memory of zeros is 8 million of them): each call was about 38 ms of host work for 20
+/// fuel, collected every iovec twice (about 214 MB of host memory), and every decision ended
+/// by the wall clock. Now such a call is EINVAL at once, and the loop ends in `fuel`.
+#[test]
+fn millions_of_empty_iovecs_run_out_of_fuel() {
+    let sandbox = Sandbox::new().unwrap();
+    let wat = r#"(module
+        (import "wasi_snapshot_preview1" "fd_write" (func $write (param i32 i32 i32 i32) (result i32)))
+        (import "wasi_snapshot_preview1" "fd_read" (func $read (param i32 i32 i32 i32) (result i32)))
+        (memory (export "memory") 1024)
+        (func (export "_start")
+          (loop
+            (drop (call $write (i32.const 1) (i32.const 0) (i32.const 8000000) (i32.const 0)))
+            (drop (call $read (i32.const 0) (i32.const 0) (i32.const 8000000) (i32.const 0)))
+            (br 0))))"#;
+    let bot = load(&sandbox, "iovec_flood.wat", wat.as_bytes());
+    let limits = Limits { fuel_per_decision: 5_000_000, ..Limits::WASM };
+    let fault = bot.start(&limits, 1).run(b"1 2 3\n").unwrap_err();
+    assert_eq!(fault.verdict, Verdict::Fuel, "{}", fault.message);
+    assert_eq!(fault.fuel_used, 5_000_000);
+}

@@ -330,6 +330,7 @@ static int load_aux (lua_State *L, int status, int envidx) {
     return 1;
   }
   else {  /* error (message is on top of the stack) */
+    lua_takefault(L);  /* cardarena: the program gets it as a result, so it ended nothing */
     luaL_pushfail(L);
     lua_insert(L, -2);  /* put before error message */
     return 2;  /* return fail plus error message */

@@ -415,11 +415,27 @@ static unsigned int findindex (lua_State *L, Table *t, TValue *key,
 }
 
 
+/*
+** cardarena: 'next' scans the slots after the given key up to the next
+** non-empty one; a table emptied of most of its keys keeps its size until a
+** rehash, so one call could scan millions of empty slots. The slots scanned
+** past the first NEXTFREE cost 1 unit of fuel per NEXTSTEP ('luaE_chargefuel'),
+** so a traversal of a normal table (at least half full) costs nothing more.
+*/
+#define NEXTFREE	64
+#define NEXTSTEP	4
+
+#define chargescan(L,slots) \
+  { if (l_unlikely((slots) > NEXTFREE)) \
+      luaE_chargefuel(L, cast(l_mem, ((slots) - NEXTFREE) / NEXTSTEP)); }
+
 int luaH_next (lua_State *L, Table *t, StkId key) {
   unsigned int asize = luaH_realasize(t);
   unsigned int i = findindex(L, t, s2v(key), asize);  /* find original key */
+  unsigned int from = i;  /* cardarena: where the scan starts */
   for (; i < asize; i++) {  /* try first array part */
     if (!isempty(&t->array[i])) {  /* a non-empty entry? */
+      chargescan(L, i - from);
       setivalue(s2v(key), i + 1);
       setobj2s(L, key + 1, &t->array[i]);
       return 1;
@@ -428,11 +444,13 @@ int luaH_next (lua_State *L, Table *t, StkId key) {
   for (i -= asize; cast_int(i) < sizenode(t); i++) {  /* hash part */
     if (!isempty(gval(gnode(t, i)))) {  /* a non-empty entry? */
       Node *n = gnode(t, i);
+      chargescan(L, i + asize - from);
       getnodekey(L, s2v(key), n);
       setobj2s(L, key + 1, gval(n));
       return 1;
     }
   }
+  chargescan(L, i + asize - from);
   return 0;  /* no more elements */
 }
 
