@@ -521,3 +521,58 @@ fn a_second_sigint_stops_within_the_decision_in_play() {
     assert_eq!(rows(&dir.join("arena.db")), 0);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// What an embedder's observer heard of a run: the events started (name, matches to play), the
+/// matches finished, the times it was told the run ended.
+type Told = (Vec<(String, u64)>, u64, u32);
+
+#[derive(Default)]
+struct Heard(std::sync::Mutex<Told>);
+
+impl cardarena::tournament::Progress for Heard {
+    fn event_started(&self, event: &str, total: u64) {
+        self.0.lock().unwrap().0.push((event.to_string(), total));
+    }
+    fn matches_finished(&self, n: u64) {
+        self.0.lock().unwrap().1 += n;
+    }
+    fn finished(&self) {
+        self.0.lock().unwrap().2 += 1;
+    }
+}
+
+/// A program that runs a tournament through the library is told of each event and every
+/// finished match through its own `Progress` (the binary's bar is only one such observer; a Swiss
+/// event is announced once per round), and
+/// a resumed run, with nothing left to play, starts no event.
+#[test]
+fn an_embedder_hears_the_runs_progress() {
+    use cardarena::tournament::{self, store::Store, RunOptions};
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+    let dir = scratch("progress");
+    let toml = write(&dir, SMALL);
+    let config = tournament::config::load(&toml).unwrap();
+    let store = Store::open(&dir.join("t.db")).unwrap();
+    for round in 0..2 {
+        let heard = Arc::new(Heard::default());
+        let opts = RunOptions { threads: 2, progress: heard.clone(), stop_now: None };
+        let result = tournament::run(&config, &store, &opts, &AtomicBool::new(false)).unwrap();
+        let (events, matches, finished) = heard.0.lock().unwrap().clone();
+        assert_eq!(finished, 1, "round {round}");
+        if round == 0 {
+            let names: Vec<&str> = config.events.iter().map(|e| e.name.as_str()).collect();
+            // A Swiss event starts once per round.
+            let mut started: Vec<&str> = events.iter().map(|(e, _)| e.as_str()).collect();
+            assert_eq!(started.iter().filter(|&&e| e == "lost-cities").count(), 2, "{started:?}");
+            started.dedup();
+            assert_eq!(started, names);
+            assert_eq!(events.iter().map(|(_, n)| n).sum::<u64>(), result.played_now);
+            assert_eq!(matches, result.played_now);
+            assert!(matches > 0);
+        } else {
+            assert_eq!((events.len(), matches, result.played_now), (0, 0, 0), "round {round}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

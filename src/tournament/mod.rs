@@ -17,9 +17,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -111,14 +110,23 @@ impl MatchResult {
 }
 
 /// How to run a tournament.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct RunOptions {
     /// Worker threads (at least 1).
     pub threads: usize,
-    /// Show progress on stderr: a bar on a terminal, else a plain line every few seconds.
-    pub progress: bool,
+    /// Told of each event's start and of every finished match ([`Silent`]: nothing shown).
+    pub progress: Arc<dyn Progress>,
     /// Set (by a second Ctrl-C) to stop at once: matches in play are dropped, not stored.
     pub stop_now: Option<Arc<AtomicBool>>,
+}
+
+impl std::fmt::Debug for RunOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RunOptions")
+            .field("threads", &self.threads)
+            .field("stop_now", &self.stop_now)
+            .finish_non_exhaustive()
+    }
 }
 
 /// The results of a whole tournament file.
@@ -296,7 +304,7 @@ fn run_with(
         .stack_size(8 << 20)
         .build()
         .map_err(|e| HostError::Host(format!("cannot start the worker threads: {e}")))?;
-    let bar = Progress::new(opts.progress);
+    let bar = opts.progress.as_ref();
     let mut result = TournamentResult {
         events: Vec::new(),
         played_now: 0,
@@ -307,142 +315,54 @@ fn run_with(
     };
     let never = Arc::new(AtomicBool::new(false));
     let stop_now = opts.stop_now.as_ref().unwrap_or(&never);
-    for event in &config.events {
-        if stop.load(Ordering::SeqCst) {
-            result.not_started.push(event.name.clone());
-            continue;
+    let played = (|| {
+        for event in &config.events {
+            if stop.load(Ordering::SeqCst) {
+                result.not_started.push(event.name.clone());
+                continue;
+            }
+            let game = event.game.clone();
+            let standings = with_game!(game.parse::<crate::play::GameId>()?, G => run_event::<G>(event, &loader, backend, &pool, bar, stop, stop_now, &mut result))?;
+            result.events.push(standings);
         }
-        let game = event.game.clone();
-        let standings = with_game!(game.parse::<crate::play::GameId>()?, G => run_event::<G>(event, &loader, backend, &pool, &bar, stop, stop_now, &mut result))?;
-        result.events.push(standings);
-    }
-    bar.finish();
+        Ok::<(), HostError>(())
+    })();
+    bar.finished();
+    played?;
     result.interrupted = stop.load(Ordering::SeqCst);
     result.faults.sort_by_key(|f| f.order);
     Ok(result)
 }
 
-/// Progress on stderr, one event at a time: a bar on a terminal; else (CI logs, `nohup`) a plain
-/// line every few seconds. The estimate is the event's elapsed time per match finished, times
-/// the matches left, shown once a few matches have finished.
-struct Progress {
-    bar: Option<ProgressBar>,
-    plain: bool,
-    state: std::sync::Mutex<ProgressState>,
-}
-
-struct ProgressState {
-    event: String,
-    total: u64,
-    done: u64,
-    started: Instant,
-    last_line: Instant,
-}
-
-/// How often the plain progress line is printed.
-const PLAIN_EVERY: Duration = Duration::from_secs(5);
-
-impl Progress {
-    fn new(enabled: bool) -> Progress {
-        use std::io::IsTerminal;
-        let terminal = std::io::stderr().is_terminal();
-        let bar = (enabled && terminal).then(|| {
-            let bar = ProgressBar::new(0);
-            bar.set_style(
-                ProgressStyle::with_template("{spinner} {msg} [{bar:30}] {pos}/{len} matches")
-                    .expect("valid template")
-                    .progress_chars("=> "),
-            );
-            bar
-        });
-        let now = Instant::now();
-        Progress {
-            bar,
-            plain: enabled && !terminal,
-            state: std::sync::Mutex::new(ProgressState {
-                event: String::new(),
-                total: 0,
-                done: 0,
-                started: now,
-                last_line: now,
-            }),
-        }
-    }
-
-    /// Starts the count of an event with `total` matches to play (none: nothing to show).
-    fn start(&self, event: &str, total: u64) {
-        if total == 0 {
-            return;
-        }
-        let mut st = self.state.lock().expect("progress lock");
-        *st = ProgressState {
-            event: event.to_string(),
-            total,
-            done: 0,
-            started: Instant::now(),
-            last_line: Instant::now(),
-        };
-        if let Some(bar) = &self.bar {
-            bar.reset();
-            bar.set_length(total);
-            bar.set_position(0);
-            bar.set_message(format!("{event}: playing"));
-        }
+/// What a run tells whoever started it while it plays: the `arena` binary draws a bar from it,
+/// an embedder shows its own progress (or nothing: [`Silent`]). Called from the run's thread.
+pub trait Progress: Send + Sync {
+    /// An event (a Swiss event: each of its rounds) with `total` matches to play starts (not
+    /// called when none is left to play).
+    fn event_started(&self, event: &str, total: u64) {
+        let _ = (event, total);
     }
 
     /// `n` more matches of the current event finished.
-    fn inc(&self, n: u64) {
-        let mut st = self.state.lock().expect("progress lock");
-        st.done += n;
-        let line = st.line();
-        if let Some(bar) = &self.bar {
-            bar.set_position(st.done);
-            bar.set_message(line.0);
-        } else if self.plain && (st.last_line.elapsed() >= PLAIN_EVERY || st.done == st.total) {
-            st.last_line = Instant::now();
-            eprintln!("{} {}/{} matches{}", st.event, st.done, st.total, line.1);
-        }
+    fn matches_finished(&self, n: u64) {
+        let _ = n;
     }
 
-    /// Prints `text` on stderr without breaking the bar.
-    fn println(&self, text: &str) {
-        match &self.bar {
-            Some(bar) => bar.suspend(|| eprintln!("{text}")),
-            None => eprintln!("{text}"),
-        }
+    /// Something the person running it should know that does not stop the run (a crash
+    /// capsule that could not be written). By default it goes to stderr.
+    fn warning(&self, text: &str) {
+        eprintln!("{text}");
     }
 
-    fn finish(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
-        }
-    }
+    /// The run ended (finished, stopped or failed).
+    fn finished(&self) {}
 }
 
-impl ProgressState {
-    /// The bar's message (event, rate and estimate) and the plain line's tail.
-    fn line(&self) -> (String, String) {
-        let secs = self.started.elapsed().as_secs_f64();
-        // A few matches and a second first: the first matches also pay for loading the bots.
-        if self.done < 4 || secs < 1.0 {
-            return (self.event.clone(), String::new());
-        }
-        let rate = self.done as f64 / secs;
-        let left = (self.total - self.done.min(self.total)) as f64 / rate;
-        let tail = format!(", {rate:.0} matches/s, about {} left", human_secs(left));
-        (format!("{}{tail}", self.event), tail)
-    }
-}
+/// No progress shown; warnings still go to stderr.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Silent;
 
-/// `secs` as `12s`, `3m05s` or `1h02m`.
-fn human_secs(secs: f64) -> String {
-    let s = secs.round() as u64;
-    match s {
-        0..60 => format!("{s}s"),
-        60..3600 => format!("{}m{:02}s", s / 60, s % 60),
-        _ => format!("{}h{:02}m", s / 3600, s / 60 % 60),
-    }
-}
+impl Progress for Silent {}
 
 struct EventCtx<G: Game> {
     variant: G::Variant,
@@ -461,7 +381,7 @@ fn run_event<G: Hosted>(
     loader: &Loader,
     backend: Backend,
     pool: &rayon::ThreadPool,
-    bar: &Progress,
+    bar: &dyn Progress,
     stop: &AtomicBool,
     stop_now: &Arc<AtomicBool>,
     result: &mut TournamentResult,
@@ -566,7 +486,7 @@ fn run_event<G: Hosted>(
 struct Run<'a> {
     backend: Backend<'a>,
     pool: &'a rayon::ThreadPool,
-    bar: &'a Progress,
+    bar: &'a dyn Progress,
     stop: &'a AtomicBool,
     stop_now: &'a Arc<AtomicBool>,
 }
@@ -608,7 +528,9 @@ fn play_all<G: Hosted>(
         }
         done.push(s);
     }
-    bar.start(&event.name, pending.len() as u64);
+    if !pending.is_empty() {
+        bar.event_started(&event.name, pending.len() as u64);
+    }
     let mut failure: Option<HostError> = None;
     let event_index = result.events.len();
     let capsules_in = capsule_dir(store.path());
@@ -719,7 +641,7 @@ fn play_all<G: Hosted>(
                 done[i] = Some(summary);
             }
             result.played_now += n;
-            bar.inc(n);
+            bar.matches_finished(n);
         }
         // stopping now: the workers' next send fails, and they start no new match
         drop(rx);
@@ -742,7 +664,7 @@ fn play_all<G: Hosted>(
             match written {
                 Ok(()) => Some(path),
                 Err(e) => {
-                    bar.println(&format!("warning: cannot write capsule {}: {e}", path.display()));
+                    bar.warning(&format!("warning: cannot write capsule {}: {e}", path.display()));
                     None
                 }
             }

@@ -960,7 +960,11 @@ fn tournaments(quick: bool, report: &mut Report) -> anyhow::Result<()> {
     for threads in [1, 2] {
         let db = dir.0.join(format!("bench-{threads}.db"));
         let store = cardarena::tournament::store::Store::open(&db)?;
-        let opts = cardarena::tournament::RunOptions { threads, progress: false, stop_now: None };
+        let opts = cardarena::tournament::RunOptions {
+            threads,
+            progress: std::sync::Arc::new(cardarena::tournament::Silent),
+            stop_now: None,
+        };
         let cpu = process_cpu();
         let t = Instant::now();
         let result = cardarena::tournament::run(&config, &store, &opts, &AtomicBool::new(false))?;

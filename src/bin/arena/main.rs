@@ -8,6 +8,7 @@ mod bench;
 mod cli;
 mod human;
 mod ladder;
+mod progress;
 mod timing;
 
 /// mimalloc instead of glibc's malloc: the sandboxes, the runner and the tournament's writer

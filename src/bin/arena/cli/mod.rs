@@ -653,7 +653,7 @@ fn tournament_cmd(args: TournamentArgs) -> anyhow::Result<()> {
     }
     let opts = cardarena::tournament::RunOptions {
         threads: threads.max(1),
-        progress: !args.quiet,
+        progress: std::sync::Arc::new(crate::progress::Bar::new(!args.quiet)),
         stop_now: Some(stop_now),
     };
     let started = std::time::Instant::now();
