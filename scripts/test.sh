@@ -37,4 +37,4 @@ export CARDARENA_REQUIRE_TOOLS=1
 # The Rust bot SDK's own tests (native; its observation types against docs/games/*.md).
 cargo test --locked --manifest-path example_bots/rust/Cargo.toml -p cardarena-bot
 # With the job queue's PostgreSQL backend, so that tests/queue.rs runs its PostgreSQL test.
-cargo test --workspace --locked --features cardarena/postgres "$@"
+cargo test --workspace --locked --features arena/postgres "$@"

@@ -76,7 +76,7 @@ def game_tables(events, timing):
         "A round robin of duplicate deals (docs/zoo.toml: the deals per pair are in each heading; in",
         "Intensity, tables of 4 in all 4 rotations). **Rating**: the Bradley–Terry (two players) or",
         "Plackett–Luce (Intensity) fit to every match's placings, on the Elo scale with the field's",
-        "mean at 1500, with a 95% interval (`src/stats/ratings.rs`); a rating depends on the field, so",
+        "mean at 1500, with a 95% interval (`cardarena/src/stats/ratings.rs`); a rating depends on the field, so",
         "compare bots within one table only. **ms per decision**: CPU time of one decision (mean, and",
         "the slowest), measured by `arena timing` against `greedy` seats on 10 deals from every seat,",
         "one thread; the file bots' time includes the sandbox. **Fuel**: the sandbox's meter.\n",

@@ -1,4 +1,4 @@
-//! Legacy stdin/stdout bots (src/play/legacy.rs, docs/legacy-bots.md): the protocol adapters write
+//! Legacy stdin/stdout bots (cardarena/src/play/legacy.rs, docs/legacy-bots.md): the protocol adapters write
 //! exactly the original referees' input bytes, read replies as the referees read them, and an
 //! unmodified C Intensity program plays a tournament against the built-ins without a fault.
 

@@ -9,7 +9,7 @@
 --   * following a 4x trick that a higher card already wins, drop the buffalo on it;
 --   * last to play on a trick with no penalty card, win it with our highest card: it costs
 --     nothing and that card can no longer catch the buffalo later.
--- This plays the same rules of thumb as the built-in `greedy` (src/bots/intensity.rs).
+-- This plays the same rules of thumb as the built-in `greedy` (cardarena/src/bots/intensity.rs).
 
 local BUFFALO = 47
 

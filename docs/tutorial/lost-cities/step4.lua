@@ -11,7 +11,7 @@
 --   * INVESTMENTS double or triple an expedition: lead with one while the deck is long;
 --   * the DISCARD PILES: never throw the opponent a card its expedition can take, throw
 --     away first what nobody can use, and pick up a discarded card that extends ours.
--- These are the rules of the built-in `greedy` (src/bots/lost_cities.rs), written in Lua
+-- These are the rules of the built-in `greedy` (cardarena/src/bots/lost_cities.rs), written in Lua
 -- (the same as example_bots/lua/lost-cities_greedy.lua).
 
 ---------------------------------------------------------------------------------------------

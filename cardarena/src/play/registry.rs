@@ -459,8 +459,11 @@ mod tests {
     #[test]
     fn lanes_give_each_worker_the_same_bots() {
         let loader = Loader::new();
-        let file = |name: &str| format!("{}/benches/bots/{name}", env!("CARGO_MANIFEST_DIR"));
-        let legacy = format!("legacy:blade:{}/example_bots/legacy/blade_c.wasm", env!("CARGO_MANIFEST_DIR"));
+        let file = |name: &str| format!("{}/benches/bots/{name}", concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+        let legacy = format!(
+            "legacy:blade:{}/example_bots/legacy/blade_c.wasm",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/..")
+        );
         let lua = loader.resolve::<Blade>(&file("random.lua")).unwrap();
         for first in [file("random.wat"), legacy] {
             let bots = vec![loader.resolve::<Blade>(&first).unwrap(), lua.clone()];

@@ -571,7 +571,9 @@ mod tests {
     #[test]
     fn a_second_worker_loads_a_wasm_bot_compiled_by_the_first() {
         let (dir, mut q) = temp("wasm");
-        let wat = std::fs::read(format!("{}/benches/bots/random.wat", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        let wat =
+            std::fs::read(format!("{}/benches/bots/random.wat", concat!(env!("CARGO_MANIFEST_DIR"), "/..")))
+                .unwrap();
         let bot = SeatSpec::program("random.wat", &wat);
         q.put_bots(&[(bot.hash.clone(), wat)]).unwrap();
         let jobs: Vec<NewJob> = (0..2)
@@ -594,7 +596,8 @@ mod tests {
         let (dir2, mut q2) = temp("wasm2");
         q2.put_bots(&[(
             bot.hash.clone(),
-            std::fs::read(format!("{}/benches/bots/random.wat", env!("CARGO_MANIFEST_DIR"))).unwrap(),
+            std::fs::read(format!("{}/benches/bots/random.wat", concat!(env!("CARGO_MANIFEST_DIR"), "/..")))
+                .unwrap(),
         )])
         .unwrap();
         q2.enqueue(&jobs[1..]).unwrap();

@@ -234,7 +234,7 @@ impl Greedy for Ecard {
         }
     }
 
-    /// The match equilibrium with opponent modelling (`src/bots/ecard_nash.rs`). E-card's
+    /// The match equilibrium with opponent modelling (`cardarena/src/bots/ecard_nash.rs`). E-card's
     /// strong bot is exact, so it has no search budget.
     fn strong_bot(seed: u64, seat: Seat, _budget: Option<u32>) -> Option<Box<dyn Bot<Ecard>>> {
         Some(super::ecard_nash::strong_bot(seed, seat))
@@ -252,7 +252,7 @@ impl Greedy for Ecard {
 
     const STRONG_DEFAULT_LEVEL: usize = 3;
 
-    /// The exact equilibrium of the round points game (`src/bots/ecard_nash.rs`).
+    /// The exact equilibrium of the round points game (`cardarena/src/bots/ecard_nash.rs`).
     fn nash_bot(seed: u64, seat: Seat) -> Option<Box<dyn Bot<Ecard>>> {
         Some(super::ecard_nash::nash_bot(seed, seat))
     }

@@ -59,7 +59,7 @@ impl Greedy for Blade {
         choose(obs, rng, &WEIGHTS)
     }
 
-    /// Determinized search, exact in small endgames (`src/bots/blade_strong.rs`).
+    /// Determinized search, exact in small endgames (`cardarena/src/bots/blade_strong.rs`).
     fn strong_bot(seed: u64, seat: Seat, budget: Option<u32>) -> Option<Box<dyn Bot<Blade>>> {
         Some(Box::new(super::blade_strong::StrongBot::new(seed, seat, budget)))
     }

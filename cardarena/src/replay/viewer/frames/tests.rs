@@ -3,7 +3,7 @@ use crate::play::capsule;
 use crate::play::Arena;
 
 fn bot(path: &str) -> String {
-    format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))
+    format!("{}/{path}", concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
 }
 
 /// An Intensity match (seed-games.md §4) where seat 0 raises an error at its seventh decision (of
@@ -39,7 +39,7 @@ fn one_frame_per_decision_and_one_for_the_end() {
 #[test]
 fn a_seats_frame_holds_the_observation_its_bot_received() {
     // The capsule regenerates observations byte for byte as the bot received them
-    // (src/play/capsule.rs); the frames must hold the very same text at the same decisions.
+    // (cardarena/src/play/capsule.rs); the frames must hold the very same text at the same decisions.
     let replay = intensity_with_faults();
     let f = frames(&replay, "test").unwrap();
     let caps = capsule::build::<crate::games::intensity::Intensity>(&replay, None).unwrap();

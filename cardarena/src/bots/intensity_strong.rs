@@ -233,7 +233,7 @@ impl TieBreak for DrawPerCard {
     }
 }
 
-/// Greedy's trick rules (src/bots/intensity.rs) on a full state, for rollouts.
+/// Greedy's trick rules (cardarena/src/bots/intensity.rs) on a full state, for rollouts.
 fn rollout_play(g: &Intensity, seat: Seat, cards: &[Card], rng: &mut Rng) -> Card {
     let trick = g.current_trick().cards;
     let out = !g.hand(seat).contains(&Card::BUFFALO)
