@@ -30,7 +30,6 @@ use wasmparser::{
 };
 use wasmtime::{Caller, Func, Linker, Trap};
 
-use crate::wasm::{out_of_fuel, Host};
 use crate::Fault;
 
 /// The module name of the checks' imports, reserved for the sandbox.
@@ -334,10 +333,15 @@ fn fits(start: i32, len: i32, size: u64) -> bool {
 /// the added instructions.
 /// With no fuel left (the added instructions took the last of it, or more), the operation would
 /// have run out of fuel at its own check: so does the check.
-fn finish(caller: &mut Caller<'_, Host>, check: Check, in_bounds: bool) -> wasmtime::Result<()> {
+fn finish<T>(
+    caller: &mut Caller<'_, T>,
+    check: Check,
+    in_bounds: bool,
+    out: OutOfFuel<T>,
+) -> wasmtime::Result<()> {
     let fuel = caller.get_fuel()?;
     if fuel == 0 {
-        return Err(out_of_fuel(caller));
+        return Err(out(caller));
     }
     if !in_bounds {
         let memory = matches!(check, Check::MemoryFill | Check::MemoryCopy | Check::MemoryInit);
@@ -348,57 +352,61 @@ fn finish(caller: &mut Caller<'_, Host>, check: Check, in_bounds: bool) -> wasmt
 
 const PAGE: u64 = 64 << 10;
 
+/// How the host ends a call for want of fuel (the engine's own error, so that the verdict is
+/// `fuel`): `wasm::out_of_fuel`, passed in so that this file needs nothing of the engine's.
+pub(crate) type OutOfFuel<T> = fn(&mut Caller<'_, T>) -> wasmtime::Error;
+
 /// Defines the checks in a linker (every engine's, so any instrumented module links).
-pub(crate) fn define(linker: &mut Linker<Host>) -> wasmtime::Result<()> {
+pub(crate) fn define<T: 'static>(linker: &mut Linker<T>, out: OutOfFuel<T>) -> wasmtime::Result<()> {
     linker
         .func_wrap(
             MODULE,
             Check::MemoryFill.name(),
-            |mut c: Caller<'_, Host>, d: i32, v: i32, n: i32, pages: i32| {
+            move |mut c: Caller<'_, T>, d: i32, v: i32, n: i32, pages: i32| {
                 let ok = fits(d, n, u64::from(pages as u32) * PAGE);
-                finish(&mut c, Check::MemoryFill, ok).map(|()| (d, v, n))
+                finish(&mut c, Check::MemoryFill, ok, out).map(|()| (d, v, n))
             },
         )?
         .func_wrap(
             MODULE,
             Check::MemoryCopy.name(),
-            |mut c: Caller<'_, Host>, d: i32, s: i32, n: i32, pages: i32| {
+            move |mut c: Caller<'_, T>, d: i32, s: i32, n: i32, pages: i32| {
                 let size = u64::from(pages as u32) * PAGE;
                 let ok = fits(d, n, size) && fits(s, n, size);
-                finish(&mut c, Check::MemoryCopy, ok).map(|()| (d, s, n))
+                finish(&mut c, Check::MemoryCopy, ok, out).map(|()| (d, s, n))
             },
         )?
         .func_wrap(
             MODULE,
             Check::MemoryInit.name(),
-            |mut c: Caller<'_, Host>, d: i32, s: i32, n: i32, seg: i32, pages: i32| {
+            move |mut c: Caller<'_, T>, d: i32, s: i32, n: i32, seg: i32, pages: i32| {
                 let ok = fits(d, n, u64::from(pages as u32) * PAGE) && fits(s, n, u64::from(seg as u32));
-                finish(&mut c, Check::MemoryInit, ok).map(|()| (d, s, n))
+                finish(&mut c, Check::MemoryInit, ok, out).map(|()| (d, s, n))
             },
         )?
         .func_wrap(
             MODULE,
             Check::TableFill.name(),
-            |mut c: Caller<'_, Host>, i: i32, v: Option<Func>, n: i32, size: i32| {
+            move |mut c: Caller<'_, T>, i: i32, v: Option<Func>, n: i32, size: i32| {
                 let ok = fits(i, n, u64::from(size as u32));
-                finish(&mut c, Check::TableFill, ok).map(|()| (i, v, n))
+                finish(&mut c, Check::TableFill, ok, out).map(|()| (i, v, n))
             },
         )?
         .func_wrap(
             MODULE,
             Check::TableCopy.name(),
-            |mut c: Caller<'_, Host>, d: i32, s: i32, n: i32, size: i32| {
+            move |mut c: Caller<'_, T>, d: i32, s: i32, n: i32, size: i32| {
                 let size = u64::from(size as u32);
                 let ok = fits(d, n, size) && fits(s, n, size);
-                finish(&mut c, Check::TableCopy, ok).map(|()| (d, s, n))
+                finish(&mut c, Check::TableCopy, ok, out).map(|()| (d, s, n))
             },
         )?
         .func_wrap(
             MODULE,
             Check::TableInit.name(),
-            |mut c: Caller<'_, Host>, d: i32, s: i32, n: i32, seg: i32, size: i32| {
+            move |mut c: Caller<'_, T>, d: i32, s: i32, n: i32, seg: i32, size: i32| {
                 let ok = fits(d, n, u64::from(size as u32)) && fits(s, n, u64::from(seg as u32));
-                finish(&mut c, Check::TableInit, ok).map(|()| (d, s, n))
+                finish(&mut c, Check::TableInit, ok, out).map(|()| (d, s, n))
             },
         )?;
     Ok(())

@@ -459,7 +459,7 @@ impl StdioProgram {
     ) -> Result<StdioProgram, Fault> {
         let mut linker = Linker::<Host>::new(&shared.wasm.engine);
         define(&mut linker)
-            .and_then(|()| crate::bulk::define(&mut linker))
+            .and_then(|()| crate::bulk::define(&mut linker, crate::wasm::out_of_fuel))
             .map_err(|e| Fault::load(format!("wasmtime linker: {e:#}")))?;
         let mut problems = Vec::new();
         for import in module.imports() {

@@ -147,7 +147,7 @@ impl WasmEngine {
             .func_wrap("env", "log", host_log)
             .and_then(|l| l.func_wrap("env", "budget_left", host_budget_left))
             .and_then(|l| l.func_wrap("env", "abort", host_abort))
-            .and_then(crate::bulk::define)
+            .and_then(|l| crate::bulk::define(l, out_of_fuel))
             .map_err(|e| format!("wasmtime linker: {e:#}"))?;
         let ticker = Ticker::start(engine.clone(), watch).map_err(|e| format!("epoch ticker: {e}"))?;
         Ok(WasmEngine { engine, linker, ticker: Some(ticker), pooled })

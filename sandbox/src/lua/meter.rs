@@ -121,7 +121,7 @@ impl Meter {
     /// Notes where the bot's code is, on the main state's stack, when the meter refuses it
     /// (charged work, or an allocation, outside the hook): the fuel's site if the fuel has
     /// run out, else the refused allocation's. `moving` is the size of the block being
-    /// reallocated (0 for a new block), see [`super::vm::main_line`].
+    /// reallocated (0 for a new block), see [`super::frames::main_line`].
     pub(crate) fn note_site(&self, moving: usize) {
         let main = self.main.load(Relaxed);
         if main.is_null() {
@@ -129,7 +129,7 @@ impl Meter {
         }
         // SAFETY: `main` is the live main state while it is set, and this runs on its thread
         // from inside a call of Lua (a host function or the allocator).
-        let site = || unsafe { super::vm::main_line(main, moving) };
+        let site = || unsafe { super::frames::main_line(main, moving) };
         if self.trip_state() == Trip::Fuel {
             self.record_site(site);
         } else if let Ok(mut s) = self.alloc_site.lock() {

@@ -18,6 +18,7 @@
 //! The VM is driven through Lua's C API ([`vm`]), in its own memory ([`heap`]): starting one
 //! is most of the cost of a short match.
 
+mod frames;
 mod heap;
 mod host;
 mod json;
