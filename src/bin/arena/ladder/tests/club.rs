@@ -1,4 +1,4 @@
-//! The ladder for a club (issue 38 item 6): `.wat` uploads, a refused upload's form, the bot
+//! The ladder for a club: `.wat` uploads, a refused upload's form, the bot
 //! page's way back to its leaderboard and its results.
 
 use super::*;
