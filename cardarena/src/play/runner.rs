@@ -161,14 +161,19 @@ impl Replay {
 /// decisions (from 1), `index` among the match's (the replay's `decision`):
 /// "30th decision, #57 of the match".
 pub fn decision_place(own: usize, index: usize) -> String {
-    let suffix = match (own % 10, own % 100) {
+    format!("{} decision, #{index} of the match", ordinal(own))
+}
+
+/// `n` as an English ordinal: 1st, 2nd, 3rd, 4th, 11th, 21st...
+pub fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
         (_, 11..=13) => "th",
         (1, _) => "st",
         (2, _) => "nd",
         (3, _) => "rd",
         _ => "th",
     };
-    format!("{own}{suffix} decision, #{index} of the match")
+    format!("{n}{suffix}")
 }
 
 /// The replay format version written by this arena.

@@ -18,7 +18,7 @@ use super::{default_threads, print_out, write_out, LimitArgs, Mismatch};
 use cardarena::bots::bot::{content_hash, is_builtin_name, Around, Bot, BUILTIN_BOTS};
 use cardarena::play::limits::LimitsConfig;
 use cardarena::play::registry::{self, BotSource, Lanes, Loader};
-use cardarena::play::runner::{decision_place, BotEntry, Quiet};
+use cardarena::play::runner::{decision_place, ordinal, BotEntry, Quiet};
 use cardarena::play::with_game;
 use cardarena::play::Hosted;
 use cardarena::play::Match;
@@ -416,19 +416,13 @@ fn placings_text(players: usize, ranks: &[u32]) -> String {
     if players <= 2 || ranks.is_empty() {
         return String::new();
     }
-    let place = |p: usize| match p {
-        1 => "1st".to_string(),
-        2 => "2nd".to_string(),
-        3 => "3rd".to_string(),
-        p => format!("{p}th"),
-    };
     let scores: Vec<String> = (1..=players)
-        .map(|p| format!("{} {:.2}", place(p), (players - p) as f64 / (players - 1) as f64))
+        .map(|p| format!("{} {:.2}", ordinal(p), (players - p) as f64 / (players - 1) as f64))
         .collect();
     let shares: Vec<String> = (1..=players)
         .map(|p| {
             let n = ranks.iter().filter(|&&r| r as usize == p).count();
-            format!("{} {:.0}%", place(p), 100.0 * n as f64 / ranks.len() as f64)
+            format!("{} {:.0}%", ordinal(p), 100.0 * n as f64 / ranks.len() as f64)
         })
         .collect();
     format!(
