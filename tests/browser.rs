@@ -11,7 +11,7 @@ use std::process::Command;
 
 use browser::{Browser, Locator};
 use cardarena::play::resim;
-use cardarena::replay::viewer::{frames, Frames};
+use cardarena::replay::viewer::Frames;
 use fantoccini::key::Key;
 
 fn arena(args: &[&str]) {
@@ -55,7 +55,7 @@ fn the_replay_page_steps_links_hides_other_hands_and_shows_faults() {
     ]);
     arena(&["replay", replay_file.to_str().unwrap(), "--html", page.to_str().unwrap()]);
     let replay = resim::load_file(&replay_file).unwrap();
-    let f = frames(&replay, "m.json").unwrap();
+    let f = cardarena::Games::builtin().frames(&replay, "m.json").unwrap();
     let last = f.frames.len() - 1;
     let fault = f.frames.iter().find(|fr| !fr.badges.is_empty()).expect("a step with a fault").step;
     // A page for seat 1 alone does not even hold seat 0's hand.
@@ -177,7 +177,7 @@ fn the_lost_cities_board_is_drawn_as_cards() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success() && text.contains("suit  seat 1") && text.contains("deck: "), "{text}");
     let replay = resim::load_file(&replay_file).unwrap();
-    let f = frames(&replay, "m.json").unwrap();
+    let f = cardarena::Games::builtin().frames(&replay, "m.json").unwrap();
     // A step with a few expeditions laid.
     let laid = |step: usize| -> usize {
         let t = f.frames[step].table.as_ref().unwrap();

@@ -20,7 +20,7 @@ use serde_json::Value;
 
 /// Every game's name, from the arena's one list.
 fn games() -> impl Iterator<Item = &'static str> {
-    cardarena::GameId::ALL.into_iter().map(cardarena::GameId::name)
+    cardarena::Games::builtin().ids().into_iter().map(cardarena::GameId::name)
 }
 
 /// The WASM modules that scripts/build-example-bots.sh produces.

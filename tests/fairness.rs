@@ -2,7 +2,6 @@
 //! never ranks above the same bot playing on at random from that decision.
 
 use cardarena::bots::bot::{builtin, Bot, Fault, RandomBot, Verdict};
-use cardarena::bots::Greedy;
 use cardarena::games::blade::Blade;
 use cardarena::games::ecard::Ecard;
 use cardarena::games::intensity::Intensity;
@@ -14,6 +13,7 @@ use cardarena::tournament::config::{Event, Format};
 use cardarena::tournament::schedule::MatchPlan;
 use cardarena::tournament::standings::{self, match_score};
 use cardarena::tournament::MatchSummary;
+use cardarena::Hosted;
 
 /// Random legal actions; with `fault_from = Some(k)`, a crash at its k-th decision and every
 /// one after (as a crashing bot does). The random stream is the built-in `random`'s, so the
@@ -41,7 +41,7 @@ const DEALS: u64 = 48;
 /// Entrant 0 faults, entrant 1 plays on, entrants 2.. are the opponents (`greedy`, then
 /// `random`): every deal is played by each of the two at every seat against the same
 /// opponents, and the faulting bot faults from decision `deal % 24`.
-fn faulting_never_ranks_above_playing_on<G: Greedy>() {
+fn faulting_never_ranks_above_playing_on<G: Hosted>() {
     let opponents: Vec<&str> = ["greedy", "random", "random"][..G::PLAYERS - 1].to_vec();
     let names: Vec<String> = ["faults", "plays-on"]
         .iter()
@@ -118,8 +118,14 @@ fn faulting_never_ranks_above_playing_on<G: Greedy>() {
         max_tables: 0,
         limits: LimitsConfig::default(),
     };
-    let table =
-        standings::compute(&event, G::NAME, &G::variants()[0].to_string(), &entries, &plans, &summaries);
+    let table = standings::compute(
+        &event,
+        cardarena::GameId::of::<G>(),
+        &G::variants()[0].to_string(),
+        &entries,
+        &plans,
+        &summaries,
+    );
     let rank = |bot: &str| table.standings.iter().find(|s| s.bot == bot).unwrap().rank;
     assert!(
         rank("faults") > rank("plays-on"),

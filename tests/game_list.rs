@@ -1,11 +1,9 @@
-//! Every game of the one list (`GameId::ALL`) has an entry in every per-game table the arena
+//! Every game of the one list (`Games::builtin()`) has an entry in every per-game table the arena
 //! keeps outside the game's own source files: its rules page, observation schema and LuaLS
 //! annotations, tutorial, example bots, and an event in the default tournament and the zoo.
 //! Adding a game to the list without them fails here, naming what is missing.
 
 use std::path::Path;
-
-use cardarena::GameId;
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -14,7 +12,7 @@ fn root() -> &'static Path {
 #[test]
 fn every_game_has_its_files() {
     let mut missing = Vec::new();
-    for game in GameId::ALL {
+    for game in cardarena::Games::builtin().ids() {
         let g = game.name();
         for file in [
             format!("docs/games/{g}.md"),
@@ -35,8 +33,9 @@ fn every_game_has_its_files() {
 #[test]
 fn every_game_plays_in_the_default_tournament_and_the_zoo() {
     for file in ["arena.toml", "docs/zoo.toml"] {
-        let config = cardarena::tournament::config::load(&root().join(file)).unwrap();
-        for game in GameId::ALL {
+        let config =
+            cardarena::tournament::config::load(&root().join(file), &cardarena::Games::builtin()).unwrap();
+        for game in cardarena::Games::builtin().ids() {
             assert!(config.events.iter().any(|e| e.game == game.name()), "{file} has no event of {game}");
         }
     }
@@ -44,7 +43,7 @@ fn every_game_plays_in_the_default_tournament_and_the_zoo() {
 
 #[test]
 fn every_game_has_a_tutorial_and_a_current_schema() {
-    for game in GameId::ALL {
+    for game in cardarena::Games::builtin().ids() {
         let schema = game.observation_schema();
         assert_eq!(schema["type"], "object", "{game}");
         let committed =
@@ -71,13 +70,13 @@ fn every_game_has_a_tutorial_and_a_current_schema() {
 
 #[test]
 fn names_parse_back_to_the_same_game() {
-    for game in GameId::ALL {
-        assert_eq!(game.name().parse::<GameId>(), Ok(game));
+    for game in cardarena::Games::builtin().ids() {
+        assert_eq!(cardarena::Games::builtin().get(game.name()).map(|g| g.id()), Ok(game));
         assert_eq!(
             game.variants().len(),
             game.variants().iter().collect::<std::collections::BTreeSet<_>>().len()
         );
     }
-    let err = "chess".parse::<GameId>().unwrap_err().to_string();
+    let err = cardarena::Games::builtin().get("chess").err().unwrap().to_string();
     assert!(err.contains("blade, ecard, lost-cities, intensity"), "{err}");
 }

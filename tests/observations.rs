@@ -5,15 +5,15 @@
 //! every observation of every seat at every decision point.
 
 use cardarena::bots::bot::{builtin, Bot};
-use cardarena::bots::Greedy;
 use cardarena::games::blade::Blade;
 use cardarena::games::ecard::Ecard;
 use cardarena::games::intensity::Intensity;
 use cardarena::games::lost_cities::LostCities;
 use cardarena::games::Observation;
+use cardarena::Hosted;
 use cardarena_sandbox::baseline::lua_observation_agrees;
 
-fn check<G: Greedy>(matches: u64) -> usize {
+fn check<G: Hosted>(matches: u64) -> usize {
     let mut seen = 0;
     for &variant in G::variants() {
         for seed in 0..matches {

@@ -1,13 +1,13 @@
 //! The match runner: fault policy, replay contents and determinism, for every game.
 
 use cardarena::bots::bot::{builtin, Bot, Fault, Verdict};
-use cardarena::bots::Greedy;
 use cardarena::games::blade::Blade;
 use cardarena::games::ecard::Ecard;
 use cardarena::games::intensity::Intensity;
 use cardarena::games::lost_cities::LostCities;
 use cardarena::games::{Game, Observation};
 use cardarena::play::runner::{run_match, BotEntry, MatchSpec, Quiet, Replay};
+use cardarena::Hosted;
 
 fn spec<G: Game>(seed: u64, names: &[&str]) -> MatchSpec<G> {
     MatchSpec {
@@ -17,7 +17,7 @@ fn spec<G: Game>(seed: u64, names: &[&str]) -> MatchSpec<G> {
     }
 }
 
-fn builtins<G: Greedy>(seed: u64, names: &[&str]) -> Vec<Box<dyn Bot<G>>> {
+fn builtins<G: Hosted>(seed: u64, names: &[&str]) -> Vec<Box<dyn Bot<G>>> {
     names.iter().enumerate().map(|(seat, n)| builtin::<G>(n, seed, seat).unwrap()).collect()
 }
 
@@ -55,7 +55,7 @@ fn recheck<G: Game>(replay: &Replay) -> G {
     state
 }
 
-fn same_seed_same_replay<G: Greedy>() {
+fn same_seed_same_replay<G: Hosted>() {
     let names: Vec<&str> = ["greedy", "random", "random", "greedy"][..G::PLAYERS].to_vec();
     for seed in 0..5 {
         let a = run_match(&spec::<G>(seed, &names), &mut builtins::<G>(seed, &names), &mut Quiet);
@@ -77,7 +77,7 @@ fn same_seed_same_replay_and_replay_rechecks() {
 
 /// `first_faults` and `first_ranks`: the faults and ranks when both bots crash at their first
 /// decision (which seats the game asks first decides them).
-fn illegal_reply_forfeits<G: Greedy>(first_faults: [usize; 2], first_ranks: [u32; 2]) {
+fn illegal_reply_forfeits<G: Hosted>(first_faults: [usize; 2], first_ranks: [u32; 2]) {
     // CONTRACT.md §1: in 2-player games the faulty bot loses the match.
     for faulty in 0..2 {
         let mut bots = builtins::<G>(1, &["random", "random"]);

@@ -421,14 +421,13 @@ fn the_repositorys_tournament_files_load_and_every_bot_resolves() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let loader = cardarena::play::registry::Loader::new();
     for file in ["arena.toml", "docs/zoo.toml", "docs/zoo-targets.toml"] {
-        let config =
-            cardarena::tournament::config::load(&root.join(file)).unwrap_or_else(|e| panic!("{e:#}"));
+        let config = cardarena::tournament::config::load(&root.join(file), &cardarena::Games::builtin())
+            .unwrap_or_else(|e| panic!("{e:#}"));
         assert!(!config.events.is_empty(), "{file}");
         for event in &config.events {
             for bot in &event.bot_paths {
-                let id: cardarena::play::GameId = event.game.parse().unwrap();
-                let resolved: Result<(), cardarena::HostError> =
-                    cardarena::play::with_game!(id, G => loader.resolve::<G>(bot).map(|_| ()));
+                let game = cardarena::Games::builtin();
+                let resolved = game.get(&event.game).unwrap().resolve(&loader, bot);
                 resolved.unwrap_or_else(|e| panic!("{file}, event {}: {bot}: {}", event.name, e.chain()));
             }
         }
@@ -552,11 +551,17 @@ fn an_embedder_hears_the_runs_progress() {
     use std::sync::Arc;
     let dir = scratch("progress");
     let toml = write(&dir, SMALL);
-    let config = tournament::config::load(&toml).unwrap();
+    let games = cardarena::Games::builtin();
+    let config = tournament::config::load(&toml, &games).unwrap();
     let store = Store::open(&dir.join("t.db")).unwrap();
     for round in 0..2 {
         let heard = Arc::new(Heard::default());
-        let opts = RunOptions { threads: 2, progress: heard.clone(), stop_now: None };
+        let opts = RunOptions {
+            games: Arc::new(games.clone()),
+            threads: 2,
+            progress: heard.clone(),
+            stop_now: None,
+        };
         let result = tournament::run(&config, &store, &opts, &AtomicBool::new(false)).unwrap();
         let (events, matches, finished) = heard.0.lock().unwrap().clone();
         assert_eq!(finished, 1, "round {round}");

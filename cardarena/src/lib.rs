@@ -9,7 +9,7 @@
 //! is a [`HostError`].
 //!
 //! ```
-//! use cardarena::{Arena, GameId, Verdict};
+//! use cardarena::{Arena, Verdict};
 //!
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let dir = std::env::temp_dir().join(format!("cardarena-doc-{}", std::process::id()));
@@ -17,14 +17,14 @@
 //! let first = dir.join("first.lua");
 //! std::fs::write(&first, "function act(obs) return obs.legal[1] end\n")?;
 //! let arena = Arena::new();
-//! let replay = arena.play(GameId::Ecard, 7, &[first.to_str().unwrap(), "greedy"])?;
+//! let replay = arena.play("ecard", 7, &[first.to_str().unwrap(), "greedy"])?;
 //! println!("points {:?}, ranks {:?}", replay.outcome.points, replay.outcome.ranks);
 //! assert!(replay.faults.iter().all(|seat| seat.is_empty()));
 //!
 //! // A bot that answers nonsense gets a verdict, and forfeits: the match still has an outcome.
 //! let wrong = dir.join("wrong.lua");
 //! std::fs::write(&wrong, "function act(obs) return 'nonsense' end\n")?;
-//! let replay = arena.play(GameId::Ecard, 7, &[wrong.to_str().unwrap(), "greedy"])?;
+//! let replay = arena.play("ecard", 7, &[wrong.to_str().unwrap(), "greedy"])?;
 //! assert_eq!(replay.faults[0][0].verdict, Verdict::Invalid);
 //! assert_eq!(replay.outcome.ranks, [2, 1]);
 //! # std::fs::remove_dir_all(&dir)?;
@@ -32,12 +32,18 @@
 //! # }
 //! ```
 //!
-//! The layers, lowest first: [`games`] (pure rules), [`bots`] (the [`Bot`] trait and the
-//! built-ins) and [`stats`]; [`play`] (the match seam: the game list, loading bots, limits, the
-//! runner, [`Match`]); then [`replay`], [`tournament`], the authoring tools and `bench`, and the
-//! command line on top. ARCHITECTURE.md has the map.
+//! The games are a list a program can extend: [`Games::builtin`] has the four built-in games,
+//! and `Games::builtin().with::<MyGame>()` adds any type that implements [`Game`] and
+//! [`Hosted`] (docs/embedding.md); [`Arena::with_games`] plays them.
+//!
+//! The layers, lowest first: [`games`] (pure rules), [`bots`] (the [`Bot`] trait, the
+//! built-ins and [`Hosted`]) and [`stats`]; [`play`] (the match seam: a game's handle
+//! [`GameId`], loading bots, limits, the runner, [`Match`]); then [`replay`] and [`tournament`];
+//! then the list of games ([`Games`]) and the façade ([`Arena`]). ARCHITECTURE.md has the map.
 
+mod arena;
 pub mod bots;
+mod game_list;
 pub use cardarena_games as games;
 pub mod play;
 pub mod replay;
@@ -45,9 +51,13 @@ pub mod schema;
 pub mod stats;
 pub mod tournament;
 
+pub use arena::Arena;
 pub use bots::bot::{Bot, Fault, Verdict};
+pub use bots::Hosted;
 pub use cardarena_sandbox::Limits;
+pub use game_list::{add_builtin, AddGame, Games, HostedGame};
 pub use games::{Game, Outcome};
+pub use play::games::UnknownGame;
 pub use play::limits::LimitsConfig;
 pub use play::runner::{FaultRecord, Replay};
-pub use play::{Arena, GameId, HostError, Match};
+pub use play::{GameId, HostError, Match};

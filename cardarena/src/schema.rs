@@ -12,15 +12,14 @@ use serde_json::{Map, Value};
 
 // ---- generation ----------------------------------------------------------------------------
 
-/// The JSON Schema of game `game`'s observation, or `None` for an unknown game.
-pub fn observation_schema(game: &str) -> Option<Value> {
-    game.parse::<crate::play::GameId>().ok().map(crate::play::GameId::observation_schema)
+/// The JSON Schema of game `game`'s observation.
+pub fn observation_schema(game: crate::play::GameId) -> Value {
+    game.observation_schema()
 }
 
 /// The field names of game `game`'s observation: its top-level fields (in the schema's order),
 /// and every field name of any object in it (nested ones and those that may be null included).
-/// `None` for an unknown game.
-pub fn observation_fields(game: &str) -> Option<(Vec<String>, std::collections::BTreeSet<String>)> {
+pub fn observation_fields(game: crate::play::GameId) -> (Vec<String>, std::collections::BTreeSet<String>) {
     fn walk(v: &Value, all: &mut std::collections::BTreeSet<String>) {
         match v {
             Value::Object(map) => {
@@ -33,26 +32,27 @@ pub fn observation_fields(game: &str) -> Option<(Vec<String>, std::collections::
             _ => {}
         }
     }
-    let schema = observation_schema(game)?;
+    let schema = observation_schema(game);
     let top = match schema.get("properties") {
         Some(Value::Object(props)) => props.keys().cloned().collect(),
         _ => Vec::new(),
     };
     let mut all = std::collections::BTreeSet::new();
     walk(&schema, &mut all);
-    Some((top, all))
+    (top, all)
 }
 
 /// The schema file's text as committed in `docs/schema/` (pretty JSON, one trailing newline).
-pub fn observation_schema_text(game: &str) -> Option<String> {
-    observation_schema(game).map(|v| serde_json::to_string_pretty(&v).expect("json") + "\n")
+pub fn observation_schema_text(game: crate::play::GameId) -> String {
+    serde_json::to_string_pretty(&observation_schema(game)).expect("json") + "\n"
 }
 
 /// The LuaLS (`lua-language-server`) annotations of game `game`'s observation: a `---@meta` file
 /// with one `---@class` per object type and one `---@alias` per enumeration, generated from
-/// [`observation_schema`]. `None` for an unknown game.
-pub fn lua_annotations(game: &str) -> Option<String> {
-    let schema = observation_schema(game)?;
+/// [`observation_schema`].
+pub fn lua_annotations(game: crate::play::GameId) -> String {
+    let schema = observation_schema(game);
+    let game = game.name();
     let prefix = pascal(game);
     let mut out = format!(
         "---@meta\n-- cardarena: the {game} observation, for the Lua language server (VS Code: the \"Lua\"\n\
@@ -74,7 +74,7 @@ pub fn lua_annotations(game: &str) -> Option<String> {
         out.push('\n');
         out.push_str(block);
     }
-    Some(out)
+    out
 }
 
 /// `lost-cities` → `LostCities` (the type names in schemas, LuaLS classes and `arena new`).
@@ -431,8 +431,8 @@ mod tests {
 
     /// Every observation of every seat, through a few random matches of every variant, is valid
     /// against the game's schema (CONTRACT.md §2: the observation is the contract).
-    fn observations_follow_the_schema<G: Game>() {
-        let schema = observation_schema(G::NAME).unwrap();
+    fn observations_follow_the_schema<G: crate::bots::Hosted>() {
+        let schema = G::observation_schema();
         for &variant in G::variants() {
             for seed in 0..2 {
                 let mut state = G::new(variant, seed);
@@ -467,7 +467,7 @@ mod tests {
 
     #[test]
     fn the_validator_catches_a_wrong_observation() {
-        let schema = observation_schema("blade").unwrap();
+        let schema = observation_schema(crate::GameId::of::<Blade>());
         let mut obs = serde_json::to_value(Blade::new(Blade::variants()[0], 1).observe(0)).unwrap();
         assert!(validate(&schema, &schema, &obs, "obs").is_ok());
         obs["hand"][0] = Value::String("9".into());
@@ -476,29 +476,22 @@ mod tests {
         assert!(validate(&schema, &schema, &obs, "obs").is_err());
     }
 
-    struct GameEntry {
-        name: &'static str,
-    }
-
     #[test]
     fn every_game_has_a_schema_and_annotations() {
-        for g in crate::play::GameId::ALL {
-            let g = (g, g.name());
-            let g = GameEntry { name: g.1 };
-            let schema = observation_schema(g.name).expect("schema");
-            assert_eq!(schema["type"], "object", "{}", g.name);
-            assert!(schema["properties"]["legal"].is_object(), "{}", g.name);
-            let lua = lua_annotations(g.name).expect("annotations");
-            assert!(lua.starts_with("---@meta\n"), "{}", g.name);
-            assert!(lua.contains(&format!("---@class {}Observation\n", pascal(g.name))), "{lua}");
+        for g in crate::Games::builtin().ids() {
+            let schema = observation_schema(g);
+            assert_eq!(schema["type"], "object", "{g}");
+            assert!(schema["properties"]["legal"].is_object(), "{g}");
+            let lua = lua_annotations(g);
+            assert!(lua.starts_with("---@meta\n"), "{g}");
+            assert!(lua.contains(&format!("---@class {}Observation\n", pascal(g.name()))), "{lua}");
             assert!(lua.contains("---@field legal string[]"), "{lua}");
         }
-        assert!(observation_schema("chess").is_none());
     }
 
     #[test]
     fn blade_annotations_name_the_card_values_and_nullable_fields() {
-        let lua = lua_annotations("blade").unwrap();
+        let lua = lua_annotations(crate::GameId::of::<Blade>());
         assert!(lua.contains("---@alias BladeCard\n"), "{lua}");
         assert!(lua.contains("---| \"B\""), "{lua}");
         assert!(lua.contains("---@field to_act integer?"), "{lua}");

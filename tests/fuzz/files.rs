@@ -9,13 +9,12 @@ use std::sync::OnceLock;
 use cardarena::play::capsule;
 use cardarena::play::limits::LimitsConfig;
 use cardarena::play::registry::{BotSource, Loader};
-use cardarena::play::runner::Replay;
-use cardarena::play::with_game;
-use cardarena::play::{GameId, HostError, Hosted, Match};
-use cardarena::replay::verify::{self, VerifyOptions};
-use cardarena::replay::view::{self as replay_view, RenderOptions};
+use cardarena::play::HostError;
+use cardarena::replay::verify::VerifyOptions;
+use cardarena::replay::view::RenderOptions;
 use cardarena::tournament::config;
 use cardarena::tournament::schedule;
+use cardarena::Games;
 use serde_json::Value;
 
 use crate::gen::Gen;
@@ -73,9 +72,9 @@ pub fn corpus() -> &'static Corpus {
             ("lost-cities", vec![steady.as_str(), "greedy"]),
             ("intensity", vec![steady.as_str(), "greedy", failing.as_str(), "random"]),
         ] {
-            let id: GameId = game.parse().unwrap();
-            let replay = with_game!(id, G => play::<G>(&bots, 11));
-            let found = with_game!(id, G => capsule::build::<G>(&replay, None)).unwrap();
+            let game = *Games::builtin().get(game).unwrap();
+            let replay = game.play(&Loader::new(), &LimitsConfig::default(), None, 11, &bots).unwrap();
+            let found = game.capsules(&replay, None).unwrap();
             capsules.extend(found.iter().map(|c| capsule::encode(c).0));
             replays.push(serde_json::to_string_pretty(&replay).unwrap());
         }
@@ -95,15 +94,6 @@ pub fn corpus() -> &'static Corpus {
 
 fn repo(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
-}
-
-/// One match as `arena play --replay` records it.
-fn play<G: Hosted>(names: &[&str], seed: u64) -> Replay {
-    let loader = Loader::new();
-    let sources: Vec<BotSource> =
-        names.iter().map(|n| loader.resolve::<G>(n).expect("a corpus bot")).collect();
-    let limits = LimitsConfig::default();
-    sources.iter().fold(Match::<G>::new(G::variants()[0], seed), |t, s| t.seat(s, &limits)).play()
 }
 
 /// A JSON value a file should not have at that place.
@@ -275,17 +265,17 @@ fn run_replay(path: &Path) -> Result<String, String> {
         RenderOptions { as_seat: Some(replay.seed as usize % players), from: Some(1), to: Some(5) },
     ] {
         // As `arena replay` does: an unknown game's error gets the file's name.
-        let shown = game
-            .parse::<GameId>()
+        let shown = Games::builtin()
+            .get(&game)
             .map_err(|e| HostError::Request(format!("{source}: {e}")))
-            .and_then(|id| with_game!(id, G => replay_view::render::<G>(&replay, &source, &opts)));
+            .and_then(|g| g.render(&replay, &source, &opts));
         match shown {
             Ok(text) => out.push_str(&text),
             Err(e) => out.push_str(&clear_error(e, &source, "render")?),
         }
     }
     // `arena replay --html`: the web viewer's frames and its page.
-    match cardarena::replay::viewer::frames(&replay, &source) {
+    match Games::builtin().frames(&replay, &source) {
         Ok(f) => out.push_str(&format!(
             "html: {} steps, {} bytes\n",
             f.frames.len(),
@@ -294,10 +284,10 @@ fn run_replay(path: &Path) -> Result<String, String> {
         Err(e) => out.push_str(&clear_error(e, &source, "html")?),
     }
     let opts = VerifyOptions { base: path.parent().map(Path::to_path_buf), overrides: Vec::new() };
-    let verified = game
-        .parse::<GameId>()
+    let verified = Games::builtin()
+        .get(&game)
         .map_err(|e| HostError::Request(format!("{source}: {e}")))
-        .and_then(|id| with_game!(id, G => verify::verify::<G>(&replay, &source, &opts)));
+        .and_then(|g| g.verify(&replay, &source, &opts));
     match verified {
         Ok(v) => out.push_str(&format!("verify: identical {}\n{}", v.identical, v.report)),
         Err(e) => out.push_str(&clear_error(e, &source, "verify")?),
@@ -343,11 +333,11 @@ fn run_capsule(path: &Path) -> Result<String, String> {
     let name = Path::new(&cap.bot.name).file_name().and_then(|n| n.to_str()).unwrap_or("");
     let bot = corpus().dir.join(if name == "steady.lua" { "steady.lua" } else { "failing.lua" });
     let loader = Loader::new();
-    let game = cap.game.clone();
-    let resolved = game
-        .parse::<GameId>()
+    let games = Games::builtin();
+    let resolved = games
+        .get(&cap.game)
         .map_err(HostError::from)
-        .and_then(|id| with_game!(id, G => loader.resolve::<G>(&bot.display().to_string())));
+        .and_then(|g| g.resolve(&loader, &bot.display().to_string()));
     let source_bot = match resolved {
         Ok(b) => b,
         Err(e) => return Ok(format!("resolve error: {}\n", e.chain())),
@@ -355,7 +345,7 @@ fn run_capsule(path: &Path) -> Result<String, String> {
     if !matches!(source_bot, BotSource::File { .. }) {
         return Err("a corpus bot is not a file bot".into());
     }
-    match cardarena::replay::repro::reproduce(&cap, &source_bot) {
+    match games.reproduce(&cap, &source_bot) {
         Ok(r) => Ok(format!("same failure {}\n{}", r.same_failure, r.report)),
         Err(e) => Ok(format!("reproduce error: {e:#}\n")),
     }
@@ -475,13 +465,14 @@ pub fn config_text(bytes: &[u8], seed: u64) -> Result<String, String> {
     let path = corpus().dir.join(format!("arena-{seed:016x}.toml"));
     let text = String::from_utf8_lossy(bytes);
     let source = path.display().to_string();
-    let cfg = match config::parse(&text, &path) {
+    let games = Games::builtin();
+    let cfg = match config::parse(&text, &path, &games) {
         Ok(c) => c,
         Err(e) => return clear_error(e, &source, "parse"),
     };
     let mut out = String::new();
     for ev in &cfg.events {
-        let players = ev.game.parse::<GameId>().map_err(|_| "a loaded event has an unknown game")?.players();
+        let players = games.get(&ev.game).map_err(|_| "a loaded event has an unknown game")?.id().players();
         out.push_str(&format!("{ev:?}\n"));
         if ev.deals <= 1000 && ev.bots.len() <= 40 && ev.format != config::Format::Swiss {
             out.push_str(&format!("plan: {} matches\n", schedule::plan(ev, players).len()));

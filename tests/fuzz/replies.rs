@@ -4,12 +4,10 @@
 
 use cardarena::bots::bot::Verdict;
 use cardarena::games::{Game, Observation};
+use cardarena::play::legacy;
 use cardarena::play::runner::judge_reply;
-use cardarena::play::{legacy, with_game, GameId};
 
 use crate::gen::Gen;
-
-const GAMES: [&str; 4] = ["blade", "ecard", "lost-cities", "intensity"];
 
 /// A reply a bot might send: a legal one changed a little, one of another position, or junk.
 fn reply(g: &mut Gen, legal: &[String]) -> String {
@@ -37,9 +35,25 @@ fn reply(g: &mut Gen, legal: &[String]) -> String {
 /// One case: a game, a position, a seat to act there, and a few replies.
 pub fn case(seed: u64) -> Result<String, String> {
     let mut g = Gen::new(seed);
-    let game = *g.pick(&GAMES);
-    let id: GameId = game.parse().map_err(|e: cardarena::play::games::UnknownGame| e.to_string())?;
-    with_game!(id, G => case_in::<G>(&mut g))
+    let names = cardarena::Games::builtin().names();
+    let game = g.pick(&names).clone();
+    let game = game.as_str();
+    struct Case<'a> {
+        game: &'a str,
+        g: &'a mut Gen,
+        out: Option<Result<String, String>>,
+    }
+    impl cardarena::AddGame for Case<'_> {
+        fn add<G: cardarena::Hosted>(mut self) -> Self {
+            if G::NAME == self.game {
+                self.out = Some(case_in::<G>(self.g));
+            }
+            self
+        }
+    }
+    cardarena::add_builtin(Case { game, g: &mut g, out: None })
+        .out
+        .unwrap_or_else(|| Err(format!("no game {game}")))
 }
 
 fn observation_text<G: Game>(state: &G) -> String {

@@ -126,7 +126,8 @@ fn montecarlo_beats_greedy_within_the_default_fuel() {
 #[test]
 fn tournament_file_loads_every_step() {
     let file = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/tutorial/blade/vs-greedy.toml");
-    let config = cardarena::tournament::config::load(&file).unwrap_or_else(|e| panic!("{e:#}"));
+    let config = cardarena::tournament::config::load(&file, &cardarena::Games::builtin())
+        .unwrap_or_else(|e| panic!("{e:#}"));
     let loader = Loader::new();
     for event in &config.events {
         assert_eq!(event.game, "blade");

@@ -117,7 +117,8 @@ fn last_step_beats_greedy_and_random() {
 #[test]
 fn tournament_file_loads_every_step() {
     let file = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/tutorial/ecard/vs-greedy.toml");
-    let config = cardarena::tournament::config::load(&file).unwrap_or_else(|e| panic!("{e:#}"));
+    let config = cardarena::tournament::config::load(&file, &cardarena::Games::builtin())
+        .unwrap_or_else(|e| panic!("{e:#}"));
     let loader = Loader::new();
     for event in &config.events {
         assert_eq!(event.game, "ecard");

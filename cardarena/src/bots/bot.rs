@@ -8,7 +8,7 @@
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use crate::bots::Greedy;
+use crate::bots::{Greedy, Hosted};
 use crate::games::rng::{Rng, Stream};
 use crate::games::{Game, Observation, Seat};
 
@@ -241,48 +241,52 @@ impl<G: Greedy> Bot<G> for GreedyBot {
     }
 }
 
-/// The names of the built-in bots (`strong` also takes a level: `strong:N`).
+/// The built-in bots' names in the four built-in games (`strong` also takes a level: `strong:N`);
+/// a game may have others ([`Hosted::builtin_bot_names`]).
 pub const BUILTIN_BOTS: &[&str] = &["random", "greedy", "strong", "nash"];
 
-/// Whether `name` is spelled like a built-in bot (`random`, `greedy`, `nash`, `strong`,
-/// `strong:N`), whether or not the game has it.
+/// How a legacy stdin/stdout program is named: `legacy:<protocol>:<file.wasm>`
+/// (`crate::play::legacy`).
+pub const LEGACY_PREFIX: &str = "legacy:";
+
+/// A seat played by a person (`arena play`; `human:<who>` on the ladder).
+pub const HUMAN: &str = "human";
+
+/// Whether `name` is spelled as a built-in bot rather than a bot file: not a person (`human`),
+/// a first part (before any `:`, as in `strong:3`) without a path separator or a dot, and no bot
+/// file's extension (`.lua`, `.wasm`, `.wat`). Whether the game has it is [`builtin`]'s question.
 pub fn is_builtin_name(name: &str) -> bool {
-    BUILTIN_BOTS.contains(&name) || name.starts_with("strong:")
+    let base = name.split(':').next().unwrap_or_default();
+    !base.is_empty()
+        && name != HUMAN
+        && base != HUMAN
+        && !name.starts_with(LEGACY_PREFIX)
+        && !base.contains(['/', '\\', '.'])
+        && cardarena_sandbox::Kind::from_path(std::path::Path::new(name)).is_none()
 }
 
-/// A built-in bot by name.
+/// A built-in bot of game `G` by name: `random` (every game) or one of the game's own
+/// ([`Hosted::builtin_bot`]).
 ///
 /// # Errors
 /// A message for the user if `name` is not a built-in of game `G` (or `strong:N` is not a level).
-pub fn builtin<G: Greedy>(name: &str, seed: u64, seat: Seat) -> Result<Box<dyn Bot<G>>, String> {
-    let missing = || format!("{} has no built-in bot {name:?}", G::NAME);
-    match name {
-        "random" => Ok(Box::new(RandomBot::new(seed, seat))),
-        "greedy" => Ok(Box::new(GreedyBot::new(seed, seat))),
-        "nash" => G::nash_bot(seed, seat).ok_or_else(missing),
-        "strong" => crate::bots::strong_level::<G>(seed, seat, G::STRONG_DEFAULT_LEVEL).ok_or_else(missing),
-        _ => match name.strip_prefix("strong:") {
-            Some(n) => {
-                let levels = G::strong_levels().len();
-                if levels == 0 {
-                    return Err(missing());
-                }
-                let level =
-                    n.parse::<usize>().ok().filter(|l| (1..=levels).contains(l)).ok_or_else(|| {
-                        format!(
-                            "bad level in {name:?}: {} `strong` has levels strong:1 to strong:{levels} \
-                         (plain `strong` is strong:{})",
-                            G::NAME,
-                            G::STRONG_DEFAULT_LEVEL
-                        )
-                    })?;
-                crate::bots::strong_level::<G>(seed, seat, level).ok_or_else(missing)
-            }
-            None => {
-                Err(format!("unknown built-in bot {name:?}; the built-ins are {}", BUILTIN_BOTS.join(", ")))
-            }
-        },
+pub fn builtin<G: Hosted>(name: &str, seed: u64, seat: Seat) -> Result<Box<dyn Bot<G>>, String> {
+    if name == "random" {
+        return Ok(Box::new(RandomBot::new(seed, seat)));
     }
+    G::builtin_bot(name, seed, seat).unwrap_or_else(|| {
+        let mut names = vec!["random".to_string()];
+        names.extend(G::builtin_bot_names());
+        let names = names.join(", ");
+        Err(if BUILTIN_BOTS.contains(&name) || name.starts_with("strong:") {
+            format!("{} has no built-in bot {name:?}; its built-ins are {names}", G::NAME)
+        } else {
+            format!(
+                "unknown bot {name:?}: a bot is a built-in of {} ({names}), a path to a .lua, .wasm or .wat file, or legacy:<protocol>:<file.wasm> (`arena docs legacy-bots`)",
+                G::NAME
+            )
+        })
+    })
 }
 
 /// The content hash of a bot: SHA-256 (hex) of a file's bytes, or of a built-in's name and the

@@ -3,6 +3,7 @@
 
 use crate::bots::bot::Bot;
 use crate::games::rng::Rng;
+use crate::games::view::View;
 use crate::games::Seat;
 
 pub mod bot;
@@ -21,6 +22,114 @@ mod lost_cities;
 mod lost_cities_strong;
 // --
 pub mod search;
+
+/// A game type the arena hosts: rules ([`Game`](crate::games::Game)), a board for people
+/// ([`View`], whose provided methods draw any game plainly), an observation with a JSON Schema,
+/// and optionally built-in bots of its own. Every arena function over a game takes a
+/// `G: Hosted`; a game outside the arena's crates implements it the same way (docs/embedding.md).
+pub trait Hosted: View {
+    /// This game's own built-in bot `name` for `seat` of the match with `seed` (every game also
+    /// has `random`, which the arena provides): `None` if `name` is not one of this game's
+    /// built-ins, `Some(Err(message))` if it is but cannot be built as asked (a level out of
+    /// range).
+    fn builtin_bot(name: &str, seed: u64, seat: Seat) -> Option<Result<Box<dyn Bot<Self>>, String>> {
+        let _ = (name, seed, seat);
+        None
+    }
+
+    /// The names [`Hosted::builtin_bot`] answers, for messages and listings (`random` aside).
+    fn builtin_bot_names() -> Vec<String> {
+        Vec::new()
+    }
+
+    /// How many levels `strong:1` … `strong:N` the game's `strong` bot has, and which of them
+    /// plain `strong` plays (`arena timing`, docs/zoo.md); `None`: no such levels.
+    fn builtin_levels() -> Option<(usize, usize)> {
+        None
+    }
+
+    /// The JSON Schema of the observation (docs/schema/, `arena schema`).
+    fn observation_schema() -> serde_json::Value {
+        let generator = schemars::generate::SchemaSettings::draft2020_12().into_generator();
+        generator.into_root_schema_for::<Self::Observation>().to_value()
+    }
+}
+
+/// The built-in bots of a game with a [`Greedy`] heuristic: `greedy`, and `nash`, `strong` and
+/// `strong:N` where the game has them (what the four built-in games answer for
+/// [`Hosted::builtin_bot`]).
+pub fn greedy_builtins<G: Greedy>(
+    name: &str,
+    seed: u64,
+    seat: Seat,
+) -> Option<Result<Box<dyn Bot<G>>, String>> {
+    match name {
+        "greedy" => Some(Ok(Box::new(bot::GreedyBot::new(seed, seat)))),
+        "nash" => G::nash_bot(seed, seat).map(Ok),
+        "strong" => strong_level::<G>(seed, seat, G::STRONG_DEFAULT_LEVEL).map(Ok),
+        _ => {
+            let n = name.strip_prefix("strong:")?;
+            let levels = G::strong_levels().len();
+            if levels == 0 {
+                return None;
+            }
+            match n.parse::<usize>().ok().filter(|l| (1..=levels).contains(l)) {
+                Some(level) => strong_level::<G>(seed, seat, level).map(Ok),
+                None => Some(Err(format!(
+                    "bad level in {name:?}: {} `strong` has levels strong:1 to strong:{levels} \
+                     (plain `strong` is strong:{})",
+                    G::NAME,
+                    G::STRONG_DEFAULT_LEVEL
+                ))),
+            }
+        }
+    }
+}
+
+/// The names [`greedy_builtins`] answers for game `G`.
+pub fn greedy_builtin_names<G: Greedy>() -> Vec<String> {
+    let mut names = vec!["greedy".to_string()];
+    if G::nash_bot(0, 0).is_some() {
+        names.push("nash".into());
+    }
+    let levels = G::strong_levels().len();
+    if levels > 0 {
+        names.push("strong".into());
+        names.push(format!("strong:1 to strong:{levels}"));
+    }
+    names
+}
+
+/// `impl Hosted for $game` with the built-in bots of its [`Greedy`] implementation: the one
+/// line by which each of the four built-in games is hosted.
+macro_rules! hosted_by_greedy {
+    ($game:ty) => {
+        impl $crate::bots::Hosted for $game {
+            fn builtin_bot(
+                name: &str,
+                seed: u64,
+                seat: $crate::games::Seat,
+            ) -> Option<Result<Box<dyn $crate::bots::bot::Bot<Self>>, String>> {
+                $crate::bots::greedy_builtins::<Self>(name, seed, seat)
+            }
+
+            fn builtin_bot_names() -> Vec<String> {
+                $crate::bots::greedy_builtin_names::<Self>()
+            }
+
+            fn builtin_levels() -> Option<(usize, usize)> {
+                let levels = <Self as $crate::bots::Greedy>::strong_levels().len();
+                (levels > 0).then_some((levels, <Self as $crate::bots::Greedy>::STRONG_DEFAULT_LEVEL))
+            }
+        }
+    };
+}
+
+// The four built-in games, hosted with their greedy, nash and strong bots.
+hosted_by_greedy!(crate::games::blade::Blade);
+hosted_by_greedy!(crate::games::ecard::Ecard);
+hosted_by_greedy!(crate::games::lost_cities::LostCities);
+hosted_by_greedy!(crate::games::intensity::Intensity);
 
 /// A game's `greedy` bot: a sensible one-ply heuristic that decides from the observation alone.
 pub trait Greedy: crate::games::Game {

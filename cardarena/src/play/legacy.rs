@@ -25,7 +25,7 @@ use crate::play::adapter::{convert, seat_seed};
 use crate::play::HostError;
 
 /// The prefix of a legacy bot's name.
-pub const PREFIX: &str = "legacy:";
+pub const PREFIX: &str = crate::bots::bot::LEGACY_PREFIX;
 
 /// How many bytes of an unparsable stdout a fault message quotes.
 const QUOTE_BYTES: usize = 80;

@@ -23,8 +23,7 @@ pub fn variant<G: Game>(name: Option<&str>) -> Result<G::Variant, HostError> {
     }
 }
 
-/// The name of the person at the terminal, a bot of `arena play` only.
-pub const HUMAN: &str = "human";
+pub use crate::bots::bot::HUMAN;
 
 /// Turns bot names into [`BotSource`]s, starting the sandbox only when a Lua or WASM bot is named.
 #[derive(Default)]
@@ -514,7 +513,8 @@ mod tests {
         assert!(matches!(loader.resolve::<Blade>("greedy"), Ok(BotSource::Builtin(_))));
         let err = loader.resolve::<Blade>("clever").unwrap_err().to_string();
         assert!(
-            err.contains("built-in (random, greedy, strong, nash)") && err.contains(".lua, .wasm or .wat"),
+            err.contains("a built-in of blade (random, greedy, strong")
+                && err.contains(".lua, .wasm or .wat"),
             "{err}"
         );
         let err = loader.resolve::<Blade>("/nonexistent/x.wasm").unwrap_err().to_string();

@@ -98,20 +98,15 @@ impl Rerun {
     }
 }
 
-/// Feeds the capsule's decisions, in order, to the bot `source` started with the capsule's
+/// Feeds the capsule's decisions (a capsule of game `G`), in order, to the bot `source` started with the capsule's
 /// init info, seed and limits, and compares every reply, fuel count, log and fault with the
 /// record. A Lua/WASM bot gets each observation, a legacy bot (`legacy:<protocol>:<file>`) each
 /// run's exact stdin bytes, read back as the protocol reads them.
 ///
 /// # Errors
-/// The bot is a built-in or not loaded, the capsule's game is unknown, or a decision cannot be
+/// The bot is a built-in or not loaded, or a decision cannot be
 /// read (an observation without a `legal` list, a legacy decision without its stdin).
-pub fn reproduce(capsule: &Capsule, source: &BotSource) -> Result<Reproduction, HostError> {
-    let game = capsule.game.clone();
-    crate::play::with_game!(game.parse::<crate::play::GameId>()?, G => reproduce_game::<G>(capsule, source))
-}
-
-fn reproduce_game<G: Game>(capsule: &Capsule, source: &BotSource) -> Result<Reproduction, HostError> {
+pub fn reproduce<G: Game>(capsule: &Capsule, source: &BotSource) -> Result<Reproduction, HostError> {
     let mut report = String::new();
     let limits = match &capsule.limits {
         Some(l) => l.clone(),

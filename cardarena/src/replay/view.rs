@@ -110,7 +110,7 @@ pub fn render<G: View>(replay: &Replay, source: &str, opts: &RenderOptions) -> R
                 "  seat {s} {}: {} {}, rank {}\n",
                 name(s),
                 replay.outcome.points[s],
-                crate::play::GameId::of::<G>().points_word(),
+                crate::play::games::points_word(G::FEWER_POINTS_BETTER),
                 replay.outcome.ranks[s]
             ));
         }

@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::play::games::{known_games, GameId};
+use crate::play::games::{Find, GameId};
 use crate::play::limits::LimitsConfig;
 use crate::play::HostError;
 
@@ -124,17 +124,19 @@ pub struct Config {
 /// # Errors
 /// The file cannot be read, is not TOML, has unknown keys, or has bad values; the message names
 /// the file, the key and the line.
-pub fn load(path: &Path) -> Result<Config, HostError> {
+pub fn load(path: &Path, games: &dyn Find<GameId>) -> Result<Config, HostError> {
     let text = std::fs::read_to_string(path)
         .map_err(HostError::io(format!("cannot read tournament file {}", path.display())))?;
-    parse(&text, path)
+    parse(&text, path, games)
 }
 
-/// Checks a tournament file's text (`path` names it in errors and anchors relative bot paths).
+/// Checks a tournament file's text (`path` names it in errors and anchors relative bot paths)
+/// against the list of `games`.
 ///
 /// # Errors
 /// As [`load`].
-pub fn parse(text: &str, path: &Path) -> Result<Config, HostError> {
+pub fn parse(text: &str, path: &Path, games: &dyn Find<GameId>) -> Result<Config, HostError> {
+    let known_games = || games.names().join(", ");
     let raw: RawFile =
         toml::from_str(text).map_err(|e| HostError::Config(format!("{}: {e}", path.display())))?;
     let line = |offset: usize| 1 + text[..offset.min(text.len())].matches('\n').count();
@@ -155,7 +157,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, HostError> {
                 known_games()
             ))
         })?;
-        let id: GameId = game.get_ref().parse().map_err(|_| {
+        let id: GameId = games.find(game.get_ref()).map_err(|_| {
             HostError::Config(format!(
                 "{}: `game = {:?}` is not a game (one of: {})",
                 at(game.span()),
@@ -308,7 +310,7 @@ mod tests {
     use super::*;
 
     fn p(text: &str) -> Result<Config, HostError> {
-        parse(text, Path::new("t/arena.toml"))
+        parse(text, Path::new("t/arena.toml"), &crate::Games::builtin())
     }
 
     #[test]

@@ -24,8 +24,8 @@ use crate::tournament::{MatchResult, MatchSummary};
 /// also play each other.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GradeSetup {
-    /// The game's name.
-    pub game: String,
+    /// The game.
+    pub game: crate::play::GameId,
     /// The variant's name.
     pub variant: String,
     /// Seats at a table.
@@ -58,7 +58,7 @@ impl GradeSetup {
         if self.round_robin {
             // the graded bots are entrants 0..graded: a round robin of them on the same deals
             let names: Vec<String> = (0..graded).map(|i| i.to_string()).collect();
-            let mut rr = event_for(&self.game, "grade", &names);
+            let mut rr = event_for(self.game.name(), "grade", &names);
             (rr.format, rr.deals, rr.seed, rr.max_tables) = (Format::RoundRobin, self.deals, self.seed, 35);
             plans.extend(crate::tournament::schedule::plan(&rr, self.players));
         }
@@ -98,7 +98,7 @@ pub fn grade(
     against_refs: usize,
     replay_flags: &str,
 ) -> Grades {
-    let game = setup.game.as_str();
+    let game = setup.game;
     let graded = entries.len() - setup.against.len();
     let names: Vec<String> = entries.iter().map(|e| e.name.clone()).collect();
     let mut stats = vec![Stats::default(); graded];
@@ -130,7 +130,7 @@ pub fn grade(
             }
         }
     }
-    let event = event_for(game, "grade", &names);
+    let event = event_for(game.name(), "grade", &names);
     let plans: Vec<MatchPlan> = played.iter().map(|p| p.plan.clone()).collect();
     let summaries: Vec<MatchSummary> = played.iter().map(|p| p.summary.clone()).collect();
     let table: EventStandings = standings::compute(&event, game, &setup.variant, entries, &plans, &summaries);
@@ -283,7 +283,7 @@ pub struct Stats {
 }
 
 impl Stats {
-    pub fn add(&mut self, game: &str, p: &Played, seat: usize, names: &[String]) {
+    pub fn add(&mut self, game: crate::play::GameId, p: &Played, seat: usize, names: &[String]) {
         let s = &p.summary;
         self.matches += 1;
         self.points += standings::game_points(game, s, seat);
@@ -611,7 +611,7 @@ pub fn grade_csv(rows: &[GradeRow], against: &[String], round_robin: bool) -> St
 }
 
 pub fn grade_table(setup: &GradeSetup, bots: &str, grades: &Grades) -> String {
-    let (game, variant, rows) = (setup.game.as_str(), setup.variant.as_str(), grades.rows.as_slice());
+    let (game, variant, rows) = (setup.game.name(), setup.variant.as_str(), grades.rows.as_slice());
     let mut out = format!(
         "grade {bots} ({game} {variant}) against {}, {} deals each, seed {}\n",
         setup.against.join(","),
@@ -624,7 +624,7 @@ pub fn grade_table(setup: &GradeSetup, bots: &str, grades: &Grades) -> String {
         "file",
         "hash",
         "matches",
-        standings::points_heading(game),
+        setup.game.points_heading(),
         "score (95% CI)",
         "rating (95% CI)",
         "fuel mean/p99/max"
@@ -721,7 +721,7 @@ mod tests {
     #[test]
     fn a_grade_plays_the_references_first_then_the_round_robin_on_the_same_deals() {
         let mut setup = GradeSetup {
-            game: "blade".into(),
+            game: crate::play::GameId::of::<crate::games::blade::Blade>(),
             variant: "readme".into(),
             players: 2,
             against: vec!["random".into(), "greedy".into()],

@@ -24,9 +24,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::bots::bot::{Around, Fault, Verdict};
 use crate::games::Game;
+use crate::play::games::Find;
 use crate::play::registry::{self, BotSource, Loader};
 use crate::play::runner::{BotEntry, Replay};
-use crate::play::with_game;
 use crate::play::Match;
 use crate::play::{HostError, Hosted};
 
@@ -112,6 +112,8 @@ impl MatchResult {
 /// How to run a tournament.
 #[derive(Clone)]
 pub struct RunOptions {
+    /// The games a tournament file may name, and how each plays an event (`cardarena::Games`).
+    pub games: Arc<dyn Find<EventOps>>,
     /// Worker threads (at least 1).
     pub threads: usize,
     /// Told of each event's start and of every finished match ([`Silent`]: nothing shown).
@@ -321,8 +323,8 @@ fn run_with(
                 result.not_started.push(event.name.clone());
                 continue;
             }
-            let game = event.game.clone();
-            let standings = with_game!(game.parse::<crate::play::GameId>()?, G => run_event::<G>(event, &loader, backend, &pool, bar, stop, stop_now, &mut result))?;
+            let EventOps(run_event) = opts.games.find(&event.game)?;
+            let standings = run_event(event, &loader, backend, &pool, bar, stop, stop_now, &mut result)?;
             result.events.push(standings);
         }
         Ok::<(), HostError>(())
@@ -363,6 +365,29 @@ pub trait Progress: Send + Sync {
 pub struct Silent;
 
 impl Progress for Silent {}
+
+/// How a game plays a tournament's event: what the list of games keeps per game for
+/// [`RunOptions::games`].
+#[derive(Clone, Copy)]
+pub struct EventOps(RunEvent);
+
+type RunEvent = fn(
+    &Event,
+    &Loader,
+    Backend<'_>,
+    &rayon::ThreadPool,
+    &dyn Progress,
+    &AtomicBool,
+    &Arc<AtomicBool>,
+    &mut TournamentResult,
+) -> Result<EventStandings, HostError>;
+
+impl EventOps {
+    /// Game `G`'s.
+    pub fn of<G: Hosted>() -> EventOps {
+        EventOps(run_event::<G>)
+    }
+}
 
 struct EventCtx<G: Game> {
     variant: G::Variant,
@@ -475,8 +500,9 @@ fn run_event<G: Hosted>(
     }
     // In the pool: the standings' rating passes run side by side on its threads.
     let variant = ctx.variant.to_string();
-    let mut standings =
-        pool.install(|| standings::compute(event, G::NAME, &variant, &ctx.entries, &plans, &summaries));
+    let mut standings = pool.install(|| {
+        standings::compute(event, crate::play::GameId::of::<G>(), &variant, &ctx.entries, &plans, &summaries)
+    });
     standings.planned = planned.max(standings.matches);
     standings.not_loaded = not_loaded;
     Ok(standings)

@@ -92,7 +92,7 @@ fn event_section(i: usize, ev: &EventStandings) -> String {
         esc(&ev.format),
         ev.matches
     );
-    let points = crate::tournament::standings::points_heading(&ev.game);
+    let points = crate::play::games::points_heading(ev.fewer_points_better);
     out.push_str(&format!("<div class=\"scroll\"><table class=\"standings\"><tr><th>rank</th><th class=\"name\">bot</th><th>rating (95% interval)</th><th>vs leader (95% interval)</th><th>matches</th><th>W-D-L</th><th>{points}</th><th class=\"name\">faults</th></tr>\n"));
     for s in &ev.standings {
         let faults = s.faults.iter().map(|(k, v)| format!("{k}: {v}")).collect::<Vec<_>>().join(", ");
@@ -217,7 +217,7 @@ fn histograms(ev: &EventStandings) -> String {
     if bins.count == 0 {
         return String::new();
     }
-    let word = crate::tournament::standings::points_word(&ev.game);
+    let word = crate::play::games::points_word(ev.fewer_points_better);
     let (left, width, row, gap) = (160.0, 480.0, 44.0, 8.0);
     let bar = width / bins.count as f64;
     let height = row * ev.standings.len() as f64 + 24.0;
@@ -334,7 +334,7 @@ pub fn grade_html(title: &str, folder: &str, setup: &GradeSetup, grades: &Grades
         "<p>{} files of <code>{}</code> graded in {} ({}). Each file played {} deals against each reference bot ({}), once from every seat{played_each}; seed {}.</p>\n",
         rows.len(),
         esc(folder),
-        esc(&setup.game),
+        esc(setup.game.name()),
         esc(&setup.variant),
         setup.deals,
         esc(&setup.against.join(", ")),

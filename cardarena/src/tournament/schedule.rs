@@ -178,7 +178,7 @@ mod tests {
     use std::path::Path;
 
     fn event(text: &str) -> Event {
-        parse(text, Path::new("arena.toml")).unwrap().events.remove(0)
+        parse(text, Path::new("arena.toml"), &crate::Games::builtin()).unwrap().events.remove(0)
     }
 
     #[test]

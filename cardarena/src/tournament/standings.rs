@@ -106,6 +106,9 @@ pub struct EventStandings {
     pub ranked_by: String,
     /// What the `points` column is.
     pub points_are: String,
+    /// Whether fewer points are better (Intensity's penalty points; not in the JSON).
+    #[serde(skip)]
+    pub fewer_points_better: bool,
     /// The bots that could not be loaded, with why (they forfeit every match).
     pub not_loaded: Vec<NotLoaded>,
     /// Standings in rank order.
@@ -169,41 +172,16 @@ pub fn match_score(ranks: &[u32], seat: usize) -> f64 {
     (beaten + 0.5 * tied) / (ranks.len() - 1) as f64
 }
 
-/// Points for `seat` in a match, by the game's own scoring ([`crate::games::Game::event_points`];
-/// an unknown game name counts the points as they are).
-pub fn game_points(game: &str, s: &MatchSummary, seat: usize) -> f64 {
-    match game.parse::<GameId>() {
-        Ok(id) => id.event_points(&s.points, seat),
-        Err(_) => s.points[seat] as f64,
-    }
-}
-
-/// Whether fewer points are better in `game` (Intensity's penalty points).
-pub fn fewer_points_better(game: &str) -> bool {
-    game.parse::<GameId>().is_ok_and(GameId::fewer_points_better)
-}
-
-/// The word for `game`'s points in results ([`GameId::points_word`]; "points" for an unknown
-/// game).
-pub fn points_word(game: &str) -> &'static str {
-    game.parse::<GameId>().map_or("points", GameId::points_word)
-}
-
-/// The heading of a table's points column ([`GameId::points_heading`]).
-pub fn points_heading(game: &str) -> &'static str {
-    game.parse::<GameId>().map_or("points", GameId::points_heading)
-}
-
-/// What the points of `game` are, for the legend and the JSON.
-pub fn points_are(game: &str) -> &'static str {
-    game.parse::<GameId>().map_or("the game's own points", GameId::points_are)
+/// Points for `seat` in a match, by the game's own scoring ([`crate::games::Game::event_points`]).
+pub fn game_points(game: GameId, s: &MatchSummary, seat: usize) -> f64 {
+    game.event_points(&s.points, seat)
 }
 
 /// Computes the standings from the matches (in plan order).
 /// (`planned` is set to the matches given and `not_loaded` left empty: the tournament sets them.)
 pub fn compute(
     event: &Event,
-    game: &str,
+    game: GameId,
     variant: &str,
     entries: &[BotEntry],
     plans: &[MatchPlan],
@@ -324,7 +302,7 @@ pub fn compute(
     // Per match, so that a bot with fewer tables (a sampled Intensity round robin, a Swiss bye)
     // is neither helped nor hurt; in a full round robin it is the order of the sums.
     let per_match = |x: f64, r: &Standing| if r.matches == 0 { 0.0 } else { x / r.matches as f64 };
-    let sign = if fewer_points_better(game) { -1.0 } else { 1.0 };
+    let sign = if game.fewer_points_better() { -1.0 } else { 1.0 };
     order.sort_by(|&a, &b| {
         let (ra, rb) = (&rows[a], &rows[b]);
         per_match(rb.score, rb)
@@ -348,13 +326,14 @@ pub fn compute(
     }
     EventStandings {
         name: event.name.clone(),
-        game: game.to_string(),
+        game: game.name().to_string(),
         variant: variant.to_string(),
         format: event.format.name().to_string(),
         matches: summaries.len() as u64,
         planned: summaries.len() as u64,
         ranked_by: RANKED_BY.to_string(),
-        points_are: points_are(game).to_string(),
+        points_are: game.points_are().to_string(),
+        fewer_points_better: game.fewer_points_better(),
         not_loaded: Vec::new(),
         standings,
         matrix_bots: entries.iter().map(|e| e.name.clone()).collect(),
@@ -412,7 +391,7 @@ pub fn render(ev: &EventStandings, all_ratings: bool) -> String {
     };
     let mut out = format!("== {} — {} ({}), {}, {covers}\n", ev.name, ev.game, ev.variant, ev.format);
     let width = ev.standings.iter().map(|s| s.bot.chars().count()).max().unwrap_or(3).clamp(3, 40);
-    let points = points_heading(&ev.game);
+    let points = crate::play::games::points_heading(ev.fewer_points_better);
     let mut head = format!(
         "{:>4}  {:<width$}  {:>7}  {:>7}  {:>14}  {:>8}  {:>17}  {:>21}  {:>10}  ",
         "rank",
@@ -466,7 +445,7 @@ pub fn render(ev: &EventStandings, all_ratings: bool) -> String {
         ev.ranked_by,
         ev.points_are,
         if all_ratings { "; elo, glicko2, trueskill (μ − 3σ): incremental, in match order" } else { " (--ratings all: Elo, Glicko-2, TrueSkill too)" },
-        if fewer_points_better(&ev.game) { "A fault costs penalty points and a random move" } else { "A match with a fault is lost in every column" }
+        if ev.fewer_points_better { "A fault costs penalty points and a random move" } else { "A match with a fault is lost in every column" }
     ));
     for f in &ev.not_loaded {
         let first = f.error.lines().next().unwrap_or_default();

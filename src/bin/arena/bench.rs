@@ -72,7 +72,7 @@ pub struct BenchArgs {
 
 /// How long to measure.
 #[derive(Clone, Copy)]
-struct Clock {
+pub(crate) struct Clock {
     /// Length of one timed batch.
     batch: Duration,
     /// Batches per timing (the median is kept).
@@ -270,7 +270,7 @@ impl<G: Game> Bot<G> for FirstLegal {
 }
 
 /// The bots of the benchmark, loaded once, and the sandbox they were loaded on.
-struct Programs {
+pub(crate) struct Programs {
     sandbox: Sandbox,
     trivial_lua: Program,
     trivial_wasm: Program,
@@ -337,7 +337,7 @@ impl Target {
     }
 }
 
-struct Report {
+pub(crate) struct Report {
     rows: Vec<Row>,
     extra: Map<String, Value>,
 }
@@ -393,7 +393,7 @@ fn fmt_target(t: Target, unit: &str) -> String {
 /// # Errors
 /// The sandbox cannot start, the temporary folder cannot be written, or a bench bot fails
 /// (a bug: the message says which).
-pub fn run(args: &BenchArgs) -> anyhow::Result<String> {
+pub fn run(args: &BenchArgs, games: &crate::games::Games) -> anyhow::Result<String> {
     if args.threads == 0 {
         bail!("--threads must be at least 1");
     }
@@ -416,9 +416,9 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<String> {
     memory(args.quick, &p, &mut report);
     decisions(&clock, &p, &child, &mut report)?;
     starts(&clock, &p, &child, &mut report);
-    matches(&clock, args.threads, &p, &mut report);
+    matches(&clock, args.threads, &p, &mut report, games);
     metering(&clock, &sandbox, &mut report)?;
-    tournaments(args.quick, &mut report)?;
+    tournaments(args.quick, &mut report, games)?;
 
     report.extra.insert("bench_format".into(), json!(BENCH_FORMAT));
     report.extra.insert("quick".into(), json!(args.quick));
@@ -680,31 +680,40 @@ fn play<G: Hosted>(seats: &Seats, k: usize, seed: u64) {
     std::hint::black_box(replay);
 }
 
-/// Full matches per second, every game, random bots of every kind.
-fn matches(clock: &Clock, threads: usize, p: &Programs, report: &mut Report) {
-    fn game<G: Hosted>(clock: &Clock, threads: usize, p: &Programs, report: &mut Report) {
-        let key = |kind: &str| format!("matches_{}_{kind}", G::NAME.replace('-', "_"));
-        let native = Seats::new(p, vec![BotSource::Builtin("random".into()); G::PLAYERS], threads);
-        let lua = Seats::new(p, vec![file_source(&p.random_lua); G::PLAYERS], threads);
-        let wasm = Seats::new(p, vec![file_source(&p.random_wasm); G::PLAYERS], threads);
-        let rate = |seats: &Seats| clock.per_second(threads, &|k, i| play::<G>(seats, k, i));
-        let n = rate(&native);
-        report.add(key("native"), format!("{} matches: native random", G::NAME), n, "/s");
-        let is_blade = G::NAME == "blade";
-        for (key, kind, sources, target) in
-            [(key("lua"), "Lua", &lua, 10_000.0), (key("wasm"), "WASM", &wasm, 20_000.0)]
-        {
-            let v = rate(sources);
-            let row = report
-                .add(key, format!("{} matches: {kind} random", G::NAME), v, "/s")
-                .versus(format!("{:.2}x native", v / n));
-            if is_blade {
-                row.target(Target::AtLeast(target));
-            }
+/// `bench`'s matches per second of game `G` (native, Lua and WASM random bots).
+pub(crate) type GameBench = fn(&Clock, usize, &Programs, &mut Report);
+
+/// Game `G`'s [`GameBench`].
+pub(crate) fn game_bench<G: Hosted>() -> GameBench {
+    game_matches::<G>
+}
+
+fn game_matches<G: Hosted>(clock: &Clock, threads: usize, p: &Programs, report: &mut Report) {
+    let key = |kind: &str| format!("matches_{}_{kind}", G::NAME.replace('-', "_"));
+    let native = Seats::new(p, vec![BotSource::Builtin("random".into()); G::PLAYERS], threads);
+    let lua = Seats::new(p, vec![file_source(&p.random_lua); G::PLAYERS], threads);
+    let wasm = Seats::new(p, vec![file_source(&p.random_wasm); G::PLAYERS], threads);
+    let rate = |seats: &Seats| clock.per_second(threads, &|k, i| play::<G>(seats, k, i));
+    let n = rate(&native);
+    report.add(key("native"), format!("{} matches: native random", G::NAME), n, "/s");
+    let is_blade = G::NAME == "blade";
+    for (key, kind, sources, target) in
+        [(key("lua"), "Lua", &lua, 10_000.0), (key("wasm"), "WASM", &wasm, 20_000.0)]
+    {
+        let v = rate(sources);
+        let row = report
+            .add(key, format!("{} matches: {kind} random", G::NAME), v, "/s")
+            .versus(format!("{:.2}x native", v / n));
+        if is_blade {
+            row.target(Target::AtLeast(target));
         }
     }
-    for id in cardarena::GameId::ALL {
-        cardarena::play::with_game!(id, G => game::<G>(clock, threads, p, report));
+}
+
+/// Full matches per second, every game, random bots of every kind.
+fn matches(clock: &Clock, threads: usize, p: &Programs, report: &mut Report, games: &crate::games::Games) {
+    for commands in games.each() {
+        (commands.bench)(clock, threads, p, report);
     }
     // Scaling of the runner alone (no storage): Blade with WASM random bots on 1 and 2 threads,
     // next to what the machine itself gives two threads of plain arithmetic (no memory, no
@@ -940,7 +949,7 @@ fn rss_bytes() -> Option<u64> {
 
 /// Tournament throughput with storage (SQLite), 1 and 2 threads: a Blade round robin of the
 /// built-in random and greedy bots and the Lua and WASM random bots, in a temporary folder.
-fn tournaments(quick: bool, report: &mut Report) -> anyhow::Result<()> {
+fn tournaments(quick: bool, report: &mut Report, games: &crate::games::Games) -> anyhow::Result<()> {
     let dir = TempDir::new()?;
     std::fs::write(dir.0.join("random.lua"), RANDOM_LUA)?;
     std::fs::write(dir.0.join("random.wat"), RANDOM_WAT)?;
@@ -952,7 +961,7 @@ fn tournaments(quick: bool, report: &mut Report) -> anyhow::Result<()> {
     );
     let file = dir.0.join("bench.toml");
     std::fs::write(&file, &toml)?;
-    let config = cardarena::tournament::config::load(&file)?;
+    let config = cardarena::tournament::config::load(&file, games.lib())?;
     let mut rates = Vec::new();
     // The cores each run kept busy (process CPU time / wall time): the writer thread runs
     // beside the workers, so "1 thread" is more than one core's work.
@@ -961,6 +970,7 @@ fn tournaments(quick: bool, report: &mut Report) -> anyhow::Result<()> {
         let db = dir.0.join(format!("bench-{threads}.db"));
         let store = cardarena::tournament::store::Store::open(&db)?;
         let opts = cardarena::tournament::RunOptions {
+            games: std::sync::Arc::new(games.lib().clone()),
             threads,
             progress: std::sync::Arc::new(cardarena::tournament::Silent),
             stop_now: None,
@@ -1095,8 +1105,13 @@ mod tests {
 
     #[test]
     fn trivial_bots_answer_the_first_legal_action_in_every_game() {
-        for game in cardarena::play::GameId::ALL {
-            cardarena::play::with_game!(game, G => trivial_bots_answer_the_first_legal_action::<G>());
+        struct EveryGame;
+        impl cardarena::AddGame for EveryGame {
+            fn add<G: Hosted>(self) -> EveryGame {
+                trivial_bots_answer_the_first_legal_action::<G>();
+                self
+            }
         }
+        cardarena::add_builtin(EveryGame);
     }
 }

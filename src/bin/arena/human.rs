@@ -185,7 +185,7 @@ impl<G: View> MatchObserver<G> for HumanLog {
             text.push_str(&format!(
                 "  seat {seat} {name}{you}: {} {}, rank {}\n",
                 outcome.points[seat],
-                cardarena::play::GameId::of::<G>().points_word(),
+                cardarena::play::games::points_word(G::FEWER_POINTS_BETTER),
                 outcome.ranks[seat]
             ));
         }

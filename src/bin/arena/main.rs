@@ -6,6 +6,7 @@ use clap::Parser;
 
 mod bench;
 mod cli;
+mod games;
 mod human;
 mod ladder;
 mod progress;
@@ -21,7 +22,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
     let cli = cli::Cli::parse();
-    match cli::run(cli) {
+    match cli::run(cli, &games::Games::builtin()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {}", cli::terminal_safe(&format!("{e:#}")));

@@ -18,7 +18,6 @@ use cardarena::play::registry::{self, BotSource, Loader};
 use cardarena::play::runner::BotEntry;
 use cardarena::play::{Hosted, Match};
 use cardarena::tournament::config::{self, Event};
-use cardarena::with_game;
 
 /// One bot's time per decision.
 #[derive(Clone, Debug, Serialize)]
@@ -54,12 +53,12 @@ pub struct EventTiming {
 ///
 /// # Errors
 /// The file cannot be read or checked, or a bot cannot be loaded.
-pub fn run(path: &Path, deals: u32) -> anyhow::Result<Vec<EventTiming>> {
-    let config = config::load(path)?;
+pub fn run(path: &Path, deals: u32, games: &crate::games::Games) -> anyhow::Result<Vec<EventTiming>> {
+    let config = config::load(path, games.lib())?;
     let loader = Loader::new();
     let mut out = Vec::new();
     for event in &config.events {
-        let timing = with_game!(event.game.parse::<cardarena::GameId>()?, G => time_event::<G>(event, &loader, deals))?;
+        let timing = (games.commands(&event.game)?.timing)(event, &loader, deals)?;
         out.push(timing);
     }
     Ok(out)
@@ -90,7 +89,11 @@ impl<G: Game> Bot<G> for Timed<G> {
     }
 }
 
-fn time_event<G: Hosted>(event: &Event, loader: &Loader, deals: u32) -> anyhow::Result<EventTiming> {
+pub(crate) fn time_event<G: Hosted>(
+    event: &Event,
+    loader: &Loader,
+    deals: u32,
+) -> anyhow::Result<EventTiming> {
     let variant = registry::variant::<G>(event.variant.as_deref())?;
     let greedy = BotSource::Builtin("greedy".into());
     let mut rows = Vec::new();
@@ -125,12 +128,13 @@ fn time_event<G: Hosted>(event: &Event, loader: &Loader, deals: u32) -> anyhow::
             max_ms: max.as_secs_f64() * 1000.0,
         });
     }
+    let (strong_levels, strong_default_level) = G::builtin_levels().unwrap_or((0, 1));
     Ok(EventTiming {
         name: event.name.clone(),
         game: event.game.clone(),
         deals,
-        strong_levels: G::strong_levels().len(),
-        strong_default_level: G::STRONG_DEFAULT_LEVEL,
+        strong_levels,
+        strong_default_level,
         bots: rows,
     })
 }

@@ -139,15 +139,6 @@ impl Badge {
     }
 }
 
-/// The frames of a replay of any game; `file` names it in errors.
-///
-/// # Errors
-/// The game is unknown, or the replay is not a consistent match of it.
-pub fn frames(replay: &Replay, file: &str) -> Result<Frames, HostError> {
-    let id = replay.game.parse::<GameId>().map_err(|error| HostError::Damaged(format!("{file}: {error}")))?;
-    crate::play::with_game!(id, G => frames_of::<G>(replay, file))
-}
-
 /// The frames of a replay of `G`; `file` names it in errors.
 ///
 /// # Errors
@@ -274,7 +265,7 @@ fn position<G: Hosted>(state: &G, step: usize) -> Frame {
 
 /// The `hand` of an observation (every game's observation has one), as card spans.
 fn hand<G: View>(obs: &G::Observation) -> Vec<CardSpan> {
-    hand_of_value::<G>(&serde_json::to_value(obs).expect("observations serialize"))
+    hand_of_value(&serde_json::to_value(obs).expect("observations serialize"), CardSpan::of::<G>)
 }
 
 /// One decision as a live page draws it (a person playing a bot, shown only their seat): the
@@ -291,13 +282,11 @@ pub fn live_cards(
 ) -> Result<(Vec<CardSpan>, Vec<CardSpan>), HostError> {
     let value: serde_json::Value = serde_json::from_str(observation)
         .map_err(|e| HostError::Damaged(format!("an observation of {}: {e}", game.name())))?;
-    Ok(crate::play::with_game!(game, G => (
-        hand_of_value::<G>(&value),
-        moves.iter().map(|m| CardSpan::of::<G>(m.clone())).collect(),
-    )))
+    let span = |text: String| CardSpan { class: game.card_class(&text), text };
+    Ok((hand_of_value(&value, span), moves.iter().map(|m| span(m.clone())).collect()))
 }
 
-fn hand_of_value<G: View>(value: &serde_json::Value) -> Vec<CardSpan> {
+fn hand_of_value(value: &serde_json::Value, span: impl Fn(String) -> CardSpan) -> Vec<CardSpan> {
     let cards = value.get("hand").and_then(|h| h.as_array()).cloned().unwrap_or_default();
     cards
         .iter()
@@ -306,7 +295,7 @@ fn hand_of_value<G: View>(value: &serde_json::Value) -> Vec<CardSpan> {
                 serde_json::Value::String(s) => s.clone(),
                 other => other.to_string(),
             };
-            CardSpan::of::<G>(text)
+            span(text)
         })
         .collect()
 }

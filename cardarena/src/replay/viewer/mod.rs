@@ -8,7 +8,7 @@
 
 pub mod frames;
 
-pub use frames::{frames, frames_of, Frames};
+pub use frames::{frames_of, Frames};
 
 /// The viewer, an ES module exporting `mount(element, frames, {replayText, replayName,
 /// replayUrl, verifyCommand})`.
@@ -96,14 +96,15 @@ pub fn page(frames: &Frames, replay_text: Option<&str>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::play::{Arena, GameId};
+    use crate::{Arena, GameId, Games};
 
     #[test]
     fn the_page_inlines_everything_and_no_bot_text_can_close_its_script() {
-        let mut replay = Arena::new().play(GameId::Blade, 1, &["random", "random"]).unwrap();
+        let mut replay =
+            Arena::new().play(GameId::of::<crate::games::blade::Blade>(), 1, &["random", "random"]).unwrap();
         replay.bots[0].name = "</script><script>alert(1)</script>".into();
         let text = serde_json::to_string_pretty(&replay).unwrap();
-        let f = frames(&replay, "m.json").unwrap();
+        let f = Games::builtin().frames(&replay, "m.json").unwrap();
         let html = page(&f, Some(&text));
         assert_eq!(html.matches("</script>").count(), 3, "only the page's own three scripts end");
         assert!(!html.contains("<!--"));

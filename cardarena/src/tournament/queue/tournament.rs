@@ -52,6 +52,8 @@ impl From<DispatchError> for HostError {
 /// How a tournament uses the queue.
 #[derive(Clone, Debug)]
 pub struct QueueOptions {
+    /// The games the local workers play (`cardarena::Games`).
+    pub games: std::sync::Arc<dyn crate::play::games::Find<worker::JobOps>>,
     /// Only plan the jobs and return (`arena tournament --enqueue`).
     pub enqueue_only: bool,
     /// Worker threads in this process (0: only wait for other workers).
@@ -130,7 +132,8 @@ impl<'a> QueueDispatch<'a> {
                 .iter_mut()
                 .enumerate()
                 .map(|(k, queue)| {
-                    let mut opts = WorkerOptions::new(&format!("{}/{}", self.opts.name, k + 1));
+                    let mut opts =
+                        WorkerOptions::new(&format!("{}/{}", self.opts.name, k + 1), self.opts.games.clone());
                     opts.lease = self.opts.lease;
                     opts.group = Some(group.to_string());
                     opts.until_empty = true;

@@ -18,16 +18,19 @@ use cardarena_sandbox::Kind;
 
 use super::{Completion, JobOutput, JobQueue, JobSpec, QueueError, SeatSpec};
 use crate::bots::bot::{builtin_hash, content_hash, is_builtin_name};
+use crate::play::games::Find;
 use crate::play::person::{is_person, Person, PersonBot};
 use crate::play::registry::{BotSource, Loader};
 use crate::play::runner::BotEntry;
-use crate::play::{with_game, GameId, Hosted, Match};
+use crate::play::{Hosted, Match};
 use crate::tournament::store::Packer;
 use crate::tournament::MatchSummary;
 
 /// How a worker runs.
 #[derive(Clone, Debug)]
 pub struct WorkerOptions {
+    /// The games a job may name, and how each plays a job's match (`cardarena::Games`).
+    pub games: Arc<dyn Find<JobOps>>,
     /// The worker's name in the queue (leases, results, `--status`).
     pub name: String,
     /// How long a claim lasts without a heartbeat.
@@ -65,9 +68,11 @@ impl std::fmt::Debug for People {
 }
 
 impl WorkerOptions {
-    /// Options for a worker called `name`: a 60 s lease, any group, polling every second.
-    pub fn new(name: &str) -> WorkerOptions {
+    /// Options for a worker called `name` that plays the jobs of `games` (`cardarena::Games`):
+    /// a 60 s lease, any group, polling every second.
+    pub fn new(name: &str, games: Arc<dyn Find<JobOps>>) -> WorkerOptions {
         WorkerOptions {
+            games,
             name: name.to_string(),
             lease: Duration::from_secs(60),
             group: None,
@@ -166,7 +171,7 @@ pub fn run(
         for (k, job) in claimed.iter().enumerate() {
             beat.watch(claimed[k..].iter().map(|j| j.id).collect());
             let one = Instant::now();
-            match play_job(&job.key, &job.spec, queue, &mut cache, opts.people.as_ref()) {
+            match play_job(&job.key, &job.spec, queue, &mut cache, opts) {
                 Ok((packed, hash)) => {
                     done.push((
                         job.id,
@@ -433,12 +438,32 @@ fn play_job(
     spec: &str,
     queue: &mut dyn JobQueue,
     cache: &mut BotCache,
-    people: Option<&People>,
+    opts: &WorkerOptions,
 ) -> Result<(crate::tournament::store::Packed, String), String> {
     let spec: JobSpec =
         serde_json::from_str(spec).map_err(|e| format!("the job's spec does not parse: {e}"))?;
-    let game: GameId = spec.game.parse().map_err(|e| format!("{e}"))?;
-    with_game!(game, G => play_spec::<G>(key, &spec, queue, cache, people))
+    let JobOps(play_spec) = opts.games.find(&spec.game).map_err(|e| e.to_string())?;
+    play_spec(key, &spec, queue, cache, opts.people.as_ref())
+}
+
+/// How a game plays a job's match: what the list of games keeps per game for
+/// [`WorkerOptions::games`].
+#[derive(Clone, Copy)]
+pub struct JobOps(PlaySpec);
+
+type PlaySpec = fn(
+    &str,
+    &JobSpec,
+    &mut dyn JobQueue,
+    &mut BotCache,
+    Option<&People>,
+) -> Result<(crate::tournament::store::Packed, String), String>;
+
+impl JobOps {
+    /// Game `G`'s.
+    pub fn of<G: Hosted>() -> JobOps {
+        JobOps(play_spec::<G>)
+    }
 }
 
 fn play_spec<G: Hosted>(
@@ -502,7 +527,7 @@ mod tests {
             .map(|seed| NewJob::new("test", spec(seed, vec![lua.clone(), SeatSpec::builtin("greedy")])))
             .collect();
         q.enqueue(&jobs).unwrap();
-        let mut opts = WorkerOptions::new("w");
+        let mut opts = WorkerOptions::new("w", std::sync::Arc::new(crate::Games::builtin()));
         opts.until_empty = true;
         let report = run(&mut q, &opts, None, &AtomicBool::new(false)).unwrap();
         assert_eq!((report.stored, report.failures.len()), (3, 0), "{report:?}");
@@ -553,7 +578,7 @@ mod tests {
         old.version = "0.0.1+old".into();
         old.key = crate::tournament::queue::job_key(&old.version, &old.spec);
         q.enqueue(&[job.clone(), old]).unwrap();
-        let mut opts = WorkerOptions::new("w");
+        let mut opts = WorkerOptions::new("w", std::sync::Arc::new(crate::Games::builtin()));
         opts.until_empty = true;
         let report = run(&mut q, &opts, None, &AtomicBool::new(false)).unwrap();
         assert_eq!(report.stored, 0);
@@ -580,7 +605,7 @@ mod tests {
             .map(|seed| NewJob::new("test", spec(seed, vec![bot.clone(), SeatSpec::builtin("random")])))
             .collect();
         q.enqueue(&jobs[..1]).unwrap();
-        let mut opts = WorkerOptions::new("w");
+        let mut opts = WorkerOptions::new("w", std::sync::Arc::new(crate::Games::builtin()));
         opts.until_empty = true;
         opts.wasm_cache = Some(dir.join("cache"));
         let first = run(&mut q, &opts, None, &AtomicBool::new(false)).unwrap();
@@ -591,7 +616,7 @@ mod tests {
         let second = run(&mut q, &opts, None, &AtomicBool::new(false)).unwrap();
         assert_eq!((second.stored, second.compiled_from_cache), (1, 1));
         // the same match as a worker that compiles gives
-        let mut fresh = WorkerOptions::new("w2");
+        let mut fresh = WorkerOptions::new("w2", std::sync::Arc::new(crate::Games::builtin()));
         fresh.until_empty = true;
         let (dir2, mut q2) = temp("wasm2");
         q2.put_bots(&[(
@@ -626,7 +651,7 @@ mod tests {
             NewJob::new("test", spec(5, vec![SeatSpec::builtin("greedy"), SeatSpec::person("ann")]));
         job.max_attempts = 1;
         q.enqueue(std::slice::from_ref(&job)).unwrap();
-        let mut opts = WorkerOptions::new("w");
+        let mut opts = WorkerOptions::new("w", std::sync::Arc::new(crate::Games::builtin()));
         opts.until_empty = true;
         let report = run(&mut q, &opts, None, &AtomicBool::new(false)).unwrap();
         assert!(report.failures[0].1.contains("cannot reach people"), "{:?}", report.failures);
@@ -669,7 +694,7 @@ mod tests {
         let lease = Duration::from_millis(300);
         let version = crate::tournament::queue::arena_version();
         let job = q.claim("w", lease, &version, None).unwrap().unwrap();
-        let mut opts = WorkerOptions::new("w");
+        let mut opts = WorkerOptions::new("w", std::sync::Arc::new(crate::Games::builtin()));
         opts.lease = lease;
         let beat = Heartbeat::start(q.reconnect().unwrap(), &opts);
         beat.watch(vec![job.id]);

@@ -19,21 +19,19 @@ use cardarena::bots::bot::{content_hash, is_builtin_name, Around, Bot, BUILTIN_B
 use cardarena::play::limits::LimitsConfig;
 use cardarena::play::registry::{self, BotSource, Lanes, Loader};
 use cardarena::play::runner::{decision_place, ordinal, BotEntry, Quiet};
-use cardarena::play::with_game;
-use cardarena::play::Hosted;
 use cardarena::play::Match;
+use cardarena::play::{GameId, Hosted};
 use cardarena::stats::ratings::{self, Placing};
 use cardarena::tournament::grade::{
     self, faults_text, grade_csv, grade_table, plans_against, shell_word, FirstFault, GradeRow, GradeSetup,
     Played, Stats,
 };
 use cardarena::tournament::schedule::MatchPlan;
-use cardarena::tournament::standings;
 
 pub(super) use super::new::{new_cmd, tutorial_cmd, NewArgs, TutorialArgs};
 
 #[derive(Debug, clap::Args)]
-pub(super) struct CheckArgs {
+pub(crate) struct CheckArgs {
     /// The bot to check: a .lua, .wasm or .wat file.
     bot: String,
     /// The game.
@@ -59,7 +57,7 @@ pub(super) struct CheckArgs {
 }
 
 #[derive(Debug, clap::Args)]
-pub(super) struct GradeArgs {
+pub(crate) struct GradeArgs {
     /// The game.
     #[arg(long)]
     game: String,
@@ -114,16 +112,13 @@ pub(super) struct SchemaArgs {
     lua: bool,
 }
 
-pub(super) fn schema_cmd(args: SchemaArgs) -> anyhow::Result<()> {
-    let text = if args.lua {
-        cardarena::schema::lua_annotations(&args.game)
+pub(super) fn schema_cmd(args: SchemaArgs, games: &crate::games::Games) -> anyhow::Result<()> {
+    let game = games.id(&args.game)?;
+    print_out(&if args.lua {
+        cardarena::schema::lua_annotations(game)
     } else {
-        cardarena::schema::observation_schema_text(&args.game)
-    };
-    match text {
-        Some(t) => print_out(&t),
-        None => Err(cardarena::play::games::UnknownGame(args.game.clone()).into()),
-    }
+        cardarena::schema::observation_schema_text(game)
+    })
 }
 
 // ---- playing ---------------------------------------------------------------------------------
@@ -229,12 +224,11 @@ fn opponents<G: Hosted>(wanted: &[String]) -> anyhow::Result<Vec<String>> {
 
 // ---- check -----------------------------------------------------------------------------------
 
-pub(super) fn check_cmd(args: CheckArgs) -> anyhow::Result<()> {
-    let game = args.game.clone();
-    with_game!(game.parse::<cardarena::play::GameId>()?, G => check_game::<G>(&args))
+pub(super) fn check_cmd(args: CheckArgs, games: &crate::games::Games) -> anyhow::Result<()> {
+    (games.commands(&args.game)?.check)(&args)
 }
 
-fn check_game<G: Hosted>(args: &CheckArgs) -> anyhow::Result<()> {
+pub(crate) fn check_game<G: Hosted>(args: &CheckArgs) -> anyhow::Result<()> {
     let variant = registry::variant::<G>(args.variant.as_deref())?;
     if is_builtin_name(&args.bot) || args.bot == registry::HUMAN {
         bail!("arena check takes a bot file (.lua, .wasm or .wat), not {:?}", args.bot);
@@ -271,7 +265,7 @@ fn check_game<G: Hosted>(args: &CheckArgs) -> anyhow::Result<()> {
     for p in &played {
         let seat = p.plan.seats.iter().position(|&e| e == 0).expect("the bot sits at every table");
         let opp = p.plan.seats.iter().copied().find(|&e| e != 0).expect("an opponent");
-        per_opp[opp].add(G::NAME, p, seat, &names);
+        per_opp[opp].add(GameId::of::<G>(), p, seat, &names);
     }
     let mut all = Stats::default();
     for s in &per_opp[1..] {
@@ -299,7 +293,7 @@ fn check_game<G: Hosted>(args: &CheckArgs) -> anyhow::Result<()> {
         "opponent",
         "matches",
         "W-D-L",
-        standings::points_heading(G::NAME),
+        GameId::of::<G>().points_heading(),
         "score (95% CI)",
         "rating diff (95% CI)"
     ));
@@ -333,8 +327,8 @@ fn check_game<G: Hosted>(args: &CheckArgs) -> anyhow::Result<()> {
     ));
     out.push_str(&format!(
         "  (score: 1 = first alone at the table, 0 = last, ties halved; {}: {})\n",
-        standings::points_heading(G::NAME),
-        standings::points_are(G::NAME)
+        GameId::of::<G>().points_heading(),
+        G::POINTS_ARE
     ));
     let ranks: Vec<u32> = played
         .iter()
@@ -376,7 +370,7 @@ fn check_game<G: Hosted>(args: &CheckArgs) -> anyhow::Result<()> {
             ));
         }
     }
-    out.push_str(&unknown_fields_text(G::NAME, &all.unknown_fields));
+    out.push_str(&unknown_fields_text(GameId::of::<G>(), &all.unknown_fields));
     match all.fuel_stats() {
         Some((mean, p99, max)) => out.push_str(&format!(
             "fuel per decision: mean {mean:.0}, p99 {p99}, max {max} of {} ({}); per match: max {} of {}\n",
@@ -448,10 +442,8 @@ fn limit_share(used: u64, limit: u64) -> String {
 /// What `check` says about reads of observation fields that do not exist (`read` counts the
 /// decisions that read each): a field of the game's schema that was
 /// absent (null) is no typo and is left out. Empty when there is nothing to say.
-fn unknown_fields_text(game: &str, read: &BTreeMap<String, u64>) -> String {
-    let Some((top, known)) = cardarena::schema::observation_fields(game) else {
-        return String::new();
-    };
+fn unknown_fields_text(game: GameId, read: &BTreeMap<String, u64>) -> String {
+    let (top, known) = cardarena::schema::observation_fields(game);
     let typos: Vec<(&String, &u64)> = read.iter().filter(|(k, _)| !known.contains(*k)).collect();
     if typos.is_empty() {
         return String::new();
@@ -494,9 +486,8 @@ fn program_size(path: &str) -> u64 {
 
 // ---- grade -----------------------------------------------------------------------------------
 
-pub(super) fn grade_cmd(args: GradeArgs) -> anyhow::Result<()> {
-    let game = args.game.clone();
-    with_game!(game.parse::<cardarena::play::GameId>()?, G => grade_game::<G>(&args))
+pub(super) fn grade_cmd(args: GradeArgs, games: &crate::games::Games) -> anyhow::Result<()> {
+    (games.commands(&args.game)?.grade)(&args)
 }
 
 fn bot_files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
@@ -550,7 +541,7 @@ fn small_file_hash(path: &Path) -> String {
     }
 }
 
-fn grade_game<G: Hosted>(args: &GradeArgs) -> anyhow::Result<()> {
+pub(crate) fn grade_game<G: Hosted>(args: &GradeArgs) -> anyhow::Result<()> {
     let variant = registry::variant::<G>(args.variant.as_deref())?;
     if args.deals == 0 {
         bail!("--deals must be at least 1");
@@ -612,7 +603,7 @@ fn grade_game<G: Hosted>(args: &GradeArgs) -> anyhow::Result<()> {
     }
     let limits_cfg = args.limits.config();
     let setup = GradeSetup {
-        game: G::NAME.to_string(),
+        game: GameId::of::<G>(),
         variant: variant.to_string(),
         players: G::PLAYERS,
         against: args.against.clone(),

@@ -14,11 +14,12 @@ use cardarena::games::{Game, Outcome, Seat};
 use cardarena::play::limits::LimitsConfig;
 use cardarena::play::registry::{self, BotSource, Loader};
 use cardarena::play::runner::{decision_place, DecisionRecord, FaultRecord, MatchObserver, Replay};
-use cardarena::play::with_game;
+use cardarena::play::Hosted;
 use cardarena::play::Match;
-use cardarena::play::{GameId, Hosted};
 
-mod authoring;
+use crate::games::Games;
+
+pub(crate) mod authoring;
 mod docs;
 mod new;
 mod queue;
@@ -141,7 +142,7 @@ struct TournamentArgs {
 }
 
 #[derive(Debug, clap::Args)]
-struct SprtArgs {
+pub(crate) struct SprtArgs {
     /// The game (two-player games only).
     #[arg(long)]
     game: String,
@@ -229,7 +230,7 @@ struct BenchCmd {
 }
 
 #[derive(Debug, clap::Args)]
-struct PlayArgs {
+pub(crate) struct PlayArgs {
     /// The game: blade, ecard, lost-cities or intensity.
     #[arg(long)]
     game: String,
@@ -273,39 +274,38 @@ fn parse_seed(text: &str) -> Result<u64, String> {
 ///
 /// # Errors
 /// Whatever the subcommand fails with.
-pub fn run(cli: Cli) -> anyhow::Result<()> {
+pub fn run(cli: Cli, games: &Games) -> anyhow::Result<()> {
     match cli.command {
-        Command::Games => games_cmd(),
-        Command::Play(args) => play_cmd(args),
-        Command::Tournament(args) => tournament_cmd(args),
-        Command::Worker(args) => queue::worker_cmd(args),
-        Command::Merge(args) => queue::merge_cmd(args),
+        Command::Games => games_cmd(games),
+        Command::Play(args) => (games.commands(&args.game)?.play)(&args),
+        Command::Tournament(args) => tournament_cmd(args, games),
+        Command::Worker(args) => queue::worker_cmd(args, games),
+        Command::Merge(args) => queue::merge_cmd(args, games),
         Command::Timing(args) => {
-            let timings = crate::timing::run(&args.file, args.deals)?;
+            let timings = crate::timing::run(&args.file, args.deals, games)?;
             print_out(&format!("{}\n", serde_json::to_string_pretty(&timings)?))
         }
-        Command::Sprt(args) => sprt_cmd(args),
-        Command::Check(args) => authoring::check_cmd(args),
-        Command::Grade(args) => authoring::grade_cmd(args),
-        Command::New(args) => authoring::new_cmd(args),
-        Command::Tutorial(args) => authoring::tutorial_cmd(args),
-        Command::Schema(args) => authoring::schema_cmd(args),
+        Command::Sprt(args) => (games.commands(&args.game)?.sprt)(&args),
+        Command::Check(args) => authoring::check_cmd(args, games),
+        Command::Grade(args) => authoring::grade_cmd(args, games),
+        Command::New(args) => authoring::new_cmd(args, games),
+        Command::Tutorial(args) => authoring::tutorial_cmd(args, games),
+        Command::Schema(args) => authoring::schema_cmd(args, games),
         Command::Docs(args) => docs::docs_cmd(args),
-        Command::Replay(args) => replay::replay_cmd(args),
-        Command::Repro(args) => replay::repro_cmd(args),
-        Command::Serve(args) => serve::serve_cmd(args),
+        Command::Replay(args) => replay::replay_cmd(args, games),
+        Command::Repro(args) => replay::repro_cmd(args, games),
+        Command::Serve(args) => serve::serve_cmd(args, games),
         Command::Submit(args) => serve::submit_cmd(args),
-        Command::Bench(a) => print_out(&crate::bench::run(&crate::bench::BenchArgs {
-            json: a.json,
-            quick: a.quick,
-            threads: a.threads,
-        })?),
+        Command::Bench(a) => print_out(&crate::bench::run(
+            &crate::bench::BenchArgs { json: a.json, quick: a.quick, threads: a.threads },
+            games,
+        )?),
     }
 }
 
-fn games_cmd() -> anyhow::Result<()> {
+fn games_cmd(games: &Games) -> anyhow::Result<()> {
     let mut out = String::new();
-    for g in GameId::ALL {
+    for g in games.lib().ids() {
         let variants = g.variants();
         out.push_str(&format!(
             "{:<12} {} players  variants: {} (default {})\n    {}\n",
@@ -349,11 +349,6 @@ fn print_out(s: &str) -> anyhow::Result<()> {
     }
 }
 
-fn play_cmd(args: PlayArgs) -> anyhow::Result<()> {
-    let game = args.game.clone();
-    with_game!(game.parse::<cardarena::play::GameId>()?, G => play_game::<G>(&args))
-}
-
 /// The `--json` result of `arena play`.
 #[derive(Serialize)]
 struct PlayResult<'a> {
@@ -380,7 +375,7 @@ struct SeatFault<'a> {
     capsule: Option<String>,
 }
 
-fn play_game<G: Hosted + cardarena::games::view::View>(args: &PlayArgs) -> anyhow::Result<()> {
+pub(crate) fn play_game<G: Hosted>(args: &PlayArgs) -> anyhow::Result<()> {
     let variant = registry::variant::<G>(args.variant.as_deref())?;
     if args.bots.len() != G::PLAYERS {
         bail!(
@@ -579,7 +574,7 @@ impl<G: Game> MatchObserver<G> for TextLog {
             self.out.push_str(&format!(
                 "  seat {seat} {name}: {} {}, rank {}\n",
                 outcome.points[seat],
-                cardarena::play::GameId::of::<G>().points_word(),
+                cardarena::play::games::points_word(G::FEWER_POINTS_BETTER),
                 outcome.ranks[seat]
             ));
         }
@@ -612,7 +607,7 @@ fn default_threads() -> usize {
     std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
 }
 
-fn tournament_cmd(args: TournamentArgs) -> anyhow::Result<()> {
+fn tournament_cmd(args: TournamentArgs, games: &Games) -> anyhow::Result<()> {
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Arc;
 
@@ -630,7 +625,7 @@ fn tournament_cmd(args: TournamentArgs) -> anyhow::Result<()> {
     if args.enqueue && url.is_none() {
         bail!("--enqueue needs a job queue: --db sqlite:PATH or postgres://USER@HOST:PORT/DB");
     }
-    let config = cardarena::tournament::config::load(&args.file)?;
+    let config = cardarena::tournament::config::load(&args.file, games.lib())?;
     let db = args.db.clone().unwrap_or_else(|| cardarena::tournament::default_db_path(&args.file));
     let threads = args.threads.unwrap_or_else(default_threads);
     if threads == 0 && url.is_none() {
@@ -652,6 +647,7 @@ fn tournament_cmd(args: TournamentArgs) -> anyhow::Result<()> {
         });
     }
     let opts = cardarena::tournament::RunOptions {
+        games: Arc::new(games.lib().clone()),
         threads: threads.max(1),
         progress: std::sync::Arc::new(crate::progress::Bar::new(!args.quiet)),
         stop_now: Some(stop_now),
@@ -659,7 +655,7 @@ fn tournament_cmd(args: TournamentArgs) -> anyhow::Result<()> {
     let started = std::time::Instant::now();
     let mut alarms = Vec::new();
     let result = if let Some(url) = url {
-        let ran = queue::tournament_via_queue(&config, url, &args, threads, &opts, &stop)?;
+        let ran = queue::tournament_via_queue(&config, url, &args, threads, &opts, &stop, games)?;
         if ran.enqueued {
             return Ok(());
         }
@@ -845,12 +841,7 @@ fn standings_csv(result: &cardarena::tournament::TournamentResult) -> String {
     out
 }
 
-fn sprt_cmd(args: SprtArgs) -> anyhow::Result<()> {
-    let game = args.game.clone();
-    with_game!(game.parse::<cardarena::play::GameId>()?, G => sprt_game::<G>(&args))
-}
-
-fn sprt_game<G: Hosted>(args: &SprtArgs) -> anyhow::Result<()> {
+pub(crate) fn sprt_game<G: Hosted>(args: &SprtArgs) -> anyhow::Result<()> {
     use cardarena::stats::sprt::{EloModel, Sprt, SprtDecision, SprtParams};
     use rayon::prelude::*;
 

@@ -127,7 +127,8 @@ const TUTORIALS: &[(&str, &str, Files)] = &[
 /// `arena tutorial G`: the game's tutorial as a folder that an installed `arena` runs: the
 /// text as README.md with the commands rewritten for the folder, the step files, and a section
 /// that measures every step with `arena check --against greedy`.
-pub(super) fn tutorial_cmd(args: TutorialArgs) -> anyhow::Result<()> {
+pub(super) fn tutorial_cmd(args: TutorialArgs, games: &crate::games::Games) -> anyhow::Result<()> {
+    games.id(&args.game)?;
     let dir = args.dir.clone().unwrap_or_else(|| PathBuf::from(format!("tutorial-{}", args.game)));
     write_tutorial(&args.game, &dir)
 }
@@ -135,7 +136,8 @@ pub(super) fn tutorial_cmd(args: TutorialArgs) -> anyhow::Result<()> {
 /// Writes game `game`'s tutorial into the new folder `dir`.
 fn write_tutorial(game: &str, dir: &Path) -> anyhow::Result<()> {
     let Some((game, text, files)) = TUTORIALS.iter().find(|(g, _, _)| *g == game) else {
-        return Err(cardarena::play::games::UnknownGame(game.to_string()).into());
+        let have: Vec<&str> = TUTORIALS.iter().map(|(g, _, _)| *g).collect();
+        bail!("there is no tutorial for {game:?}; the tutorials are for {}", have.join(", "));
     };
     if dir.exists() {
         bail!(
@@ -217,14 +219,15 @@ fn write_tutorial(game: &str, dir: &Path) -> anyhow::Result<()> {
     print_out(&out)
 }
 
-pub(super) fn new_cmd(args: NewArgs) -> anyhow::Result<()> {
+pub(super) fn new_cmd(args: NewArgs, games: &crate::games::Games) -> anyhow::Result<()> {
     if args.tutorial {
         if args.lang != Lang::Lua {
             bail!("the tutorials are in Lua: leave out --lang with --tutorial");
         }
+        games.id(&args.game)?;
         return write_tutorial(&args.game, &args.name);
     }
-    let id: cardarena::play::GameId = args.game.parse()?;
+    let id = games.id(&args.game)?;
     let dir = &args.name;
     if dir.exists() {
         bail!(
@@ -237,7 +240,7 @@ pub(super) fn new_cmd(args: NewArgs) -> anyhow::Result<()> {
         .map(|n| n.to_string_lossy().into_owned())
         .filter(|n| !n.is_empty() && n != "." && n != "..")
         .ok_or_else(|| anyhow::anyhow!("{:?} is not a folder name for a new project", dir.display()))?;
-    let files = project_files(&name, id.name(), id.players(), args.lang)?;
+    let files = project_files(&name, id, args.lang)?;
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     for (rel, text) in &files {
         let path = dir.join(rel);
@@ -281,8 +284,8 @@ fn crate_name(name: &str) -> String {
 }
 
 /// The observation's top-level fields as Lua comment lines, from the JSON Schema.
-fn field_comments(game: &str) -> String {
-    let schema = cardarena::schema::observation_schema(game).expect("a known game");
+fn field_comments(game: cardarena::GameId) -> String {
+    let schema = cardarena::schema::observation_schema(game);
     let mut out = Vec::new();
     if let Some(Value::Object(props)) = schema.get("properties") {
         let width = props.keys().map(String::len).max().unwrap_or(4);
@@ -299,12 +302,8 @@ fn field_comments(game: &str) -> String {
 }
 
 /// Every file of the project, relative path and text, in the order they are listed.
-fn project_files(
-    name: &str,
-    game: &str,
-    players: usize,
-    lang: Lang,
-) -> anyhow::Result<Vec<(String, String)>> {
+fn project_files(name: &str, id: cardarena::GameId, lang: Lang) -> anyhow::Result<Vec<(String, String)>> {
+    let (game, players) = (id.name(), id.players());
     let opponents = ",random".repeat(players - 1);
     let human = format!("human{}", ",greedy".repeat(players - 1));
     let module = game.replace('-', "_");
@@ -331,9 +330,9 @@ fn project_files(
     let mut files: Vec<(String, String)> = Vec::new();
     let build: Vec<(String, &str)> = match lang {
         Lang::Lua => {
-            files.push(("bot.lua".into(), fill(LUA_BOT).replace("{{FIELDS}}", &field_comments(game))));
+            files.push(("bot.lua".into(), fill(LUA_BOT).replace("{{FIELDS}}", &field_comments(id))));
             files.push((".luarc.json".into(), LUA_RC.to_string()));
-            let types = cardarena::schema::lua_annotations(game).expect("a known game");
+            let types = cardarena::schema::lua_annotations(id);
             files.push((format!("types/{game}.lua"), types));
             files.push(("types/cardarena.lua".into(), LUA_CARDARENA.to_string()));
             Vec::new()
@@ -416,7 +415,8 @@ mod tests {
 
     #[test]
     fn the_sdk_copy_leaves_out_its_tests() {
-        let files = project_files("b", "blade", 2, Lang::Rust).unwrap();
+        let files = project_files("b", cardarena::GameId::of::<cardarena::games::blade::Blade>(), Lang::Rust)
+            .unwrap();
         let lib = &files.iter().find(|(p, _)| p == "cardarena-bot/src/lib.rs").unwrap().1;
         assert!(lib.contains("pub trait Bot") && !lib.contains("mod tests;"));
         assert!(files.iter().all(|(p, _)| p != "cardarena-bot/src/tests.rs"));
@@ -432,7 +432,12 @@ mod tests {
     #[test]
     fn every_language_has_a_readme_with_the_commands() {
         for lang in [Lang::Lua, Lang::Rust, Lang::C, Lang::Wat] {
-            let files = project_files("mybot", "intensity", 4, lang).unwrap();
+            let files = project_files(
+                "mybot",
+                cardarena::GameId::of::<cardarena::games::intensity::Intensity>(),
+                lang,
+            )
+            .unwrap();
             let readme = &files[0].1;
             assert!(readme.contains("arena play --game intensity --bots "), "{readme}");
             assert!(readme.contains(",random,random,random"), "{readme}");

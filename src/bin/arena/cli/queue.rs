@@ -146,14 +146,14 @@ fn stop_on_ctrl_c(what: &'static str) -> Arc<AtomicBool> {
     stop
 }
 
-pub fn worker_cmd(args: WorkerArgs) -> anyhow::Result<()> {
+pub fn worker_cmd(args: WorkerArgs, games: &crate::games::Games) -> anyhow::Result<()> {
     if args.threads == 0 {
         bail!("--threads must be at least 1");
     }
     let stop = stop_on_ctrl_c("the jobs in play are claimed again once their leases expire");
     let queue = open_queue(&args.db, args.give_up_after, Some(&stop))?;
     let name = args.name.clone().unwrap_or_else(worker::default_name);
-    let mut opts = WorkerOptions::new(&name);
+    let mut opts = WorkerOptions::new(&name, Arc::new(games.lib().clone()));
     opts.lease = seconds(args.lease, "--lease")?;
     opts.poll = seconds(args.poll, "--poll")?;
     opts.until_empty = args.until_empty;
@@ -249,12 +249,14 @@ pub fn tournament_via_queue(
     threads: usize,
     opts: &RunOptions,
     stop: &Arc<AtomicBool>,
+    games: &crate::games::Games,
 ) -> anyhow::Result<QueueRun> {
     let queue = open_queue(url, args.give_up_after, Some(stop))?;
     let name = queue.name();
     let dispatch = QueueDispatch::new(
         queue,
         QueueOptions {
+            games: Arc::new(games.lib().clone()),
             enqueue_only: args.enqueue,
             threads: if args.enqueue { 0 } else { threads },
             lease: seconds(args.lease, "--lease")?,
@@ -357,7 +359,7 @@ fn status_text(st: &Status, name: &str, version: &str) -> String {
     out
 }
 
-pub fn merge_cmd(args: MergeArgs) -> anyhow::Result<()> {
+pub fn merge_cmd(args: MergeArgs, _games: &crate::games::Games) -> anyhow::Result<()> {
     let store = cardarena::tournament::store::Store::open(&args.out)?;
     let mut differ = Vec::new();
     for shard in &args.shards {

@@ -8,10 +8,8 @@ use super::print_out;
 use cardarena::games::Seat;
 use cardarena::play::capsule;
 use cardarena::play::registry::{BotSource, Loader};
-use cardarena::play::runner::Replay;
-use cardarena::play::with_game;
-use cardarena::replay::verify::{self, VerifyOptions};
-use cardarena::replay::view::{self as replay_view, RenderOptions};
+use cardarena::replay::verify::VerifyOptions;
+use cardarena::replay::view::RenderOptions;
 use cardarena::replay::viewer;
 use cardarena::tournament::store::Store;
 
@@ -82,7 +80,7 @@ pub(super) struct ReproArgs {
     bot: Option<PathBuf>,
 }
 
-pub(super) fn replay_cmd(args: ReplayArgs) -> anyhow::Result<()> {
+pub(super) fn replay_cmd(args: ReplayArgs, games: &crate::games::Games) -> anyhow::Result<()> {
     if args.list {
         let db = args.db.as_deref().expect("clap: --list requires --db");
         return print_out(&list(db, args.event.as_deref())?);
@@ -119,7 +117,7 @@ pub(super) fn replay_cmd(args: ReplayArgs) -> anyhow::Result<()> {
         }
     };
     if let Some(out) = &args.html {
-        let mut frames = viewer::frames(&replay, &source)?;
+        let mut frames = games.lib().frames(&replay, &source)?;
         let mut text = Some(serde_json::to_string_pretty(&replay)? + "\n");
         if let Some(seat) = args.as_seat {
             if seat >= frames.players {
@@ -147,9 +145,7 @@ pub(super) fn replay_cmd(args: ReplayArgs) -> anyhow::Result<()> {
             overrides.push((seat, path));
         }
         let opts = VerifyOptions { base, overrides };
-        let game = replay.game.clone();
-        let id = game.parse::<cardarena::play::GameId>().with_context(|| source.clone())?;
-        let v = with_game!(id, G => verify::verify::<G>(&replay, &source, &opts))?;
+        let v = games.get(&replay.game).with_context(|| source.clone())?.verify(&replay, &source, &opts)?;
         print_out(&v.report)?;
         if !v.identical {
             return Err(Mismatch(format!("{source} does not verify (see above)")).into());
@@ -157,14 +153,7 @@ pub(super) fn replay_cmd(args: ReplayArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     let opts = RenderOptions { as_seat: args.as_seat, from: args.from, to: args.to };
-    print_out(&render(&replay, &source, &opts)?)
-}
-
-/// Draws a replay (any game).
-fn render(replay: &Replay, source: &str, opts: &RenderOptions) -> anyhow::Result<String> {
-    let game = replay.game.clone();
-    let id = game.parse::<cardarena::play::GameId>().with_context(|| source.to_string())?;
-    Ok(with_game!(id, G => replay_view::render::<G>(replay, source, opts))?)
+    print_out(&games.get(&replay.game).with_context(|| source.clone())?.render(&replay, &source, &opts)?)
 }
 
 fn parent(path: &Path) -> Option<PathBuf> {
@@ -203,7 +192,7 @@ fn list(db: &Path, event: Option<&str>) -> anyhow::Result<String> {
     Ok(out)
 }
 
-pub(super) fn repro_cmd(args: ReproArgs) -> anyhow::Result<()> {
+pub(super) fn repro_cmd(args: ReproArgs, games: &crate::games::Games) -> anyhow::Result<()> {
     let cap = capsule::load(&args.capsule)?;
     let loader = Loader::new();
     // A legacy bot's capsule names `legacy:<protocol>:<file>`: the file is looked for, and a
@@ -229,12 +218,8 @@ pub(super) fn repro_cmd(args: ReproArgs) -> anyhow::Result<()> {
         }
         _ => path.clone(),
     };
-    let source = {
-        let game = cap.game.clone();
-        let id =
-            game.parse::<cardarena::play::GameId>().with_context(|| args.capsule.display().to_string())?;
-        with_game!(id, G => loader.resolve::<G>(&name))?
-    };
+    let game = games.get(&cap.game).with_context(|| args.capsule.display().to_string())?;
+    let source = game.resolve(&loader, &name)?;
     if !matches!(source, BotSource::File { .. } | BotSource::Legacy { .. }) {
         bail!("{path} is a built-in bot; repro runs bot files (Lua, WASM, legacy), so play the match again with `arena replay <file> --verify` instead");
     }
@@ -258,7 +243,7 @@ pub(super) fn repro_cmd(args: ReproArgs) -> anyhow::Result<()> {
             cardarena::play::runner::prefix(&cap.bot.hash, 12)
         ));
     }
-    let r = cardarena::replay::repro::reproduce(&cap, &source)?;
+    let r = game.reproduce(&cap, &source)?;
     out.push_str(&r.report);
     print_out(&out)?;
     if !r.same_failure && args.bot.is_none() {

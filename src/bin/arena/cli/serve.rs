@@ -54,7 +54,7 @@ pub struct SubmitArgs {
     pub(crate) token_file: Option<PathBuf>,
 }
 
-pub fn serve_cmd(args: ServeArgs) -> anyhow::Result<()> {
+pub fn serve_cmd(args: ServeArgs, _games: &crate::games::Games) -> anyhow::Result<()> {
     let config = match &args.ladder {
         Some(path) => ladder::config::load(path)?,
         None => LadderConfig::default(),

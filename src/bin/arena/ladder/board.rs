@@ -72,8 +72,7 @@ fn event(board: &Board) -> Event {
 
 fn standings_of(board: &Board, rows: &[MatchRow]) -> Standings {
     let (entries, ids, plans, summaries) = inputs(rows);
-    let event =
-        standings::compute(&event(board), board.game.name(), &board.variant, &entries, &plans, &summaries);
+    let event = standings::compute(&event(board), board.game, &board.variant, &entries, &plans, &summaries);
     let versions = entries.iter().zip(ids).map(|(e, id)| (e.name.clone(), id)).collect();
     Standings { event, versions }
 }

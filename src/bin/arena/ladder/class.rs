@@ -29,7 +29,6 @@ use cardarena::bots::bot::{builtin_hash, is_builtin_name, BUILTIN_BOTS};
 use cardarena::games::rng::derive_seed;
 use cardarena::play::games::GameId;
 use cardarena::play::runner::BotEntry;
-use cardarena::play::with_game;
 use cardarena::tournament::grade::{self, grade_csv, grade_table, GradeRow, GradeSetup, Played};
 use cardarena::tournament::queue::{JobSpec, NewJob, SeatSpec};
 
@@ -361,7 +360,7 @@ impl Db {
 /// What the grade of `event` with `graded` frozen bots plays.
 fn setup(event: &Event, game: GameId) -> GradeSetup {
     GradeSetup {
-        game: game.name().to_string(),
+        game,
         variant: event.variant.clone(),
         players: game.players(),
         against: event.against.clone(),
@@ -391,7 +390,8 @@ pub fn tick(ladder: &Ladder, now: i64) -> Result<usize, JobError> {
 }
 
 fn game_of(event: &Event) -> Result<GameId, JobError> {
-    event.game.parse().map_err(|e: cardarena::play::games::UnknownGame| JobError::Missing(e.to_string()))
+    super::game(&event.game)
+        .map_err(|e: cardarena::play::games::UnknownGame| JobError::Missing(e.to_string()))
 }
 
 /// Freezes `event` and queues its matches (or ends it with fewer than two bots). `false`
@@ -668,8 +668,7 @@ fn check_event(ladder: &Ladder, form: &EventForm, now: i64) -> Result<NewEvent, 
         return Err("name the event (1 to 80 characters, no control characters)".into());
     }
     let (game, variant) = form.board.trim().split_once(' ').ok_or("choose one of the ladder's boards")?;
-    let board = game
-        .parse::<GameId>()
+    let board = super::game(game)
         .ok()
         .and_then(|g| ladder.parts().1.boards_of(g).find(|b| b.variant == variant))
         .ok_or_else(|| format!("{:?} is not a board of this ladder; choose one of the list", form.board))?;
@@ -683,8 +682,7 @@ fn check_event(ladder: &Ladder, form: &EventForm, now: i64) -> Result<NewEvent, 
         return Err(format!("name at least one reference bot (built-ins: {})", BUILTIN_BOTS.join(", ")));
     }
     for r in &against {
-        let plays = is_builtin_name(r)
-            && with_game!(board.game, G => cardarena::bots::bot::builtin::<G>(r, 0, 0).is_ok());
+        let plays = is_builtin_name(r) && board.game.has_builtin(r);
         if !plays {
             return Err(format!(
                 "{r:?} is not a built-in bot of {} (built-ins: {})",

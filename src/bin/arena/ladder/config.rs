@@ -39,7 +39,7 @@ use std::path::Path;
 use serde::Deserialize;
 use toml::Spanned;
 
-use cardarena::play::games::{known_games, GameId};
+use cardarena::play::games::GameId;
 use cardarena::play::limits::LimitsConfig;
 
 /// A `ladder.toml` that cannot be used; the message names the file, line and field.
@@ -106,9 +106,10 @@ impl Default for LadderConfig {
             title: "cardarena ladder".into(),
             register: Register::Invite,
             same_owner: false,
-            boards: GameId::ALL
-                .iter()
-                .map(|&game| Board { game, variant: game.variants()[0].clone() })
+            boards: cardarena::Games::builtin()
+                .ids()
+                .into_iter()
+                .map(|game| Board { game, variant: game.variants()[0].clone() })
                 .collect(),
             tick_seconds: 10,
             jobs_per_tick: 4,
@@ -227,12 +228,12 @@ pub fn parse(text: &str, path: &Path) -> Result<LadderConfig, ConfigError> {
         config.boards.clear();
     }
     for b in raw.board {
-        let game: GameId = b.game.get_ref().parse().map_err(|_| {
+        let game: GameId = super::game(b.game.get_ref()).map_err(|e| {
             ConfigError(format!(
                 "{}: `game = {:?}` is not a game (one of: {})",
                 at(b.game.span()),
                 b.game.get_ref(),
-                known_games()
+                e.known.join(", ")
             ))
         })?;
         let variants = game.variants();

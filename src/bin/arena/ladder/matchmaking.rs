@@ -149,7 +149,7 @@ mod tests {
             (1..=8).map(|v| entrant(v, v, v as u64 * 3, 1400.0 + 20.0 * v as f64)).collect();
         let mut reversed = es.clone();
         reversed.reverse();
-        let b = board(GameId::Blade);
+        let b = board(GameId::of::<cardarena::games::blade::Blade>());
         let a = pick(&b, &es, 2, 20, false, 99, 1);
         assert_eq!(a, pick(&b, &reversed, 2, 20, false, 99, 1));
         assert_ne!(tables(&a), tables(&pick(&b, &es, 2, 20, false, 100, 1)));
@@ -163,7 +163,15 @@ mod tests {
         es.push(entrant(1, 1, 0, 1500.0));
         let mut count = [0u32; 7];
         for tick in 0..200 {
-            for t in tables(&pick(&board(GameId::Blade), &es, 2, 1, false, tick, tick as i64)) {
+            for t in tables(&pick(
+                &board(GameId::of::<cardarena::games::blade::Blade>()),
+                &es,
+                2,
+                1,
+                false,
+                tick,
+                tick as i64,
+            )) {
                 for v in t {
                     count[v as usize] += 1;
                 }
@@ -183,13 +191,20 @@ mod tests {
             entrant(4, 20, 0, 1500.0),
         ];
         let owner = |v: i64| es.iter().find(|e| e.version == v).unwrap().owner;
-        for t in tables(&pick(&board(GameId::Blade), &es, 2, 30, false, 5, 0)) {
+        for t in
+            tables(&pick(&board(GameId::of::<cardarena::games::blade::Blade>()), &es, 2, 30, false, 5, 0))
+        {
             assert_ne!(owner(t[0]), owner(t[1]), "{t:?}");
         }
         // One owner only: no table at all, unless allowed.
         let solo = vec![entrant(1, 10, 0, 1500.0), entrant(2, 10, 0, 1500.0)];
-        assert!(pick(&board(GameId::Blade), &solo, 2, 5, false, 5, 0).is_empty());
-        assert_eq!(pick(&board(GameId::Blade), &solo, 2, 5, true, 5, 0).len(), 5);
+        assert!(
+            pick(&board(GameId::of::<cardarena::games::blade::Blade>()), &solo, 2, 5, false, 5, 0).is_empty()
+        );
+        assert_eq!(
+            pick(&board(GameId::of::<cardarena::games::blade::Blade>()), &solo, 2, 5, true, 5, 0).len(),
+            5
+        );
     }
 
     #[test]
@@ -199,7 +214,7 @@ mod tests {
         let es: Vec<Entrant> = (0..10)
             .map(|k| entrant(k + 1, k + 1, if k == 5 { 0 } else { 1000 }, 1000.0 + 100.0 * k as f64))
             .collect();
-        let jobs = pick(&board(GameId::Blade), &es, 2, 6, false, 3, 0);
+        let jobs = pick(&board(GameId::of::<cardarena::games::blade::Blade>()), &es, 2, 6, false, 3, 0);
         // The first seat is the bot drawn first; version 6 is new, so it is drawn every time.
         let met: Vec<i64> = tables(&jobs).iter().filter(|t| t[0] == 6).map(|t| t[1]).collect();
         assert_eq!(met.len(), 6, "{met:?}");
@@ -215,7 +230,8 @@ mod tests {
     #[test]
     fn intensity_tables_have_four_distinct_bots() {
         let es: Vec<Entrant> = (1..=7).map(|v| entrant(v, v, 0, 1500.0)).collect();
-        let jobs = pick(&board(GameId::Intensity), &es, 4, 10, false, 8, 2);
+        let jobs =
+            pick(&board(GameId::of::<cardarena::games::intensity::Intensity>()), &es, 4, 10, false, 8, 2);
         assert_eq!(jobs.len(), 10);
         for t in tables(&jobs) {
             let distinct: std::collections::BTreeSet<_> = t.iter().collect();

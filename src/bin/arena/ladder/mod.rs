@@ -35,6 +35,14 @@ pub use db::Db;
 pub use jobs::{Job, Jobs};
 pub use server::Ladder;
 
+/// The games the ladder hosts, by name.
+///
+/// # Errors
+/// An unknown name.
+pub fn game(name: &str) -> Result<cardarena::GameId, cardarena::UnknownGame> {
+    cardarena::Games::builtin().get(name).map(cardarena::HostedGame::id)
+}
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use cardarena::games::rng::derive_seed;

@@ -112,7 +112,7 @@ pub struct Turn {
 impl Turn {
     /// Fills in the hand and moves as card spans (`game`'s card colours).
     fn draw(mut self, game: &str) -> Turn {
-        if let Ok(id) = game.parse::<GameId>() {
+        if let Ok(id) = super::game(game) {
             if let Ok((hand, moves)) = live_cards(id, &self.observation, &self.legal) {
                 (self.hand, self.moves) = (hand, moves);
             }
@@ -448,7 +448,7 @@ async fn start(
         };
         let v = db.version(version).map_err(db_err)?.ok_or_else(not_ready)?;
         let bot = db.bot(v.bot).map_err(db_err)?.ok_or_else(not_ready)?;
-        let game: GameId = bot.game.parse().map_err(|_| not_ready())?;
+        let game: GameId = super::game(&bot.game).map_err(|_| not_ready())?;
         if !config.boards_of(game).any(|b| b.variant == variant) {
             return Err(unprocessable(format!("{} has no board of the variant {variant:?}", game.name())));
         }
@@ -532,7 +532,7 @@ async fn game_page(
             }
             let name = format!("play-{id}.json");
             viewer = stored_replay(db, id)?
-                .and_then(|r| cardarena::replay::viewer::frames(&r, &name).ok())
+                .and_then(|r| cardarena::Games::builtin().frames(&r, &name).ok())
                 .map(|f| {
                     let options = cardarena::replay::viewer::ViewerOptions {
                         replay_text: None,

@@ -125,7 +125,7 @@ impl Ladder {
     }
 
     pub(super) fn board(&self, game: &str, variant: &str) -> Option<Board> {
-        let game: GameId = game.parse().ok()?;
+        let game: GameId = super::game(game).ok()?;
         self.0.config.boards_of(game).find(|b| b.variant == variant).cloned()
     }
 }
@@ -665,7 +665,7 @@ async fn accept_upload(
             "the bot file is empty; choose a .lua, .wasm or .wat file",
         ));
     }
-    let game_id: GameId = game.parse().map_err(|e: cardarena::play::games::UnknownGame| {
+    let game_id: GameId = super::game(game).map_err(|e: cardarena::play::games::UnknownGame| {
         AppError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string())
     })?;
     if !ladder.0.config.has_game(game_id) {
@@ -1130,7 +1130,7 @@ async fn match_page(
         .run(move |db| {
             let Some((m, blob)) = db.match_row(id)? else { return Ok(None) };
             let name = format!("match-{id}.json");
-            let viewer = replay_of(&blob).and_then(|r| cardarena::replay::viewer::frames(&r, &name).ok()).map(|f| {
+            let viewer = replay_of(&blob).and_then(|r| cardarena::Games::builtin().frames(&r, &name).ok()).map(|f| {
                 let options = cardarena::replay::viewer::ViewerOptions {
                     replay_text: None,
                     replay_url: Some(format!("/matches/{id}/replay.json")),
@@ -1192,13 +1192,11 @@ async fn capsule(
     Path((id, seat)): Path<(i64, usize)>,
 ) -> Result<Response, AppError> {
     let replay = stored_replay(&ladder, id).await?;
-    let game: GameId = replay
-        .game
-        .parse()
-        .map_err(|e: cardarena::play::games::UnknownGame| AppError::internal(e.to_string()))?;
-    let capsules = tokio::task::spawn_blocking(
-        move || cardarena::with_game!(game, G => cardarena::play::capsule::build::<G>(&replay, None)),
-    )
+    let games = cardarena::Games::builtin();
+    let capsules = tokio::task::spawn_blocking(move || {
+        let game = games.get(&replay.game)?;
+        game.capsules(&replay, None)
+    })
     .await
     .map_err(|e| AppError::internal(e.to_string()))?
     .map_err(|e| AppError::internal(format!("{e:#}")))?;

@@ -265,7 +265,7 @@ fn hostile(name: &str) -> Vec<u8> {
 /// the ladder take the results in. Returns how many jobs were taken in.
 fn run_jobs(s: &Site) -> usize {
     let mut queue = cardarena::tournament::queue::open(&format!("sqlite:{}", s.db.path().display())).unwrap();
-    let mut opts = WorkerOptions::new("test-worker");
+    let mut opts = WorkerOptions::new("test-worker", std::sync::Arc::new(cardarena::Games::builtin()));
     opts.until_empty = true;
     worker::run(queue.as_mut(), &opts, None, &std::sync::atomic::AtomicBool::new(false)).unwrap();
     s.jobs.collect(&s.db).unwrap()

@@ -1,6 +1,11 @@
 use super::*;
 use crate::play::capsule;
-use crate::play::Arena;
+use crate::Arena;
+
+/// The frames of a replay of a built-in game.
+fn frames(replay: &Replay, file: &str) -> Result<Frames, HostError> {
+    crate::Games::builtin().frames(replay, file)
+}
 
 fn bot(path: &str) -> String {
     format!("{}/{path}", concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
@@ -10,14 +15,20 @@ fn bot(path: &str) -> String {
 /// eleven: the pass and ten tricks); in a penalty game the match goes on after it.
 fn intensity_with_faults() -> Replay {
     let crashes = bot("tests/data/bots/crashes_sometimes.lua");
-    let replay = Arena::new().play(GameId::Intensity, 5, &[&crashes, "greedy", "random", "greedy"]).unwrap();
+    let replay = Arena::new()
+        .play(
+            GameId::of::<crate::games::intensity::Intensity>(),
+            5,
+            &[&crashes, "greedy", "random", "greedy"],
+        )
+        .unwrap();
     assert_eq!(replay.faults[0].len(), 1, "{:?}", replay.faults);
     replay
 }
 
 #[test]
 fn one_frame_per_decision_and_one_for_the_end() {
-    for id in GameId::ALL {
+    for id in crate::Games::builtin().ids() {
         let bots = vec!["random"; id.players()];
         let replay = Arena::new().play(id, 3, &bots).unwrap();
         let f = frames(&replay, "test").unwrap();
@@ -93,7 +104,9 @@ fn a_fault_has_its_badge_on_its_step_and_nowhere_else() {
 fn a_forfeit_ends_with_a_note_and_a_failure_at_start_is_on_the_first_step() {
     // Lost Cities: a fault forfeits the match (CONTRACT.md, fault policy).
     let crashes = bot("tests/data/bots/crashes_sometimes.lua");
-    let replay = Arena::new().play(GameId::LostCities, 2, &["greedy", &crashes]).unwrap();
+    let replay = Arena::new()
+        .play(GameId::of::<crate::games::lost_cities::LostCities>(), 2, &["greedy", &crashes])
+        .unwrap();
     let f = frames(&replay, "test").unwrap();
     assert_eq!(f.frames.len(), replay.decisions.len() + 1);
     let end = f.frames.last().unwrap();
@@ -103,7 +116,9 @@ fn a_forfeit_ends_with_a_note_and_a_failure_at_start_is_on_the_first_step() {
     assert_eq!(faulty.decision.as_ref().unwrap().played, None);
 
     let broken = bot("tests/data/bots/syntax_error.lua");
-    let replay = Arena::new().play(GameId::Intensity, 2, &[&broken, "greedy", "greedy", "greedy"]).unwrap();
+    let replay = Arena::new()
+        .play(GameId::of::<crate::games::intensity::Intensity>(), 2, &[&broken, "greedy", "greedy", "greedy"])
+        .unwrap();
     let f = frames(&replay, "test").unwrap();
     assert_eq!(f.frames[0].badges[0].verdict, "load");
     assert_eq!(f.frames[0].badges[0].decision, None);
@@ -111,7 +126,8 @@ fn a_forfeit_ends_with_a_note_and_a_failure_at_start_is_on_the_first_step() {
 
 #[test]
 fn a_damaged_replay_or_unknown_game_is_an_error_naming_the_file() {
-    let mut replay = Arena::new().play(GameId::Blade, 1, &["random", "random"]).unwrap();
+    let mut replay =
+        Arena::new().play(GameId::of::<crate::games::blade::Blade>(), 1, &["random", "random"]).unwrap();
     replay.decisions[2].played = Some("nonsense".into());
     let err = frames(&replay, "m.json").unwrap_err().to_string();
     assert!(err.starts_with("m.json: decision #2"), "{err}");
@@ -122,12 +138,15 @@ fn a_damaged_replay_or_unknown_game_is_an_error_naming_the_file() {
 
 #[test]
 fn hands_carry_each_games_card_classes() {
-    let replay = Arena::new().play(GameId::LostCities, 1, &["random", "random"]).unwrap();
+    let replay = Arena::new()
+        .play(GameId::of::<crate::games::lost_cities::LostCities>(), 1, &["random", "random"])
+        .unwrap();
     let f = frames(&replay, "test").unwrap();
     for c in &f.frames[0].hands[0] {
         assert_eq!(c.class, format!("suit-{}", c.text.chars().last().unwrap()));
     }
-    let replay = Arena::new().play(GameId::Intensity, 1, &["random"; 4]).unwrap();
+    let replay =
+        Arena::new().play(GameId::of::<crate::games::intensity::Intensity>(), 1, &["random"; 4]).unwrap();
     let f = frames(&replay, "test").unwrap();
     let all: Vec<&CardSpan> = f.frames[0].hands.iter().flatten().collect();
     assert_eq!(all.len(), 40, "seed-games.md §4: ten cards each");
@@ -139,7 +158,9 @@ fn hands_carry_each_games_card_classes() {
 fn frames_for_one_seat_hold_nothing_hidden_from_it() {
     // Lost Cities hands are hidden from the other seat (seed-games.md §3(b)).
     let crashes = bot("tests/data/bots/crashes_sometimes.lua");
-    let replay = Arena::new().play(GameId::LostCities, 2, &[&crashes, "greedy"]).unwrap();
+    let replay = Arena::new()
+        .play(GameId::of::<crate::games::lost_cities::LostCities>(), 2, &[&crashes, "greedy"])
+        .unwrap();
     let all = frames(&replay, "test").unwrap();
     let mine = all.for_seat(1);
     assert_eq!(mine.seat, Some(1));
@@ -169,7 +190,13 @@ fn frames_for_one_seat_hold_nothing_hidden_from_it() {
 fn a_legacy_programs_frames_hold_the_stdin_it_read() {
     // docs/legacy-bots.md, seed-games.md §4(c): a pass run reads `1` then the hand, a play run `2`.
     let program = format!("legacy:comp1511:{}", bot("example_bots/legacy/intensity_c.wasm"));
-    let replay = Arena::new().play(GameId::Intensity, 3, &[&program, "greedy", "random", "random"]).unwrap();
+    let replay = Arena::new()
+        .play(
+            GameId::of::<crate::games::intensity::Intensity>(),
+            3,
+            &[&program, "greedy", "random", "random"],
+        )
+        .unwrap();
     assert!(replay.faults[0].is_empty(), "{:?}", replay.faults[0]);
     let f = frames(&replay, "test").unwrap();
     let mine: Vec<&Frame> =
@@ -185,7 +212,8 @@ fn a_legacy_programs_frames_hold_the_stdin_it_read() {
 #[test]
 fn a_seat_does_not_see_a_simultaneous_choice_before_it_is_played() {
     // E-card: both seats choose a card blind, then both are revealed (CONTRACT.md, E-card).
-    let replay = Arena::new().play(GameId::Ecard, 4, &["random", "random"]).unwrap();
+    let replay =
+        Arena::new().play(GameId::of::<crate::games::ecard::Ecard>(), 4, &["random", "random"]).unwrap();
     let all = frames(&replay, "test").unwrap();
     let mine = all.for_seat(0);
     let mut blind = 0;
@@ -206,7 +234,9 @@ fn a_seat_does_not_see_a_simultaneous_choice_before_it_is_played() {
 fn lost_cities_frames_lay_the_expeditions_out_as_cards() {
     use crate::games::lost_cities::{expedition_score, Card, LostCities};
     use crate::games::Game;
-    let replay = Arena::new().play(GameId::LostCities, 4, &["greedy", "random"]).unwrap();
+    let replay = Arena::new()
+        .play(GameId::of::<crate::games::lost_cities::LostCities>(), 4, &["greedy", "random"])
+        .unwrap();
     let f = frames(&replay, "test").unwrap();
     let end = crate::play::resim::walk::<LostCities>(&replay, "test").unwrap().end.observe(0);
     let texts = |cards: Option<&Vec<Card>>| -> Vec<String> {
@@ -247,7 +277,11 @@ fn lost_cities_frames_lay_the_expeditions_out_as_cards() {
         assert!(seen.seats[0].table.is_none());
     }
     // The other games keep their text boards.
-    for id in [GameId::Blade, GameId::Ecard, GameId::Intensity] {
+    for id in [
+        GameId::of::<crate::games::blade::Blade>(),
+        GameId::of::<crate::games::ecard::Ecard>(),
+        GameId::of::<crate::games::intensity::Intensity>(),
+    ] {
         let replay = Arena::new().play(id, 4, &vec!["random"; id.players()]).unwrap();
         let f = frames(&replay, "test").unwrap();
         assert!(f.frames.iter().all(|fr| fr.table.is_none() && fr.seats.iter().all(|s| s.table.is_none())));

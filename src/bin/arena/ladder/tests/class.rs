@@ -280,7 +280,7 @@ async fn at_the_deadline_the_newest_ready_versions_are_frozen_and_graded() {
         files.push((entry.file.clone(), entry.hash.clone()));
     }
     let setup = GradeSetup {
-        game: "blade".into(),
+        game: cardarena::GameId::of::<cardarena::games::blade::Blade>(),
         variant: "readme".into(),
         players: 2,
         against: vec!["random".into(), "greedy".into()],
@@ -300,7 +300,7 @@ async fn at_the_deadline_the_newest_ready_versions_are_frozen_and_graded() {
     let paths = [dir.path().to_str().unwrap(), "--csv", out.to_str().unwrap()];
     let cli = crate::cli::Cli::try_parse_from(args.iter().chain(&paths[..1]).chain(&more).chain(&paths[1..]))
         .unwrap();
-    crate::cli::run(cli).unwrap();
+    crate::cli::run(cli, &crate::games::Games::builtin()).unwrap();
     let by_grade = std::fs::read_to_string(&out).unwrap();
     assert_eq!(unmeasured(&csv), unmeasured(&by_grade));
 

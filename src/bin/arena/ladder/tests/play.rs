@@ -26,7 +26,7 @@ impl BackgroundWorker {
     fn start(s: &Site) -> BackgroundWorker {
         let mut queue =
             cardarena::tournament::queue::open(&format!("sqlite:{}", s.db.path().display())).unwrap();
-        let mut opts = WorkerOptions::new("test-worker");
+        let mut opts = WorkerOptions::new("test-worker", std::sync::Arc::new(cardarena::Games::builtin()));
         opts.poll = Duration::from_millis(50);
         opts.people = Some(crate::ladder::play::people(s.db.clone()));
         let stop = Arc::new(AtomicBool::new(false));

@@ -1,0 +1,104 @@
+//! The games of the command line: the library's list ([`cardarena::Games`]) and, per game, the
+//! commands that work on a game type (`play`, `sprt`, `check`, `grade`, `timing`, `bench`'s
+//! match rates). [`Games::with`] adds a game to both, so every command knows it.
+
+use cardarena::play::registry::Loader;
+use cardarena::tournament::config::Event;
+use cardarena::{GameId, Hosted, HostedGame, UnknownGame};
+
+use crate::cli::authoring::{CheckArgs, GradeArgs};
+use crate::cli::{PlayArgs, SprtArgs};
+
+/// What a command does for one game type.
+#[derive(Clone, Copy)]
+pub struct Commands {
+    pub play: fn(&PlayArgs) -> anyhow::Result<()>,
+    pub sprt: fn(&SprtArgs) -> anyhow::Result<()>,
+    pub check: fn(&CheckArgs) -> anyhow::Result<()>,
+    pub grade: fn(&GradeArgs) -> anyhow::Result<()>,
+    pub timing: fn(&Event, &Loader, u32) -> anyhow::Result<crate::timing::EventTiming>,
+    pub bench: crate::bench::GameBench,
+}
+
+impl Commands {
+    fn of<G: Hosted>() -> Commands {
+        Commands {
+            play: crate::cli::play_game::<G>,
+            sprt: crate::cli::sprt_game::<G>,
+            check: crate::cli::authoring::check_game::<G>,
+            grade: crate::cli::authoring::grade_game::<G>,
+            timing: crate::timing::time_event::<G>,
+            bench: crate::bench::game_bench::<G>(),
+        }
+    }
+}
+
+impl cardarena::AddGame for Games {
+    fn add<G: Hosted>(self) -> Games {
+        self.with::<G>()
+    }
+}
+
+/// The games every command of the binary knows.
+#[derive(Clone)]
+pub struct Games {
+    lib: cardarena::Games,
+    commands: Vec<(&'static str, Commands)>,
+}
+
+impl Games {
+    /// The four built-in games.
+    pub fn builtin() -> Games {
+        cardarena::add_builtin(Games { lib: cardarena::Games::new(), commands: Vec::new() })
+    }
+
+    /// These games and `G` (a game of the same name is replaced).
+    #[must_use]
+    pub fn with<G: Hosted>(self) -> Games {
+        let mut commands = self.commands;
+        let c = Commands::of::<G>();
+        match commands.iter_mut().find(|(n, _)| *n == G::NAME) {
+            Some(old) => old.1 = c,
+            None => commands.push((G::NAME, c)),
+        }
+        Games { lib: self.lib.with::<G>(), commands }
+    }
+
+    /// The library's list of the same games.
+    pub fn lib(&self) -> &cardarena::Games {
+        &self.lib
+    }
+
+    /// The game named `name`.
+    ///
+    /// # Errors
+    /// No game has that name.
+    pub fn get(&self, name: &str) -> Result<&HostedGame, UnknownGame> {
+        self.lib.get(name)
+    }
+
+    /// The game named `name`'s handle.
+    ///
+    /// # Errors
+    /// No game has that name.
+    pub fn id(&self, name: &str) -> Result<GameId, UnknownGame> {
+        self.lib.get(name).map(HostedGame::id)
+    }
+
+    /// Every game's commands, in the list's order.
+    pub fn each(&self) -> impl Iterator<Item = Commands> + '_ {
+        self.commands.iter().map(|(_, c)| *c)
+    }
+
+    /// The commands' work for the game named `name`.
+    ///
+    /// # Errors
+    /// No game has that name.
+    pub fn commands(&self, name: &str) -> Result<Commands, UnknownGame> {
+        self.commands
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, c)| *c)
+            .ok_or_else(|| UnknownGame { name: name.to_string(), known: self.lib.names() })
+    }
+}
