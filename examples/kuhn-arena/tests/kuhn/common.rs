@@ -33,9 +33,8 @@ pub fn play(seed: u64, seats: [&Seat; 2]) -> Replay {
         table = match bot {
             Seat::Loaded(source) => table.seat(source, &LimitsConfig::default()),
             Seat::Kuhn(name) => {
-                let bot: Box<dyn Bot<Kuhn>> = builtin_bot(name, seed, seat)
-                    .expect("a Kuhn built-in")
-                    .expect("a valid Kuhn built-in");
+                let bot: Box<dyn Bot<Kuhn>> =
+                    builtin_bot(name, seed, seat).expect("a Kuhn built-in").expect("a valid Kuhn built-in");
                 table.seat_bot(BotEntry { name: name.to_string(), hash: builtin_hash(name) }, bot)
             }
         };

@@ -32,7 +32,11 @@ fn plays_by_its_rule(file: &str, rule: fn(Card, bool) -> bool) {
                     decisions += 1;
                     let aggressive = played == "bet" || played == "call";
                     let card = setup.cards[seat];
-                    assert_eq!(aggressive, rule(card, facing_bet), "{file}, seed {seed}: {card} played {played}");
+                    assert_eq!(
+                        aggressive,
+                        rule(card, facing_bet),
+                        "{file}, seed {seed}: {card} played {played}"
+                    );
                 }
                 facing_bet = played == "bet";
             }
