@@ -56,3 +56,23 @@ fn the_lua_example_bot_plays_its_rank() {
 fn the_wat_example_bot_plays_the_king_only() {
     plays_by_its_rule("kuhn_king.wat", |card, _| card == Card::K);
 }
+
+/// docs/embedding.md's "Playing a match from Rust", as written there (the path from this
+/// package rather than from the workspace).
+#[test]
+fn the_embedding_guides_match_plays() -> Result<(), cardarena::HostError> {
+    use cardarena::{LimitsConfig, Match};
+    use kuhn_arena::game::{Kuhn, Variant};
+
+    let loader = Loader::new();
+    let lua = loader.resolve::<Kuhn>(&bot("kuhn_rank.lua"))?;
+    let nash = loader.resolve::<Kuhn>("nash")?;
+    let replay = Match::<Kuhn>::new(Variant::Standard, 7)
+        .seat(&nash, &LimitsConfig::default())
+        .seat(&lua, &LimitsConfig::default())
+        .play();
+    println!("{:?}", replay.outcome.points);
+    assert_eq!(replay.bots[1].name, bot("kuhn_rank.lua"));
+    assert!(replay.faults.iter().all(Vec::is_empty) && !replay.decisions.is_empty());
+    Ok(())
+}
