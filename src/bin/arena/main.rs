@@ -7,7 +7,6 @@ use clap::Parser;
 mod bench;
 mod cli;
 mod human;
-mod ladder;
 mod progress;
 mod timing;
 

@@ -2,7 +2,7 @@
 //! their case, per-account rate limits, security headers, Secure cookies, error pages.
 
 use super::*;
-use crate::ladder::db::name_key;
+use crate::db::name_key;
 
 /// The id in the first revoke form of an account page.
 fn first_revoke(html: &str) -> Option<String> {

@@ -26,6 +26,7 @@ pub mod jobs;
 pub mod matchmaking;
 pub mod play;
 pub mod rate;
+pub mod serve;
 pub mod server;
 #[cfg(test)]
 mod tests;
