@@ -30,6 +30,7 @@ pub mod serve;
 pub mod server;
 #[cfg(test)]
 mod tests;
+pub mod time;
 
 pub use config::LadderConfig;
 pub use db::Db;

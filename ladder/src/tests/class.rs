@@ -15,7 +15,7 @@ use cardarena::tournament::grade::{self, GradeRow, GradeSetup, Played};
 fn form_time(t: i64) -> String {
     let days = t.div_euclid(86_400);
     // the server's own calendar, as it reads the field back
-    let (y, m, d) = crate::class::civil_from_days(days);
+    let (y, m, d) = crate::time::civil_from_days(days);
     let s = t.rem_euclid(86_400);
     format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}", s / 3600, (s % 3600) / 60)
 }
@@ -316,7 +316,7 @@ async fn an_upload_after_the_deadline_is_not_frozen_and_a_failed_match_ends_the_
     assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
     let bot = s.db.bot_named("blade", "greedy").unwrap().unwrap();
     let newest = s.db.versions(bot.id).unwrap().remove(0);
-    s.db.with(|c| {
+    s.db.raw(|c| {
         c.execute(
             "UPDATE versions SET created = ?1 WHERE id = ?2",
             rusqlite::params![deadline + 5, newest.id],

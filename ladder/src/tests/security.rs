@@ -49,7 +49,7 @@ async fn disabling_a_user_ends_their_sessions_for_good() {
     assert_eq!(alice.get(&s.app, "/account").await.status, StatusCode::OK);
     let id = s.db.users().unwrap().into_iter().find(|u| u.name == "alice").unwrap().id;
     let sessions_of = || {
-        s.db.with(|c| {
+        s.db.raw(|c| {
             c.query_row(
                 "SELECT COUNT(*) FROM sessions WHERE json_extract(record, '$.data.user') = ?1",
                 [id],
@@ -122,7 +122,7 @@ async fn user_and_bot_names_are_unique_whatever_their_case() {
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.body);
     assert!(r.body.contains("the name is taken"), "{}", r.body);
     // Nor in the database itself, past the code.
-    let direct = s.db.with(|c| {
+    let direct = s.db.raw(|c| {
         c.execute(
             "INSERT INTO users (name, name_key, pw_hash, created) VALUES ('ALICE', ?1, 'x', 0)",
             [name_key("ALICE")],
@@ -166,7 +166,7 @@ fn older_databases_migrate_keeping_colliding_names() {
     }
     let db = Db::open(&path).unwrap();
     let keys: Vec<(String, String)> = db
-        .with(|c| {
+        .raw(|c| {
             let mut s = c.prepare("SELECT name, name_key FROM users ORDER BY id")?;
             let rows = s.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect();
             rows
@@ -182,7 +182,7 @@ fn older_databases_migrate_keeping_colliding_names() {
     assert!(db.register("aLiCe", "h", None).unwrap().is_none());
     assert!(db.register("carol", "h", None).unwrap().is_some());
     let bots: Vec<String> = db
-        .with(|c| {
+        .raw(|c| {
             let mut s = c.prepare("SELECT name_key FROM bots ORDER BY id")?;
             let rows = s.query_map([], |r| r.get(0))?.collect();
             rows

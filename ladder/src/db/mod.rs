@@ -6,6 +6,9 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+pub mod class;
+pub mod play;
+
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
@@ -397,18 +400,24 @@ impl Db {
         &self.path
     }
 
-    pub(super) fn conn(&self) -> MutexGuard<'_, Connection> {
+    fn conn(&self) -> MutexGuard<'_, Connection> {
         // A panic while holding the lock leaves SQLite consistent (statements are atomic).
         self.conn.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    pub(super) fn err(&self, source: rusqlite::Error) -> DbError {
+    fn err(&self, source: rusqlite::Error) -> DbError {
         DbError { path: self.path.display().to_string(), source }
     }
 
     /// Runs `f` on the connection, mapping its errors to [`DbError`].
-    pub(super) fn with<T>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Result<T> {
+    fn with<T>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Result<T> {
         f(&self.conn()).map_err(|e| self.err(e))
+    }
+
+    /// Runs SQL of the tests' own (to look inside, or to set up what the pages cannot).
+    #[cfg(test)]
+    pub(crate) fn raw<T>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Result<T> {
+        self.with(f)
     }
 
     /// On a database without users: a fresh one-time admin invite code (older unused admin
