@@ -19,13 +19,14 @@ use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::Form;
 use minijinja::context;
 use serde::{Deserialize, Serialize};
-use tower_sessions::Session;
 
 use super::db::class::Frozen;
 pub use super::db::class::{Entry, Event, NewEvent};
 use super::db::Version;
+use super::error::AppError;
+use super::extract::{Admin, Page};
 use super::jobs::{label, JobError, GROUP};
-use super::server::{check_csrf, page, require_admin, ser, AppError, Ladder, Page};
+use super::server::{ser, Ladder};
 use super::time::{parse_utc, utc_text};
 use cardarena::bots::bot::{builtin_hash, is_builtin_name, BUILTIN_BOTS};
 use cardarena::play::games::GameId;
@@ -248,8 +249,7 @@ fn collect(ladder: &Ladder, event: &Event) -> Result<bool, JobError> {
 // ---- pages -----------------------------------------------------------------------------------
 
 /// `GET /class`: every event.
-pub async fn list(State(ladder): State<Ladder>, session: Session) -> Result<Html<String>, AppError> {
-    let page = page(&ladder, &session).await?;
+pub async fn list(State(ladder): State<Ladder>, page: Page) -> Result<Html<String>, AppError> {
     let events = ladder.run(|db| db.class_events()).await?;
     ladder.render(&page, "class_list.html", context! { events => ser(&events) })
 }
@@ -272,17 +272,13 @@ async fn admin_with(
 }
 
 /// `GET /admin/class`: the admin's events and the form that creates one.
-pub async fn admin_page(State(ladder): State<Ladder>, session: Session) -> Result<Response, AppError> {
-    let me = require_admin(&ladder, &session).await?;
-    let page = Page { me: Some(me), csrf: page(&ladder, &session).await?.csrf };
+pub async fn admin_page(State(ladder): State<Ladder>, _: Admin, page: Page) -> Result<Response, AppError> {
     admin_with(&ladder, &page, None, StatusCode::OK).await
 }
 
 /// The event form.
 #[derive(Deserialize)]
 pub struct EventForm {
-    #[serde(default)]
-    csrf: String,
     #[serde(default)]
     name: String,
     /// `game variant`, one of the ladder's boards.
@@ -348,15 +344,13 @@ fn check_event(ladder: &Ladder, form: &EventForm, now: i64) -> Result<NewEvent, 
 /// `POST /admin/class`: creates an event.
 pub async fn create(
     State(ladder): State<Ladder>,
-    session: Session,
+    Admin(me): Admin,
+    page: Page,
     Form(form): Form<EventForm>,
 ) -> Result<Response, AppError> {
-    check_csrf(&session, &form.csrf).await?;
-    let me = require_admin(&ladder, &session).await?;
     let event = match check_event(&ladder, &form, super::db::now()) {
         Ok(e) => e,
         Err(message) => {
-            let page = Page { me: Some(me), csrf: form.csrf.clone() };
             return admin_with(&ladder, &page, Some(message), StatusCode::UNPROCESSABLE_ENTITY).await;
         }
     };
@@ -368,10 +362,9 @@ pub async fn create(
 /// `GET /class/{id}`: an event: its state, the frozen bots, the results.
 pub async fn event_page(
     State(ladder): State<Ladder>,
-    session: Session,
+    page: Page,
     Path(id): Path<i64>,
 ) -> Result<Html<String>, AppError> {
-    let page = page(&ladder, &session).await?;
     let (event, entries, results, total) = ladder
         .run(move |db| {
             let event = db.class_event(id)?;
@@ -400,10 +393,10 @@ pub async fn csv(State(ladder): State<Ladder>, Path(id): Path<i64>) -> Result<Re
     let (event, results) = ladder.run(move |db| Ok((db.class_event(id)?, db.class_results(id)?))).await?;
     let event = event.ok_or_else(|| AppError::not_found("class event"))?;
     let Some((csv, _, _)) = results else {
-        return Err(AppError::new(
-            StatusCode::CONFLICT,
-            format!("the event {:?} is {}: its grades are not ready", event.name, event.state),
-        ));
+        return Err(AppError::conflict(format!(
+            "the event {:?} is {}: its grades are not ready",
+            event.name, event.state
+        )));
     };
     let disposition = format!("attachment; filename=\"class-{id}-grades.csv\"");
     Ok((

@@ -24,13 +24,15 @@ use axum::routing::{get, post};
 use axum::{Form, Json, Router};
 use minijinja::{context, Value};
 use serde::{Deserialize, Serialize};
-use tower_sessions::Session;
 
 use super::db::play::NewPlayGame;
 pub use super::db::play::{Game, Turn};
-use super::db::{secret, Db, DbError};
+use super::db::User;
+use super::db::{secret, Db};
+use super::error::AppError;
+use super::extract::{CurrentUser, Page};
 use super::jobs::{Jobs, GROUP};
-use super::server::{check_csrf, page, require_user, ser, AppError, Ladder};
+use super::server::{ser, Ladder};
 use cardarena::bots::bot::{Fault, Verdict};
 use cardarena::play::games::GameId;
 use cardarena::play::person::{Person, Prompt};
@@ -143,11 +145,7 @@ async fn blocking<T: Send + 'static>(
 ) -> Result<T, AppError> {
     let (db, _, jobs) = ladder.parts();
     let (db, jobs) = (db.clone(), jobs.clone());
-    tokio::task::spawn_blocking(move || f(&db, &jobs)).await.map_err(|e| AppError::internal(e.to_string()))?
-}
-
-fn db_err(e: DbError) -> AppError {
-    AppError::internal(e.to_string())
+    tokio::task::spawn_blocking(move || f(&db, &jobs)).await?
 }
 
 /// Takes in game `g`'s result if its job is done (or failed). Returns the game as it is now.
@@ -156,31 +154,29 @@ fn take_in(db: &Db, jobs: &Jobs, g: Game) -> Result<Game, AppError> {
         return Ok(g);
     }
     let keys = vec![g.key.clone()];
-    let found = jobs
-        .with_queue(|q| -> Result<_, cardarena::tournament::queue::QueueError> {
-            if let Some(r) = q.results(&keys)?.remove(&g.key) {
-                return Ok(Some((Some((r.summary, q.replay(&g.key)?.unwrap_or_default())), None)));
-            }
-            Ok(match q.states(&keys)?.remove(&g.key) {
-                Some((state, error)) if state == "failed" => Some((None, error)),
-                _ => None,
-            })
+    let found = jobs.with_queue(|q| -> Result<_, cardarena::tournament::queue::QueueError> {
+        if let Some(r) = q.results(&keys)?.remove(&g.key) {
+            return Ok(Some((Some((r.summary, q.replay(&g.key)?.unwrap_or_default())), None)));
+        }
+        Ok(match q.states(&keys)?.remove(&g.key) {
+            Some((state, error)) if state == "failed" => Some((None, error)),
+            _ => None,
         })
-        .map_err(|e| AppError::internal(e.to_string()))?;
+    })?;
     match found {
-        Some((Some((summary, replay)), _)) => db.finish_play_game(g.id, &summary, &replay).map_err(db_err)?,
-        Some((None, error)) => db
-            .fail_play_game(g.id, &error.unwrap_or_else(|| "the worker could not play it".into()))
-            .map_err(db_err)?,
+        Some((Some((summary, replay)), _)) => db.finish_play_game(g.id, &summary, &replay)?,
+        Some((None, error)) => {
+            db.fail_play_game(g.id, &error.unwrap_or_else(|| "the worker could not play it".into()))?
+        }
         None => return Ok(g),
     };
-    db.play_game(g.id).map_err(db_err)?.ok_or_else(|| AppError::not_found("game"))
+    db.play_game(g.id)?.ok_or_else(|| AppError::not_found("game"))
 }
 
 /// The game `id` if `me` may see it: their own, or anyone's once it is over (a finished match
 /// is public like every ladder match; a live one shows the person's hidden cards).
 fn visible(db: &Db, jobs: &Jobs, id: i64, me: Option<i64>) -> Result<Game, AppError> {
-    let g = db.play_game(id).map_err(db_err)?.ok_or_else(|| AppError::not_found("game"))?;
+    let g = db.play_game(id)?.ok_or_else(|| AppError::not_found("game"))?;
     let g = take_in(db, jobs, g)?;
     if g.live() && me != Some(g.user) {
         return Err(AppError::new(
@@ -195,17 +191,17 @@ fn wants_json(headers: &HeaderMap) -> bool {
     headers.get(header::ACCEPT).and_then(|v| v.to_str().ok()).is_some_and(|v| v.contains("application/json"))
 }
 
-async fn play_page(State(ladder): State<Ladder>, session: Session) -> Result<Html<String>, AppError> {
-    let page = page(&ladder, &session).await?;
-    let me = page.me.clone().ok_or_else(|| {
-        AppError::new(StatusCode::UNAUTHORIZED, "sign in first (the Sign in link at the top)")
-    })?;
+async fn play_page(
+    State(ladder): State<Ladder>,
+    CurrentUser(me): CurrentUser,
+    page: Page,
+) -> Result<Html<String>, AppError> {
     let config = ladder.parts().1.clone();
     let ctx = blocking(&ladder, move |db, jobs| {
         let mut options = Vec::new();
         let mut four = false;
         for b in &config.boards {
-            for (bot, v) in db.players(b.game.name()).map_err(db_err)? {
+            for (bot, v) in db.players(b.game.name())? {
                 four |= b.game.players() > 2;
                 options.push(context! {
                     value => format!("{}/{}", v.id, b.variant),
@@ -217,7 +213,7 @@ async fn play_page(State(ladder): State<Ladder>, session: Session) -> Result<Htm
             }
         }
         let mut games = Vec::new();
-        for g in db.play_games_of(me.id).map_err(db_err)? {
+        for g in db.play_games_of(me.id)? {
             let g = take_in(db, jobs, g)?;
             let opponent = opponent_label(db, &g)?;
             let mine = g
@@ -236,9 +232,9 @@ async fn play_page(State(ladder): State<Ladder>, session: Session) -> Result<Htm
 }
 
 fn opponent_label(db: &Db, g: &Game) -> Result<String, AppError> {
-    let v = db.version(g.version).map_err(db_err)?;
+    let v = db.version(g.version)?;
     let b = match &v {
-        Some(v) => db.bot(v.bot).map_err(db_err)?,
+        Some(v) => db.bot(v.bot)?,
         None => None,
     };
     Ok(match (b, v) {
@@ -250,8 +246,6 @@ fn opponent_label(db: &Db, g: &Game) -> Result<String, AppError> {
 #[derive(Deserialize)]
 struct StartForm {
     #[serde(default)]
-    csrf: String,
-    #[serde(default)]
     opponent: String,
     #[serde(default)]
     seat: String,
@@ -259,12 +253,10 @@ struct StartForm {
 
 async fn start(
     State(ladder): State<Ladder>,
-    session: Session,
+    CurrentUser(me): CurrentUser,
     Form(form): Form<StartForm>,
 ) -> Result<Redirect, AppError> {
-    let me = require_user(&ladder, &session).await?;
-    check_csrf(&session, &form.csrf).await?;
-    let unprocessable = |m: String| AppError::new(StatusCode::UNPROCESSABLE_ENTITY, m);
+    let unprocessable = AppError::unprocessable;
     let (version, variant) = form
         .opponent
         .split_once('/')
@@ -278,13 +270,13 @@ async fn start(
                 "version {version} is not a ready bot on a board: choose an opponent from the list on the Play page"
             ))
         };
-        let v = db.version(version).map_err(db_err)?.ok_or_else(not_ready)?;
-        let bot = db.bot(v.bot).map_err(db_err)?.ok_or_else(not_ready)?;
+        let v = db.version(version)?.ok_or_else(not_ready)?;
+        let bot = db.bot(v.bot)?.ok_or_else(not_ready)?;
         let game: GameId = bot.game.parse().map_err(|_| not_ready())?;
         if !config.boards_of(game).any(|b| b.variant == variant) {
             return Err(unprocessable(format!("{} has no board of the variant {variant:?}", game.name())));
         }
-        let players = db.players(game.name()).map_err(db_err)?;
+        let players = db.players(game.name())?;
         if !players.iter().any(|(_, p)| p.id == version) {
             return Err(not_ready());
         }
@@ -302,14 +294,14 @@ async fn start(
                 "you have a game in play: finish or resign it first (the Play page lists it)",
             )
         };
-        for g in db.play_games_of(me.id).map_err(db_err)?.into_iter().filter(Game::live) {
+        for g in db.play_games_of(me.id)?.into_iter().filter(Game::live) {
             // (a game that ended since it was last looked at is taken in first)
             if take_in(db, jobs, g)?.live() {
                 return Err(busy());
             }
         }
         let seed = u64::from_str_radix(&secret()[..16], 16).unwrap_or(0);
-        let (bot_seat, _, bytes) = jobs.seat(db, version).map_err(|e| AppError::internal(e.to_string()))?;
+        let (bot_seat, _, bytes) = jobs.seat(db, version)?;
         let seats = (0..n).map(|s| if s == seat { SeatSpec::person(&me.name) } else { bot_seat.clone() }).collect();
         let spec = JobSpec { game: game.name().to_string(), variant: variant.clone(), seed, seats, limits: config.limits.clone() };
         let job = NewJob::new(GROUP, spec);
@@ -326,13 +318,12 @@ async fn start(
                 key: &job.key,
                 move_seconds: config.move_seconds,
             })
-            .map_err(db_err)?;
+            ?;
         let id = made.ok_or_else(busy)?;
         jobs.with_queue(|q| {
             q.put_bots(&[(bot_seat.hash.clone(), bytes)])?;
             q.enqueue(&[job])
-        })
-        .map_err(|e| AppError::internal(e.to_string()))?;
+        })?;
         Ok(id)
     })
     .await?;
@@ -341,18 +332,17 @@ async fn start(
 
 async fn game_page(
     State(ladder): State<Ladder>,
-    session: Session,
+    page: Page,
     Path(id): Path<i64>,
 ) -> Result<Html<String>, AppError> {
-    let page = page(&ladder, &session).await?;
     let me = page.me.as_ref().map(|u| u.id);
     let ctx = blocking(&ladder, move |db, jobs| {
         let g = visible(db, jobs, id, me)?;
         let opponent = opponent_label(db, &g)?;
-        let bot_id = db.version(g.version).map_err(db_err)?.map(|v| v.bot);
-        let player = db.user(g.user).map_err(db_err)?.map(|u| u.name).unwrap_or_default();
+        let bot_id = db.version(g.version)?.map(|v| v.bot);
+        let player = db.user(g.user)?.map(|u| u.name).unwrap_or_default();
         let turn = if g.live() {
-            db.last_play_turn(g.id).map_err(db_err)?.filter(|t| t.action.is_none()).map(|t| t.draw(&g.game))
+            db.last_play_turn(g.id)?.filter(|t| t.action.is_none()).map(|t| t.draw(&g.game))
         } else {
             None
         };
@@ -383,7 +373,7 @@ async fn game_page(
 }
 
 fn stored_replay(db: &Db, id: i64) -> Result<Option<cardarena::play::runner::Replay>, AppError> {
-    let blob = db.play_replay(id).map_err(db_err)?;
+    let blob = db.play_replay(id)?;
     Ok(blob
         .and_then(|b| cardarena::tournament::store::unpack(&b).ok())
         .and_then(|t| serde_json::from_str(&t).ok()))
@@ -401,13 +391,13 @@ struct StateAnswer {
 
 async fn state(
     State(ladder): State<Ladder>,
-    session: Session,
+    page: Result<Page, AppError>,
     Path(id): Path<i64>,
 ) -> Result<Json<StateAnswer>, AppError> {
-    let me = page(&ladder, &session).await.map_err(AppError::json)?.me.map(|u| u.id);
+    let me = page.map_err(AppError::json)?.me.map(|u| u.id);
     blocking(&ladder, move |db, jobs| {
         let g = visible(db, jobs, id, me)?;
-        let turn = if g.live() { db.last_play_turn(g.id).map_err(db_err)? } else { None };
+        let turn = if g.live() { db.last_play_turn(g.id)? } else { None };
         let open = turn.filter(|t| t.action.is_none()).map(|t| t.draw(&g.game));
         let waiting = match (g.state.as_str(), &open) {
             ("queued", _) => "worker",
@@ -424,68 +414,55 @@ async fn state(
 #[derive(Deserialize)]
 struct MoveForm {
     #[serde(default)]
-    csrf: String,
-    #[serde(default)]
     n: String,
     #[serde(default)]
     action: String,
 }
 
 /// The person's game `id`, refusing anyone else and a game that is over.
-async fn own_live_game(ladder: &Ladder, session: &Session, id: i64, csrf: &str) -> Result<Game, AppError> {
-    let me = require_user(ladder, session).await?;
-    check_csrf(session, csrf).await?;
+async fn own_live_game(ladder: &Ladder, me: &User, id: i64) -> Result<Game, AppError> {
     let g = blocking(ladder, move |db, jobs| {
-        let g = db.play_game(id).map_err(db_err)?.ok_or_else(|| AppError::not_found("game"))?;
+        let g = db.play_game(id)?.ok_or_else(|| AppError::not_found("game"))?;
         take_in(db, jobs, g)
     })
     .await?;
     if g.user != me.id {
-        return Err(AppError::new(
-            StatusCode::FORBIDDEN,
-            "this is another player's game; you cannot move in it",
-        ));
+        return Err(AppError::forbidden("this is another player's game; you cannot move in it"));
     }
     if !g.live() {
-        return Err(AppError::new(StatusCode::CONFLICT, "this game is over"));
+        return Err(AppError::conflict("this game is over"));
     }
     Ok(g)
 }
 
 async fn make_move(
     State(ladder): State<Ladder>,
-    session: Session,
+    me: Result<CurrentUser, AppError>,
     headers: HeaderMap,
     Path(id): Path<i64>,
     Form(form): Form<MoveForm>,
 ) -> Result<Response, AppError> {
     let json = wants_json(&headers);
     let wrap = |e: AppError| if json { e.json() } else { e };
-    let g = own_live_game(&ladder, &session, id, &form.csrf).await.map_err(wrap)?;
-    let n: i64 = form.n.parse().map_err(|_| {
-        wrap(AppError::new(StatusCode::UNPROCESSABLE_ENTITY, "the move names no decision (n)"))
-    })?;
+    let CurrentUser(me) = me.map_err(wrap)?;
+    let g = own_live_game(&ladder, &me, id).await.map_err(wrap)?;
+    let n: i64 =
+        form.n.parse().map_err(|_| wrap(AppError::unprocessable("the move names no decision (n)")))?;
     let action = form.action.clone();
     blocking(&ladder, move |db, _| {
-        let turn =
-            db.last_play_turn(g.id).map_err(db_err)?.filter(|t| t.action.is_none() && t.n == n).ok_or_else(
-                || {
-                    AppError::new(
-                        StatusCode::CONFLICT,
-                        "that decision is not open (already made, or not yet asked): reload the page",
-                    )
-                },
-            )?;
+        let turn = db.last_play_turn(g.id)?.filter(|t| t.action.is_none() && t.n == n).ok_or_else(|| {
+            AppError::conflict("that decision is not open (already made, or not yet asked): reload the page")
+        })?;
         if !turn.legal.contains(&action) {
             let shown: String = action.chars().take(40).collect();
-            return Err(AppError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                format!("{shown:?} is not a legal move now; the legal moves are {}", turn.legal.join(", ")),
-            ));
+            return Err(AppError::unprocessable(format!(
+                "{shown:?} is not a legal move now; the legal moves are {}",
+                turn.legal.join(", ")
+            )));
         }
-        let set = db.set_play_action(g.id, n, &action).map_err(db_err)?;
+        let set = db.set_play_action(g.id, n, &action)?;
         if !set {
-            return Err(AppError::new(StatusCode::CONFLICT, "that decision was already made"));
+            return Err(AppError::conflict("that decision was already made"));
         }
         Ok(())
     })
@@ -498,41 +475,31 @@ async fn make_move(
     })
 }
 
-#[derive(Deserialize)]
-struct CsrfOnly {
-    #[serde(default)]
-    csrf: String,
-}
-
 async fn resign(
     State(ladder): State<Ladder>,
-    session: Session,
+    CurrentUser(me): CurrentUser,
     Path(id): Path<i64>,
-    Form(form): Form<CsrfOnly>,
 ) -> Result<Redirect, AppError> {
-    let g = own_live_game(&ladder, &session, id, &form.csrf).await?;
-    blocking(&ladder, move |db, _| {
-        db.set_play_state(g.id, &["queued", "playing"], "resigned").map_err(db_err)
-    })
-    .await?;
+    let g = own_live_game(&ladder, &me, id).await?;
+    blocking(&ladder, move |db, _| Ok(db.set_play_state(g.id, &["queued", "playing"], "resigned")?)).await?;
     Ok(Redirect::to(&format!("/play/{id}")))
 }
 
 async fn replay_json(
     State(ladder): State<Ladder>,
-    session: Session,
+    Page { me, .. }: Page,
     Path(id): Path<i64>,
 ) -> Result<Response, AppError> {
-    let me = page(&ladder, &session).await?.me.map(|u| u.id);
+    let me = me.map(|u| u.id);
     let replay = blocking(&ladder, move |db, jobs| {
         let g = visible(db, jobs, id, me)?;
         if g.live() {
-            return Err(AppError::new(StatusCode::CONFLICT, "the game is not over yet"));
+            return Err(AppError::conflict("the game is not over yet"));
         }
         stored_replay(db, id)?.ok_or_else(|| AppError::not_found("replay (the game failed)"))
     })
     .await?;
-    let text = serde_json::to_string_pretty(&replay).map_err(|e| AppError::internal(e.to_string()))? + "\n";
+    let text = serde_json::to_string_pretty(&replay)? + "\n";
     let disposition = format!("attachment; filename=\"play-{id}.json\"");
     Ok((
         [(header::CONTENT_TYPE, "application/json".to_string()), (header::CONTENT_DISPOSITION, disposition)],

@@ -20,7 +20,12 @@ use tower_sessions::{Expiry, Session, SessionManagerLayer};
 use super::auth::{self, SqliteSessions};
 use super::board;
 use super::config::{Board, LadderConfig, Register};
-use super::db::{BotRow, Db, DbError, UploadRefused, User, Version};
+use super::db::{BotRow, Db, DbError, User, Version};
+pub use super::error::AppError;
+use super::error::ErrorMessage;
+pub(crate) use super::extract::bearer;
+pub use super::extract::Page;
+use super::extract::{page_of, session_user, sign_in_first, Admin, ApiUser, CurrentUser};
 use super::jobs::{Check, Job, Jobs};
 use cardarena::bots::bot::content_hash;
 use cardarena::play::games::GameId;
@@ -98,10 +103,7 @@ impl Ladder {
         f: impl FnOnce(&Db) -> Result<T, DbError> + Send + 'static,
     ) -> Result<T, AppError> {
         let db = self.0.db.clone();
-        tokio::task::spawn_blocking(move || f(&db))
-            .await
-            .map_err(|e| AppError::internal(e.to_string()))?
-            .map_err(|e| AppError::internal(e.to_string()))
+        Ok(tokio::task::spawn_blocking(move || f(&db)).await??)
     }
 
     pub(super) fn render(&self, page: &Page, name: &str, ctx: Value) -> Result<Html<String>, AppError> {
@@ -112,11 +114,7 @@ impl Ladder {
             url => &self.0.url,
         };
         let base = context! { site, me => ser(&page.me), csrf => &page.csrf };
-        let template = self.0.env.get_template(name).map_err(|e| AppError::internal(e.to_string()))?;
-        template
-            .render(context! { ..ctx, ..base })
-            .map(Html)
-            .map_err(|e| AppError::internal(format!("{e:#}")))
+        Ok(Html(self.0.env.get_template(name)?.render(context! { ..ctx, ..base })?))
     }
 
     /// The ladder's database, configuration and jobs (for the pages of sibling modules).
@@ -133,133 +131,6 @@ impl Ladder {
 /// A serializable value for a template.
 pub(super) fn ser<T: serde::Serialize>(value: &T) -> Value {
     Value::from(minijinja::value::Serde(value))
-}
-
-/// An error answer: its status and a message that says what to do. API routes answer JSON
-/// (`{"error": ...}`), pages a small HTML page.
-#[derive(Debug)]
-pub struct AppError {
-    status: StatusCode,
-    message: String,
-    json: bool,
-}
-
-impl AppError {
-    pub(super) fn new(status: StatusCode, message: impl Into<String>) -> AppError {
-        AppError { status, message: message.into(), json: false }
-    }
-
-    pub(super) fn internal(message: String) -> AppError {
-        AppError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("the server failed: {message}"))
-    }
-
-    pub(super) fn json(mut self) -> AppError {
-        self.json = true;
-        self
-    }
-
-    pub(super) fn not_found(what: &str) -> AppError {
-        AppError::new(StatusCode::NOT_FOUND, format!("no such {what}"))
-    }
-}
-
-impl IntoResponse for AppError {
-    fn into_response(self) -> Response {
-        if self.json {
-            return (self.status, Json(serde_json::json!({ "error": self.message }))).into_response();
-        }
-        let escaped = minijinja::HtmlEscape(&self.message).to_string();
-        let message = ErrorMessage(self.message);
-        let body = format!(
-            "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{0}</title>\
-             <link rel=\"icon\" href=\"data:,\"><link rel=\"stylesheet\" href=\"/static/style.css\"></head><body><main><h1>{0}</h1>\
-             <p class=\"error\">{escaped}</p><p><a href=\"/\">Back to the ladder</a></p></main></body></html>",
-            self.status
-        );
-        // `harden::error_pages` shows the message in the ladder's layout.
-        (self.status, axum::Extension(message), Html(body)).into_response()
-    }
-}
-
-/// The message of an error page, for `harden::error_pages` to show in the ladder's layout.
-#[derive(Clone, Debug)]
-pub(super) struct ErrorMessage(pub(super) String);
-
-/// Who is asking, and the session's CSRF token for the page's forms.
-pub(super) struct Page {
-    pub(super) me: Option<User>,
-    pub(super) csrf: String,
-}
-
-/// The session's CSRF token (made on first use).
-async fn csrf_token(session: &Session) -> Result<String, AppError> {
-    if let Some(t) = session.get::<String>("csrf").await.map_err(|e| AppError::internal(e.to_string()))? {
-        return Ok(t);
-    }
-    let t = auth::secret();
-    session.insert("csrf", &t).await.map_err(|e| AppError::internal(e.to_string()))?;
-    Ok(t)
-}
-
-/// Refuses a form whose CSRF token is not the session's.
-pub(super) async fn check_csrf(session: &Session, given: &str) -> Result<(), AppError> {
-    let expected = session.get::<String>("csrf").await.map_err(|e| AppError::internal(e.to_string()))?;
-    match expected {
-        Some(t) if !given.is_empty() && t == given => Ok(()),
-        _ => Err(AppError::new(
-            StatusCode::FORBIDDEN,
-            "the form's security token is missing or out of date; reload the page and submit it again",
-        )),
-    }
-}
-
-pub(super) async fn page(ladder: &Ladder, session: &Session) -> Result<Page, AppError> {
-    let me = session_user(ladder, session).await?;
-    Ok(Page { me, csrf: csrf_token(session).await? })
-}
-
-/// The session's account, unless it is disabled or its sessions were ended since this one
-/// began (the session's epoch is older than the account's; sessions of older versions have none,
-/// which is 0).
-async fn session_user(ladder: &Ladder, session: &Session) -> Result<Option<User>, AppError> {
-    let e = |e: tower_sessions::session::Error| AppError::internal(e.to_string());
-    let Some(id) = session.get::<i64>("user").await.map_err(e)? else {
-        return Ok(None);
-    };
-    let epoch = session.get::<i64>("epoch").await.map_err(e)?.unwrap_or(0);
-    let found = ladder.run(move |db| db.user_epoch(id)).await?;
-    Ok(found.filter(|(u, now)| !u.disabled && *now == epoch).map(|(u, _)| u))
-}
-
-pub(super) fn bearer(headers: &HeaderMap) -> Option<&str> {
-    headers.get(header::AUTHORIZATION)?.to_str().ok()?.strip_prefix("Bearer ").map(str::trim)
-}
-
-async fn token_user(ladder: &Ladder, headers: &HeaderMap) -> Result<User, AppError> {
-    let unauthorized = || {
-        AppError::new(
-            StatusCode::UNAUTHORIZED,
-            "no valid API token: make one on your account page and send it as `Authorization: Bearer TOKEN` (arena submit reads ARENA_TOKEN)",
-        )
-        .json()
-    };
-    let token = bearer(headers).ok_or_else(unauthorized)?.to_string();
-    ladder.run(move |db| db.token_user(&token)).await?.filter(|u| !u.disabled).ok_or_else(unauthorized)
-}
-
-pub(super) async fn require_user(ladder: &Ladder, session: &Session) -> Result<User, AppError> {
-    session_user(ladder, session)
-        .await?
-        .ok_or_else(|| AppError::new(StatusCode::UNAUTHORIZED, "sign in first (the Sign in link at the top)"))
-}
-
-pub(super) async fn require_admin(ladder: &Ladder, session: &Session) -> Result<User, AppError> {
-    let me = require_user(ladder, session).await?;
-    if me.admin {
-        Ok(me)
-    } else {
-        Err(AppError::new(StatusCode::FORBIDDEN, "only an admin may do this"))
-    }
 }
 
 /// Rate-limit key of a caller who is not (or not yet) known as an account: the API token, else
@@ -326,8 +197,7 @@ pub(super) fn sessions(ladder: &Ladder) -> SessionManagerLayer<SqliteSessions> {
         .with_expiry(Expiry::OnInactivity(CookieDuration::days(7)))
 }
 
-async fn index(State(ladder): State<Ladder>, session: Session) -> Result<Html<String>, AppError> {
-    let page = page(&ladder, &session).await?;
+async fn index(State(ladder): State<Ladder>, page: Page) -> Result<Html<String>, AppError> {
     let boards = ladder.0.config.boards.clone();
     let rows = ladder
         .run(move |db| {
@@ -346,14 +216,11 @@ async fn index(State(ladder): State<Ladder>, session: Session) -> Result<Html<St
 
 #[derive(Deserialize)]
 struct LoginForm {
-    #[serde(default)]
-    csrf: String,
     name: String,
     password: String,
 }
 
-async fn login_page(State(ladder): State<Ladder>, session: Session) -> Result<Html<String>, AppError> {
-    let page = page(&ladder, &session).await?;
+async fn login_page(State(ladder): State<Ladder>, page: Page) -> Result<Html<String>, AppError> {
     ladder.render(&page, "login.html", context! {})
 }
 
@@ -362,7 +229,6 @@ async fn login(
     session: Session,
     Form(form): Form<LoginForm>,
 ) -> Result<Response, AppError> {
-    check_csrf(&session, &form.csrf).await?;
     let name = form.name.clone();
     let row = ladder.run(move |db| db.login_row(&name)).await?;
     let decoy = ladder.0.decoy.clone();
@@ -375,10 +241,9 @@ async fn login(
             None
         }
     })
-    .await
-    .map_err(|e| AppError::internal(e.to_string()))?;
+    .await?;
     let Some(user) = user else {
-        let page = page(&ladder, &session).await?;
+        let page = page_of(&ladder, &session).await?;
         let html = ladder.render(&page, "login.html", context! { message => "wrong name or password" })?;
         return Ok((StatusCode::UNAUTHORIZED, html).into_response());
     };
@@ -387,26 +252,18 @@ async fn login(
 }
 
 async fn sign_in(ladder: &Ladder, session: &Session, user: &User) -> Result<(), AppError> {
-    let e = |e: tower_sessions::session::Error| AppError::internal(e.to_string());
     let id = user.id;
     let epoch = ladder.run(move |db| db.user_epoch(id)).await?.map_or(0, |(_, epoch)| epoch);
     // A new session id at sign-in (no fixation), and a new CSRF token with it.
-    session.cycle_id().await.map_err(e)?;
-    session.insert("user", user.id).await.map_err(e)?;
-    session.insert("epoch", epoch).await.map_err(e)?;
-    session.insert("csrf", auth::secret()).await.map_err(e)?;
+    session.cycle_id().await?;
+    session.insert("user", user.id).await?;
+    session.insert("epoch", epoch).await?;
+    session.insert("csrf", auth::secret()).await?;
     Ok(())
 }
 
-#[derive(Deserialize)]
-struct CsrfForm {
-    #[serde(default)]
-    csrf: String,
-}
-
-async fn logout(session: Session, Form(form): Form<CsrfForm>) -> Result<Redirect, AppError> {
-    check_csrf(&session, &form.csrf).await?;
-    session.flush().await.map_err(|e| AppError::internal(e.to_string()))?;
+async fn logout(session: Session) -> Result<Redirect, AppError> {
+    session.flush().await?;
     Ok(Redirect::to("/"))
 }
 
@@ -417,17 +274,14 @@ struct InviteQuery {
 
 async fn register_page(
     State(ladder): State<Ladder>,
-    session: Session,
+    page: Page,
     Query(q): Query<InviteQuery>,
 ) -> Result<Html<String>, AppError> {
-    let page = page(&ladder, &session).await?;
     ladder.render(&page, "register.html", context! { invite => q.invite })
 }
 
 #[derive(Deserialize)]
 struct RegisterForm {
-    #[serde(default)]
-    csrf: String,
     #[serde(default)]
     invite: String,
     name: String,
@@ -439,13 +293,12 @@ async fn register(
     session: Session,
     Form(form): Form<RegisterForm>,
 ) -> Result<Response, AppError> {
-    check_csrf(&session, &form.csrf).await?;
     let again = |message: String| {
         let ladder = ladder.clone();
         let session = session.clone();
         let invite = form.invite.clone();
         async move {
-            let page = page(&ladder, &session).await?;
+            let page = page_of(&ladder, &session).await?;
             let html = ladder.render(&page, "register.html", context! { message, invite })?;
             Ok::<_, AppError>((StatusCode::UNPROCESSABLE_ENTITY, html).into_response())
         }
@@ -461,9 +314,7 @@ async fn register(
         return again("this ladder needs an invite code; ask its organiser for an invite link".into()).await;
     }
     let password = form.password.clone();
-    let hash = tokio::task::spawn_blocking(move || auth::hash_password(&password))
-        .await
-        .map_err(|e| AppError::internal(e.to_string()))?;
+    let hash = tokio::task::spawn_blocking(move || auth::hash_password(&password)).await?;
     let name = form.name.clone();
     let user = ladder.run(move |db| db.register(&name, &hash, invite.as_deref())).await?;
     let Some(user) = user else {
@@ -476,22 +327,21 @@ async fn register(
     Ok(Redirect::to("/account").into_response())
 }
 
-async fn account(State(ladder): State<Ladder>, session: Session) -> Result<Html<String>, AppError> {
-    account_with(&ladder, &session, None).await
-}
-
-async fn account_with(
-    ladder: &Ladder,
-    session: &Session,
-    new_token: Option<String>,
+async fn account(
+    State(ladder): State<Ladder>,
+    CurrentUser(me): CurrentUser,
+    page: Page,
 ) -> Result<Html<String>, AppError> {
-    account_page(ladder, session, context! { new_token }).await
+    account_page(&ladder, &me, &page, context! {}).await
 }
 
 /// The account page with `extra` in its context (a new token, the password form's answer).
-async fn account_page(ladder: &Ladder, session: &Session, extra: Value) -> Result<Html<String>, AppError> {
-    let me = require_user(ladder, session).await?;
-    let page = Page { me: Some(me.clone()), csrf: csrf_token(session).await? };
+async fn account_page(
+    ladder: &Ladder,
+    me: &User,
+    page: &Page,
+    extra: Value,
+) -> Result<Html<String>, AppError> {
     let id = me.id;
     let (bots, tokens) = ladder
         .run(move |db| {
@@ -499,25 +349,16 @@ async fn account_page(ladder: &Ladder, session: &Session, extra: Value) -> Resul
             Ok((bots, db.tokens(id)?))
         })
         .await?;
-    ladder.render(&page, "account.html", context! { bots => ser(&bots), tokens => ser(&tokens), ..extra })
-}
-
-#[derive(Deserialize)]
-struct RevokeForm {
-    #[serde(default)]
-    csrf: String,
+    ladder.render(page, "account.html", context! { bots => ser(&bots), tokens => ser(&tokens), ..extra })
 }
 
 /// `POST /account/tokens/{id}/revoke`: the token is deleted, so the next API call with it is
 /// refused.
 async fn revoke_token(
     State(ladder): State<Ladder>,
-    session: Session,
+    CurrentUser(me): CurrentUser,
     Path(id): Path<i64>,
-    Form(form): Form<RevokeForm>,
 ) -> Result<Redirect, AppError> {
-    check_csrf(&session, &form.csrf).await?;
-    let me = require_user(&ladder, &session).await?;
     if !ladder.run(move |db| db.revoke_token(me.id, id)).await? {
         return Err(AppError::not_found("token of yours"));
     }
@@ -526,8 +367,6 @@ async fn revoke_token(
 
 #[derive(Deserialize)]
 struct PasswordForm {
-    #[serde(default)]
-    csrf: String,
     #[serde(default)]
     current: String,
     #[serde(default)]
@@ -539,14 +378,15 @@ struct PasswordForm {
 async fn change_password(
     State(ladder): State<Ladder>,
     session: Session,
+    CurrentUser(me): CurrentUser,
+    page: Page,
     Form(form): Form<PasswordForm>,
 ) -> Result<Response, AppError> {
-    check_csrf(&session, &form.csrf).await?;
-    let me = require_user(&ladder, &session).await?;
     let again = |message: &str| {
-        let (ladder, session, message) = (ladder.clone(), session.clone(), message.to_string());
+        let (ladder, me, message) = (ladder.clone(), me.clone(), message.to_string());
+        let page = &page;
         async move {
-            let html = account_page(&ladder, &session, context! { password_message => message }).await?;
+            let html = account_page(&ladder, &me, page, context! { password_message => message }).await?;
             Ok::<_, AppError>((StatusCode::UNPROCESSABLE_ENTITY, html).into_response())
         }
     };
@@ -559,8 +399,7 @@ async fn change_password(
     let new_hash = tokio::task::spawn_blocking(move || {
         auth::verify_password(&current, &hash).then(|| auth::hash_password(&new))
     })
-    .await
-    .map_err(|e| AppError::internal(e.to_string()))?;
+    .await?;
     let Some(new_hash) = new_hash else {
         return again("the current password is wrong").await;
     };
@@ -572,27 +411,27 @@ async fn change_password(
 #[derive(Deserialize)]
 struct TokenForm {
     #[serde(default)]
-    csrf: String,
-    #[serde(default)]
     label: String,
 }
 
 async fn create_token(
     State(ladder): State<Ladder>,
-    session: Session,
+    CurrentUser(me): CurrentUser,
+    page: Page,
     Form(form): Form<TokenForm>,
 ) -> Result<Html<String>, AppError> {
-    check_csrf(&session, &form.csrf).await?;
-    let me = require_user(&ladder, &session).await?;
     let label: String = form.label.chars().filter(|c| !c.is_control()).take(40).collect();
     let label = if label.trim().is_empty() { "token".to_string() } else { label };
-    let token = ladder.run(move |db| db.create_token(me.id, &label)).await?;
-    account_with(&ladder, &session, Some(token)).await
+    let id = me.id;
+    let token = ladder.run(move |db| db.create_token(id, &label)).await?;
+    account_page(&ladder, &me, &page, context! { new_token => token }).await
 }
 
-async fn upload_page(State(ladder): State<Ladder>, session: Session) -> Result<Html<String>, AppError> {
-    let me = require_user(&ladder, &session).await?;
-    let page = Page { me: Some(me), csrf: csrf_token(&session).await? };
+async fn upload_page(
+    State(ladder): State<Ladder>,
+    _: CurrentUser,
+    page: Page,
+) -> Result<Html<String>, AppError> {
     upload_form_page(&ladder, &page, None, &Filled::default())
 }
 
@@ -639,8 +478,10 @@ async fn refused_upload(
     if !error.status.is_client_error() {
         return Err(error);
     }
-    let Some(me) = session_user(ladder, session).await? else { return Err(error) };
-    let page = Page { me: Some(me), csrf: csrf_token(session).await? };
+    if session_user(ladder, session).await?.is_none() {
+        return Err(error);
+    }
+    let page = page_of(ladder, session).await?;
     let html = upload_form_page(ladder, &page, Some(&error.message), filled)?;
     Ok((error.status, html).into_response())
 }
@@ -665,9 +506,9 @@ async fn accept_upload(
             "the bot file is empty; choose a .lua, .wasm or .wat file",
         ));
     }
-    let game_id: GameId = game.parse().map_err(|e: cardarena::play::games::UnknownGame| {
-        AppError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string())
-    })?;
+    let game_id: GameId = game
+        .parse()
+        .map_err(|e: cardarena::play::games::UnknownGame| AppError::unprocessable(e.to_string()))?;
     if !ladder.0.config.has_game(game_id) {
         let on: Vec<&str> = ladder.0.config.boards.iter().map(|b| b.game.name()).collect();
         return Err(AppError::new(
@@ -675,35 +516,25 @@ async fn accept_upload(
             format!("{game} is not played on this ladder (it plays: {})", on.join(", ")),
         ));
     }
-    auth::check_name("the bot name", name)
-        .map_err(|e| AppError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
-    let lang = language(file_name, &bytes).map_err(|m| AppError::new(StatusCode::UNPROCESSABLE_ENTITY, m))?;
+    auth::check_name("the bot name", name).map_err(|e| AppError::unprocessable(e.to_string()))?;
+    let lang = language(file_name, &bytes).map_err(AppError::unprocessable)?;
     let (owner_id, game, name) = (owner.id, game_id.name().to_string(), name.to_string());
     let db = ladder.0.db.clone();
-    let stored = tokio::task::spawn_blocking(move || db.upload(owner_id, &game, &name, lang, &bytes))
-        .await
-        .map_err(|e| AppError::internal(e.to_string()))?;
-    let (bot, version) = stored.map_err(|e| match e {
-        UploadRefused::Identical(_) | UploadRefused::NameTaken(..) => {
-            AppError::new(StatusCode::CONFLICT, e.to_string())
-        }
-        UploadRefused::Disabled(_) => AppError::new(StatusCode::FORBIDDEN, e.to_string()),
-        UploadRefused::Db(e) => AppError::internal(e.to_string()),
-    })?;
+    let (bot, version) =
+        tokio::task::spawn_blocking(move || db.upload(owner_id, &game, &name, lang, &bytes)).await??;
     let (queued, id) = (ladder.clone(), version.id);
-    tokio::task::spawn_blocking(move || queued.enqueue(&[Job::Validate { version: id }]))
-        .await
-        .map_err(|e| AppError::internal(e.to_string()))?
-        .map_err(|e| {
+    tokio::task::spawn_blocking(move || queued.enqueue(&[Job::Validate { version: id }])).await?.map_err(
+        |e| {
             AppError::internal(format!(
                 "the upload is stored as v{} but its validation could not be queued: {e}",
                 version.number
             ))
-        })?;
+        },
+    )?;
     Ok((bot, version))
 }
 
-fn too_large(max: usize) -> AppError {
+pub(super) fn too_large(max: usize) -> AppError {
     AppError::new(
         StatusCode::PAYLOAD_TOO_LARGE,
         format!("the bot file is larger than this ladder's limit of {max} bytes ([upload] max_bytes in ladder.toml)"),
@@ -761,9 +592,10 @@ async fn upload_form(
     }
 }
 
-/// The upload form's answer when the upload limit (`rate::limit`, the layer inside this one)
-/// holds it back: the form again with the limiter's message and `Retry-After`.
-pub(super) async fn form_over_the_limit(
+/// The upload form's answer when a layer inside this one refuses the upload before its
+/// handler reads it (the rate limit, `rate::limit`; the CSRF check or the body limit,
+/// `harden::csrf_first`): the form again with the refusal's message (and `Retry-After`).
+pub(super) async fn form_refused_early(
     State(ladder): State<Ladder>,
     session: Session,
     req: axum::extract::Request,
@@ -771,7 +603,9 @@ pub(super) async fn form_over_the_limit(
 ) -> Response {
     let form = req.method() == axum::http::Method::POST && req.uri().path() == "/upload";
     let answer = next.run(req).await;
-    if !form || answer.status() != StatusCode::TOO_MANY_REQUESTS {
+    // An error answer (the handler's own refusals are the form page already).
+    let refused = answer.status().is_client_error() && answer.extensions().get::<ErrorMessage>().is_some();
+    if !form || !refused {
         return answer;
     }
     let retry = answer.headers().get(header::RETRY_AFTER).cloned();
@@ -779,7 +613,7 @@ pub(super) async fn form_over_the_limit(
         .extensions()
         .get::<ErrorMessage>()
         .map_or_else(|| "too many uploads; try again in a minute".to_string(), |m| m.0.clone());
-    let error = AppError::new(StatusCode::TOO_MANY_REQUESTS, message);
+    let error = AppError::new(answer.status(), message);
     let mut page = match refused_upload(&ladder, &session, error, &Filled::default()).await {
         Ok(page) => page,
         Err(e) => e.into_response(),
@@ -819,8 +653,7 @@ async fn take_upload_form(
             fields.insert(name, text);
         }
     }
-    check_csrf(session, fields.get("csrf").map_or("", String::as_str)).await?;
-    let me = require_user(ladder, session).await?;
+    let me = session_user(ladder, session).await?.ok_or_else(sign_in_first)?;
     let (file_name, bytes) = file.ok_or_else(|| {
         AppError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -842,11 +675,10 @@ struct ApiUpload {
 /// `arena submit` sends. Answers JSON.
 async fn upload_api(
     State(ladder): State<Ladder>,
-    headers: HeaderMap,
+    ApiUser(me): ApiUser,
     query: Result<Query<ApiUpload>, axum::extract::rejection::QueryRejection>,
     body: Result<Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Result<Response, AppError> {
-    let me = token_user(&ladder, &headers).await?;
     let max = ladder.0.config.max_bytes;
     let Query(q) = query.map_err(|e| {
         AppError::new(
@@ -881,10 +713,9 @@ async fn upload_api(
 
 async fn board_page(
     State(ladder): State<Ladder>,
-    session: Session,
+    page: Page,
     Path((game, variant)): Path<(String, String)>,
 ) -> Result<Html<String>, AppError> {
-    let page = page(&ladder, &session).await?;
     let board = ladder.board(&game, &variant).ok_or_else(|| AppError::not_found("leaderboard"))?;
     let jobs = ladder.0.jobs.clone();
     let ctx = ladder
@@ -932,10 +763,9 @@ fn can_read(me: Option<&User>, bot: &BotRow) -> bool {
 
 async fn bot_page(
     State(ladder): State<Ladder>,
-    session: Session,
+    page: Page,
     Path(id): Path<i64>,
 ) -> Result<Html<String>, AppError> {
-    let page = page(&ladder, &session).await?;
     let me = page.me.clone();
     let boards = ladder.0.config.boards.clone();
     let jobs = ladder.0.jobs.clone();
@@ -1064,8 +894,6 @@ fn replay_of(blob: &[u8]) -> Option<cardarena::play::runner::Replay> {
 #[derive(Deserialize)]
 struct FlagForm {
     #[serde(default)]
-    csrf: String,
-    #[serde(default)]
     published: bool,
     #[serde(default)]
     disabled: bool,
@@ -1073,18 +901,13 @@ struct FlagForm {
 
 async fn publish(
     State(ladder): State<Ladder>,
-    session: Session,
+    CurrentUser(me): CurrentUser,
     Path(id): Path<i64>,
     Form(form): Form<FlagForm>,
 ) -> Result<Redirect, AppError> {
-    check_csrf(&session, &form.csrf).await?;
-    let me = require_user(&ladder, &session).await?;
     let bot = ladder.run(move |db| db.bot(id)).await?.ok_or_else(|| AppError::not_found("bot"))?;
     if bot.owner != me.id {
-        return Err(AppError::new(
-            StatusCode::FORBIDDEN,
-            "only the bot's owner may publish or hide its source",
-        ));
+        return Err(AppError::forbidden("only the bot's owner may publish or hide its source"));
     }
     ladder.run(move |db| db.set_bot_published(id, form.published)).await?;
     Ok(Redirect::to(&format!("/bots/{id}")))
@@ -1092,10 +915,9 @@ async fn publish(
 
 async fn source(
     State(ladder): State<Ladder>,
-    session: Session,
+    Page { me, .. }: Page,
     Path((id, number)): Path<(i64, i64)>,
 ) -> Result<Response, AppError> {
-    let me = session_user(&ladder, &session).await?;
     let found = ladder
         .run(move |db| {
             let Some(bot) = db.bot(id)? else { return Ok(None) };
@@ -1106,8 +928,7 @@ async fn source(
         .await?;
     let (bot, v, bytes) = found.ok_or_else(|| AppError::not_found("bot version"))?;
     if !can_read(me.as_ref(), &bot) {
-        return Err(AppError::new(
-            StatusCode::FORBIDDEN,
+        return Err(AppError::forbidden(
             "this bot's source is private: only its owner may read it, unless they publish it",
         ));
     }
@@ -1121,10 +942,9 @@ async fn source(
 
 async fn match_page(
     State(ladder): State<Ladder>,
-    session: Session,
+    page: Page,
     Path(id): Path<i64>,
 ) -> Result<Html<String>, AppError> {
-    let page = page(&ladder, &session).await?;
     let me = page.me.clone();
     let ctx = ladder
         .run(move |db| {
@@ -1178,7 +998,7 @@ async fn stored_replay(ladder: &Ladder, id: i64) -> Result<cardarena::play::runn
 
 async fn replay_json(State(ladder): State<Ladder>, Path(id): Path<i64>) -> Result<Response, AppError> {
     let replay = stored_replay(&ladder, id).await?;
-    let text = serde_json::to_string_pretty(&replay).map_err(|e| AppError::internal(e.to_string()))? + "\n";
+    let text = serde_json::to_string_pretty(&replay)? + "\n";
     let disposition = format!("attachment; filename=\"match-{id}.json\"");
     Ok((
         [(header::CONTENT_TYPE, "application/json".to_string()), (header::CONTENT_DISPOSITION, disposition)],
@@ -1192,16 +1012,11 @@ async fn capsule(
     Path((id, seat)): Path<(i64, usize)>,
 ) -> Result<Response, AppError> {
     let replay = stored_replay(&ladder, id).await?;
-    let game: GameId = replay
-        .game
-        .parse()
-        .map_err(|e: cardarena::play::games::UnknownGame| AppError::internal(e.to_string()))?;
+    let game: GameId = replay.game.parse().map_err(AppError::internal)?;
     let capsules = tokio::task::spawn_blocking(
         move || cardarena::with_game!(game, G => cardarena::play::capsule::build::<G>(&replay, None)),
     )
-    .await
-    .map_err(|e| AppError::internal(e.to_string()))?
-    .map_err(|e| AppError::internal(format!("{e:#}")))?;
+    .await??;
     let c = capsules
         .into_iter()
         .find(|c| c.seat == seat)
@@ -1215,39 +1030,34 @@ async fn capsule(
         .into_response())
 }
 
-async fn admin(State(ladder): State<Ladder>, session: Session) -> Result<Html<String>, AppError> {
-    admin_with(&ladder, &session, None).await
+async fn admin(State(ladder): State<Ladder>, _: Admin, page: Page) -> Result<Html<String>, AppError> {
+    admin_with(&ladder, &page, None).await
 }
 
 async fn admin_with(
     ladder: &Ladder,
-    session: &Session,
+    page: &Page,
     invite_link: Option<String>,
 ) -> Result<Html<String>, AppError> {
-    let me = require_admin(ladder, session).await?;
-    let page = Page { me: Some(me), csrf: csrf_token(session).await? };
     let (users, bots) = ladder.run(|db| Ok((db.users()?, db.bots()?))).await?;
-    ladder.render(&page, "admin.html", context! { users => ser(&users), bots => ser(&bots), invite_link })
+    ladder.render(page, "admin.html", context! { users => ser(&users), bots => ser(&bots), invite_link })
 }
 
 #[derive(Deserialize)]
 struct InviteForm {
-    #[serde(default)]
-    csrf: String,
     #[serde(default)]
     admin: bool,
 }
 
 async fn create_invite(
     State(ladder): State<Ladder>,
-    session: Session,
+    Admin(me): Admin,
+    page: Page,
     Form(form): Form<InviteForm>,
 ) -> Result<Html<String>, AppError> {
-    check_csrf(&session, &form.csrf).await?;
-    let me = require_admin(&ladder, &session).await?;
     let code = ladder.run(move |db| db.create_invite(me.id, form.admin)).await?;
     let link = invite_link(&ladder.0.url, &code);
-    admin_with(&ladder, &session, Some(link)).await
+    admin_with(&ladder, &page, Some(link)).await
 }
 
 /// The register page's address with an invite code filled in.
@@ -1257,17 +1067,12 @@ pub fn invite_link(url: &str, code: &str) -> String {
 
 async fn disable_user(
     State(ladder): State<Ladder>,
-    session: Session,
+    Admin(me): Admin,
     Path(id): Path<i64>,
     Form(form): Form<FlagForm>,
 ) -> Result<Redirect, AppError> {
-    check_csrf(&session, &form.csrf).await?;
-    let me = require_admin(&ladder, &session).await?;
     if me.id == id {
-        return Err(AppError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "an admin cannot disable their own account",
-        ));
+        return Err(AppError::unprocessable("an admin cannot disable their own account"));
     }
     if !ladder.run(move |db| db.set_user_disabled(id, form.disabled)).await? {
         return Err(AppError::not_found("user"));
@@ -1277,12 +1082,10 @@ async fn disable_user(
 
 async fn disable_bot(
     State(ladder): State<Ladder>,
-    session: Session,
+    _: Admin,
     Path(id): Path<i64>,
     Form(form): Form<FlagForm>,
 ) -> Result<Redirect, AppError> {
-    check_csrf(&session, &form.csrf).await?;
-    require_admin(&ladder, &session).await?;
     if !ladder.run(move |db| db.set_bot_disabled(id, form.disabled)).await? {
         return Err(AppError::not_found("bot"));
     }
