@@ -127,7 +127,7 @@ fn freeze(ladder: &Ladder, event: &Event) -> Result<bool, JobError> {
     // The grade's order: by file name, as `arena grade` reads a folder.
     let mut seats: Vec<(String, SeatSpec, Vec<u8>, Version)> = Vec::new();
     for (bot, v) in bots {
-        let (seat, _, bytes) = jobs.seat(db, v.id)?;
+        let (seat, _, bytes) = jobs.seat(&**db, v.id)?;
         seats.push((label(&bot.name, &v), seat, bytes, v));
     }
     seats.sort_by(|a, b| a.0.cmp(&b.0));

@@ -35,7 +35,7 @@ mod tests;
 pub mod time;
 
 pub use config::LadderConfig;
-pub use db::Db;
+pub use db::{Db, SqliteStore, Store};
 pub use jobs::{Job, Jobs};
 pub use server::Ladder;
 

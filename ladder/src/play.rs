@@ -145,7 +145,7 @@ async fn blocking<T: Send + 'static>(
 ) -> Result<T, AppError> {
     let (db, _, jobs) = ladder.parts();
     let (db, jobs) = (db.clone(), jobs.clone());
-    tokio::task::spawn_blocking(move || f(&db, &jobs)).await?
+    tokio::task::spawn_blocking(move || f(&*db, &jobs)).await?
 }
 
 /// Takes in game `g`'s result if its job is done (or failed). Returns the game as it is now.

@@ -86,7 +86,7 @@ async fn matchmaking(db: Arc<Db>, config: LadderConfig, ladder: Ladder) {
         let (db, config, ladder) = (db.clone(), config.clone(), ladder.clone());
         let done = tokio::task::spawn_blocking(move || -> Result<(), String> {
             let tick = db.next_tick().map_err(|e| e.to_string())?;
-            let jobs = tick_jobs(&db, &config, tick).map_err(|e| e.to_string())?;
+            let jobs = tick_jobs(&*db, &config, tick).map_err(|e| e.to_string())?;
             ladder.enqueue(&jobs)
         })
         .await;

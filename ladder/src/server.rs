@@ -17,7 +17,7 @@ use tower_sessions::cookie::time::Duration as CookieDuration;
 use tower_sessions::cookie::SameSite;
 use tower_sessions::{Expiry, Session, SessionManagerLayer};
 
-use super::auth::{self, SqliteSessions};
+use super::auth::{self, DbSessions};
 use super::board;
 use super::config::{Board, LadderConfig, Register};
 use super::db::{BotRow, Db, DbError, User, Version};
@@ -86,7 +86,7 @@ impl Ladder {
     /// # Errors
     /// The queue cannot be written.
     pub fn enqueue(&self, jobs: &[Job]) -> Result<(), String> {
-        self.0.jobs.enqueue(&self.0.db, jobs).map_err(|e| e.to_string())
+        self.0.jobs.enqueue(&*self.0.db, jobs).map_err(|e| e.to_string())
     }
 
     /// Takes in the finished jobs (see [`Jobs::collect`]).
@@ -94,7 +94,7 @@ impl Ladder {
     /// # Errors
     /// The queue or the database failed.
     pub fn collect(&self) -> Result<usize, String> {
-        self.0.jobs.collect(&self.0.db).map_err(|e| e.to_string())
+        self.0.jobs.collect(&*self.0.db).map_err(|e| e.to_string())
     }
 
     /// Runs a database call off the async threads.
@@ -103,7 +103,7 @@ impl Ladder {
         f: impl FnOnce(&Db) -> Result<T, DbError> + Send + 'static,
     ) -> Result<T, AppError> {
         let db = self.0.db.clone();
-        Ok(tokio::task::spawn_blocking(move || f(&db)).await??)
+        Ok(tokio::task::spawn_blocking(move || f(&*db)).await??)
     }
 
     pub(super) fn render(&self, page: &Page, name: &str, ctx: Value) -> Result<Html<String>, AppError> {
@@ -189,8 +189,8 @@ pub(super) fn routes(ladder: &Ladder) -> Router<Ladder> {
 
 /// The sessions of every route (HttpOnly, SameSite=Lax cookies kept in the ladder database;
 /// Secure when the ladder's address is https).
-pub(super) fn sessions(ladder: &Ladder) -> SessionManagerLayer<SqliteSessions> {
-    SessionManagerLayer::new(SqliteSessions::new(ladder.0.db.clone()))
+pub(super) fn sessions(ladder: &Ladder) -> SessionManagerLayer<DbSessions> {
+    SessionManagerLayer::new(DbSessions::new(ladder.0.db.clone()))
         .with_secure(ladder.0.url.starts_with("https://"))
         .with_http_only(true)
         .with_same_site(SameSite::Lax)

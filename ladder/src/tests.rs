@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::config::{self, LadderConfig};
+use crate::db::{SqliteStore, Store};
 use crate::{router, Db, Jobs, Ladder};
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
@@ -21,7 +22,7 @@ mod security;
 
 struct Site {
     app: Router,
-    db: Arc<Db>,
+    db: Arc<SqliteStore>,
     jobs: Arc<Jobs>,
     ladder: Ladder,
     config: LadderConfig,
@@ -61,7 +62,7 @@ fn site_with(tag: &str, config: LadderConfig) -> Site {
 /// A ladder whose people reach it at `url`.
 fn site_at(tag: &str, config: LadderConfig, url: &str) -> Site {
     let dir = tempdir::Dir::new(tag);
-    let db = Arc::new(Db::open(&dir.path().join("ladder.db")).unwrap());
+    let db = Arc::new(SqliteStore::open(&dir.path().join("ladder.db")).unwrap());
     let queue = cardarena::tournament::queue::open(&format!("sqlite:{}", db.path().display())).unwrap();
     let jobs = Arc::new(Jobs::new(queue, config.clone()));
     let ladder = Ladder::new(db.clone(), config.clone(), jobs.clone(), url);
@@ -269,7 +270,7 @@ fn run_jobs(s: &Site) -> usize {
     let mut opts = WorkerOptions::new("test-worker");
     opts.until_empty = true;
     worker::run(queue.as_mut(), &opts, None, &std::sync::atomic::AtomicBool::new(false)).unwrap();
-    s.jobs.collect(&s.db).unwrap()
+    s.jobs.collect(&*s.db).unwrap()
 }
 
 /// The validations waiting for a worker (one per uploaded version).
@@ -281,7 +282,7 @@ fn pending_validations(s: &Site) -> usize {
 
 /// Queues matchmaking tick `tick`'s duplicate sets.
 fn queue_tick(s: &Site, tick: i64) -> Vec<crate::Job> {
-    let jobs = crate::tick_jobs(&s.db, &s.config, tick).unwrap();
+    let jobs = crate::tick_jobs(&*s.db, &s.config, tick).unwrap();
     for j in &jobs {
         s.ladder.enqueue(std::slice::from_ref(j)).unwrap();
     }
@@ -597,13 +598,13 @@ async fn the_leaderboard_kept_between_results_shows_each_result_taken_in() {
     // One set queued, below half a tick's: the next tick queues more (the workers do not run
     // dry); a whole tick's queued: nothing.
     assert!(s.config.jobs_per_tick >= 4);
-    let next = crate::tick_jobs(&s.db, &s.config, 2).unwrap();
+    let next = crate::tick_jobs(&*s.db, &s.config, 2).unwrap();
     s.ladder.enqueue(&next[..1]).unwrap();
-    assert!(!crate::tick_jobs(&s.db, &s.config, 3).unwrap().is_empty());
+    assert!(!crate::tick_jobs(&*s.db, &s.config, 3).unwrap().is_empty());
     for j in &next[1..] {
         s.ladder.enqueue(std::slice::from_ref(j)).unwrap();
     }
-    assert!(crate::tick_jobs(&s.db, &s.config, 4).unwrap().is_empty());
+    assert!(crate::tick_jobs(&*s.db, &s.config, 4).unwrap().is_empty());
     run_jobs(&s);
     let more = s.db.board_matches("blade", "readme").unwrap().len();
     assert!(more > played);
@@ -626,7 +627,7 @@ async fn matches_fill_the_leaderboard_bot_and_match_pages() {
     let jobs = queue_tick(&s, 1);
     assert_eq!(jobs.len(), s.config.jobs_per_tick as usize);
     // While at least half a tick's sets are queued, the next tick queues nothing more on this board.
-    assert!(crate::tick_jobs(&s.db, &s.config, 2).unwrap().is_empty());
+    assert!(crate::tick_jobs(&*s.db, &s.config, 2).unwrap().is_empty());
     assert_eq!(run_jobs(&s), 2 * jobs.len(), "a duplicate set is both seat orders");
     let stored = s.db.board_matches("blade", "readme").unwrap().len();
     assert_eq!(stored, 2 * jobs.len());
@@ -636,8 +637,8 @@ async fn matches_fill_the_leaderboard_bot_and_match_pages() {
     assert_eq!(s.db.board_matches("blade", "readme").unwrap().len(), stored);
     // The same database and tick give the same jobs.
     assert_eq!(
-        crate::tick_jobs(&s.db, &s.config, 7).unwrap(),
-        crate::tick_jobs(&s.db, &s.config, 7).unwrap()
+        crate::tick_jobs(&*s.db, &s.config, 7).unwrap(),
+        crate::tick_jobs(&*s.db, &s.config, 7).unwrap()
     );
 
     let mut visitor = Browser::default();
@@ -817,7 +818,7 @@ async fn backup_copies_the_database_while_it_is_open() {
     let _alice = player(&s, &mut teacher, "alice").await;
     let copy = s.db.path().with_file_name("copy.db");
     s.db.backup(&copy).unwrap();
-    let c = Db::open(&copy).unwrap();
+    let c = SqliteStore::open(&copy).unwrap();
     let names: Vec<String> = c.users().unwrap().into_iter().map(|u| u.name).collect();
     assert_eq!(names, ["alice", "teacher"]);
     let mode: String = rusqlite::Connection::open(s.db.path())

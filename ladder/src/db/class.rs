@@ -4,7 +4,7 @@
 use rusqlite::{params, OptionalExtension};
 use serde::Serialize;
 
-use super::{BotRow, Db, DbError, Version};
+use super::{BotRow, DbError, SqliteStore, Store, Version};
 use crate::time::utc_text;
 use cardarena::games::rng::derive_seed;
 
@@ -96,19 +96,20 @@ fn event_of(r: &rusqlite::Row) -> rusqlite::Result<Event> {
 }
 
 /// What stands at an event's deadline.
-pub(crate) enum Frozen {
+pub enum Frozen {
     /// Versions uploaded before the deadline are still being validated: wait for them.
     Validating(usize),
     /// The newest ready version of every bot, uploaded before the deadline.
     Ready(Vec<(BotRow, Version)>),
 }
 
-impl Db {
-    /// Creates an event; its seed is derived from `ladder_seed` and its id.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn create_class_event(&self, event: &NewEvent, by: i64, ladder_seed: u64) -> Result<i64, DbError> {
+impl SqliteStore {
+    pub(super) fn create_class_event(
+        &self,
+        event: &NewEvent,
+        by: i64,
+        ladder_seed: u64,
+    ) -> Result<i64, DbError> {
         let mut conn = self.conn();
         let run = |c: &mut rusqlite::Connection| -> rusqlite::Result<i64> {
             let tx = c.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
@@ -135,11 +136,7 @@ impl Db {
         run(&mut conn).map_err(|e| self.err(e))
     }
 
-    /// Every event, newest first.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn class_events(&self) -> Result<Vec<Event>, DbError> {
+    pub(super) fn class_events(&self) -> Result<Vec<Event>, DbError> {
         self.with(|c| {
             let mut s = c.prepare(&format!("{EVENT_SELECT} ORDER BY id DESC"))?;
             let rows = s.query_map([], event_of)?.collect();
@@ -147,19 +144,11 @@ impl Db {
         })
     }
 
-    /// An event by id.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn class_event(&self, id: i64) -> Result<Option<Event>, DbError> {
+    pub(super) fn class_event(&self, id: i64) -> Result<Option<Event>, DbError> {
         self.with(|c| c.query_row(&format!("{EVENT_SELECT} WHERE id = ?1"), params![id], event_of).optional())
     }
 
-    /// An event's frozen entrants, in the grade's order.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn class_entries(&self, event: i64) -> Result<Vec<Entry>, DbError> {
+    pub(super) fn class_entries(&self, event: i64) -> Result<Vec<Entry>, DbError> {
         self.with(|c| {
             let mut s = c.prepare(
                 "SELECT e.position, e.version, e.file, e.hash, v.bot, u.name FROM class_entries e
@@ -182,11 +171,7 @@ impl Db {
         })
     }
 
-    /// The queue keys of an event's matches, in plan order.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn class_match_keys(&self, event: i64) -> Result<Vec<String>, DbError> {
+    pub(super) fn class_match_keys(&self, event: i64) -> Result<Vec<String>, DbError> {
         self.with(|c| {
             let mut s = c.prepare("SELECT key FROM class_matches WHERE event = ?1 ORDER BY position")?;
             let rows = s.query_map(params![event], |r| r.get(0))?.collect();
@@ -194,10 +179,7 @@ impl Db {
         })
     }
 
-    /// The bots of `game` as they stood at `deadline`: the newest ready version of every
-    /// enabled bot of an enabled owner among the versions uploaded by then; or, while a version
-    /// uploaded by then is still being validated, how many are.
-    pub(crate) fn frozen_at(&self, game: &str, deadline: i64) -> Result<Frozen, DbError> {
+    pub(super) fn frozen_at(&self, game: &str, deadline: i64) -> Result<Frozen, DbError> {
         let validating: i64 = self.with(|c| {
             c.query_row(
                 "SELECT COUNT(*) FROM versions v JOIN bots b ON b.id = v.bot
@@ -223,8 +205,7 @@ impl Db {
         Ok(Frozen::Ready(out))
     }
 
-    /// Records an event's frozen entrants and its queued matches: it is running.
-    pub(crate) fn freeze_class_event(
+    pub(super) fn freeze_class_event(
         &self,
         event: i64,
         entries: &[(i64, String, String)],
@@ -255,7 +236,7 @@ impl Db {
         run(&mut conn).map_err(|e| self.err(e))
     }
 
-    pub(crate) fn set_class_state(&self, event: i64, state: &str, message: &str) -> Result<(), DbError> {
+    pub(super) fn set_class_state(&self, event: i64, state: &str, message: &str) -> Result<(), DbError> {
         self.with(|c| {
             c.execute(
                 "UPDATE class_events SET state = ?1, message = ?2 WHERE id = ?3",
@@ -265,14 +246,14 @@ impl Db {
         .map(drop)
     }
 
-    pub(crate) fn set_class_done(&self, event: i64, done: usize) -> Result<(), DbError> {
+    pub(super) fn set_class_done(&self, event: i64, done: usize) -> Result<(), DbError> {
         self.with(|c| {
             c.execute("UPDATE class_events SET done = ?1 WHERE id = ?2", params![done as i64, event])
         })
         .map(drop)
     }
 
-    pub(crate) fn finish_class_event(
+    pub(super) fn finish_class_event(
         &self,
         event: i64,
         csv: &str,
@@ -289,11 +270,7 @@ impl Db {
         .map(drop)
     }
 
-    /// A graded event's CSV, table (as `arena grade` prints it) and results rows (JSON).
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn class_results(&self, event: i64) -> Result<Option<(String, String, String)>, DbError> {
+    pub(super) fn class_results(&self, event: i64) -> Result<Option<(String, String, String)>, DbError> {
         self.with(|c| {
             c.query_row(
                 "SELECT csv, report, rows FROM class_events WHERE id = ?1 AND state = 'done'",

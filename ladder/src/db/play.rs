@@ -4,7 +4,7 @@
 use rusqlite::{params, OptionalExtension};
 use serde::Serialize;
 
-use super::{now, Db, DbError};
+use super::{now, DbError, SqliteStore};
 use cardarena::replay::viewer::frames::CardSpan;
 
 type Result<T> = std::result::Result<T, DbError>;
@@ -67,7 +67,7 @@ pub struct Turn {
     pub moves: Vec<CardSpan>,
 }
 
-/// A game to start ([`Db::start_play_game`]).
+/// A game to start ([`Store::start_play_game`]).
 pub struct NewPlayGame<'a> {
     /// The person's user id.
     pub user: i64,
@@ -120,28 +120,16 @@ fn turn_of(r: &rusqlite::Row) -> rusqlite::Result<Turn> {
     })
 }
 
-impl Db {
-    /// Game `id`.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn play_game(&self, id: i64) -> Result<Option<Game>> {
+impl SqliteStore {
+    pub(super) fn play_game(&self, id: i64) -> Result<Option<Game>> {
         self.with(|c| c.query_row(&format!("{GAME_SELECT} WHERE id = ?1"), params![id], game_of).optional())
     }
 
-    /// The game of a queue job key.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn play_game_by_key(&self, key: &str) -> Result<Option<Game>> {
+    pub(super) fn play_game_by_key(&self, key: &str) -> Result<Option<Game>> {
         self.with(|c| c.query_row(&format!("{GAME_SELECT} WHERE key = ?1"), params![key], game_of).optional())
     }
 
-    /// A person's 20 newest games, newest first.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn play_games_of(&self, user: i64) -> Result<Vec<Game>> {
+    pub(super) fn play_games_of(&self, user: i64) -> Result<Vec<Game>> {
         self.with(|c| {
             let mut s = c.prepare(&format!("{GAME_SELECT} WHERE user = ?1 ORDER BY id DESC LIMIT 20"))?;
             let rows = s.query_map(params![user], game_of)?.collect();
@@ -149,11 +137,7 @@ impl Db {
         })
     }
 
-    /// The newest decision of game `id` (open when it has no action).
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn last_play_turn(&self, id: i64) -> Result<Option<Turn>> {
+    pub(super) fn last_play_turn(&self, id: i64) -> Result<Option<Turn>> {
         self.with(|c| {
             c.query_row(
                 "SELECT n, view, legal, action, observation FROM play_turns WHERE game = ?1 ORDER BY n DESC LIMIT 1",
@@ -164,11 +148,7 @@ impl Db {
         })
     }
 
-    /// Moves game `id` from any state of `from` to `to`; whether it was in one of them.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn set_play_state(&self, id: i64, from: &[&str], to: &str) -> Result<bool> {
+    pub(super) fn set_play_state(&self, id: i64, from: &[&str], to: &str) -> Result<bool> {
         self.with(|c| {
             let mut n = 0;
             for f in from {
@@ -181,12 +161,7 @@ impl Db {
         })
     }
 
-    /// Decision `n` of game `game` as the worker waits on it: the move made (if made) and the
-    /// game's state.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn play_turn_answer(&self, game: i64, n: i64) -> Result<(Option<String>, String)> {
+    pub(super) fn play_turn_answer(&self, game: i64, n: i64) -> Result<(Option<String>, String)> {
         self.with(|c| {
             let action: Option<String> = c
                 .query_row(
@@ -202,12 +177,14 @@ impl Db {
         })
     }
 
-    /// Puts decision `n` to the person of game `game` (kept as it is when already put: a job
-    /// played again puts the same decisions), and marks a queued game as playing.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn put_play_turn(&self, game: i64, n: i64, view: &str, observation: &str, legal: &str) -> Result<()> {
+    pub(super) fn put_play_turn(
+        &self,
+        game: i64,
+        n: i64,
+        view: &str,
+        observation: &str,
+        legal: &str,
+    ) -> Result<()> {
         self.with(|c| {
             c.execute(
                 "INSERT OR IGNORE INTO play_turns (game, n, view, observation, legal) VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -218,12 +195,7 @@ impl Db {
         .map(drop)
     }
 
-    /// Records the person's move at decision `n` of game `game`, unless one is made already;
-    /// whether it was recorded.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn set_play_action(&self, game: i64, n: i64, action: &str) -> Result<bool> {
+    pub(super) fn set_play_action(&self, game: i64, n: i64, action: &str) -> Result<bool> {
         self.with(|c| {
             c.execute(
                 "UPDATE play_turns SET action = ?1 WHERE game = ?2 AND n = ?3 AND action IS NULL",
@@ -233,11 +205,7 @@ impl Db {
         .map(|n| n > 0)
     }
 
-    /// Game `id` is over: its summary and compressed replay.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn finish_play_game(&self, id: i64, summary: &str, replay: &[u8]) -> Result<()> {
+    pub(super) fn finish_play_game(&self, id: i64, summary: &str, replay: &[u8]) -> Result<()> {
         self.with(|c| {
             c.execute(
                 "UPDATE play_games SET state = 'done', summary = ?1, replay = ?2 WHERE id = ?3",
@@ -247,23 +215,14 @@ impl Db {
         .map(drop)
     }
 
-    /// Game `id` could not be played, for `error`.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn fail_play_game(&self, id: i64, error: &str) -> Result<()> {
+    pub(super) fn fail_play_game(&self, id: i64, error: &str) -> Result<()> {
         self.with(|c| {
             c.execute("UPDATE play_games SET state = 'failed', error = ?1 WHERE id = ?2", params![error, id])
         })
         .map(drop)
     }
 
-    /// Starts a game, unless the person has one in play (one statement, so that two starts at
-    /// once make one game): its id, or `None`.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn start_play_game(&self, g: &NewPlayGame<'_>) -> Result<Option<i64>> {
+    pub(super) fn start_play_game(&self, g: &NewPlayGame<'_>) -> Result<Option<i64>> {
         self.with(|c| {
             c.execute(
                 "INSERT INTO play_games (user, version, game, variant, seat, seed, key, move_seconds, state, created)
@@ -285,11 +244,7 @@ impl Db {
         })
     }
 
-    /// The compressed replay of a finished game.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn play_replay(&self, id: i64) -> Result<Option<Vec<u8>>> {
+    pub(super) fn play_replay(&self, id: i64) -> Result<Option<Vec<u8>>> {
         self.with(|c| {
             c.query_row("SELECT replay FROM play_games WHERE id = ?1", params![id], |r| r.get(0)).optional()
         })

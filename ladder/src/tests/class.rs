@@ -212,7 +212,7 @@ async fn at_the_deadline_the_newest_ready_versions_are_frozen_and_graded() {
     assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
 
     // A restarted server (a new state on the same database and queue) carries on.
-    let db = Arc::new(Db::open(&db_path(&s)).unwrap());
+    let db = Arc::new(SqliteStore::open(&db_path(&s)).unwrap());
     let queue = cardarena::tournament::queue::open(&format!("sqlite:{}", db_path(&s).display())).unwrap();
     let restarted = Ladder::new(
         db.clone(),

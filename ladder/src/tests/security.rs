@@ -164,7 +164,7 @@ fn older_databases_migrate_keeping_colliding_names() {
         )
         .unwrap();
     }
-    let db = Db::open(&path).unwrap();
+    let db = SqliteStore::open(&path).unwrap();
     let keys: Vec<(String, String)> = db
         .raw(|c| {
             let mut s = c.prepare("SELECT name, name_key FROM users ORDER BY id")?;
@@ -191,7 +191,7 @@ fn older_databases_migrate_keeping_colliding_names() {
     assert_eq!(bots, ["x", "x~2", "x"], "per game");
     // Opened again: nothing changes.
     drop(db);
-    let again = Db::open(&path).unwrap();
+    let again = SqliteStore::open(&path).unwrap();
     assert_eq!(again.login_row("Alice").unwrap().unwrap().1, "h2");
 }
 
@@ -417,7 +417,7 @@ async fn every_form_route_refuses_a_post_without_the_sessions_token() {
     };
     for path in &routes {
         teacher.get(&s.app, "/account").await;
-        let before = state(&s.db);
+        let before = state(&*s.db);
         for fields in [vec![("label", "x")], vec![("csrf", wrong.as_str()), ("label", "x")]] {
             let how = if fields.len() == 1 { "no token" } else { "a wrong token" };
             refused(&teacher.post_raw(&s.app, path, &fields).await, how, path);
@@ -435,7 +435,7 @@ async fn every_form_route_refuses_a_post_without_the_sessions_token() {
             refused(&teacher.send(&s.app, req).await, how, path);
         }
         // Nothing the refused forms asked for happened.
-        assert_eq!(before, state(&s.db), "{path}");
+        assert_eq!(before, state(&*s.db), "{path}");
         // With the session's token the check lets it through (to the handler's own answer).
         let r = teacher.post(&s.app, path, &[]).await;
         assert!(!r.body.contains("security token"), "{path}: {}", r.body);

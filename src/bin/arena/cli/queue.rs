@@ -165,7 +165,9 @@ pub fn worker_cmd(args: WorkerArgs) -> anyhow::Result<()> {
     if let (Some(cardarena_ladder::jobs::GROUP), Some(path)) =
         (args.group.as_deref(), args.db.strip_prefix("sqlite:"))
     {
-        let db = cardarena_ladder::Db::open(std::path::Path::new(path.strip_prefix("//").unwrap_or(path)))?;
+        let db = cardarena_ladder::SqliteStore::open(std::path::Path::new(
+            path.strip_prefix("//").unwrap_or(path),
+        ))?;
         opts.people = Some(cardarena_ladder::play::people(Arc::new(db)));
     }
     let version = cardarena::tournament::queue::arena_version();

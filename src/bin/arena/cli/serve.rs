@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use anyhow::{bail, Context};
 
-use cardarena_ladder::{self as ladder, Db, Jobs, LadderConfig};
+use cardarena_ladder::{self as ladder, Jobs, LadderConfig, SqliteStore, Store};
 
 #[derive(Debug, clap::Args)]
 pub struct ServeArgs {
@@ -59,7 +59,7 @@ pub fn serve_cmd(args: ServeArgs) -> anyhow::Result<()> {
         Some(path) => ladder::config::load(path)?,
         None => LadderConfig::default(),
     };
-    let db = Arc::new(Db::open(&args.db)?);
+    let db = Arc::new(SqliteStore::open(&args.db)?);
     if let Some(to) = &args.backup {
         if to.exists() {
             bail!("{} exists; name a new file for the backup", to.display());
