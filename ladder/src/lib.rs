@@ -33,6 +33,7 @@ pub mod server;
 #[cfg(test)]
 mod tests;
 pub mod time;
+pub mod views;
 
 pub use config::LadderConfig;
 pub use db::{Db, SqliteStore, Store};

@@ -18,7 +18,6 @@ use tower_sessions::cookie::SameSite;
 use tower_sessions::{Expiry, Session, SessionManagerLayer};
 
 use super::auth::{self, DbSessions};
-use super::board;
 use super::config::{Board, LadderConfig, Register};
 use super::db::{BotRow, Db, DbError, User, Version};
 pub use super::error::AppError;
@@ -26,10 +25,10 @@ use super::error::ErrorMessage;
 pub(crate) use super::extract::bearer;
 pub use super::extract::Page;
 use super::extract::{page_of, session_user, sign_in_first, Admin, ApiUser, CurrentUser};
-use super::jobs::{Check, Job, Jobs};
+use super::jobs::{Job, Jobs};
+use super::views::{self, can_read, replay_of};
 use cardarena::bots::bot::content_hash;
 use cardarena::play::games::GameId;
-use cardarena::tournament::{fault_site, MatchResult, MatchSummary};
 
 pub(super) struct Inner {
     pub(super) db: Arc<Db>,
@@ -199,19 +198,8 @@ pub(super) fn sessions(ladder: &Ladder) -> SessionManagerLayer<DbSessions> {
 
 async fn index(State(ladder): State<Ladder>, page: Page) -> Result<Html<String>, AppError> {
     let boards = ladder.0.config.boards.clone();
-    let rows = ladder
-        .run(move |db| {
-            boards
-                .iter()
-                .map(|b| {
-                    let matches = db.board_matches(b.game.name(), &b.variant)?.len();
-                    let bots = db.players(b.game.name())?.len();
-                    Ok(context! { game => b.game.name(), variant => &b.variant, matches, bots })
-                })
-                .collect::<Result<Vec<_>, DbError>>()
-        })
-        .await?;
-    ladder.render(&page, "index.html", context! { boards => rows })
+    let view = ladder.run(move |db| views::index(db, &boards)).await?;
+    ladder.render(&page, "index.html", ser(&view))
 }
 
 #[derive(Deserialize)]
@@ -718,47 +706,8 @@ async fn board_page(
 ) -> Result<Html<String>, AppError> {
     let board = ladder.board(&game, &variant).ok_or_else(|| AppError::not_found("leaderboard"))?;
     let jobs = ladder.0.jobs.clone();
-    let ctx = ladder
-        .run(move |db| {
-            let summed = jobs.boards().get(db, &board)?;
-            let s = &summed.standings;
-            let current: Vec<i64> = db.players(board.game.name())?.iter().map(|(_, v)| v.id).collect();
-            let mut rows = Vec::new();
-            for r in &s.event.standings {
-                let Some(&vid) = s.versions.get(&r.bot) else { continue };
-                let Some(v) = db.version(vid)? else { continue };
-                let Some(bot) = db.bot(v.bot)? else { continue };
-                rows.push(context! {
-                    rank => r.rank,
-                    label => &r.bot,
-                    bot_id => bot.id,
-                    owner => bot.owner_name,
-                    current => current.contains(&vid),
-                    rating => format!("{:.0}", r.rating),
-                    low => format!("{:.0}", r.ci_low),
-                    high => format!("{:.0}", r.ci_high),
-                    matches => r.matches,
-                    wins => r.wins,
-                    draws => r.draws,
-                    losses => r.losses,
-                    fault_rate => if r.matches == 0 { "–".to_string() } else { format!("{:.1}%", 100.0 * r.faulted_matches as f64 / r.matches as f64) },
-                });
-            }
-            Ok(context! {
-                game => board.game.name(),
-                variant => &board.variant,
-                matches => s.event.matches,
-                ranked_by => cardarena::tournament::standings::RANKED_BY,
-                rows,
-                matrix => &summed.matrix,
-            })
-        })
-        .await?;
-    ladder.render(&page, "board.html", ctx)
-}
-
-fn can_read(me: Option<&User>, bot: &BotRow) -> bool {
-    bot.published || me.is_some_and(|u| u.admin || u.id == bot.owner)
+    let view = ladder.run(move |db| views::board_page(db, &jobs, &board)).await?;
+    ladder.render(&page, "board.html", ser(&view))
 }
 
 async fn bot_page(
@@ -766,129 +715,12 @@ async fn bot_page(
     page: Page,
     Path(id): Path<i64>,
 ) -> Result<Html<String>, AppError> {
-    let me = page.me.clone();
-    let boards = ladder.0.config.boards.clone();
-    let jobs = ladder.0.jobs.clone();
-    let ctx = ladder
-        .run(move |db| {
-            let Some(bot) = db.bot(id)? else { return Ok(None) };
-            let versions = db.versions(id)?;
-            let ids: Vec<i64> = versions.iter().map(|v| v.id).collect();
-            let labels: BTreeMap<i64, String> =
-                versions.iter().map(|v| (v.id, super::jobs::label(&bot.name, v))).collect();
-            let version_rows: Vec<Value> = versions
-                .iter()
-                .map(|v| {
-                    let checks: Vec<Check> = serde_json::from_str(&v.verdicts).unwrap_or_default();
-                    context! { number => v.number, lang => &v.lang, state => &v.state, hash => &v.hash, checks => ser(&checks) }
-                })
-                .collect();
-            let mut histories = Vec::new();
-            if let Some(newest) = versions.first() {
-                for b in boards.iter().filter(|b| b.game.name() == bot.game) {
-                    let h = jobs.boards().get(db, b)?.history(db, b, &labels[&newest.id], 12)?;
-                    if !h.is_empty() {
-                        histories.push(context! { variant => &b.variant, svg => board::history_svg(&h) });
-                    }
-                }
-            }
-            let recent = db.matches_of(&ids, 30)?;
-            let mut lines = Vec::new();
-            let mut faults: Vec<(String, String, u64, i64, usize, String)> = Vec::new();
-            let mut usage: BTreeMap<i64, (u64, u64, u64, u64, u64)> = BTreeMap::new();
-            for m in &recent {
-                if let Ok(s) = serde_json::from_str::<MatchSummary>(&m.summary) {
-                    lines.push(recent_match(m, &s, &ids));
-                }
-                let Some((_, blob)) = db.match_row(m.id)? else { continue };
-                let Some(replay) = replay_of(&blob) else { continue };
-                for (seat, vid) in m.seats.iter().enumerate() {
-                    if !ids.contains(vid) {
-                        continue;
-                    }
-                    let u = usage.entry(*vid).or_insert((0, 0, 0, 0, 0));
-                    for d in replay.decisions.iter().filter(|d| d.seat == seat) {
-                        if let Some(f) = d.fuel {
-                            u.0 += 1;
-                            u.1 += f;
-                            u.2 = u.2.max(f);
-                        }
-                    }
-                    if let Some(Some(l)) = replay.limits.get(seat) {
-                        u.3 = l.fuel_per_decision;
-                        u.4 = l.memory_bytes;
-                    }
-                    for f in replay.faults.get(seat).into_iter().flatten() {
-                        let site = fault_site(&f.message, f.trace.as_deref());
-                        let verdict = f.verdict.name().to_string();
-                        match faults.iter_mut().find(|g| g.0 == verdict && g.1 == site) {
-                            Some(g) => g.2 += 1,
-                            None => faults.push((verdict, site, 1, m.id, seat, f.message.clone())),
-                        }
-                    }
-                }
-            }
-            let lang = versions.first().map_or("lua".to_string(), |v| v.lang.clone());
-            let faults: Vec<Value> = faults
-                .into_iter()
-                .map(|(verdict, site, count, match_id, seat, message)| {
-                    context! { verdict, site, count, match_id, seat, message, lang => &lang,
-                               capsule_name => format!("match-{match_id}-seat{seat}.json") }
-                })
-                .collect();
-            let usage: Vec<Value> = usage
-                .iter()
-                .map(|(vid, (n, sum, max, fuel_limit, mem))| {
-                    context! {
-                        label => &labels[vid],
-                        decisions => n,
-                        mean_fuel => if *n == 0 { 0 } else { sum / n },
-                        max_fuel => max,
-                        fuel_limit => fuel_limit,
-                        memory_limit => format!("{} MiB", mem >> 20),
-                    }
-                })
-                .collect();
-            Ok(Some((bot, version_rows, histories, lines, faults, usage)))
-        })
-        .await?;
-    let (bot, versions, histories, matches, faults, usage) = ctx.ok_or_else(|| AppError::not_found("bot"))?;
-    let owner = me.as_ref().is_some_and(|u| u.id == bot.owner);
-    let can_read = can_read(me.as_ref(), &bot);
-    let leaderboards = leaderboards_of(&ladder.0.config, &bot.game);
-    ladder.render(
-        &page,
-        "bot.html",
-        context! { bot => ser(&bot), owner, can_read, leaderboards, versions, histories, matches, faults, usage },
-    )
-}
-
-/// The leaderboards a bot of `game` plays on (the bot page links back to them).
-fn leaderboards_of(config: &LadderConfig, game: &str) -> Vec<Value> {
-    config
-        .boards
-        .iter()
-        .filter(|b| b.game.name() == game)
-        .map(|b| context! { game => b.game.name(), variant => &b.variant })
-        .collect()
-}
-
-/// A line of a bot page's recent matches: the seats with their points, and the match's result
-/// for the bot (its versions `ids`) as the leaderboard counts it (`win`, `draw`, `loss`).
-fn recent_match(m: &super::db::MatchRow, s: &MatchSummary, ids: &[i64]) -> Value {
-    let names: Vec<String> = s.bots.iter().zip(&s.points).map(|(b, p)| format!("{} {p}", b.name)).collect();
-    let result = m
-        .seats
-        .iter()
-        .position(|v| ids.contains(v))
-        .filter(|&seat| seat < s.ranks.len())
-        .map(|seat| MatchResult::of(&s.ranks, seat).name());
-    context! { id => m.id, line => names.join(" · "), result, board => format!("{} · {}", m.game, m.variant) }
-}
-
-fn replay_of(blob: &[u8]) -> Option<cardarena::play::runner::Replay> {
-    let text = cardarena::tournament::store::unpack(blob).ok()?;
-    serde_json::from_str(&text).ok()
+    let (me, boards, jobs) = (page.me.clone(), ladder.0.config.boards.clone(), ladder.0.jobs.clone());
+    let view = ladder
+        .run(move |db| views::bot_page(db, &jobs, &boards, id, me.as_ref()))
+        .await?
+        .ok_or_else(|| AppError::not_found("bot"))?;
+    ladder.render(&page, "bot.html", ser(&view))
 }
 
 #[derive(Deserialize)]
@@ -946,48 +778,11 @@ async fn match_page(
     Path(id): Path<i64>,
 ) -> Result<Html<String>, AppError> {
     let me = page.me.clone();
-    let ctx = ladder
-        .run(move |db| {
-            let Some((m, blob)) = db.match_row(id)? else { return Ok(None) };
-            let name = format!("match-{id}.json");
-            let viewer = replay_of(&blob).and_then(|r| cardarena::replay::viewer::frames(&r, &name).ok()).map(|f| {
-                let options = cardarena::replay::viewer::ViewerOptions {
-                    replay_text: None,
-                    replay_url: Some(format!("/matches/{id}/replay.json")),
-                    verify_command: Some(format!("arena replay {name} --verify")),
-                    replay_name: Some(name.clone()),
-                };
-                Value::from_safe_string(cardarena::replay::viewer::fragment(&f, &options))
-            });
-            let summary: Option<MatchSummary> = serde_json::from_str(&m.summary).ok();
-            let mut seats = Vec::new();
-            if let Some(s) = summary {
-                for (k, entry) in s.bots.iter().enumerate() {
-                    let version = match m.seats.get(k) {
-                        Some(&v) => db.version(v)?,
-                        None => None,
-                    };
-                    let bot = match &version {
-                        Some(v) => db.bot(v.bot)?,
-                        None => None,
-                    };
-                    // The file that played, where its owner published it (or to them and admins),
-                    // under the name the replay gives it.
-                    let file = match (&version, &bot) {
-                        (Some(v), Some(b)) if can_read(me.as_ref(), b) => {
-                            Some(format!("/bots/{}/v/{}/source", b.id, v.number))
-                        }
-                        _ => None,
-                    };
-                    let faults: Vec<&str> = s.faults[k].iter().map(|v| v.name()).collect();
-                    seats.push(context! { name => &entry.name, hash => &entry.hash, bot_id => bot.as_ref().map(|b| b.id), file, points => s.points[k], rank => s.ranks[k], faults => faults.join(", ") });
-                }
-            }
-            Ok(Some(context! { m => ser(&m), seats, viewer }))
-        })
+    let view = ladder
+        .run(move |db| views::match_page(db, id, me.as_ref()))
         .await?
         .ok_or_else(|| AppError::not_found("match"))?;
-    ladder.render(&page, "match.html", ctx)
+    ladder.render(&page, "match.html", ser(&view))
 }
 
 async fn stored_replay(ladder: &Ladder, id: i64) -> Result<cardarena::play::runner::Replay, AppError> {
