@@ -1,15 +1,14 @@
 //! What makes Kuhn poker a game the arena hosts, all in this file: a board for people
-//! ([`View`]), the built-in bots by name ([`builtin_bot`]) and, while the arena requires every
-//! hosted game to have a `greedy` bot, a small one ([`Greedy`]).
+//! ([`View`]) and the built-in bots by name ([`Hosted`]). Kuhn has no `greedy` bot: the arena
+//! does not ask for one.
 
 use cardarena::bots::bot::Bot;
-use cardarena::bots::Greedy;
-use cardarena_games::rng::Rng;
+use cardarena::Hosted;
 use cardarena_games::view::View;
 use cardarena_games::{Game, Seat};
 
 use crate::bots::{BestResponse, Nash};
-use crate::game::{Action, Card, Kuhn, KuhnObservation};
+use crate::game::{Action, Kuhn, KuhnObservation};
 
 /// The board of one seat (the other seat's card is not in its observation):
 ///
@@ -74,20 +73,13 @@ pub fn builtin_bot(name: &str, seed: u64, seat: Seat) -> Option<Result<Box<dyn B
     }
 }
 
-/// A stand-in while the arena's hosted games must have a `greedy` bot: bet or call with the K,
-/// call with the Q, otherwise check or fold. `nash` is the built-in of that name.
-impl Greedy for Kuhn {
-    fn greedy_action(obs: &KuhnObservation, _rng: &mut Rng) -> Action {
-        let facing_bet = obs.betting.last() == Some(&Action::Bet);
-        match (facing_bet, obs.card) {
-            (false, Card::K) => Action::Bet,
-            (false, _) => Action::Check,
-            (true, Card::J) => Action::Fold,
-            (true, _) => Action::Call,
-        }
+/// Kuhn poker, hosted: its built-in bots are [`builtin_bot`]'s.
+impl Hosted for Kuhn {
+    fn builtin_bot(name: &str, seed: u64, seat: Seat) -> Option<Result<Box<dyn Bot<Kuhn>>, String>> {
+        builtin_bot(name, seed, seat)
     }
 
-    fn nash_bot(seed: u64, seat: Seat) -> Option<Box<dyn Bot<Kuhn>>> {
-        Some(Box::new(Nash::drawn(seed, seat)))
+    fn builtin_bot_names() -> Vec<String> {
+        builtin_bot_names()
     }
 }

@@ -8,7 +8,6 @@ mod bench;
 mod cli;
 mod games;
 mod human;
-mod ladder;
 mod progress;
 mod timing;
 

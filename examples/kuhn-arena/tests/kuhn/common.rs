@@ -1,43 +1,28 @@
 //! Playing Kuhn matches through the arena's `Match`, and the stratified interval of a mean.
 
-use cardarena::bots::bot::{builtin_hash, Bot};
 use cardarena::play::registry::{BotSource, Loader};
-use cardarena::play::runner::BotEntry;
 use cardarena::stats::ratings::mean_ci95;
 use cardarena::{LimitsConfig, Match, Replay};
 use cardarena_games::Game;
 use kuhn_arena::exact::deals;
 use kuhn_arena::game::{Kuhn, Variant};
-use kuhn_arena::host::builtin_bot;
 
-/// A seat of a match: a bot the arena's loader resolved (a built-in of the arena, a file), or
-/// one of Kuhn's built-ins by name.
-pub enum Seat {
-    /// Through [`Match::seat`], as `kuhn-arena play` seats it.
-    Loaded(BotSource),
-    /// A name of [`builtin_bot`], seated with [`Match::seat_bot`].
-    Kuhn(&'static str),
-}
+/// A seat of a match: a bot the arena's loader resolved, as `kuhn-arena play` resolves it (the
+/// arena's `random`, Kuhn's own built-ins through `Hosted::builtin_bot`, a bot file).
+pub struct Seat(BotSource);
 
 impl Seat {
-    /// The arena's loader's bot `name` (a built-in it knows, a path).
+    /// The arena's loader's bot `name`.
     pub fn loaded(loader: &Loader, name: &str) -> Seat {
-        Seat::Loaded(loader.resolve::<Kuhn>(name).unwrap_or_else(|e| panic!("{name}: {e}")))
+        Seat(loader.resolve::<Kuhn>(name).unwrap_or_else(|e| panic!("{name}: {e}")))
     }
 }
 
 /// One match of seed `seed` with `seats` in seat order, played by `cardarena::Match`.
 pub fn play(seed: u64, seats: [&Seat; 2]) -> Replay {
     let mut table = Match::<Kuhn>::new(Variant::Standard, seed);
-    for (seat, bot) in seats.into_iter().enumerate() {
-        table = match bot {
-            Seat::Loaded(source) => table.seat(source, &LimitsConfig::default()),
-            Seat::Kuhn(name) => {
-                let bot: Box<dyn Bot<Kuhn>> =
-                    builtin_bot(name, seed, seat).expect("a Kuhn built-in").expect("a valid Kuhn built-in");
-                table.seat_bot(BotEntry { name: name.to_string(), hash: builtin_hash(name) }, bot)
-            }
-        };
+    for Seat(source) in seats {
+        table = table.seat(source, &LimitsConfig::default());
     }
     table.play()
 }

@@ -160,7 +160,7 @@ fn the_best_response_wins_what_the_exact_computation_says_against_the_arenas_ran
     let exact = (first + second) / 2.0;
     let loader = Loader::new();
     let random = Seat::loaded(&loader, "random");
-    let best = Seat::Kuhn("best-response");
+    let best = Seat::loaded(&loader, "best-response");
     let samples: Vec<Vec<f64>> = seeds_by_deal(400, 1)
         .into_iter()
         .map(|seeds| {
@@ -184,7 +184,11 @@ fn the_best_response_wins_what_the_exact_computation_says_against_the_arenas_ran
 #[test]
 fn the_built_in_bots_reply_with_a_legal_action() {
     let loader = Loader::new();
-    let seats = [Seat::loaded(&loader, "nash"), Seat::Kuhn("best-response"), Seat::Kuhn("nash:1/6")];
+    let seats = [
+        Seat::loaded(&loader, "nash"),
+        Seat::loaded(&loader, "best-response"),
+        Seat::loaded(&loader, "nash:1/6"),
+    ];
     for seed in 0..50 {
         for a in &seats {
             for b in &seats {

@@ -162,11 +162,13 @@ pub fn worker_cmd(args: WorkerArgs, games: &crate::games::Games) -> anyhow::Resu
         if args.no_wasm_cache { None } else { args.wasm_cache.clone().or_else(default_wasm_cache) };
     // A ladder's worker plays the people's games too: their seats wait for moves made on the
     // ladder's pages, in the ladder's database (the queue's file).
-    if let (Some(crate::ladder::jobs::GROUP), Some(path)) =
+    if let (Some(cardarena_ladder::jobs::GROUP), Some(path)) =
         (args.group.as_deref(), args.db.strip_prefix("sqlite:"))
     {
-        let db = crate::ladder::Db::open(std::path::Path::new(path.strip_prefix("//").unwrap_or(path)))?;
-        opts.people = Some(crate::ladder::play::people(Arc::new(db)));
+        let db = cardarena_ladder::SqliteStore::open(std::path::Path::new(
+            path.strip_prefix("//").unwrap_or(path),
+        ))?;
+        opts.people = Some(cardarena_ladder::play::people(Arc::new(db)));
     }
     let version = cardarena::tournament::queue::arena_version();
     eprintln!("worker {name} (arena {version}) on {}", queue.name());

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use anyhow::{bail, Context};
 
-use crate::ladder::{self, Db, Jobs, Ladder, LadderConfig};
+use cardarena_ladder::{self as ladder, Jobs, LadderConfig, SqliteStore, Store};
 
 #[derive(Debug, clap::Args)]
 pub struct ServeArgs {
@@ -59,7 +59,7 @@ pub fn serve_cmd(args: ServeArgs, _games: &crate::games::Games) -> anyhow::Resul
         Some(path) => ladder::config::load(path)?,
         None => LadderConfig::default(),
     };
-    let db = Arc::new(Db::open(&args.db)?);
+    let db = Arc::new(SqliteStore::open(&args.db)?);
     if let Some(to) = &args.backup {
         if to.exists() {
             bail!("{} exists; name a new file for the backup", to.display());
@@ -79,10 +79,6 @@ pub fn serve_cmd(args: ServeArgs, _games: &crate::games::Games) -> anyhow::Resul
             ladder::server::invite_link(&url, &code)
         );
     }
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the server's runtime")?;
     // The queue lives in the ladder's own database file (its tables are `queue_*`).
     let queue = cardarena::tournament::queue::open(&format!("sqlite:{}", args.db.display()))?;
     let jobs = Arc::new(Jobs::new(queue, config.clone()));
@@ -92,42 +88,12 @@ pub fn serve_cmd(args: ServeArgs, _games: &crate::games::Games) -> anyhow::Resul
         bail!("--lease must be a number of seconds above 0, not {}", args.lease);
     }
     let supervisor = supervise(&args.db, workers, args.lease, stop.clone())?;
-    let served = runtime.block_on(async move {
-        let listener = tokio::net::TcpListener::bind(&args.bind)
-            .await
-            .with_context(|| format!("cannot listen on {} (in use? pick another with --bind)", args.bind))?;
-        let ladder = Ladder::new(db.clone(), config.clone(), jobs, &url);
-        tokio::spawn(matchmaking(db, config, ladder.clone()));
-        tokio::spawn(collecting(ladder.clone()));
+    let served = ladder::serve::serve(db, config, jobs, &args.bind, &url, || {
         println!("Serving the ladder at {url} with {workers} worker process(es) (Ctrl-C stops)");
-        axum::serve(listener, ladder::router(ladder))
-            .with_graceful_shutdown(async {
-                let _ = tokio::signal::ctrl_c().await;
-            })
-            .await
-            .context("the server stopped")
     });
     stop.store(true, std::sync::atomic::Ordering::SeqCst);
     let _ = supervisor.join();
-    served
-}
-
-/// Every second, takes the finished jobs in (matches onto the boards, validation verdicts) and
-/// moves the class events on (a deadline passed: freeze and queue; every match in: grade).
-async fn collecting(ladder: Ladder) {
-    let mut every = tokio::time::interval(std::time::Duration::from_secs(1));
-    loop {
-        every.tick().await;
-        let l = ladder.clone();
-        if let Ok(Err(e)) = tokio::task::spawn_blocking(move || l.collect()).await {
-            eprintln!("taking results in: {e}");
-        }
-        let l = ladder.clone();
-        let now = ladder::db::now();
-        if let Ok(Err(e)) = tokio::task::spawn_blocking(move || ladder::class::tick(&l, now)).await {
-            eprintln!("class events: {e}");
-        }
-    }
+    Ok(served?)
 }
 
 /// Keeps `n` worker processes (`arena worker --db sqlite:DB --group ladder --lease SECS --poll
@@ -203,24 +169,6 @@ fn die_with_server(worker: &mut std::process::Command) {
 #[cfg(not(target_os = "linux"))]
 fn die_with_server(_worker: &mut std::process::Command) {}
 
-/// Every `tick_seconds`, queues the tick's duplicate sets (off the async threads).
-async fn matchmaking(db: Arc<Db>, config: LadderConfig, ladder: Ladder) {
-    let mut every = tokio::time::interval(std::time::Duration::from_secs(config.tick_seconds));
-    loop {
-        every.tick().await;
-        let (db, config, ladder) = (db.clone(), config.clone(), ladder.clone());
-        let done = tokio::task::spawn_blocking(move || -> anyhow::Result<()> {
-            let tick = db.next_tick()?;
-            ladder.enqueue(&ladder::tick_jobs(&db, &config, tick)?).map_err(anyhow::Error::msg)?;
-            Ok(())
-        })
-        .await;
-        if let Ok(Err(e)) = done {
-            eprintln!("matchmaking: {e:#}");
-        }
-    }
-}
-
 pub fn submit_cmd(args: SubmitArgs) -> anyhow::Result<()> {
     let bytes =
         std::fs::read(&args.bot).with_context(|| format!("cannot read bot file {}", args.bot.display()))?;
@@ -282,5 +230,86 @@ pub(crate) fn token(
     match default {
         Some(p) if p.is_file() => read(&p),
         _ => bail!("no API token: make one on your account page of the ladder, then set ARENA_TOKEN or write it to ~/.config/cardarena/token"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{BufRead, BufReader, Read, Write};
+
+    /// A one-request HTTP server on a free port: answers `status` with the JSON `body` and
+    /// hands back the request line, its headers (lower case) and its body.
+    fn one_answer(
+        status: &str,
+        body: &str,
+    ) -> (String, std::thread::JoinHandle<(String, Vec<String>, Vec<u8>)>) {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        let answer = format!(
+            "HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+            body.len()
+        );
+        let served = std::thread::spawn(move || {
+            let (stream, _) = listener.accept().unwrap();
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut line = String::new();
+            reader.read_line(&mut line).unwrap();
+            let mut headers = Vec::new();
+            loop {
+                let mut h = String::new();
+                reader.read_line(&mut h).unwrap();
+                if h.trim().is_empty() {
+                    break;
+                }
+                headers.push(h.trim().to_ascii_lowercase());
+            }
+            let length: usize = headers
+                .iter()
+                .find_map(|h| h.strip_prefix("content-length: "))
+                .map_or(0, |n| n.parse().unwrap());
+            let mut bytes = vec![0; length];
+            reader.read_exact(&mut bytes).unwrap();
+            (&stream).write_all(answer.as_bytes()).unwrap();
+            (line, headers, bytes)
+        });
+        (url, served)
+    }
+
+    #[test]
+    fn arena_submit_posts_the_file_with_its_token_and_reports_refusals() {
+        let dir = std::env::temp_dir().join(format!("arena-submit-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let bot = dir.join("dice.lua");
+        std::fs::write(&bot, "function act(o) return o.legal[1] end").unwrap();
+        let token_file = dir.join("token");
+        std::fs::write(&token_file, "secret-token\n").unwrap();
+        let args = |server: String| SubmitArgs {
+            bot: bot.clone(),
+            game: "blade".into(),
+            server,
+            name: None,
+            token_file: Some(token_file.clone()),
+        };
+        let (url, served) = one_answer(
+            "201 Created",
+            r#"{"bot":"dice","version":1,"state":"pending","page":"http://x/bots/1"}"#,
+        );
+        submit_cmd(args(url)).unwrap();
+        let (line, headers, body) = served.join().unwrap();
+        assert!(line.starts_with("POST /api/bots?game=blade&name=dice&file=dice.lua "), "{line}");
+        assert!(headers.contains(&"authorization: bearer secret-token".to_string()), "{headers:?}");
+        assert_eq!(body, std::fs::read(&bot).unwrap());
+        // A refusal: its status and the server's message.
+        let (url, served) = one_answer("409 Conflict", r#"{"error":"this file is identical to dice v1"}"#);
+        let e = format!("{:#}", submit_cmd(args(url)).unwrap_err());
+        served.join().unwrap();
+        assert!(e.contains("409") && e.contains("identical to dice v1"), "{e}");
+        // No token anywhere: what to do.
+        let e = format!("{:#}", token(None, None, Some("/nonexistent".into())).unwrap_err());
+        assert!(e.contains("set ARENA_TOKEN"), "{e}");
+        // The variable, trimmed, when there is no file.
+        assert_eq!(token(None, Some(" abc\n".into()), None).unwrap(), "abc");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

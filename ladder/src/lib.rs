@@ -21,17 +21,22 @@ pub mod board;
 pub mod class;
 pub mod config;
 pub mod db;
+pub mod error;
+pub mod extract;
 pub mod harden;
 pub mod jobs;
 pub mod matchmaking;
 pub mod play;
 pub mod rate;
+pub mod serve;
 pub mod server;
 #[cfg(test)]
 mod tests;
+pub mod time;
+pub mod views;
 
 pub use config::LadderConfig;
-pub use db::Db;
+pub use db::{Db, SqliteStore, Store};
 pub use jobs::{Job, Jobs};
 pub use server::Ladder;
 
@@ -114,7 +119,7 @@ pub fn tick_jobs(db: &Db, config: &LadderConfig, tick: i64) -> Result<Vec<Job>, 
 /// is read, the rate limits (`rate`; a refused form upload gets the form again), error pages in the layout, sessions, and the security
 /// headers (`harden`).
 pub fn router(ladder: Ladder) -> axum::Router {
-    use axum::middleware::{from_fn, from_fn_with_state};
+    use axum::middleware::from_fn_with_state;
     let (db, config, _) = ladder.parts();
     let limits = rate::RateLimits::new(config, db.clone());
     let csp = axum::http::HeaderValue::from_str(&harden::content_security_policy())
@@ -123,9 +128,10 @@ pub fn router(ladder: Ladder) -> axum::Router {
         .merge(play::routes())
         .merge(class::routes())
         .layer(axum::extract::DefaultBodyLimit::max(server::FORM_OVERHEAD))
-        .layer(from_fn(harden::csrf_first))
+        .layer(from_fn_with_state(ladder.clone(), harden::csrf_first))
+        .layer(axum::extract::DefaultBodyLimit::disable())
         .layer(from_fn_with_state(limits, rate::limit))
-        .layer(from_fn_with_state(ladder.clone(), server::form_over_the_limit))
+        .layer(from_fn_with_state(ladder.clone(), server::form_refused_early))
         .layer(from_fn_with_state(ladder.clone(), harden::error_pages))
         .layer(server::sessions(&ladder))
         .layer(from_fn_with_state(std::sync::Arc::new(csp), harden::security_headers))

@@ -28,7 +28,7 @@ impl BackgroundWorker {
             cardarena::tournament::queue::open(&format!("sqlite:{}", s.db.path().display())).unwrap();
         let mut opts = WorkerOptions::new("test-worker", std::sync::Arc::new(cardarena::Games::builtin()));
         opts.poll = Duration::from_millis(50);
-        opts.people = Some(crate::ladder::play::people(s.db.clone()));
+        opts.people = Some(crate::play::people(s.db.clone()));
         let stop = Arc::new(AtomicBool::new(false));
         let flag = stop.clone();
         let thread = std::thread::spawn(move || {

@@ -228,7 +228,7 @@ pub fn parse(text: &str, path: &Path) -> Result<LadderConfig, ConfigError> {
         config.boards.clear();
     }
     for b in raw.board {
-        let game: GameId = super::game(b.game.get_ref()).map_err(|e| {
+        let game: GameId = crate::game(b.game.get_ref()).map_err(|e| {
             ConfigError(format!(
                 "{}: `game = {:?}` is not a game (one of: {})",
                 at(b.game.span()),

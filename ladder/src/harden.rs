@@ -5,7 +5,8 @@
 use std::sync::Arc;
 
 use axum::body::{Body, Bytes};
-use axum::extract::{FromRequest, Request, State};
+use axum::extract::{FromRequest, Multipart, Request, State};
+use axum::http::request::Parts;
 use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -17,7 +18,9 @@ use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use tower_sessions::Session;
 
-use super::server::{check_csrf, page, AppError, ErrorMessage, Ladder, Page, FORM_OVERHEAD};
+use super::error::{AppError, ErrorMessage};
+use super::extract::{page_of, Page};
+use super::server::{too_large, Ladder, FORM_OVERHEAD};
 
 /// The Content-Security-Policy of every answer: nothing from elsewhere, no inline script but the
 /// replay viewer's (allowed by its hash: it is the same on every match page), no inline style,
@@ -60,28 +63,69 @@ struct CsrfOnly {
     csrf: String,
 }
 
-/// Checks the CSRF token of every `POST` outside the API before its form is read, so that a
-/// request without one is refused as such (403), whatever its body (none, another type, a form
-/// missing fields). A multipart form (the upload) carries its token among its parts: its
-/// handler checks it.
-pub async fn csrf_first(req: Request, next: Next) -> Response {
+/// The `csrf` field of a multipart form (`parts` are the request's, `bytes` its whole body);
+/// empty when there is none or the form does not parse.
+async fn multipart_csrf(parts: &Parts, bytes: &Bytes) -> String {
+    let mut form = Request::new(Body::from(bytes.clone()));
+    *form.headers_mut() = parts.headers.clone();
+    // (The body is read already, within its limit: `DefaultBodyLimit::disable()` around this layer.)
+    *form.extensions_mut() = parts.extensions.clone();
+    let Ok(mut multipart) = Multipart::from_request(form, &()).await else { return String::new() };
+    while let Ok(Some(field)) = multipart.next_field().await {
+        if field.name() == Some("csrf") {
+            return field.text().await.unwrap_or_default();
+        }
+    }
+    String::new()
+}
+
+/// Refuses a form whose CSRF token is not the session's.
+fn check_csrf(expected: Option<&str>, given: &str) -> Result<(), AppError> {
+    match expected {
+        Some(t) if !given.is_empty() && t == given => Ok(()),
+        _ => Err(AppError::forbidden(
+            "the form's security token is missing or out of date; reload the page and submit it again",
+        )),
+    }
+}
+
+/// The one CSRF check: every `POST` outside the API is refused (403) unless its form, URL
+/// encoded or multipart (the upload), carries the session's token; before any handler reads
+/// the form, so that a request without one is refused as such whatever its body (none,
+/// another type, a form missing fields). The body is read here within the route's limit
+/// (`max_bytes` and the form's fields for the upload); a larger one is refused as too large.
+pub async fn csrf_first(State(ladder): State<Ladder>, req: Request, next: Next) -> Response {
+    if req.method() != Method::POST || req.uri().path().starts_with("/api/") {
+        return next.run(req).await;
+    }
+    let Some(session) = req.extensions().get::<Session>().cloned() else {
+        return AppError::internal("no session layer").into_response();
+    };
     let multipart = req
         .headers()
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|t| t.starts_with("multipart/form-data"));
-    if req.method() != Method::POST || req.uri().path().starts_with("/api/") || multipart {
-        return next.run(req).await;
-    }
-    let Some(session) = req.extensions().get::<Session>().cloned() else {
-        return AppError::internal("no session layer".into()).into_response();
-    };
+    let upload = req.uri().path() == "/upload";
+    let limit = if upload { ladder.0.config.max_bytes + FORM_OVERHEAD } else { FORM_OVERHEAD };
     let (parts, body) = req.into_parts();
-    let Ok(bytes) = axum::body::to_bytes(body, FORM_OVERHEAD).await else {
-        return AppError::new(StatusCode::PAYLOAD_TOO_LARGE, "the form is too large").into_response();
+    let Ok(bytes) = axum::body::to_bytes(body, limit).await else {
+        return if upload {
+            too_large(ladder.0.config.max_bytes).into_response()
+        } else {
+            AppError::new(StatusCode::PAYLOAD_TOO_LARGE, "the form is too large").into_response()
+        };
     };
-    let form: CsrfOnly = read_form(&bytes).await;
-    if let Err(e) = check_csrf(&session, &form.csrf).await {
+    let given = if multipart {
+        multipart_csrf(&parts, &bytes).await
+    } else {
+        read_form::<CsrfOnly>(&bytes).await.csrf
+    };
+    let expected = match session.get::<String>("csrf").await {
+        Ok(t) => t,
+        Err(e) => return AppError::from(e).into_response(),
+    };
+    if let Err(e) = check_csrf(expected.as_deref(), &given) {
         return e.into_response();
     }
     next.run(Request::from_parts(parts, Body::from(bytes))).await
@@ -147,7 +191,7 @@ pub async fn error_pages(State(ladder): State<Ladder>, req: Request, next: Next)
         return Response::from_parts(parts, body);
     }
     let page = match &session {
-        Some(s) => page(&ladder, s).await.unwrap_or(Page { me: None, csrf: String::new() }),
+        Some(s) => page_of(&ladder, s).await.unwrap_or(Page { me: None, csrf: String::new() }),
         None => Page { me: None, csrf: String::new() },
     };
     let title = format!("{} {}", status.as_u16(), status.canonical_reason().unwrap_or(""));

@@ -2,7 +2,7 @@
 //! their case, per-account rate limits, security headers, Secure cookies, error pages.
 
 use super::*;
-use crate::ladder::db::name_key;
+use crate::db::name_key;
 
 /// The id in the first revoke form of an account page.
 fn first_revoke(html: &str) -> Option<String> {
@@ -49,7 +49,7 @@ async fn disabling_a_user_ends_their_sessions_for_good() {
     assert_eq!(alice.get(&s.app, "/account").await.status, StatusCode::OK);
     let id = s.db.users().unwrap().into_iter().find(|u| u.name == "alice").unwrap().id;
     let sessions_of = || {
-        s.db.with(|c| {
+        s.db.raw(|c| {
             c.query_row(
                 "SELECT COUNT(*) FROM sessions WHERE json_extract(record, '$.data.user') = ?1",
                 [id],
@@ -122,7 +122,7 @@ async fn user_and_bot_names_are_unique_whatever_their_case() {
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.body);
     assert!(r.body.contains("the name is taken"), "{}", r.body);
     // Nor in the database itself, past the code.
-    let direct = s.db.with(|c| {
+    let direct = s.db.raw(|c| {
         c.execute(
             "INSERT INTO users (name, name_key, pw_hash, created) VALUES ('ALICE', ?1, 'x', 0)",
             [name_key("ALICE")],
@@ -164,9 +164,9 @@ fn older_databases_migrate_keeping_colliding_names() {
         )
         .unwrap();
     }
-    let db = Db::open(&path).unwrap();
+    let db = SqliteStore::open(&path).unwrap();
     let keys: Vec<(String, String)> = db
-        .with(|c| {
+        .raw(|c| {
             let mut s = c.prepare("SELECT name, name_key FROM users ORDER BY id")?;
             let rows = s.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect();
             rows
@@ -182,7 +182,7 @@ fn older_databases_migrate_keeping_colliding_names() {
     assert!(db.register("aLiCe", "h", None).unwrap().is_none());
     assert!(db.register("carol", "h", None).unwrap().is_some());
     let bots: Vec<String> = db
-        .with(|c| {
+        .raw(|c| {
             let mut s = c.prepare("SELECT name_key FROM bots ORDER BY id")?;
             let rows = s.query_map([], |r| r.get(0))?.collect();
             rows
@@ -191,7 +191,7 @@ fn older_databases_migrate_keeping_colliding_names() {
     assert_eq!(bots, ["x", "x~2", "x"], "per game");
     // Opened again: nothing changes.
     drop(db);
-    let again = Db::open(&path).unwrap();
+    let again = SqliteStore::open(&path).unwrap();
     assert_eq!(again.login_row("Alice").unwrap().unwrap().1, "h2");
 }
 
@@ -373,4 +373,71 @@ async fn every_error_is_a_page_in_the_layout() {
     assert_eq!(r.status, StatusCode::NOT_FOUND);
     let json: serde_json::Value = serde_json::from_str(&r.body).unwrap();
     assert!(json["error"].as_str().unwrap().contains("/api/nothing"), "{}", r.body);
+}
+
+/// Every `POST` route of the router outside `/api/` (the pages' forms), read from the routes
+/// in the sources: a form route added later is in the test below without being listed.
+fn form_routes() -> Vec<String> {
+    let mut routes = Vec::new();
+    for source in [include_str!("../server.rs"), include_str!("../play.rs"), include_str!("../class.rs")] {
+        for line in
+            source.lines().map(str::trim).filter(|l| l.starts_with(".route(\"") && l.contains("post("))
+        {
+            let path = line.trim_start_matches(".route(\"").split('"').next().unwrap();
+            if !path.starts_with("/api/") {
+                routes.push(path.replace("{id}", "1"));
+            }
+        }
+    }
+    // Signing out last: the valid token's check below would end the session.
+    routes.sort_by_key(|p| p == "/logout");
+    routes
+}
+
+#[tokio::test]
+async fn every_form_route_refuses_a_post_without_the_sessions_token() {
+    let s = site("csrf-routes");
+    let mut teacher = admin(&s).await;
+    let mut alice = player(&s, &mut teacher, "alice").await;
+    alice.get(&s.app, "/upload").await;
+    let r = alice.upload(&s.app, "blade", "dice", "d.lua", &lua("blade_random.lua"), true).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    let routes = form_routes();
+    assert!(routes.len() >= 15 && routes.contains(&"/upload".to_string()), "{routes:?}");
+    let refused = |r: &Answer, how: &str, path: &str| {
+        assert_eq!(r.status, StatusCode::FORBIDDEN, "{how} {path}: {}", r.body);
+        assert!(r.body.contains("security token"), "{how} {path}: {}", r.body);
+    };
+    let wrong = "0".repeat(64);
+    let tokens = |db: &Db| db.tokens(1).unwrap().len() + db.tokens(2).unwrap().len();
+    let state = |db: &Db| {
+        let bots: Vec<(bool, bool)> = db.bots().unwrap().iter().map(|b| (b.published, b.disabled)).collect();
+        let users: Vec<bool> = db.users().unwrap().iter().map(|u| u.disabled).collect();
+        (tokens(db), users, bots, db.class_events().unwrap().len(), db.play_games_of(1).unwrap().len())
+    };
+    for path in &routes {
+        teacher.get(&s.app, "/account").await;
+        let before = state(&*s.db);
+        for fields in [vec![("label", "x")], vec![("csrf", wrong.as_str()), ("label", "x")]] {
+            let how = if fields.len() == 1 { "no token" } else { "a wrong token" };
+            refused(&teacher.post_raw(&s.app, path, &fields).await, how, path);
+            // The same as a multipart form (the upload's encoding), on every route.
+            let mut body = String::new();
+            for (k, v) in &fields {
+                body.push_str(&format!("--B\r\nContent-Disposition: form-data; name=\"{k}\"\r\n\r\n{v}\r\n"));
+            }
+            body.push_str("--B--\r\n");
+            let req = teacher
+                .req("POST", path)
+                .header(header::CONTENT_TYPE, "multipart/form-data; boundary=B")
+                .body(Body::from(body))
+                .unwrap();
+            refused(&teacher.send(&s.app, req).await, how, path);
+        }
+        // Nothing the refused forms asked for happened.
+        assert_eq!(before, state(&*s.db), "{path}");
+        // With the session's token the check lets it through (to the handler's own answer).
+        let r = teacher.post(&s.app, path, &[]).await;
+        assert!(!r.body.contains("security token"), "{path}: {}", r.body);
+    }
 }

@@ -6,6 +6,12 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+pub mod class;
+pub mod play;
+
+use class::{Entry, Event, Frozen, NewEvent};
+use play::{Game, NewPlayGame, Turn};
+
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
@@ -30,7 +36,7 @@ pub struct DbError {
     source: rusqlite::Error,
 }
 
-type Result<T> = std::result::Result<T, DbError>;
+type Result<T, E = DbError> = std::result::Result<T, E>;
 
 /// The tables of class mode (`class.rs`).
 const CLASS_SCHEMA: &str = "
@@ -343,7 +349,7 @@ pub struct Pending {
     pub tick: i64,
 }
 
-/// A finished job the ladder takes in ([`Db::take_in`]).
+/// A finished job the ladder takes in ([`Store::take_in`]).
 pub struct Taken<'a> {
     /// The job.
     pub job: &'a Pending,
@@ -369,18 +375,412 @@ pub enum UploadRefused {
     Db(#[from] DbError),
 }
 
-/// The open ladder database.
-pub struct Db {
+/// The ladder's storage: every query and change the ladder makes, whatever keeps them
+/// ([`SqliteStore`], the default: one SQLite file). The ladder holds it as [`Db`].
+pub trait Store: Send + Sync {
+    /// Where the data is (a file, a server), for messages.
+    fn location(&self) -> String;
+
+    /// Creates an event; its seed is derived from `ladder_seed` and its id.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn create_class_event(&self, event: &NewEvent, by: i64, ladder_seed: u64) -> Result<i64, DbError>;
+
+    /// Every event, newest first.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn class_events(&self) -> Result<Vec<Event>, DbError>;
+
+    /// An event by id.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn class_event(&self, id: i64) -> Result<Option<Event>, DbError>;
+
+    /// An event's frozen entrants, in the grade's order.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn class_entries(&self, event: i64) -> Result<Vec<Entry>, DbError>;
+
+    /// The queue keys of an event's matches, in plan order.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn class_match_keys(&self, event: i64) -> Result<Vec<String>, DbError>;
+
+    /// The bots of `game` as they stood at `deadline`: the newest ready version of every
+    /// enabled bot of an enabled owner among the versions uploaded by then; or, while a version
+    /// uploaded by then is still being validated, how many are.
+    fn frozen_at(&self, game: &str, deadline: i64) -> Result<Frozen, DbError>;
+
+    /// Records an event's frozen entrants and its queued matches: it is running.
+    fn freeze_class_event(
+        &self,
+        event: i64,
+        entries: &[(i64, String, String)],
+        keys: &[String],
+    ) -> Result<(), DbError>;
+
+    fn set_class_state(&self, event: i64, state: &str, message: &str) -> Result<(), DbError>;
+
+    fn set_class_done(&self, event: i64, done: usize) -> Result<(), DbError>;
+
+    fn finish_class_event(
+        &self,
+        event: i64,
+        csv: &str,
+        report: &str,
+        rows: &str,
+        done: usize,
+    ) -> Result<(), DbError>;
+
+    /// A graded event's CSV, table (as `arena grade` prints it) and results rows (JSON).
+    ///
+    /// # Errors
+    /// Database errors.
+    fn class_results(&self, event: i64) -> Result<Option<(String, String, String)>, DbError>;
+
+    /// Game `id`.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn play_game(&self, id: i64) -> Result<Option<Game>>;
+
+    /// The game of a queue job key.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn play_game_by_key(&self, key: &str) -> Result<Option<Game>>;
+
+    /// A person's 20 newest games, newest first.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn play_games_of(&self, user: i64) -> Result<Vec<Game>>;
+
+    /// The newest decision of game `id` (open when it has no action).
+    ///
+    /// # Errors
+    /// Database errors.
+    fn last_play_turn(&self, id: i64) -> Result<Option<Turn>>;
+
+    /// Moves game `id` from any state of `from` to `to`; whether it was in one of them.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn set_play_state(&self, id: i64, from: &[&str], to: &str) -> Result<bool>;
+
+    /// Decision `n` of game `game` as the worker waits on it: the move made (if made) and the
+    /// game's state.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn play_turn_answer(&self, game: i64, n: i64) -> Result<(Option<String>, String)>;
+
+    /// Puts decision `n` to the person of game `game` (kept as it is when already put: a job
+    /// played again puts the same decisions), and marks a queued game as playing.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn put_play_turn(&self, game: i64, n: i64, view: &str, observation: &str, legal: &str) -> Result<()>;
+
+    /// Records the person's move at decision `n` of game `game`, unless one is made already;
+    /// whether it was recorded.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn set_play_action(&self, game: i64, n: i64, action: &str) -> Result<bool>;
+
+    /// Game `id` is over: its summary and compressed replay.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn finish_play_game(&self, id: i64, summary: &str, replay: &[u8]) -> Result<()>;
+
+    /// Game `id` could not be played, for `error`.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn fail_play_game(&self, id: i64, error: &str) -> Result<()>;
+
+    /// Starts a game, unless the person has one in play (one statement, so that two starts at
+    /// once make one game): its id, or `None`.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn start_play_game(&self, g: &NewPlayGame<'_>) -> Result<Option<i64>>;
+
+    /// The compressed replay of a finished game.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn play_replay(&self, id: i64) -> Result<Option<Vec<u8>>>;
+
+    /// On a database without users: a fresh one-time admin invite code (older unused admin
+    /// invites are dropped, since their codes were only ever printed). `None` once a user exists.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn first_admin_invite(&self) -> Result<Option<String>>;
+
+    /// A new invite code made by admin `by`.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn create_invite(&self, by: i64, admin: bool) -> Result<String>;
+
+    /// Creates an account. With `invite`, the code must be unused (it is then used up, in the
+    /// same transaction); the account is an admin if the invite says so. Without, an open
+    /// registration: a player. `Ok(None)`: the invite is not valid or the name is taken (one
+    /// answer for both, so that the form reveals nothing).
+    ///
+    /// # Errors
+    /// Database errors.
+    fn register(&self, name: &str, pw_hash: &str, invite: Option<&str>) -> Result<Option<User>>;
+
+    /// The account `name` (as typed, or any form with the same [`name_key`]) with its password
+    /// hash. An account whose name is exactly `name` comes first (two older accounts may share a
+    /// key: see [`migrate`]).
+    ///
+    /// # Errors
+    /// Database errors.
+    fn login_row(&self, name: &str) -> Result<Option<(User, String)>>;
+
+    /// The account with id `id`.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn user(&self, id: i64) -> Result<Option<User>>;
+
+    /// Every account, by name.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn users(&self) -> Result<Vec<User>>;
+
+    /// Disables (or enables again) an account. Disabling ends its sessions for good
+    /// ([`Store::end_sessions`]): enabling it again brings none back.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn set_user_disabled(&self, id: i64, disabled: bool) -> Result<bool>;
+
+    /// Ends every browser session of `user`: their rows go, and the account's session epoch
+    /// moves on, so that a session saved with an older epoch (say, by a request that was under
+    /// way) is refused too. Returns the new epoch.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn end_sessions(&self, user: i64) -> Result<i64>;
+
+    /// The account with id `id` and its session epoch (a session holds the epoch it was made in).
+    ///
+    /// # Errors
+    /// Database errors.
+    fn user_epoch(&self, id: i64) -> Result<Option<(User, i64)>>;
+
+    /// The password hash of account `id`.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn password_hash(&self, id: i64) -> Result<Option<String>>;
+
+    /// Sets account `id`'s password hash and ends its sessions ([`Store::end_sessions`]); the new
+    /// session epoch.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn set_password(&self, id: i64, pw_hash: &str) -> Result<i64>;
+
+    /// Disables (or enables again) a bot.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn set_bot_disabled(&self, id: i64, disabled: bool) -> Result<bool>;
+
+    /// Publishes (or hides again) a bot's source.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn set_bot_published(&self, id: i64, published: bool) -> Result<bool>;
+
+    /// A new API token for `user`, returned once; only its hash is stored.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn create_token(&self, user: i64, label: &str) -> Result<String>;
+
+    /// `user`'s tokens (id and label), newest first.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn tokens(&self, user: i64) -> Result<Vec<TokenRow>>;
+
+    /// Deletes `user`'s token `id` (any later call with it is refused); whether it was theirs.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn revoke_token(&self, user: i64, id: i64) -> Result<bool>;
+
+    /// The account an API token belongs to.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn token_user(&self, token: &str) -> Result<Option<User>>;
+
+    /// Stores a session record (JSON) until `expiry`.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn save_session(&self, id: &str, record: &str, expiry: i64) -> Result<()>;
+
+    /// A session record that has not expired.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn load_session(&self, id: &str) -> Result<Option<String>>;
+
+    /// Deletes a session (and every expired one).
+    ///
+    /// # Errors
+    /// Database errors.
+    fn delete_session(&self, id: &str) -> Result<()>;
+
+    /// Stores an upload as the next version of `owner`'s bot `name` in `game` (creating the
+    /// bot on its first upload). The file is stored once under its content hash.
+    ///
+    /// # Errors
+    /// [`UploadRefused`]: identical content, a name another player owns, a disabled bot.
+    fn upload(
+        &self,
+        owner: i64,
+        game: &str,
+        name: &str,
+        lang: &str,
+        bytes: &[u8],
+    ) -> std::result::Result<(BotRow, Version), UploadRefused>;
+
+    /// A bot by id.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn bot(&self, id: i64) -> Result<Option<BotRow>>;
+
+    /// A bot by game and name.
+    ///
+    /// # Errors
+    /// Database errors.
+    #[cfg(test)]
+    fn bot_named(&self, game: &str, name: &str) -> Result<Option<BotRow>>;
+
+    /// Every bot, by game and name.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn bots(&self) -> Result<Vec<BotRow>>;
+
+    /// A version by id.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn version(&self, id: i64) -> Result<Option<Version>>;
+
+    /// A bot's versions, newest first.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn versions(&self, bot: i64) -> Result<Vec<Version>>;
+
+    /// The players of a game: the newest version of every enabled bot of an enabled owner, if
+    /// that version is ready (a bot whose newest upload is pending or failed sits out).
+    ///
+    /// # Errors
+    /// Database errors.
+    fn players(&self, game: &str) -> Result<Vec<(BotRow, Version)>>;
+
+    /// The bytes stored under a content hash.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn file(&self, hash: &str) -> Result<Option<Vec<u8>>>;
+
+    /// Records a version's validation: `ready` or `failed`, with its checks as JSON.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn set_validation(&self, version: i64, ready: bool, verdicts: &str) -> Result<()>;
+
+    /// Takes finished jobs in, in one transaction: each played match (its summary JSON and
+    /// compressed replay) is stored unless its key already is (a job run twice stores its match
+    /// once), and each job, played or failed, is forgotten from `pending`. One transaction a
+    /// collection rather than two a match keeps the database's single writer free for the
+    /// workers' claims and results.
+    ///
+    /// # Errors
+    /// Database errors (nothing is taken in then).
+    fn take_in(&self, taken: &[Taken<'_>]) -> Result<()>;
+
+    /// Remembers queued jobs (a key already remembered is left as it is).
+    ///
+    /// # Errors
+    /// Database errors.
+    fn add_pending(&self, jobs: &[Pending]) -> Result<()>;
+
+    /// The jobs the ladder waits for, oldest first.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn pending(&self) -> Result<Vec<Pending>>;
+
+    /// Forgets a job taken in.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn remove_pending(&self, key: &str) -> Result<()>;
+
+    /// Every match of a board, in the order stored.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn board_matches(&self, game: &str, variant: &str) -> Result<Vec<MatchRow>>;
+
+    /// The newest `limit` matches in which any of `versions` sat.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn matches_of(&self, versions: &[i64], limit: usize) -> Result<Vec<MatchRow>>;
+
+    /// A match by id, with its compressed replay.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn match_row(&self, id: i64) -> Result<Option<(MatchRow, Vec<u8>)>>;
+
+    /// The next matchmaking tick's number (1, 2, ...; kept across restarts).
+    ///
+    /// # Errors
+    /// Database errors.
+    fn next_tick(&self) -> Result<i64>;
+}
+
+/// The ladder's storage as the ladder holds it.
+pub type Db = dyn Store;
+
+/// The ladder database in one SQLite file.
+pub struct SqliteStore {
     conn: Mutex<Connection>,
     path: PathBuf,
 }
 
-impl Db {
+impl SqliteStore {
     /// Opens (creating if needed) the ladder database at `path`, in WAL mode.
     ///
     /// # Errors
     /// The file cannot be opened or is not a ladder database.
-    pub fn open(path: &Path) -> Result<Db> {
+    pub fn open(path: &Path) -> Result<SqliteStore> {
         let err = |source| DbError { path: path.display().to_string(), source };
         let mut conn = Connection::open(path).map_err(err)?;
         cardarena::tournament::store::set_up::<10_000>(&conn)
@@ -389,7 +789,7 @@ impl Db {
             .and_then(|_| conn.execute_batch(CLASS_SCHEMA))
             .and_then(|_| migrate(&mut conn))
             .map_err(err)?;
-        Ok(Db { conn: Mutex::new(conn), path: path.to_path_buf() })
+        Ok(SqliteStore { conn: Mutex::new(conn), path: path.to_path_buf() })
     }
 
     /// The database file.
@@ -397,26 +797,151 @@ impl Db {
         &self.path
     }
 
-    pub(super) fn conn(&self) -> MutexGuard<'_, Connection> {
+    fn conn(&self) -> MutexGuard<'_, Connection> {
         // A panic while holding the lock leaves SQLite consistent (statements are atomic).
         self.conn.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    pub(super) fn err(&self, source: rusqlite::Error) -> DbError {
+    fn err(&self, source: rusqlite::Error) -> DbError {
         DbError { path: self.path.display().to_string(), source }
     }
 
     /// Runs `f` on the connection, mapping its errors to [`DbError`].
-    pub(super) fn with<T>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Result<T> {
+    fn with<T>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Result<T> {
         f(&self.conn()).map_err(|e| self.err(e))
     }
 
-    /// On a database without users: a fresh one-time admin invite code (older unused admin
-    /// invites are dropped, since their codes were only ever printed). `None` once a user exists.
+    /// Runs SQL of the tests' own (to look inside, or to set up what the pages cannot).
+    #[cfg(test)]
+    pub(crate) fn raw<T>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Result<T> {
+        self.with(f)
+    }
+
+    /// Copies the database, while it is in use, to `to` (SQLite's online backup).
     ///
     /// # Errors
-    /// Database errors.
-    pub fn first_admin_invite(&self) -> Result<Option<String>> {
+    /// Database or file errors.
+    pub fn backup(&self, to: &Path) -> Result<()> {
+        let conn = self.conn();
+        let mut dest =
+            Connection::open(to).map_err(|e| DbError { path: to.display().to_string(), source: e })?;
+        let backup = rusqlite::backup::Backup::new(&conn, &mut dest).map_err(|e| self.err(e))?;
+        // Every page in one step: one read transaction, hence one snapshot, however busy the
+        // workers are (in steps, each write by another connection would restart the copy).
+        backup.run_to_completion(i32::MAX, std::time::Duration::from_millis(5), None).map_err(|e| self.err(e))
+    }
+}
+
+impl Store for SqliteStore {
+    fn location(&self) -> String {
+        self.path.display().to_string()
+    }
+
+    fn create_class_event(&self, event: &NewEvent, by: i64, ladder_seed: u64) -> Result<i64, DbError> {
+        SqliteStore::create_class_event(self, event, by, ladder_seed)
+    }
+
+    fn class_events(&self) -> Result<Vec<Event>, DbError> {
+        SqliteStore::class_events(self)
+    }
+
+    fn class_event(&self, id: i64) -> Result<Option<Event>, DbError> {
+        SqliteStore::class_event(self, id)
+    }
+
+    fn class_entries(&self, event: i64) -> Result<Vec<Entry>, DbError> {
+        SqliteStore::class_entries(self, event)
+    }
+
+    fn class_match_keys(&self, event: i64) -> Result<Vec<String>, DbError> {
+        SqliteStore::class_match_keys(self, event)
+    }
+
+    fn frozen_at(&self, game: &str, deadline: i64) -> Result<Frozen, DbError> {
+        SqliteStore::frozen_at(self, game, deadline)
+    }
+
+    fn freeze_class_event(
+        &self,
+        event: i64,
+        entries: &[(i64, String, String)],
+        keys: &[String],
+    ) -> Result<(), DbError> {
+        SqliteStore::freeze_class_event(self, event, entries, keys)
+    }
+
+    fn set_class_state(&self, event: i64, state: &str, message: &str) -> Result<(), DbError> {
+        SqliteStore::set_class_state(self, event, state, message)
+    }
+
+    fn set_class_done(&self, event: i64, done: usize) -> Result<(), DbError> {
+        SqliteStore::set_class_done(self, event, done)
+    }
+
+    fn finish_class_event(
+        &self,
+        event: i64,
+        csv: &str,
+        report: &str,
+        rows: &str,
+        done: usize,
+    ) -> Result<(), DbError> {
+        SqliteStore::finish_class_event(self, event, csv, report, rows, done)
+    }
+
+    fn class_results(&self, event: i64) -> Result<Option<(String, String, String)>, DbError> {
+        SqliteStore::class_results(self, event)
+    }
+
+    fn play_game(&self, id: i64) -> Result<Option<Game>> {
+        SqliteStore::play_game(self, id)
+    }
+
+    fn play_game_by_key(&self, key: &str) -> Result<Option<Game>> {
+        SqliteStore::play_game_by_key(self, key)
+    }
+
+    fn play_games_of(&self, user: i64) -> Result<Vec<Game>> {
+        SqliteStore::play_games_of(self, user)
+    }
+
+    fn last_play_turn(&self, id: i64) -> Result<Option<Turn>> {
+        SqliteStore::last_play_turn(self, id)
+    }
+
+    fn set_play_state(&self, id: i64, from: &[&str], to: &str) -> Result<bool> {
+        SqliteStore::set_play_state(self, id, from, to)
+    }
+
+    fn play_turn_answer(&self, game: i64, n: i64) -> Result<(Option<String>, String)> {
+        SqliteStore::play_turn_answer(self, game, n)
+    }
+
+    fn put_play_turn(&self, game: i64, n: i64, view: &str, observation: &str, legal: &str) -> Result<()> {
+        SqliteStore::put_play_turn(self, game, n, view, observation, legal)
+    }
+
+    fn set_play_action(&self, game: i64, n: i64, action: &str) -> Result<bool> {
+        SqliteStore::set_play_action(self, game, n, action)
+    }
+
+    fn finish_play_game(&self, id: i64, summary: &str, replay: &[u8]) -> Result<()> {
+        SqliteStore::finish_play_game(self, id, summary, replay)
+    }
+
+    fn fail_play_game(&self, id: i64, error: &str) -> Result<()> {
+        SqliteStore::fail_play_game(self, id, error)
+    }
+
+    fn start_play_game(&self, g: &NewPlayGame<'_>) -> Result<Option<i64>> {
+        SqliteStore::start_play_game(self, g)
+    }
+
+    fn play_replay(&self, id: i64) -> Result<Option<Vec<u8>>> {
+        SqliteStore::play_replay(self, id)
+    }
+
+    fn first_admin_invite(&self) -> Result<Option<String>> {
         self.with(|c| {
             let users: i64 = c.query_row("SELECT COUNT(*) FROM users", [], |r| r.get(0))?;
             if users > 0 {
@@ -432,11 +957,7 @@ impl Db {
         })
     }
 
-    /// A new invite code made by admin `by`.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn create_invite(&self, by: i64, admin: bool) -> Result<String> {
+    fn create_invite(&self, by: i64, admin: bool) -> Result<String> {
         let code = secret();
         self.with(|c| {
             c.execute(
@@ -447,14 +968,7 @@ impl Db {
         Ok(code)
     }
 
-    /// Creates an account. With `invite`, the code must be unused (it is then used up, in the
-    /// same transaction); the account is an admin if the invite says so. Without, an open
-    /// registration: a player. `Ok(None)`: the invite is not valid or the name is taken (one
-    /// answer for both, so that the form reveals nothing).
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn register(&self, name: &str, pw_hash: &str, invite: Option<&str>) -> Result<Option<User>> {
+    fn register(&self, name: &str, pw_hash: &str, invite: Option<&str>) -> Result<Option<User>> {
         let mut conn = self.conn();
         let run = |c: &mut Connection| -> rusqlite::Result<Option<User>> {
             let tx = c.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
@@ -500,13 +1014,7 @@ impl Db {
         run(&mut conn).map_err(|e| self.err(e))
     }
 
-    /// The account `name` (as typed, or any form with the same [`name_key`]) with its password
-    /// hash. An account whose name is exactly `name` comes first (two older accounts may share a
-    /// key: see [`migrate`]).
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn login_row(&self, name: &str) -> Result<Option<(User, String)>> {
+    fn login_row(&self, name: &str) -> Result<Option<(User, String)>> {
         self.with(|c| {
             c.query_row(
                 "SELECT id, name, admin, disabled, pw_hash FROM users WHERE name = ?1 OR name_key = ?2
@@ -518,22 +1026,14 @@ impl Db {
         })
     }
 
-    /// The account with id `id`.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn user(&self, id: i64) -> Result<Option<User>> {
+    fn user(&self, id: i64) -> Result<Option<User>> {
         self.with(|c| {
             c.query_row("SELECT id, name, admin, disabled FROM users WHERE id = ?1", params![id], user_of)
                 .optional()
         })
     }
 
-    /// Every account, by name.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn users(&self) -> Result<Vec<User>> {
+    fn users(&self) -> Result<Vec<User>> {
         self.with(|c| {
             let mut s = c.prepare("SELECT id, name, admin, disabled FROM users ORDER BY name")?;
             let rows = s.query_map([], user_of)?.collect();
@@ -541,12 +1041,7 @@ impl Db {
         })
     }
 
-    /// Disables (or enables again) an account. Disabling ends its sessions for good
-    /// ([`Db::end_sessions`]): enabling it again brings none back.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn set_user_disabled(&self, id: i64, disabled: bool) -> Result<bool> {
+    fn set_user_disabled(&self, id: i64, disabled: bool) -> Result<bool> {
         let found = self
             .with(|c| c.execute("UPDATE users SET disabled = ?1 WHERE id = ?2", params![disabled, id]))
             .map(|n| n > 0)?;
@@ -556,13 +1051,7 @@ impl Db {
         Ok(found)
     }
 
-    /// Ends every browser session of `user`: their rows go, and the account's session epoch
-    /// moves on, so that a session saved with an older epoch (say, by a request that was under
-    /// way) is refused too. Returns the new epoch.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn end_sessions(&self, user: i64) -> Result<i64> {
+    fn end_sessions(&self, user: i64) -> Result<i64> {
         self.with(|c| {
             c.execute("UPDATE users SET session_epoch = session_epoch + 1 WHERE id = ?1", params![user])?;
             c.execute("DELETE FROM sessions WHERE json_extract(record, '$.data.user') = ?1", params![user])?;
@@ -570,11 +1059,7 @@ impl Db {
         })
     }
 
-    /// The account with id `id` and its session epoch (a session holds the epoch it was made in).
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn user_epoch(&self, id: i64) -> Result<Option<(User, i64)>> {
+    fn user_epoch(&self, id: i64) -> Result<Option<(User, i64)>> {
         self.with(|c| {
             c.query_row(
                 "SELECT id, name, admin, disabled, session_epoch FROM users WHERE id = ?1",
@@ -585,49 +1070,28 @@ impl Db {
         })
     }
 
-    /// The password hash of account `id`.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn password_hash(&self, id: i64) -> Result<Option<String>> {
+    fn password_hash(&self, id: i64) -> Result<Option<String>> {
         self.with(|c| {
             c.query_row("SELECT pw_hash FROM users WHERE id = ?1", params![id], |r| r.get(0)).optional()
         })
     }
 
-    /// Sets account `id`'s password hash and ends its sessions ([`Db::end_sessions`]); the new
-    /// session epoch.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn set_password(&self, id: i64, pw_hash: &str) -> Result<i64> {
+    fn set_password(&self, id: i64, pw_hash: &str) -> Result<i64> {
         self.with(|c| c.execute("UPDATE users SET pw_hash = ?1 WHERE id = ?2", params![pw_hash, id]))?;
         self.end_sessions(id)
     }
 
-    /// Disables (or enables again) a bot.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn set_bot_disabled(&self, id: i64, disabled: bool) -> Result<bool> {
+    fn set_bot_disabled(&self, id: i64, disabled: bool) -> Result<bool> {
         self.with(|c| c.execute("UPDATE bots SET disabled = ?1 WHERE id = ?2", params![disabled, id]))
             .map(|n| n > 0)
     }
 
-    /// Publishes (or hides again) a bot's source.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn set_bot_published(&self, id: i64, published: bool) -> Result<bool> {
+    fn set_bot_published(&self, id: i64, published: bool) -> Result<bool> {
         self.with(|c| c.execute("UPDATE bots SET published = ?1 WHERE id = ?2", params![published, id]))
             .map(|n| n > 0)
     }
 
-    /// A new API token for `user`, returned once; only its hash is stored.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn create_token(&self, user: i64, label: &str) -> Result<String> {
+    fn create_token(&self, user: i64, label: &str) -> Result<String> {
         let token = secret();
         self.with(|c| {
             c.execute(
@@ -638,11 +1102,7 @@ impl Db {
         Ok(token)
     }
 
-    /// `user`'s tokens (id and label), newest first.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn tokens(&self, user: i64) -> Result<Vec<TokenRow>> {
+    fn tokens(&self, user: i64) -> Result<Vec<TokenRow>> {
         self.with(|c| {
             let mut s = c.prepare(
                 "SELECT rowid, label FROM tokens WHERE user_id = ?1 ORDER BY created DESC, rowid DESC",
@@ -653,20 +1113,12 @@ impl Db {
         })
     }
 
-    /// Deletes `user`'s token `id` (any later call with it is refused); whether it was theirs.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn revoke_token(&self, user: i64, id: i64) -> Result<bool> {
+    fn revoke_token(&self, user: i64, id: i64) -> Result<bool> {
         self.with(|c| c.execute("DELETE FROM tokens WHERE rowid = ?1 AND user_id = ?2", params![id, user]))
             .map(|n| n > 0)
     }
 
-    /// The account an API token belongs to.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn token_user(&self, token: &str) -> Result<Option<User>> {
+    fn token_user(&self, token: &str) -> Result<Option<User>> {
         self.with(|c| {
             c.query_row(
                 "SELECT u.id, u.name, u.admin, u.disabled FROM tokens t JOIN users u ON u.id = t.user_id
@@ -678,11 +1130,7 @@ impl Db {
         })
     }
 
-    /// Stores a session record (JSON) until `expiry`.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn save_session(&self, id: &str, record: &str, expiry: i64) -> Result<()> {
+    fn save_session(&self, id: &str, record: &str, expiry: i64) -> Result<()> {
         self.with(|c| {
             c.execute(
                 "INSERT INTO sessions (id, record, expiry) VALUES (?1, ?2, ?3)
@@ -693,11 +1141,7 @@ impl Db {
         .map(drop)
     }
 
-    /// A session record that has not expired.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn load_session(&self, id: &str) -> Result<Option<String>> {
+    fn load_session(&self, id: &str) -> Result<Option<String>> {
         self.with(|c| {
             c.query_row(
                 "SELECT record FROM sessions WHERE id = ?1 AND expiry > ?2",
@@ -708,21 +1152,12 @@ impl Db {
         })
     }
 
-    /// Deletes a session (and every expired one).
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn delete_session(&self, id: &str) -> Result<()> {
+    fn delete_session(&self, id: &str) -> Result<()> {
         self.with(|c| c.execute("DELETE FROM sessions WHERE id = ?1 OR expiry <= ?2", params![id, now()]))
             .map(drop)
     }
 
-    /// Stores an upload as the next version of `owner`'s bot `name` in `game` (creating the
-    /// bot on its first upload). The file is stored once under its content hash.
-    ///
-    /// # Errors
-    /// [`UploadRefused`]: identical content, a name another player owns, a disabled bot.
-    pub fn upload(
+    fn upload(
         &self,
         owner: i64,
         game: &str,
@@ -796,20 +1231,12 @@ impl Db {
         Ok((bot, version))
     }
 
-    /// A bot by id.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn bot(&self, id: i64) -> Result<Option<BotRow>> {
+    fn bot(&self, id: i64) -> Result<Option<BotRow>> {
         self.with(|c| c.query_row(&format!("{BOT_SELECT} WHERE b.id = ?1"), params![id], bot_of).optional())
     }
 
-    /// A bot by game and name.
-    ///
-    /// # Errors
-    /// Database errors.
     #[cfg(test)]
-    pub fn bot_named(&self, game: &str, name: &str) -> Result<Option<BotRow>> {
+    fn bot_named(&self, game: &str, name: &str) -> Result<Option<BotRow>> {
         self.with(|c| {
             c.query_row(
                 &format!("{BOT_SELECT} WHERE b.game = ?1 AND b.name = ?2"),
@@ -820,11 +1247,7 @@ impl Db {
         })
     }
 
-    /// Every bot, by game and name.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn bots(&self) -> Result<Vec<BotRow>> {
+    fn bots(&self) -> Result<Vec<BotRow>> {
         self.with(|c| {
             let mut s = c.prepare(&format!("{BOT_SELECT} ORDER BY b.game, b.name"))?;
             let rows = s.query_map([], bot_of)?.collect();
@@ -832,21 +1255,13 @@ impl Db {
         })
     }
 
-    /// A version by id.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn version(&self, id: i64) -> Result<Option<Version>> {
+    fn version(&self, id: i64) -> Result<Option<Version>> {
         self.with(|c| {
             c.query_row(&format!("{VERSION_SELECT} WHERE id = ?1"), params![id], version_of).optional()
         })
     }
 
-    /// A bot's versions, newest first.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn versions(&self, bot: i64) -> Result<Vec<Version>> {
+    fn versions(&self, bot: i64) -> Result<Vec<Version>> {
         self.with(|c| {
             let mut s = c.prepare(&format!("{VERSION_SELECT} WHERE bot = ?1 ORDER BY number DESC"))?;
             let rows = s.query_map(params![bot], version_of)?.collect();
@@ -854,12 +1269,7 @@ impl Db {
         })
     }
 
-    /// The players of a game: the newest version of every enabled bot of an enabled owner, if
-    /// that version is ready (a bot whose newest upload is pending or failed sits out).
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn players(&self, game: &str) -> Result<Vec<(BotRow, Version)>> {
+    fn players(&self, game: &str) -> Result<Vec<(BotRow, Version)>> {
         self.with(|c| {
             let mut s = c.prepare(&format!(
                 "{BOT_SELECT} WHERE b.game = ?1 AND b.disabled = 0 AND u.disabled = 0 ORDER BY b.id"
@@ -882,21 +1292,13 @@ impl Db {
         })
     }
 
-    /// The bytes stored under a content hash.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn file(&self, hash: &str) -> Result<Option<Vec<u8>>> {
+    fn file(&self, hash: &str) -> Result<Option<Vec<u8>>> {
         self.with(|c| {
             c.query_row("SELECT bytes FROM files WHERE hash = ?1", params![hash], |r| r.get(0)).optional()
         })
     }
 
-    /// Records a version's validation: `ready` or `failed`, with its checks as JSON.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn set_validation(&self, version: i64, ready: bool, verdicts: &str) -> Result<()> {
+    fn set_validation(&self, version: i64, ready: bool, verdicts: &str) -> Result<()> {
         let state = if ready { "ready" } else { "failed" };
         self.with(|c| {
             c.execute(
@@ -907,15 +1309,7 @@ impl Db {
         .map(drop)
     }
 
-    /// Takes finished jobs in, in one transaction: each played match (its summary JSON and
-    /// compressed replay) is stored unless its key already is (a job run twice stores its match
-    /// once), and each job, played or failed, is forgotten from `pending`. One transaction a
-    /// collection rather than two a match keeps the database's single writer free for the
-    /// workers' claims and results.
-    ///
-    /// # Errors
-    /// Database errors (nothing is taken in then).
-    pub fn take_in(&self, taken: &[Taken<'_>]) -> Result<()> {
+    fn take_in(&self, taken: &[Taken<'_>]) -> Result<()> {
         let mut conn = self.conn();
         let run = |c: &mut Connection| -> rusqlite::Result<()> {
             let tx = c.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
@@ -947,11 +1341,7 @@ impl Db {
         run(&mut conn).map_err(|e| self.err(e))
     }
 
-    /// Remembers queued jobs (a key already remembered is left as it is).
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn add_pending(&self, jobs: &[Pending]) -> Result<()> {
+    fn add_pending(&self, jobs: &[Pending]) -> Result<()> {
         let mut conn = self.conn();
         let run = |c: &mut Connection| -> rusqlite::Result<()> {
             let tx = c.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
@@ -976,11 +1366,7 @@ impl Db {
         run(&mut conn).map_err(|e| self.err(e))
     }
 
-    /// The jobs the ladder waits for, oldest first.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn pending(&self) -> Result<Vec<Pending>> {
+    fn pending(&self) -> Result<Vec<Pending>> {
         self.with(|c| {
             let mut s = c.prepare(
                 "SELECT key, version, game, variant, seed, seats, tick FROM pending ORDER BY rowid",
@@ -1004,19 +1390,11 @@ impl Db {
         })
     }
 
-    /// Forgets a job taken in.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn remove_pending(&self, key: &str) -> Result<()> {
+    fn remove_pending(&self, key: &str) -> Result<()> {
         self.with(|c| c.execute("DELETE FROM pending WHERE key = ?1", params![key])).map(drop)
     }
 
-    /// Every match of a board, in the order stored.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn board_matches(&self, game: &str, variant: &str) -> Result<Vec<MatchRow>> {
+    fn board_matches(&self, game: &str, variant: &str) -> Result<Vec<MatchRow>> {
         self.with(|c| {
             let mut s = c.prepare(&format!("{MATCH_SELECT} WHERE game = ?1 AND variant = ?2 ORDER BY id"))?;
             let rows = s.query_map(params![game, variant], match_of)?.collect();
@@ -1024,11 +1402,7 @@ impl Db {
         })
     }
 
-    /// The newest `limit` matches in which any of `versions` sat.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn matches_of(&self, versions: &[i64], limit: usize) -> Result<Vec<MatchRow>> {
+    fn matches_of(&self, versions: &[i64], limit: usize) -> Result<Vec<MatchRow>> {
         self.with(|c| {
             let ids = serde_json::to_string(versions).expect("ids serialize");
             let mut s = c.prepare(&format!(
@@ -1041,11 +1415,7 @@ impl Db {
         })
     }
 
-    /// A match by id, with its compressed replay.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn match_row(&self, id: i64) -> Result<Option<(MatchRow, Vec<u8>)>> {
+    fn match_row(&self, id: i64) -> Result<Option<(MatchRow, Vec<u8>)>> {
         self.with(|c| {
             c.query_row(&format!("{MATCH_COLUMNS}, replay FROM matches WHERE id = ?1"), params![id], |r| {
                 Ok((match_of(r)?, r.get(8)?))
@@ -1054,11 +1424,7 @@ impl Db {
         })
     }
 
-    /// The next matchmaking tick's number (1, 2, ...; kept across restarts).
-    ///
-    /// # Errors
-    /// Database errors.
-    pub fn next_tick(&self) -> Result<i64> {
+    fn next_tick(&self) -> Result<i64> {
         self.with(|c| {
             c.query_row(
                 "INSERT INTO counters (name, value) VALUES ('tick', 1)
@@ -1067,20 +1433,6 @@ impl Db {
                 |r| r.get(0),
             )
         })
-    }
-
-    /// Copies the database, while it is in use, to `to` (SQLite's online backup).
-    ///
-    /// # Errors
-    /// Database or file errors.
-    pub fn backup(&self, to: &Path) -> Result<()> {
-        let conn = self.conn();
-        let mut dest =
-            Connection::open(to).map_err(|e| DbError { path: to.display().to_string(), source: e })?;
-        let backup = rusqlite::backup::Backup::new(&conn, &mut dest).map_err(|e| self.err(e))?;
-        // Every page in one step: one read transaction, hence one snapshot, however busy the
-        // workers are (in steps, each write by another connection would restart the copy).
-        backup.run_to_completion(i32::MAX, std::time::Duration::from_millis(5), None).map_err(|e| self.err(e))
     }
 }
 

@@ -4,7 +4,7 @@
 use super::*;
 
 fn repo_file(path: &str) -> Vec<u8> {
-    std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap()
+    std::fs::read(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join(path)).unwrap()
 }
 
 #[tokio::test]

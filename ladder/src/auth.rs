@@ -56,20 +56,20 @@ pub fn check_name(what: &'static str, name: &str) -> Result<(), BadName> {
 /// Browser sessions in the ladder database (tower-sessions' store interface): a record is kept
 /// as JSON with its expiry, and loading an expired one finds nothing.
 #[derive(Clone)]
-pub struct SqliteSessions {
+pub struct DbSessions {
     db: Arc<Db>,
 }
 
-impl std::fmt::Debug for SqliteSessions {
+impl std::fmt::Debug for DbSessions {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("SqliteSessions").field("db", &self.db.path()).finish()
+        f.debug_struct("DbSessions").field("db", &self.db.location()).finish()
     }
 }
 
-impl SqliteSessions {
+impl DbSessions {
     /// A store over `db`.
-    pub fn new(db: Arc<Db>) -> SqliteSessions {
-        SqliteSessions { db }
+    pub fn new(db: Arc<Db>) -> DbSessions {
+        DbSessions { db }
     }
 
     async fn blocking<T: Send + 'static>(
@@ -77,7 +77,7 @@ impl SqliteSessions {
         f: impl FnOnce(&Db) -> Result<T, super::db::DbError> + Send + 'static,
     ) -> session_store::Result<T> {
         let db = self.db.clone();
-        tokio::task::spawn_blocking(move || f(&db))
+        tokio::task::spawn_blocking(move || f(&*db))
             .await
             .map_err(|e| session_store::Error::Backend(e.to_string()))?
             .map_err(|e| session_store::Error::Backend(e.to_string()))
@@ -85,7 +85,7 @@ impl SqliteSessions {
 }
 
 #[async_trait::async_trait]
-impl SessionStore for SqliteSessions {
+impl SessionStore for DbSessions {
     async fn save(&self, record: &Record) -> session_store::Result<()> {
         let json = serde_json::to_string(record).map_err(|e| session_store::Error::Encode(e.to_string()))?;
         let (id, expiry) = (record.id.to_string(), record.expiry_date.unix_timestamp());

@@ -17,14 +17,18 @@ use tower_sessions::cookie::time::Duration as CookieDuration;
 use tower_sessions::cookie::SameSite;
 use tower_sessions::{Expiry, Session, SessionManagerLayer};
 
-use super::auth::{self, SqliteSessions};
-use super::board;
+use super::auth::{self, DbSessions};
 use super::config::{Board, LadderConfig, Register};
-use super::db::{BotRow, Db, DbError, UploadRefused, User, Version};
-use super::jobs::{Check, Job, Jobs};
+use super::db::{BotRow, Db, DbError, User, Version};
+pub use super::error::AppError;
+use super::error::ErrorMessage;
+pub(crate) use super::extract::bearer;
+pub use super::extract::Page;
+use super::extract::{page_of, session_user, sign_in_first, Admin, ApiUser, CurrentUser};
+use super::jobs::{Job, Jobs};
+use super::views::{self, can_read, replay_of};
 use cardarena::bots::bot::content_hash;
 use cardarena::play::games::GameId;
-use cardarena::tournament::{fault_site, MatchResult, MatchSummary};
 
 pub(super) struct Inner {
     pub(super) db: Arc<Db>,
@@ -81,7 +85,7 @@ impl Ladder {
     /// # Errors
     /// The queue cannot be written.
     pub fn enqueue(&self, jobs: &[Job]) -> Result<(), String> {
-        self.0.jobs.enqueue(&self.0.db, jobs).map_err(|e| e.to_string())
+        self.0.jobs.enqueue(&*self.0.db, jobs).map_err(|e| e.to_string())
     }
 
     /// Takes in the finished jobs (see [`Jobs::collect`]).
@@ -89,7 +93,7 @@ impl Ladder {
     /// # Errors
     /// The queue or the database failed.
     pub fn collect(&self) -> Result<usize, String> {
-        self.0.jobs.collect(&self.0.db).map_err(|e| e.to_string())
+        self.0.jobs.collect(&*self.0.db).map_err(|e| e.to_string())
     }
 
     /// Runs a database call off the async threads.
@@ -98,10 +102,7 @@ impl Ladder {
         f: impl FnOnce(&Db) -> Result<T, DbError> + Send + 'static,
     ) -> Result<T, AppError> {
         let db = self.0.db.clone();
-        tokio::task::spawn_blocking(move || f(&db))
-            .await
-            .map_err(|e| AppError::internal(e.to_string()))?
-            .map_err(|e| AppError::internal(e.to_string()))
+        Ok(tokio::task::spawn_blocking(move || f(&*db)).await??)
     }
 
     pub(super) fn render(&self, page: &Page, name: &str, ctx: Value) -> Result<Html<String>, AppError> {
@@ -112,11 +113,7 @@ impl Ladder {
             url => &self.0.url,
         };
         let base = context! { site, me => ser(&page.me), csrf => &page.csrf };
-        let template = self.0.env.get_template(name).map_err(|e| AppError::internal(e.to_string()))?;
-        template
-            .render(context! { ..ctx, ..base })
-            .map(Html)
-            .map_err(|e| AppError::internal(format!("{e:#}")))
+        Ok(Html(self.0.env.get_template(name)?.render(context! { ..ctx, ..base })?))
     }
 
     /// The ladder's database, configuration and jobs (for the pages of sibling modules).
@@ -125,7 +122,7 @@ impl Ladder {
     }
 
     pub(super) fn board(&self, game: &str, variant: &str) -> Option<Board> {
-        let game: GameId = super::game(game).ok()?;
+        let game: GameId = crate::game(game).ok()?;
         self.0.config.boards_of(game).find(|b| b.variant == variant).cloned()
     }
 }
@@ -133,133 +130,6 @@ impl Ladder {
 /// A serializable value for a template.
 pub(super) fn ser<T: serde::Serialize>(value: &T) -> Value {
     Value::from(minijinja::value::Serde(value))
-}
-
-/// An error answer: its status and a message that says what to do. API routes answer JSON
-/// (`{"error": ...}`), pages a small HTML page.
-#[derive(Debug)]
-pub struct AppError {
-    status: StatusCode,
-    message: String,
-    json: bool,
-}
-
-impl AppError {
-    pub(super) fn new(status: StatusCode, message: impl Into<String>) -> AppError {
-        AppError { status, message: message.into(), json: false }
-    }
-
-    pub(super) fn internal(message: String) -> AppError {
-        AppError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("the server failed: {message}"))
-    }
-
-    pub(super) fn json(mut self) -> AppError {
-        self.json = true;
-        self
-    }
-
-    pub(super) fn not_found(what: &str) -> AppError {
-        AppError::new(StatusCode::NOT_FOUND, format!("no such {what}"))
-    }
-}
-
-impl IntoResponse for AppError {
-    fn into_response(self) -> Response {
-        if self.json {
-            return (self.status, Json(serde_json::json!({ "error": self.message }))).into_response();
-        }
-        let escaped = minijinja::HtmlEscape(&self.message).to_string();
-        let message = ErrorMessage(self.message);
-        let body = format!(
-            "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{0}</title>\
-             <link rel=\"icon\" href=\"data:,\"><link rel=\"stylesheet\" href=\"/static/style.css\"></head><body><main><h1>{0}</h1>\
-             <p class=\"error\">{escaped}</p><p><a href=\"/\">Back to the ladder</a></p></main></body></html>",
-            self.status
-        );
-        // `harden::error_pages` shows the message in the ladder's layout.
-        (self.status, axum::Extension(message), Html(body)).into_response()
-    }
-}
-
-/// The message of an error page, for `harden::error_pages` to show in the ladder's layout.
-#[derive(Clone, Debug)]
-pub(super) struct ErrorMessage(pub(super) String);
-
-/// Who is asking, and the session's CSRF token for the page's forms.
-pub(super) struct Page {
-    pub(super) me: Option<User>,
-    pub(super) csrf: String,
-}
-
-/// The session's CSRF token (made on first use).
-async fn csrf_token(session: &Session) -> Result<String, AppError> {
-    if let Some(t) = session.get::<String>("csrf").await.map_err(|e| AppError::internal(e.to_string()))? {
-        return Ok(t);
-    }
-    let t = auth::secret();
-    session.insert("csrf", &t).await.map_err(|e| AppError::internal(e.to_string()))?;
-    Ok(t)
-}
-
-/// Refuses a form whose CSRF token is not the session's.
-pub(super) async fn check_csrf(session: &Session, given: &str) -> Result<(), AppError> {
-    let expected = session.get::<String>("csrf").await.map_err(|e| AppError::internal(e.to_string()))?;
-    match expected {
-        Some(t) if !given.is_empty() && t == given => Ok(()),
-        _ => Err(AppError::new(
-            StatusCode::FORBIDDEN,
-            "the form's security token is missing or out of date; reload the page and submit it again",
-        )),
-    }
-}
-
-pub(super) async fn page(ladder: &Ladder, session: &Session) -> Result<Page, AppError> {
-    let me = session_user(ladder, session).await?;
-    Ok(Page { me, csrf: csrf_token(session).await? })
-}
-
-/// The session's account, unless it is disabled or its sessions were ended since this one
-/// began (the session's epoch is older than the account's; sessions of older versions have none,
-/// which is 0).
-async fn session_user(ladder: &Ladder, session: &Session) -> Result<Option<User>, AppError> {
-    let e = |e: tower_sessions::session::Error| AppError::internal(e.to_string());
-    let Some(id) = session.get::<i64>("user").await.map_err(e)? else {
-        return Ok(None);
-    };
-    let epoch = session.get::<i64>("epoch").await.map_err(e)?.unwrap_or(0);
-    let found = ladder.run(move |db| db.user_epoch(id)).await?;
-    Ok(found.filter(|(u, now)| !u.disabled && *now == epoch).map(|(u, _)| u))
-}
-
-pub(super) fn bearer(headers: &HeaderMap) -> Option<&str> {
-    headers.get(header::AUTHORIZATION)?.to_str().ok()?.strip_prefix("Bearer ").map(str::trim)
-}
-
-async fn token_user(ladder: &Ladder, headers: &HeaderMap) -> Result<User, AppError> {
-    let unauthorized = || {
-        AppError::new(
-            StatusCode::UNAUTHORIZED,
-            "no valid API token: make one on your account page and send it as `Authorization: Bearer TOKEN` (arena submit reads ARENA_TOKEN)",
-        )
-        .json()
-    };
-    let token = bearer(headers).ok_or_else(unauthorized)?.to_string();
-    ladder.run(move |db| db.token_user(&token)).await?.filter(|u| !u.disabled).ok_or_else(unauthorized)
-}
-
-pub(super) async fn require_user(ladder: &Ladder, session: &Session) -> Result<User, AppError> {
-    session_user(ladder, session)
-        .await?
-        .ok_or_else(|| AppError::new(StatusCode::UNAUTHORIZED, "sign in first (the Sign in link at the top)"))
-}
-
-pub(super) async fn require_admin(ladder: &Ladder, session: &Session) -> Result<User, AppError> {
-    let me = require_user(ladder, session).await?;
-    if me.admin {
-        Ok(me)
-    } else {
-        Err(AppError::new(StatusCode::FORBIDDEN, "only an admin may do this"))
-    }
 }
 
 /// Rate-limit key of a caller who is not (or not yet) known as an account: the API token, else
@@ -318,42 +188,27 @@ pub(super) fn routes(ladder: &Ladder) -> Router<Ladder> {
 
 /// The sessions of every route (HttpOnly, SameSite=Lax cookies kept in the ladder database;
 /// Secure when the ladder's address is https).
-pub(super) fn sessions(ladder: &Ladder) -> SessionManagerLayer<SqliteSessions> {
-    SessionManagerLayer::new(SqliteSessions::new(ladder.0.db.clone()))
+pub(super) fn sessions(ladder: &Ladder) -> SessionManagerLayer<DbSessions> {
+    SessionManagerLayer::new(DbSessions::new(ladder.0.db.clone()))
         .with_secure(ladder.0.url.starts_with("https://"))
         .with_http_only(true)
         .with_same_site(SameSite::Lax)
         .with_expiry(Expiry::OnInactivity(CookieDuration::days(7)))
 }
 
-async fn index(State(ladder): State<Ladder>, session: Session) -> Result<Html<String>, AppError> {
-    let page = page(&ladder, &session).await?;
+async fn index(State(ladder): State<Ladder>, page: Page) -> Result<Html<String>, AppError> {
     let boards = ladder.0.config.boards.clone();
-    let rows = ladder
-        .run(move |db| {
-            boards
-                .iter()
-                .map(|b| {
-                    let matches = db.board_matches(b.game.name(), &b.variant)?.len();
-                    let bots = db.players(b.game.name())?.len();
-                    Ok(context! { game => b.game.name(), variant => &b.variant, matches, bots })
-                })
-                .collect::<Result<Vec<_>, DbError>>()
-        })
-        .await?;
-    ladder.render(&page, "index.html", context! { boards => rows })
+    let view = ladder.run(move |db| views::index(db, &boards)).await?;
+    ladder.render(&page, "index.html", ser(&view))
 }
 
 #[derive(Deserialize)]
 struct LoginForm {
-    #[serde(default)]
-    csrf: String,
     name: String,
     password: String,
 }
 
-async fn login_page(State(ladder): State<Ladder>, session: Session) -> Result<Html<String>, AppError> {
-    let page = page(&ladder, &session).await?;
+async fn login_page(State(ladder): State<Ladder>, page: Page) -> Result<Html<String>, AppError> {
     ladder.render(&page, "login.html", context! {})
 }
 
@@ -362,7 +217,6 @@ async fn login(
     session: Session,
     Form(form): Form<LoginForm>,
 ) -> Result<Response, AppError> {
-    check_csrf(&session, &form.csrf).await?;
     let name = form.name.clone();
     let row = ladder.run(move |db| db.login_row(&name)).await?;
     let decoy = ladder.0.decoy.clone();
@@ -375,10 +229,9 @@ async fn login(
             None
         }
     })
-    .await
-    .map_err(|e| AppError::internal(e.to_string()))?;
+    .await?;
     let Some(user) = user else {
-        let page = page(&ladder, &session).await?;
+        let page = page_of(&ladder, &session).await?;
         let html = ladder.render(&page, "login.html", context! { message => "wrong name or password" })?;
         return Ok((StatusCode::UNAUTHORIZED, html).into_response());
     };
@@ -387,26 +240,18 @@ async fn login(
 }
 
 async fn sign_in(ladder: &Ladder, session: &Session, user: &User) -> Result<(), AppError> {
-    let e = |e: tower_sessions::session::Error| AppError::internal(e.to_string());
     let id = user.id;
     let epoch = ladder.run(move |db| db.user_epoch(id)).await?.map_or(0, |(_, epoch)| epoch);
     // A new session id at sign-in (no fixation), and a new CSRF token with it.
-    session.cycle_id().await.map_err(e)?;
-    session.insert("user", user.id).await.map_err(e)?;
-    session.insert("epoch", epoch).await.map_err(e)?;
-    session.insert("csrf", auth::secret()).await.map_err(e)?;
+    session.cycle_id().await?;
+    session.insert("user", user.id).await?;
+    session.insert("epoch", epoch).await?;
+    session.insert("csrf", auth::secret()).await?;
     Ok(())
 }
 
-#[derive(Deserialize)]
-struct CsrfForm {
-    #[serde(default)]
-    csrf: String,
-}
-
-async fn logout(session: Session, Form(form): Form<CsrfForm>) -> Result<Redirect, AppError> {
-    check_csrf(&session, &form.csrf).await?;
-    session.flush().await.map_err(|e| AppError::internal(e.to_string()))?;
+async fn logout(session: Session) -> Result<Redirect, AppError> {
+    session.flush().await?;
     Ok(Redirect::to("/"))
 }
 
@@ -417,17 +262,14 @@ struct InviteQuery {
 
 async fn register_page(
     State(ladder): State<Ladder>,
-    session: Session,
+    page: Page,
     Query(q): Query<InviteQuery>,
 ) -> Result<Html<String>, AppError> {
-    let page = page(&ladder, &session).await?;
     ladder.render(&page, "register.html", context! { invite => q.invite })
 }
 
 #[derive(Deserialize)]
 struct RegisterForm {
-    #[serde(default)]
-    csrf: String,
     #[serde(default)]
     invite: String,
     name: String,
@@ -439,13 +281,12 @@ async fn register(
     session: Session,
     Form(form): Form<RegisterForm>,
 ) -> Result<Response, AppError> {
-    check_csrf(&session, &form.csrf).await?;
     let again = |message: String| {
         let ladder = ladder.clone();
         let session = session.clone();
         let invite = form.invite.clone();
         async move {
-            let page = page(&ladder, &session).await?;
+            let page = page_of(&ladder, &session).await?;
             let html = ladder.render(&page, "register.html", context! { message, invite })?;
             Ok::<_, AppError>((StatusCode::UNPROCESSABLE_ENTITY, html).into_response())
         }
@@ -461,9 +302,7 @@ async fn register(
         return again("this ladder needs an invite code; ask its organiser for an invite link".into()).await;
     }
     let password = form.password.clone();
-    let hash = tokio::task::spawn_blocking(move || auth::hash_password(&password))
-        .await
-        .map_err(|e| AppError::internal(e.to_string()))?;
+    let hash = tokio::task::spawn_blocking(move || auth::hash_password(&password)).await?;
     let name = form.name.clone();
     let user = ladder.run(move |db| db.register(&name, &hash, invite.as_deref())).await?;
     let Some(user) = user else {
@@ -476,22 +315,21 @@ async fn register(
     Ok(Redirect::to("/account").into_response())
 }
 
-async fn account(State(ladder): State<Ladder>, session: Session) -> Result<Html<String>, AppError> {
-    account_with(&ladder, &session, None).await
-}
-
-async fn account_with(
-    ladder: &Ladder,
-    session: &Session,
-    new_token: Option<String>,
+async fn account(
+    State(ladder): State<Ladder>,
+    CurrentUser(me): CurrentUser,
+    page: Page,
 ) -> Result<Html<String>, AppError> {
-    account_page(ladder, session, context! { new_token }).await
+    account_page(&ladder, &me, &page, context! {}).await
 }
 
 /// The account page with `extra` in its context (a new token, the password form's answer).
-async fn account_page(ladder: &Ladder, session: &Session, extra: Value) -> Result<Html<String>, AppError> {
-    let me = require_user(ladder, session).await?;
-    let page = Page { me: Some(me.clone()), csrf: csrf_token(session).await? };
+async fn account_page(
+    ladder: &Ladder,
+    me: &User,
+    page: &Page,
+    extra: Value,
+) -> Result<Html<String>, AppError> {
     let id = me.id;
     let (bots, tokens) = ladder
         .run(move |db| {
@@ -499,25 +337,16 @@ async fn account_page(ladder: &Ladder, session: &Session, extra: Value) -> Resul
             Ok((bots, db.tokens(id)?))
         })
         .await?;
-    ladder.render(&page, "account.html", context! { bots => ser(&bots), tokens => ser(&tokens), ..extra })
-}
-
-#[derive(Deserialize)]
-struct RevokeForm {
-    #[serde(default)]
-    csrf: String,
+    ladder.render(page, "account.html", context! { bots => ser(&bots), tokens => ser(&tokens), ..extra })
 }
 
 /// `POST /account/tokens/{id}/revoke`: the token is deleted, so the next API call with it is
 /// refused.
 async fn revoke_token(
     State(ladder): State<Ladder>,
-    session: Session,
+    CurrentUser(me): CurrentUser,
     Path(id): Path<i64>,
-    Form(form): Form<RevokeForm>,
 ) -> Result<Redirect, AppError> {
-    check_csrf(&session, &form.csrf).await?;
-    let me = require_user(&ladder, &session).await?;
     if !ladder.run(move |db| db.revoke_token(me.id, id)).await? {
         return Err(AppError::not_found("token of yours"));
     }
@@ -526,8 +355,6 @@ async fn revoke_token(
 
 #[derive(Deserialize)]
 struct PasswordForm {
-    #[serde(default)]
-    csrf: String,
     #[serde(default)]
     current: String,
     #[serde(default)]
@@ -539,14 +366,15 @@ struct PasswordForm {
 async fn change_password(
     State(ladder): State<Ladder>,
     session: Session,
+    CurrentUser(me): CurrentUser,
+    page: Page,
     Form(form): Form<PasswordForm>,
 ) -> Result<Response, AppError> {
-    check_csrf(&session, &form.csrf).await?;
-    let me = require_user(&ladder, &session).await?;
     let again = |message: &str| {
-        let (ladder, session, message) = (ladder.clone(), session.clone(), message.to_string());
+        let (ladder, me, message) = (ladder.clone(), me.clone(), message.to_string());
+        let page = &page;
         async move {
-            let html = account_page(&ladder, &session, context! { password_message => message }).await?;
+            let html = account_page(&ladder, &me, page, context! { password_message => message }).await?;
             Ok::<_, AppError>((StatusCode::UNPROCESSABLE_ENTITY, html).into_response())
         }
     };
@@ -559,8 +387,7 @@ async fn change_password(
     let new_hash = tokio::task::spawn_blocking(move || {
         auth::verify_password(&current, &hash).then(|| auth::hash_password(&new))
     })
-    .await
-    .map_err(|e| AppError::internal(e.to_string()))?;
+    .await?;
     let Some(new_hash) = new_hash else {
         return again("the current password is wrong").await;
     };
@@ -572,27 +399,27 @@ async fn change_password(
 #[derive(Deserialize)]
 struct TokenForm {
     #[serde(default)]
-    csrf: String,
-    #[serde(default)]
     label: String,
 }
 
 async fn create_token(
     State(ladder): State<Ladder>,
-    session: Session,
+    CurrentUser(me): CurrentUser,
+    page: Page,
     Form(form): Form<TokenForm>,
 ) -> Result<Html<String>, AppError> {
-    check_csrf(&session, &form.csrf).await?;
-    let me = require_user(&ladder, &session).await?;
     let label: String = form.label.chars().filter(|c| !c.is_control()).take(40).collect();
     let label = if label.trim().is_empty() { "token".to_string() } else { label };
-    let token = ladder.run(move |db| db.create_token(me.id, &label)).await?;
-    account_with(&ladder, &session, Some(token)).await
+    let id = me.id;
+    let token = ladder.run(move |db| db.create_token(id, &label)).await?;
+    account_page(&ladder, &me, &page, context! { new_token => token }).await
 }
 
-async fn upload_page(State(ladder): State<Ladder>, session: Session) -> Result<Html<String>, AppError> {
-    let me = require_user(&ladder, &session).await?;
-    let page = Page { me: Some(me), csrf: csrf_token(&session).await? };
+async fn upload_page(
+    State(ladder): State<Ladder>,
+    _: CurrentUser,
+    page: Page,
+) -> Result<Html<String>, AppError> {
     upload_form_page(&ladder, &page, None, &Filled::default())
 }
 
@@ -639,8 +466,10 @@ async fn refused_upload(
     if !error.status.is_client_error() {
         return Err(error);
     }
-    let Some(me) = session_user(ladder, session).await? else { return Err(error) };
-    let page = Page { me: Some(me), csrf: csrf_token(session).await? };
+    if session_user(ladder, session).await?.is_none() {
+        return Err(error);
+    }
+    let page = page_of(ladder, session).await?;
     let html = upload_form_page(ladder, &page, Some(&error.message), filled)?;
     Ok((error.status, html).into_response())
 }
@@ -665,9 +494,8 @@ async fn accept_upload(
             "the bot file is empty; choose a .lua, .wasm or .wat file",
         ));
     }
-    let game_id: GameId = super::game(game).map_err(|e: cardarena::play::games::UnknownGame| {
-        AppError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string())
-    })?;
+    let game_id: GameId = crate::game(game)
+        .map_err(|e: cardarena::play::games::UnknownGame| AppError::unprocessable(e.to_string()))?;
     if !ladder.0.config.has_game(game_id) {
         let on: Vec<&str> = ladder.0.config.boards.iter().map(|b| b.game.name()).collect();
         return Err(AppError::new(
@@ -675,35 +503,25 @@ async fn accept_upload(
             format!("{game} is not played on this ladder (it plays: {})", on.join(", ")),
         ));
     }
-    auth::check_name("the bot name", name)
-        .map_err(|e| AppError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
-    let lang = language(file_name, &bytes).map_err(|m| AppError::new(StatusCode::UNPROCESSABLE_ENTITY, m))?;
+    auth::check_name("the bot name", name).map_err(|e| AppError::unprocessable(e.to_string()))?;
+    let lang = language(file_name, &bytes).map_err(AppError::unprocessable)?;
     let (owner_id, game, name) = (owner.id, game_id.name().to_string(), name.to_string());
     let db = ladder.0.db.clone();
-    let stored = tokio::task::spawn_blocking(move || db.upload(owner_id, &game, &name, lang, &bytes))
-        .await
-        .map_err(|e| AppError::internal(e.to_string()))?;
-    let (bot, version) = stored.map_err(|e| match e {
-        UploadRefused::Identical(_) | UploadRefused::NameTaken(..) => {
-            AppError::new(StatusCode::CONFLICT, e.to_string())
-        }
-        UploadRefused::Disabled(_) => AppError::new(StatusCode::FORBIDDEN, e.to_string()),
-        UploadRefused::Db(e) => AppError::internal(e.to_string()),
-    })?;
+    let (bot, version) =
+        tokio::task::spawn_blocking(move || db.upload(owner_id, &game, &name, lang, &bytes)).await??;
     let (queued, id) = (ladder.clone(), version.id);
-    tokio::task::spawn_blocking(move || queued.enqueue(&[Job::Validate { version: id }]))
-        .await
-        .map_err(|e| AppError::internal(e.to_string()))?
-        .map_err(|e| {
+    tokio::task::spawn_blocking(move || queued.enqueue(&[Job::Validate { version: id }])).await?.map_err(
+        |e| {
             AppError::internal(format!(
                 "the upload is stored as v{} but its validation could not be queued: {e}",
                 version.number
             ))
-        })?;
+        },
+    )?;
     Ok((bot, version))
 }
 
-fn too_large(max: usize) -> AppError {
+pub(super) fn too_large(max: usize) -> AppError {
     AppError::new(
         StatusCode::PAYLOAD_TOO_LARGE,
         format!("the bot file is larger than this ladder's limit of {max} bytes ([upload] max_bytes in ladder.toml)"),
@@ -761,9 +579,10 @@ async fn upload_form(
     }
 }
 
-/// The upload form's answer when the upload limit (`rate::limit`, the layer inside this one)
-/// holds it back: the form again with the limiter's message and `Retry-After`.
-pub(super) async fn form_over_the_limit(
+/// The upload form's answer when a layer inside this one refuses the upload before its
+/// handler reads it (the rate limit, `rate::limit`; the CSRF check or the body limit,
+/// `harden::csrf_first`): the form again with the refusal's message (and `Retry-After`).
+pub(super) async fn form_refused_early(
     State(ladder): State<Ladder>,
     session: Session,
     req: axum::extract::Request,
@@ -771,7 +590,9 @@ pub(super) async fn form_over_the_limit(
 ) -> Response {
     let form = req.method() == axum::http::Method::POST && req.uri().path() == "/upload";
     let answer = next.run(req).await;
-    if !form || answer.status() != StatusCode::TOO_MANY_REQUESTS {
+    // An error answer (the handler's own refusals are the form page already).
+    let refused = answer.status().is_client_error() && answer.extensions().get::<ErrorMessage>().is_some();
+    if !form || !refused {
         return answer;
     }
     let retry = answer.headers().get(header::RETRY_AFTER).cloned();
@@ -779,7 +600,7 @@ pub(super) async fn form_over_the_limit(
         .extensions()
         .get::<ErrorMessage>()
         .map_or_else(|| "too many uploads; try again in a minute".to_string(), |m| m.0.clone());
-    let error = AppError::new(StatusCode::TOO_MANY_REQUESTS, message);
+    let error = AppError::new(answer.status(), message);
     let mut page = match refused_upload(&ladder, &session, error, &Filled::default()).await {
         Ok(page) => page,
         Err(e) => e.into_response(),
@@ -819,8 +640,7 @@ async fn take_upload_form(
             fields.insert(name, text);
         }
     }
-    check_csrf(session, fields.get("csrf").map_or("", String::as_str)).await?;
-    let me = require_user(ladder, session).await?;
+    let me = session_user(ladder, session).await?.ok_or_else(sign_in_first)?;
     let (file_name, bytes) = file.ok_or_else(|| {
         AppError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -842,11 +662,10 @@ struct ApiUpload {
 /// `arena submit` sends. Answers JSON.
 async fn upload_api(
     State(ladder): State<Ladder>,
-    headers: HeaderMap,
+    ApiUser(me): ApiUser,
     query: Result<Query<ApiUpload>, axum::extract::rejection::QueryRejection>,
     body: Result<Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Result<Response, AppError> {
-    let me = token_user(&ladder, &headers).await?;
     let max = ladder.0.config.max_bytes;
     let Query(q) = query.map_err(|e| {
         AppError::new(
@@ -881,190 +700,30 @@ async fn upload_api(
 
 async fn board_page(
     State(ladder): State<Ladder>,
-    session: Session,
+    page: Page,
     Path((game, variant)): Path<(String, String)>,
 ) -> Result<Html<String>, AppError> {
-    let page = page(&ladder, &session).await?;
     let board = ladder.board(&game, &variant).ok_or_else(|| AppError::not_found("leaderboard"))?;
     let jobs = ladder.0.jobs.clone();
-    let ctx = ladder
-        .run(move |db| {
-            let summed = jobs.boards().get(db, &board)?;
-            let s = &summed.standings;
-            let current: Vec<i64> = db.players(board.game.name())?.iter().map(|(_, v)| v.id).collect();
-            let mut rows = Vec::new();
-            for r in &s.event.standings {
-                let Some(&vid) = s.versions.get(&r.bot) else { continue };
-                let Some(v) = db.version(vid)? else { continue };
-                let Some(bot) = db.bot(v.bot)? else { continue };
-                rows.push(context! {
-                    rank => r.rank,
-                    label => &r.bot,
-                    bot_id => bot.id,
-                    owner => bot.owner_name,
-                    current => current.contains(&vid),
-                    rating => format!("{:.0}", r.rating),
-                    low => format!("{:.0}", r.ci_low),
-                    high => format!("{:.0}", r.ci_high),
-                    matches => r.matches,
-                    wins => r.wins,
-                    draws => r.draws,
-                    losses => r.losses,
-                    fault_rate => if r.matches == 0 { "–".to_string() } else { format!("{:.1}%", 100.0 * r.faulted_matches as f64 / r.matches as f64) },
-                });
-            }
-            Ok(context! {
-                game => board.game.name(),
-                variant => &board.variant,
-                matches => s.event.matches,
-                ranked_by => cardarena::tournament::standings::RANKED_BY,
-                rows,
-                matrix => &summed.matrix,
-            })
-        })
-        .await?;
-    ladder.render(&page, "board.html", ctx)
-}
-
-fn can_read(me: Option<&User>, bot: &BotRow) -> bool {
-    bot.published || me.is_some_and(|u| u.admin || u.id == bot.owner)
+    let view = ladder.run(move |db| views::board_page(db, &jobs, &board)).await?;
+    ladder.render(&page, "board.html", ser(&view))
 }
 
 async fn bot_page(
     State(ladder): State<Ladder>,
-    session: Session,
+    page: Page,
     Path(id): Path<i64>,
 ) -> Result<Html<String>, AppError> {
-    let page = page(&ladder, &session).await?;
-    let me = page.me.clone();
-    let boards = ladder.0.config.boards.clone();
-    let jobs = ladder.0.jobs.clone();
-    let ctx = ladder
-        .run(move |db| {
-            let Some(bot) = db.bot(id)? else { return Ok(None) };
-            let versions = db.versions(id)?;
-            let ids: Vec<i64> = versions.iter().map(|v| v.id).collect();
-            let labels: BTreeMap<i64, String> =
-                versions.iter().map(|v| (v.id, super::jobs::label(&bot.name, v))).collect();
-            let version_rows: Vec<Value> = versions
-                .iter()
-                .map(|v| {
-                    let checks: Vec<Check> = serde_json::from_str(&v.verdicts).unwrap_or_default();
-                    context! { number => v.number, lang => &v.lang, state => &v.state, hash => &v.hash, checks => ser(&checks) }
-                })
-                .collect();
-            let mut histories = Vec::new();
-            if let Some(newest) = versions.first() {
-                for b in boards.iter().filter(|b| b.game.name() == bot.game) {
-                    let h = jobs.boards().get(db, b)?.history(db, b, &labels[&newest.id], 12)?;
-                    if !h.is_empty() {
-                        histories.push(context! { variant => &b.variant, svg => board::history_svg(&h) });
-                    }
-                }
-            }
-            let recent = db.matches_of(&ids, 30)?;
-            let mut lines = Vec::new();
-            let mut faults: Vec<(String, String, u64, i64, usize, String)> = Vec::new();
-            let mut usage: BTreeMap<i64, (u64, u64, u64, u64, u64)> = BTreeMap::new();
-            for m in &recent {
-                if let Ok(s) = serde_json::from_str::<MatchSummary>(&m.summary) {
-                    lines.push(recent_match(m, &s, &ids));
-                }
-                let Some((_, blob)) = db.match_row(m.id)? else { continue };
-                let Some(replay) = replay_of(&blob) else { continue };
-                for (seat, vid) in m.seats.iter().enumerate() {
-                    if !ids.contains(vid) {
-                        continue;
-                    }
-                    let u = usage.entry(*vid).or_insert((0, 0, 0, 0, 0));
-                    for d in replay.decisions.iter().filter(|d| d.seat == seat) {
-                        if let Some(f) = d.fuel {
-                            u.0 += 1;
-                            u.1 += f;
-                            u.2 = u.2.max(f);
-                        }
-                    }
-                    if let Some(Some(l)) = replay.limits.get(seat) {
-                        u.3 = l.fuel_per_decision;
-                        u.4 = l.memory_bytes;
-                    }
-                    for f in replay.faults.get(seat).into_iter().flatten() {
-                        let site = fault_site(&f.message, f.trace.as_deref());
-                        let verdict = f.verdict.name().to_string();
-                        match faults.iter_mut().find(|g| g.0 == verdict && g.1 == site) {
-                            Some(g) => g.2 += 1,
-                            None => faults.push((verdict, site, 1, m.id, seat, f.message.clone())),
-                        }
-                    }
-                }
-            }
-            let lang = versions.first().map_or("lua".to_string(), |v| v.lang.clone());
-            let faults: Vec<Value> = faults
-                .into_iter()
-                .map(|(verdict, site, count, match_id, seat, message)| {
-                    context! { verdict, site, count, match_id, seat, message, lang => &lang,
-                               capsule_name => format!("match-{match_id}-seat{seat}.json") }
-                })
-                .collect();
-            let usage: Vec<Value> = usage
-                .iter()
-                .map(|(vid, (n, sum, max, fuel_limit, mem))| {
-                    context! {
-                        label => &labels[vid],
-                        decisions => n,
-                        mean_fuel => if *n == 0 { 0 } else { sum / n },
-                        max_fuel => max,
-                        fuel_limit => fuel_limit,
-                        memory_limit => format!("{} MiB", mem >> 20),
-                    }
-                })
-                .collect();
-            Ok(Some((bot, version_rows, histories, lines, faults, usage)))
-        })
-        .await?;
-    let (bot, versions, histories, matches, faults, usage) = ctx.ok_or_else(|| AppError::not_found("bot"))?;
-    let owner = me.as_ref().is_some_and(|u| u.id == bot.owner);
-    let can_read = can_read(me.as_ref(), &bot);
-    let leaderboards = leaderboards_of(&ladder.0.config, &bot.game);
-    ladder.render(
-        &page,
-        "bot.html",
-        context! { bot => ser(&bot), owner, can_read, leaderboards, versions, histories, matches, faults, usage },
-    )
-}
-
-/// The leaderboards a bot of `game` plays on (the bot page links back to them).
-fn leaderboards_of(config: &LadderConfig, game: &str) -> Vec<Value> {
-    config
-        .boards
-        .iter()
-        .filter(|b| b.game.name() == game)
-        .map(|b| context! { game => b.game.name(), variant => &b.variant })
-        .collect()
-}
-
-/// A line of a bot page's recent matches: the seats with their points, and the match's result
-/// for the bot (its versions `ids`) as the leaderboard counts it (`win`, `draw`, `loss`).
-fn recent_match(m: &super::db::MatchRow, s: &MatchSummary, ids: &[i64]) -> Value {
-    let names: Vec<String> = s.bots.iter().zip(&s.points).map(|(b, p)| format!("{} {p}", b.name)).collect();
-    let result = m
-        .seats
-        .iter()
-        .position(|v| ids.contains(v))
-        .filter(|&seat| seat < s.ranks.len())
-        .map(|seat| MatchResult::of(&s.ranks, seat).name());
-    context! { id => m.id, line => names.join(" · "), result, board => format!("{} · {}", m.game, m.variant) }
-}
-
-fn replay_of(blob: &[u8]) -> Option<cardarena::play::runner::Replay> {
-    let text = cardarena::tournament::store::unpack(blob).ok()?;
-    serde_json::from_str(&text).ok()
+    let (me, boards, jobs) = (page.me.clone(), ladder.0.config.boards.clone(), ladder.0.jobs.clone());
+    let view = ladder
+        .run(move |db| views::bot_page(db, &jobs, &boards, id, me.as_ref()))
+        .await?
+        .ok_or_else(|| AppError::not_found("bot"))?;
+    ladder.render(&page, "bot.html", ser(&view))
 }
 
 #[derive(Deserialize)]
 struct FlagForm {
-    #[serde(default)]
-    csrf: String,
     #[serde(default)]
     published: bool,
     #[serde(default)]
@@ -1073,18 +732,13 @@ struct FlagForm {
 
 async fn publish(
     State(ladder): State<Ladder>,
-    session: Session,
+    CurrentUser(me): CurrentUser,
     Path(id): Path<i64>,
     Form(form): Form<FlagForm>,
 ) -> Result<Redirect, AppError> {
-    check_csrf(&session, &form.csrf).await?;
-    let me = require_user(&ladder, &session).await?;
     let bot = ladder.run(move |db| db.bot(id)).await?.ok_or_else(|| AppError::not_found("bot"))?;
     if bot.owner != me.id {
-        return Err(AppError::new(
-            StatusCode::FORBIDDEN,
-            "only the bot's owner may publish or hide its source",
-        ));
+        return Err(AppError::forbidden("only the bot's owner may publish or hide its source"));
     }
     ladder.run(move |db| db.set_bot_published(id, form.published)).await?;
     Ok(Redirect::to(&format!("/bots/{id}")))
@@ -1092,10 +746,9 @@ async fn publish(
 
 async fn source(
     State(ladder): State<Ladder>,
-    session: Session,
+    Page { me, .. }: Page,
     Path((id, number)): Path<(i64, i64)>,
 ) -> Result<Response, AppError> {
-    let me = session_user(&ladder, &session).await?;
     let found = ladder
         .run(move |db| {
             let Some(bot) = db.bot(id)? else { return Ok(None) };
@@ -1106,8 +759,7 @@ async fn source(
         .await?;
     let (bot, v, bytes) = found.ok_or_else(|| AppError::not_found("bot version"))?;
     if !can_read(me.as_ref(), &bot) {
-        return Err(AppError::new(
-            StatusCode::FORBIDDEN,
+        return Err(AppError::forbidden(
             "this bot's source is private: only its owner may read it, unless they publish it",
         ));
     }
@@ -1121,53 +773,15 @@ async fn source(
 
 async fn match_page(
     State(ladder): State<Ladder>,
-    session: Session,
+    page: Page,
     Path(id): Path<i64>,
 ) -> Result<Html<String>, AppError> {
-    let page = page(&ladder, &session).await?;
     let me = page.me.clone();
-    let ctx = ladder
-        .run(move |db| {
-            let Some((m, blob)) = db.match_row(id)? else { return Ok(None) };
-            let name = format!("match-{id}.json");
-            let viewer = replay_of(&blob).and_then(|r| cardarena::Games::builtin().frames(&r, &name).ok()).map(|f| {
-                let options = cardarena::replay::viewer::ViewerOptions {
-                    replay_text: None,
-                    replay_url: Some(format!("/matches/{id}/replay.json")),
-                    verify_command: Some(format!("arena replay {name} --verify")),
-                    replay_name: Some(name.clone()),
-                };
-                Value::from_safe_string(cardarena::replay::viewer::fragment(&f, &options))
-            });
-            let summary: Option<MatchSummary> = serde_json::from_str(&m.summary).ok();
-            let mut seats = Vec::new();
-            if let Some(s) = summary {
-                for (k, entry) in s.bots.iter().enumerate() {
-                    let version = match m.seats.get(k) {
-                        Some(&v) => db.version(v)?,
-                        None => None,
-                    };
-                    let bot = match &version {
-                        Some(v) => db.bot(v.bot)?,
-                        None => None,
-                    };
-                    // The file that played, where its owner published it (or to them and admins),
-                    // under the name the replay gives it.
-                    let file = match (&version, &bot) {
-                        (Some(v), Some(b)) if can_read(me.as_ref(), b) => {
-                            Some(format!("/bots/{}/v/{}/source", b.id, v.number))
-                        }
-                        _ => None,
-                    };
-                    let faults: Vec<&str> = s.faults[k].iter().map(|v| v.name()).collect();
-                    seats.push(context! { name => &entry.name, hash => &entry.hash, bot_id => bot.as_ref().map(|b| b.id), file, points => s.points[k], rank => s.ranks[k], faults => faults.join(", ") });
-                }
-            }
-            Ok(Some(context! { m => ser(&m), seats, viewer }))
-        })
+    let view = ladder
+        .run(move |db| views::match_page(db, id, me.as_ref()))
         .await?
         .ok_or_else(|| AppError::not_found("match"))?;
-    ladder.render(&page, "match.html", ctx)
+    ladder.render(&page, "match.html", ser(&view))
 }
 
 async fn stored_replay(ladder: &Ladder, id: i64) -> Result<cardarena::play::runner::Replay, AppError> {
@@ -1178,7 +792,7 @@ async fn stored_replay(ladder: &Ladder, id: i64) -> Result<cardarena::play::runn
 
 async fn replay_json(State(ladder): State<Ladder>, Path(id): Path<i64>) -> Result<Response, AppError> {
     let replay = stored_replay(&ladder, id).await?;
-    let text = serde_json::to_string_pretty(&replay).map_err(|e| AppError::internal(e.to_string()))? + "\n";
+    let text = serde_json::to_string_pretty(&replay)? + "\n";
     let disposition = format!("attachment; filename=\"match-{id}.json\"");
     Ok((
         [(header::CONTENT_TYPE, "application/json".to_string()), (header::CONTENT_DISPOSITION, disposition)],
@@ -1193,13 +807,8 @@ async fn capsule(
 ) -> Result<Response, AppError> {
     let replay = stored_replay(&ladder, id).await?;
     let games = cardarena::Games::builtin();
-    let capsules = tokio::task::spawn_blocking(move || {
-        let game = games.get(&replay.game)?;
-        game.capsules(&replay, None)
-    })
-    .await
-    .map_err(|e| AppError::internal(e.to_string()))?
-    .map_err(|e| AppError::internal(format!("{e:#}")))?;
+    let capsules =
+        tokio::task::spawn_blocking(move || games.get(&replay.game)?.capsules(&replay, None)).await??;
     let c = capsules
         .into_iter()
         .find(|c| c.seat == seat)
@@ -1213,39 +822,34 @@ async fn capsule(
         .into_response())
 }
 
-async fn admin(State(ladder): State<Ladder>, session: Session) -> Result<Html<String>, AppError> {
-    admin_with(&ladder, &session, None).await
+async fn admin(State(ladder): State<Ladder>, _: Admin, page: Page) -> Result<Html<String>, AppError> {
+    admin_with(&ladder, &page, None).await
 }
 
 async fn admin_with(
     ladder: &Ladder,
-    session: &Session,
+    page: &Page,
     invite_link: Option<String>,
 ) -> Result<Html<String>, AppError> {
-    let me = require_admin(ladder, session).await?;
-    let page = Page { me: Some(me), csrf: csrf_token(session).await? };
     let (users, bots) = ladder.run(|db| Ok((db.users()?, db.bots()?))).await?;
-    ladder.render(&page, "admin.html", context! { users => ser(&users), bots => ser(&bots), invite_link })
+    ladder.render(page, "admin.html", context! { users => ser(&users), bots => ser(&bots), invite_link })
 }
 
 #[derive(Deserialize)]
 struct InviteForm {
-    #[serde(default)]
-    csrf: String,
     #[serde(default)]
     admin: bool,
 }
 
 async fn create_invite(
     State(ladder): State<Ladder>,
-    session: Session,
+    Admin(me): Admin,
+    page: Page,
     Form(form): Form<InviteForm>,
 ) -> Result<Html<String>, AppError> {
-    check_csrf(&session, &form.csrf).await?;
-    let me = require_admin(&ladder, &session).await?;
     let code = ladder.run(move |db| db.create_invite(me.id, form.admin)).await?;
     let link = invite_link(&ladder.0.url, &code);
-    admin_with(&ladder, &session, Some(link)).await
+    admin_with(&ladder, &page, Some(link)).await
 }
 
 /// The register page's address with an invite code filled in.
@@ -1255,17 +859,12 @@ pub fn invite_link(url: &str, code: &str) -> String {
 
 async fn disable_user(
     State(ladder): State<Ladder>,
-    session: Session,
+    Admin(me): Admin,
     Path(id): Path<i64>,
     Form(form): Form<FlagForm>,
 ) -> Result<Redirect, AppError> {
-    check_csrf(&session, &form.csrf).await?;
-    let me = require_admin(&ladder, &session).await?;
     if me.id == id {
-        return Err(AppError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "an admin cannot disable their own account",
-        ));
+        return Err(AppError::unprocessable("an admin cannot disable their own account"));
     }
     if !ladder.run(move |db| db.set_user_disabled(id, form.disabled)).await? {
         return Err(AppError::not_found("user"));
@@ -1275,12 +874,10 @@ async fn disable_user(
 
 async fn disable_bot(
     State(ladder): State<Ladder>,
-    session: Session,
+    _: Admin,
     Path(id): Path<i64>,
     Form(form): Form<FlagForm>,
 ) -> Result<Redirect, AppError> {
-    check_csrf(&session, &form.csrf).await?;
-    require_admin(&ladder, &session).await?;
     if !ladder.run(move |db| db.set_bot_disabled(id, form.disabled)).await? {
         return Err(AppError::not_found("bot"));
     }

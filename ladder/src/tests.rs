@@ -2,12 +2,12 @@
 //! each request goes to the router with `tower::ServiceExt::oneshot`, jobs are collected by a
 //! recording sink and run by a `Worker` as a worker process would.
 
-use std::future::IntoFuture;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::ladder::config::{self, LadderConfig};
-use crate::ladder::{router, Db, Jobs, Ladder};
+use crate::config::{self, LadderConfig};
+use crate::db::{SqliteStore, Store};
+use crate::{router, Db, Jobs, Ladder};
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
 use axum::Router;
@@ -22,7 +22,7 @@ mod security;
 
 struct Site {
     app: Router,
-    db: Arc<Db>,
+    db: Arc<SqliteStore>,
     jobs: Arc<Jobs>,
     ladder: Ladder,
     config: LadderConfig,
@@ -62,7 +62,7 @@ fn site_with(tag: &str, config: LadderConfig) -> Site {
 /// A ladder whose people reach it at `url`.
 fn site_at(tag: &str, config: LadderConfig, url: &str) -> Site {
     let dir = tempdir::Dir::new(tag);
-    let db = Arc::new(Db::open(&dir.path().join("ladder.db")).unwrap());
+    let db = Arc::new(SqliteStore::open(&dir.path().join("ladder.db")).unwrap());
     let queue = cardarena::tournament::queue::open(&format!("sqlite:{}", db.path().display())).unwrap();
     let jobs = Arc::new(Jobs::new(queue, config.clone()));
     let ladder = Ladder::new(db.clone(), config.clone(), jobs.clone(), url);
@@ -254,11 +254,13 @@ async fn token(s: &Site, b: &mut Browser) -> String {
 }
 
 fn lua(name: &str) -> Vec<u8> {
-    std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("example_bots/lua").join(name)).unwrap()
+    std::fs::read(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("example_bots/lua").join(name))
+        .unwrap()
 }
 
 fn hostile(name: &str) -> Vec<u8> {
-    std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("sandbox/tests/bots").join(name)).unwrap()
+    std::fs::read(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("sandbox/tests/bots").join(name))
+        .unwrap()
 }
 
 /// Plays every queued job as a worker process would (here, in the test's thread), then lets
@@ -268,7 +270,7 @@ fn run_jobs(s: &Site) -> usize {
     let mut opts = WorkerOptions::new("test-worker", std::sync::Arc::new(cardarena::Games::builtin()));
     opts.until_empty = true;
     worker::run(queue.as_mut(), &opts, None, &std::sync::atomic::AtomicBool::new(false)).unwrap();
-    s.jobs.collect(&s.db).unwrap()
+    s.jobs.collect(&*s.db).unwrap()
 }
 
 /// The validations waiting for a worker (one per uploaded version).
@@ -279,8 +281,8 @@ fn pending_validations(s: &Site) -> usize {
 }
 
 /// Queues matchmaking tick `tick`'s duplicate sets.
-fn queue_tick(s: &Site, tick: i64) -> Vec<crate::ladder::Job> {
-    let jobs = crate::ladder::tick_jobs(&s.db, &s.config, tick).unwrap();
+fn queue_tick(s: &Site, tick: i64) -> Vec<crate::Job> {
+    let jobs = crate::tick_jobs(&*s.db, &s.config, tick).unwrap();
     for j in &jobs {
         s.ladder.enqueue(std::slice::from_ref(j)).unwrap();
     }
@@ -511,8 +513,10 @@ async fn validation_in_a_worker_marks_versions_ready_or_failed() {
     let mut teacher = admin(&s).await;
     let mut alice = player(&s, &mut teacher, "alice").await;
     alice.get(&s.app, "/upload").await;
-    let wasm = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("example_bots/wasm/blade_rust.wasm"))
-        .unwrap();
+    let wasm = std::fs::read(
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("example_bots/wasm/blade_rust.wasm"),
+    )
+    .unwrap();
     let hostile_wasm = wat::parse_bytes(&hostile("wasm_unknown_import.wat")).unwrap().into_owned();
     for (name, file, bytes) in [
         ("luabot", "a.lua", lua("blade_random.lua")),
@@ -594,13 +598,13 @@ async fn the_leaderboard_kept_between_results_shows_each_result_taken_in() {
     // One set queued, below half a tick's: the next tick queues more (the workers do not run
     // dry); a whole tick's queued: nothing.
     assert!(s.config.jobs_per_tick >= 4);
-    let next = crate::ladder::tick_jobs(&s.db, &s.config, 2).unwrap();
+    let next = crate::tick_jobs(&*s.db, &s.config, 2).unwrap();
     s.ladder.enqueue(&next[..1]).unwrap();
-    assert!(!crate::ladder::tick_jobs(&s.db, &s.config, 3).unwrap().is_empty());
+    assert!(!crate::tick_jobs(&*s.db, &s.config, 3).unwrap().is_empty());
     for j in &next[1..] {
         s.ladder.enqueue(std::slice::from_ref(j)).unwrap();
     }
-    assert!(crate::ladder::tick_jobs(&s.db, &s.config, 4).unwrap().is_empty());
+    assert!(crate::tick_jobs(&*s.db, &s.config, 4).unwrap().is_empty());
     run_jobs(&s);
     let more = s.db.board_matches("blade", "readme").unwrap().len();
     assert!(more > played);
@@ -623,7 +627,7 @@ async fn matches_fill_the_leaderboard_bot_and_match_pages() {
     let jobs = queue_tick(&s, 1);
     assert_eq!(jobs.len(), s.config.jobs_per_tick as usize);
     // While at least half a tick's sets are queued, the next tick queues nothing more on this board.
-    assert!(crate::ladder::tick_jobs(&s.db, &s.config, 2).unwrap().is_empty());
+    assert!(crate::tick_jobs(&*s.db, &s.config, 2).unwrap().is_empty());
     assert_eq!(run_jobs(&s), 2 * jobs.len(), "a duplicate set is both seat orders");
     let stored = s.db.board_matches("blade", "readme").unwrap().len();
     assert_eq!(stored, 2 * jobs.len());
@@ -633,8 +637,8 @@ async fn matches_fill_the_leaderboard_bot_and_match_pages() {
     assert_eq!(s.db.board_matches("blade", "readme").unwrap().len(), stored);
     // The same database and tick give the same jobs.
     assert_eq!(
-        crate::ladder::tick_jobs(&s.db, &s.config, 7).unwrap(),
-        crate::ladder::tick_jobs(&s.db, &s.config, 7).unwrap()
+        crate::tick_jobs(&*s.db, &s.config, 7).unwrap(),
+        crate::tick_jobs(&*s.db, &s.config, 7).unwrap()
     );
 
     let mut visitor = Browser::default();
@@ -814,7 +818,7 @@ async fn backup_copies_the_database_while_it_is_open() {
     let _alice = player(&s, &mut teacher, "alice").await;
     let copy = s.db.path().with_file_name("copy.db");
     s.db.backup(&copy).unwrap();
-    let c = Db::open(&copy).unwrap();
+    let c = SqliteStore::open(&copy).unwrap();
     let names: Vec<String> = c.users().unwrap().into_iter().map(|u| u.name).collect();
     assert_eq!(names, ["alice", "teacher"]);
     let mode: String = rusqlite::Connection::open(s.db.path())
@@ -822,39 +826,4 @@ async fn backup_copies_the_database_while_it_is_open() {
         .query_row("PRAGMA journal_mode", [], |r| r.get(0))
         .unwrap();
     assert_eq!(mode, "wal");
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn arena_submit_uploads_with_a_token_and_reports_refusals() {
-    use crate::cli::serve::{submit_cmd, token as token_source, SubmitArgs};
-    let s = site("submit");
-    let mut teacher = admin(&s).await;
-    let mut alice = player(&s, &mut teacher, "alice").await;
-    let t = token(&s, &mut alice).await;
-    let token_file = s.db.path().with_file_name("token");
-    std::fs::write(&token_file, format!("{t}\n")).unwrap();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let server = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(axum::serve(listener, s.app.clone()).into_future());
-    let bot = Path::new(env!("CARGO_MANIFEST_DIR")).join("example_bots/lua/blade_random.lua");
-    let submit = move || {
-        let args = SubmitArgs {
-            bot: bot.clone(),
-            game: "blade".into(),
-            server: server.clone(),
-            name: None,
-            token_file: Some(token_file.clone()),
-        };
-        tokio::task::spawn_blocking(move || submit_cmd(args))
-    };
-    submit().await.unwrap().unwrap();
-    assert!(s.db.bot_named("blade", "blade_random").unwrap().is_some());
-    // The same file again: the server's 409 message.
-    let e = format!("{:#}", submit().await.unwrap().unwrap_err());
-    assert!(e.contains("409") && e.contains("identical to blade_random v1"), "{e}");
-    // No token anywhere: what to do.
-    let e = format!("{:#}", token_source(None, None, Some("/nonexistent".into())).unwrap_err());
-    assert!(e.contains("set ARENA_TOKEN"), "{e}");
-    // The variable, trimmed, when there is no file.
-    assert_eq!(token_source(None, Some(" abc\n".into()), None).unwrap(), "abc");
 }
