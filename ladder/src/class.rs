@@ -17,7 +17,6 @@ use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::Form;
-use minijinja::context;
 use serde::{Deserialize, Serialize};
 
 use super::db::class::Frozen;
@@ -251,7 +250,7 @@ fn collect(ladder: &Ladder, event: &Event) -> Result<bool, JobError> {
 /// `GET /class`: every event.
 pub async fn list(State(ladder): State<Ladder>, page: Page) -> Result<Html<String>, AppError> {
     let events = ladder.run(|db| db.class_events()).await?;
-    ladder.render(&page, "class_list.html", context! { events => ser(&events) })
+    ladder.render(&page, "class_list.html", ser(&Events { events }))
 }
 
 async fn admin_with(
@@ -263,12 +262,40 @@ async fn admin_with(
     let events = ladder.run(|db| db.class_events()).await?;
     let boards: Vec<String> =
         ladder.parts().1.boards.iter().map(|b| format!("{} {}", b.game.name(), b.variant)).collect();
-    let html = ladder.render(
-        page,
-        "class_admin.html",
-        context! { events => ser(&events), boards, message, max_deals => MAX_DEALS, builtins => BUILTIN_BOTS.join(", ") },
-    )?;
+    let view = AdminPage { events, boards, message, max_deals: MAX_DEALS, builtins: BUILTIN_BOTS.join(", ") };
+    let html = ladder.render(page, "class_admin.html", ser(&view))?;
     Ok((status, html).into_response())
+}
+
+/// The list of events (`class_list.html`).
+#[derive(Serialize)]
+struct Events {
+    events: Vec<Event>,
+}
+
+/// The admin's events and the form that creates one (`class_admin.html`).
+#[derive(Serialize)]
+struct AdminPage {
+    events: Vec<Event>,
+    /// `game variant` of each board.
+    boards: Vec<String>,
+    /// Why the form was refused.
+    message: Option<String>,
+    max_deals: u32,
+    /// The built-in bots, as text.
+    builtins: String,
+}
+
+/// An event's page (`class_event.html`).
+#[derive(Serialize)]
+struct EventPage {
+    event: Event,
+    entries: Vec<Entry>,
+    rows: Vec<ResultRow>,
+    /// The grade's table, as `arena grade` prints it.
+    report: Option<String>,
+    /// Its matches.
+    total: usize,
 }
 
 /// `GET /admin/class`: the admin's events and the form that creates one.
@@ -381,11 +408,7 @@ pub async fn event_page(
         }
         None => (None, Vec::new()),
     };
-    ladder.render(
-        &page,
-        "class_event.html",
-        context! { event => ser(&event), entries => ser(&entries), rows => ser(&rows), report, total },
-    )
+    ladder.render(&page, "class_event.html", ser(&EventPage { event, entries, rows, report, total }))
 }
 
 /// `GET /class/{id}/grades.csv`: the grades, in `arena grade`'s CSV columns.
