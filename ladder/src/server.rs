@@ -25,7 +25,7 @@ use super::error::ErrorMessage;
 pub(crate) use super::extract::bearer;
 pub use super::extract::Page;
 use super::extract::{page_of, session_user, sign_in_first, Admin, ApiUser, CurrentUser};
-use super::jobs::{Job, Jobs};
+use super::jobs::{Job, JobError, Jobs};
 use super::views::{self, can_read, replay_of};
 use cardarena::bots::bot::content_hash;
 use cardarena::play::games::GameId;
@@ -84,16 +84,16 @@ impl Ladder {
     ///
     /// # Errors
     /// The queue cannot be written.
-    pub fn enqueue(&self, jobs: &[Job]) -> Result<(), String> {
-        self.0.jobs.enqueue(&*self.0.db, jobs).map_err(|e| e.to_string())
+    pub fn enqueue(&self, jobs: &[Job]) -> Result<(), JobError> {
+        self.0.jobs.enqueue(&*self.0.db, jobs)
     }
 
     /// Takes in the finished jobs (see [`Jobs::collect`]).
     ///
     /// # Errors
     /// The queue or the database failed.
-    pub fn collect(&self) -> Result<usize, String> {
-        self.0.jobs.collect(&*self.0.db).map_err(|e| e.to_string())
+    pub fn collect(&self) -> Result<usize, JobError> {
+        self.0.jobs.collect(&*self.0.db)
     }
 
     /// Runs a database call off the async threads.
