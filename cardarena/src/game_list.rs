@@ -263,6 +263,13 @@ impl Default for Games {
     }
 }
 
+/// Two lists are equal when they name the same games in the same order.
+impl PartialEq for Games {
+    fn eq(&self, other: &Games) -> bool {
+        self.names() == other.names()
+    }
+}
+
 impl std::fmt::Debug for Games {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_list().entries(self.list.iter().map(HostedGame::name)).finish()

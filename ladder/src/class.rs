@@ -17,7 +17,6 @@ use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::Form;
-use minijinja::context;
 use serde::{Deserialize, Serialize};
 
 use super::db::class::Frozen;
@@ -94,8 +93,9 @@ pub fn tick(ladder: &Ladder, now: i64) -> Result<usize, JobError> {
     Ok(changed)
 }
 
-fn game_of(event: &Event) -> Result<GameId, JobError> {
-    crate::game(&event.game)
+fn game_of(config: &crate::LadderConfig, event: &Event) -> Result<GameId, JobError> {
+    config
+        .game(&event.game)
         .map_err(|e: cardarena::play::games::UnknownGame| JobError::Missing(e.to_string()))
 }
 
@@ -103,7 +103,7 @@ fn game_of(event: &Event) -> Result<GameId, JobError> {
 /// while uploads of before the deadline are still being validated.
 fn freeze(ladder: &Ladder, event: &Event) -> Result<bool, JobError> {
     let (db, config, jobs) = ladder.parts();
-    let game = game_of(event)?;
+    let game = game_of(config, event)?;
     let bots = match db.frozen_at(&event.game, event.deadline)? {
         Frozen::Validating(n) => {
             let message =
@@ -164,8 +164,8 @@ fn freeze(ladder: &Ladder, event: &Event) -> Result<bool, JobError> {
 
 /// Grades `event` once every match is in; `false` while some are still to play.
 fn collect(ladder: &Ladder, event: &Event) -> Result<bool, JobError> {
-    let (db, _, jobs) = ladder.parts();
-    let game = game_of(event)?;
+    let (db, config, jobs) = ladder.parts();
+    let game = game_of(config, event)?;
     let keys = db.class_match_keys(event.id)?;
     let entries = db.class_entries(event.id)?;
     let mut q = jobs.queue();
@@ -251,7 +251,7 @@ fn collect(ladder: &Ladder, event: &Event) -> Result<bool, JobError> {
 /// `GET /class`: every event.
 pub async fn list(State(ladder): State<Ladder>, page: Page) -> Result<Html<String>, AppError> {
     let events = ladder.run(|db| db.class_events()).await?;
-    ladder.render(&page, "class_list.html", context! { events => ser(&events) })
+    ladder.render(&page, "class_list.html", ser(&Events { events }))
 }
 
 async fn admin_with(
@@ -263,12 +263,40 @@ async fn admin_with(
     let events = ladder.run(|db| db.class_events()).await?;
     let boards: Vec<String> =
         ladder.parts().1.boards.iter().map(|b| format!("{} {}", b.game.name(), b.variant)).collect();
-    let html = ladder.render(
-        page,
-        "class_admin.html",
-        context! { events => ser(&events), boards, message, max_deals => MAX_DEALS, builtins => BUILTIN_BOTS.join(", ") },
-    )?;
+    let view = AdminPage { events, boards, message, max_deals: MAX_DEALS, builtins: BUILTIN_BOTS.join(", ") };
+    let html = ladder.render(page, "class_admin.html", ser(&view))?;
     Ok((status, html).into_response())
+}
+
+/// The list of events (`class_list.html`).
+#[derive(Serialize)]
+struct Events {
+    events: Vec<Event>,
+}
+
+/// The admin's events and the form that creates one (`class_admin.html`).
+#[derive(Serialize)]
+struct AdminPage {
+    events: Vec<Event>,
+    /// `game variant` of each board.
+    boards: Vec<String>,
+    /// Why the form was refused.
+    message: Option<String>,
+    max_deals: u32,
+    /// The built-in bots, as text.
+    builtins: String,
+}
+
+/// An event's page (`class_event.html`).
+#[derive(Serialize)]
+struct EventPage {
+    event: Event,
+    entries: Vec<Entry>,
+    rows: Vec<ResultRow>,
+    /// The grade's table, as `arena grade` prints it.
+    report: Option<String>,
+    /// Its matches.
+    total: usize,
 }
 
 /// `GET /admin/class`: the admin's events and the form that creates one.
@@ -300,7 +328,10 @@ fn check_event(ladder: &Ladder, form: &EventForm, now: i64) -> Result<NewEvent, 
         return Err("name the event (1 to 80 characters, no control characters)".into());
     }
     let (game, variant) = form.board.trim().split_once(' ').ok_or("choose one of the ladder's boards")?;
-    let board = crate::game(game)
+    let board = ladder
+        .parts()
+        .1
+        .game(game)
         .ok()
         .and_then(|g| ladder.parts().1.boards_of(g).find(|b| b.variant == variant))
         .ok_or_else(|| format!("{:?} is not a board of this ladder; choose one of the list", form.board))?;
@@ -379,11 +410,7 @@ pub async fn event_page(
         }
         None => (None, Vec::new()),
     };
-    ladder.render(
-        &page,
-        "class_event.html",
-        context! { event => ser(&event), entries => ser(&entries), rows => ser(&rows), report, total },
-    )
+    ladder.render(&page, "class_event.html", ser(&EventPage { event, entries, rows, report, total }))
 }
 
 /// `GET /class/{id}/grades.csv`: the grades, in `arena grade`'s CSV columns.

@@ -67,8 +67,11 @@ pub struct Board {
 }
 
 /// A checked `ladder.toml`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct LadderConfig {
+    /// The games the ladder knows (its boards are of these): the four built-in games unless
+    /// the program that serves it adds its own.
+    pub games: cardarena::Games,
     /// Shown on every page.
     pub title: String,
     /// Who may register.
@@ -102,11 +105,20 @@ pub struct LadderConfig {
 
 impl Default for LadderConfig {
     fn default() -> LadderConfig {
+        LadderConfig::of(&cardarena::Games::builtin())
+    }
+}
+
+impl LadderConfig {
+    /// The default configuration of a ladder of `games`: a board for each game's default
+    /// variant.
+    pub fn of(games: &cardarena::Games) -> LadderConfig {
         LadderConfig {
+            games: games.clone(),
             title: "cardarena ladder".into(),
             register: Register::Invite,
             same_owner: false,
-            boards: cardarena::Games::builtin()
+            boards: games
                 .ids()
                 .into_iter()
                 .map(|game| Board { game, variant: game.variants()[0].clone() })
@@ -123,9 +135,15 @@ impl Default for LadderConfig {
             public_url: None,
         }
     }
-}
 
-impl LadderConfig {
+    /// The game named `name`.
+    ///
+    /// # Errors
+    /// The ladder knows no such game.
+    pub fn game(&self, name: &str) -> Result<GameId, cardarena::UnknownGame> {
+        self.games.get(name).map(cardarena::HostedGame::id)
+    }
+
     /// The boards of `game`.
     pub fn boards_of(&self, game: GameId) -> impl Iterator<Item = &Board> {
         self.boards.iter().filter(move |b| b.game == game)
@@ -192,21 +210,29 @@ struct RawPerMinute {
 ///
 /// # Errors
 /// The file cannot be read, is not TOML, has unknown keys or bad values.
-pub fn load(path: &Path) -> Result<LadderConfig, ConfigError> {
+pub fn load(path: &Path, games: &cardarena::Games) -> Result<LadderConfig, ConfigError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| ConfigError(format!("cannot read ladder file {}: {e}", path.display())))?;
-    parse(&text, path)
+    parse_with(&text, path, games)
 }
 
-/// Checks a ladder file's text (`path` names it in errors).
+/// Checks a ladder file's text (`path` names it in errors), for the four built-in games.
 ///
 /// # Errors
 /// As [`load`].
 pub fn parse(text: &str, path: &Path) -> Result<LadderConfig, ConfigError> {
+    parse_with(text, path, &cardarena::Games::builtin())
+}
+
+/// Checks a ladder file's text (`path` names it in errors) for a ladder of `games`.
+///
+/// # Errors
+/// As [`load`].
+pub fn parse_with(text: &str, path: &Path, games: &cardarena::Games) -> Result<LadderConfig, ConfigError> {
     let raw: RawFile = toml::from_str(text).map_err(|e| ConfigError(format!("{}: {e}", path.display())))?;
     let line = |offset: usize| 1 + text[..offset.min(text.len())].matches('\n').count();
     let at = |span: std::ops::Range<usize>| format!("{}:{}", path.display(), line(span.start));
-    let mut config = LadderConfig::default();
+    let mut config = LadderConfig::of(games);
     if let Some(title) = raw.title {
         config.title = title;
     }
@@ -228,7 +254,7 @@ pub fn parse(text: &str, path: &Path) -> Result<LadderConfig, ConfigError> {
         config.boards.clear();
     }
     for b in raw.board {
-        let game: GameId = crate::game(b.game.get_ref()).map_err(|e| {
+        let game: GameId = config.game(b.game.get_ref()).map_err(|e| {
             ConfigError(format!(
                 "{}: `game = {:?}` is not a game (one of: {})",
                 at(b.game.span()),

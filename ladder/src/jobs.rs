@@ -120,7 +120,9 @@ impl Jobs {
             match job {
                 Job::Validate { version } => {
                     let (seat, game) = seat(*version)?;
-                    let id: GameId = crate::game(&game)
+                    let id: GameId = self
+                        .config
+                        .game(&game)
                         .map_err(|e: cardarena::play::games::UnknownGame| JobError::Missing(e.to_string()))?;
                     let seed = derive_seed(&[u64::from_str_radix(&seat.hash[..16], 16).unwrap_or(0)]);
                     for board in self.config.boards_of(id) {

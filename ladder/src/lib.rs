@@ -3,9 +3,13 @@
 //! deterministic matchmaking, and the server shows leaderboards (the tournament's standings),
 //! bot pages and matches. docs/ladder.md describes it for organisers and players.
 //!
-//! - `config`: `ladder.toml`. `db`: the ladder's SQLite database (WAL, one writer).
+//! - `config`: `ladder.toml`. `db`: the storage, the only module with SQL: the `Store` trait
+//!   and `SqliteStore`, the ladder's SQLite database (WAL, one writer).
 //! - `auth`: passwords (argon2id), secrets, names, the session store.
-//! - `server`: the axum router and its pages (templates in `templates/`, compiled in).
+//! - `server`: the axum router and its pages (templates in `templates/`, compiled in), over
+//!   `views` (each page's view model), `extract` (who is asking: `Page`, `CurrentUser`,
+//!   `Admin`, `ApiUser`) and `error` (`AppError`, which the handlers' `?` converts into).
+//! - `serve`: the server with its matchmaking and collection loops.
 //! - `jobs`: the ladder's work on the job queue (validations, duplicate sets) and taking in
 //!   the results.
 //! - `matchmaking`: which duplicate sets a tick queues. `board`: standings and charts.
@@ -13,8 +17,9 @@
 //!   person's seat waits for their moves in the database).
 //! - `rate`: rate limits of sign-ins (per name tried and per session), of uploads and of the
 //!   API (per account).
-//! - `harden`: security headers, the CSRF check before a form is read, error pages.
-//! - `class`: class mode: events with a deadline, graded as `arena grade` grades.
+//! - `harden`: security headers, the one CSRF check before a form is read, error pages.
+//! - `class`: class mode: events with a deadline, graded as `arena grade` grades (`time`: its
+//!   UTC deadlines).
 
 pub mod auth;
 pub mod board;
@@ -39,14 +44,6 @@ pub use config::LadderConfig;
 pub use db::{Db, SqliteStore, Store};
 pub use jobs::{Job, Jobs};
 pub use server::Ladder;
-
-/// The games the ladder hosts, by name.
-///
-/// # Errors
-/// An unknown name.
-pub fn game(name: &str) -> Result<cardarena::GameId, cardarena::UnknownGame> {
-    cardarena::Games::builtin().get(name).map(cardarena::HostedGame::id)
-}
 
 use std::collections::{BTreeMap, BTreeSet};
 

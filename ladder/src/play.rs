@@ -22,7 +22,7 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Form, Json, Router};
-use minijinja::{context, Value};
+
 use serde::{Deserialize, Serialize};
 
 use super::db::play::NewPlayGame;
@@ -33,6 +33,7 @@ use super::error::AppError;
 use super::extract::{CurrentUser, Page};
 use super::jobs::{Jobs, GROUP};
 use super::server::{ser, Ladder};
+use super::views;
 use cardarena::bots::bot::{Fault, Verdict};
 use cardarena::play::games::GameId;
 use cardarena::play::person::{Person, Prompt};
@@ -58,8 +59,8 @@ const PLAY_JS: &str = include_str!("static/play.js");
 
 impl Turn {
     /// Fills in the hand and moves as card spans (`game`'s card colours).
-    fn draw(mut self, game: &str) -> Turn {
-        if let Ok(id) = crate::game(game) {
+    fn draw(mut self, game: Option<GameId>) -> Turn {
+        if let Some(id) = game {
             if let Ok((hand, moves)) = live_cards(id, &self.observation, &self.legal) {
                 (self.hand, self.moves) = (hand, moves);
             }
@@ -197,18 +198,18 @@ async fn play_page(
     page: Page,
 ) -> Result<Html<String>, AppError> {
     let config = ladder.parts().1.clone();
-    let ctx = blocking(&ladder, move |db, jobs| {
+    let view = blocking(&ladder, move |db, jobs| {
         let mut options = Vec::new();
         let mut four = false;
         for b in &config.boards {
             for (bot, v) in db.players(b.game.name())? {
                 four |= b.game.players() > 2;
-                options.push(context! {
-                    value => format!("{}/{}", v.id, b.variant),
-                    game => b.game.name(),
-                    variant => &b.variant,
-                    label => super::jobs::label(&bot.name, &v),
-                    owner => &bot.owner_name,
+                options.push(Opponent {
+                    value: format!("{}/{}", v.id, b.variant),
+                    game: b.game.name().to_string(),
+                    variant: b.variant.clone(),
+                    label: super::jobs::label(&bot.name, &v),
+                    owner: bot.owner_name.clone(),
                 });
             }
         }
@@ -221,14 +222,12 @@ async fn play_page(
                 .as_deref()
                 .and_then(|s| serde_json::from_str::<MatchSummary>(s).ok())
                 .map(|s| (s.points[g.seat as usize], s.ranks[g.seat as usize]));
-            games.push(
-                context! { g => ser(&g), opponent, points => mine.map(|m| m.0), rank => mine.map(|m| m.1) },
-            );
+            games.push(GameLine { g, opponent, points: mine.map(|m| m.0), rank: mine.map(|m| m.1) });
         }
-        Ok(context! { options, four, games, move_seconds => config.move_seconds })
+        Ok(PlayPage { options, four, games, move_seconds: config.move_seconds })
     })
     .await?;
-    ladder.render(&page, "play.html", ctx)
+    ladder.render(&page, "play.html", ser(&view))
 }
 
 fn opponent_label(db: &Db, g: &Game) -> Result<String, AppError> {
@@ -272,7 +271,7 @@ async fn start(
         };
         let v = db.version(version)?.ok_or_else(not_ready)?;
         let bot = db.bot(v.bot)?.ok_or_else(not_ready)?;
-        let game: GameId = crate::game(&bot.game).map_err(|_| not_ready())?;
+        let game: GameId = config.game(&bot.game).map_err(|_| not_ready())?;
         if !config.boards_of(game).any(|b| b.variant == variant) {
             return Err(unprocessable(format!("{} has no board of the variant {variant:?}", game.name())));
         }
@@ -336,13 +335,16 @@ async fn game_page(
     Path(id): Path<i64>,
 ) -> Result<Html<String>, AppError> {
     let me = page.me.as_ref().map(|u| u.id);
-    let ctx = blocking(&ladder, move |db, jobs| {
+    let games = ladder.0.config.games.clone();
+    let view = blocking(&ladder, move |db, jobs| {
         let g = visible(db, jobs, id, me)?;
         let opponent = opponent_label(db, &g)?;
         let bot_id = db.version(g.version)?.map(|v| v.bot);
         let player = db.user(g.user)?.map(|u| u.name).unwrap_or_default();
         let turn = if g.live() {
-            db.last_play_turn(g.id)?.filter(|t| t.action.is_none()).map(|t| t.draw(&g.game))
+            db.last_play_turn(g.id)?
+                .filter(|t| t.action.is_none())
+                .map(|t| t.draw(games.get(&g.game).ok().map(cardarena::HostedGame::id)))
         } else {
             None
         };
@@ -351,32 +353,81 @@ async fn game_page(
         if let Some(s) = g.summary.as_deref().and_then(|s| serde_json::from_str::<MatchSummary>(s).ok()) {
             for (k, entry) in s.bots.iter().enumerate() {
                 let faults: Vec<&str> = s.faults[k].iter().map(|v| v.name()).collect();
-                seats.push(context! { name => &entry.name, hash => &entry.hash, points => s.points[k], rank => s.ranks[k], faults => faults.join(", ") });
-            }
-            let name = format!("play-{id}.json");
-            viewer = stored_replay(db, id)?
-                .and_then(|r| cardarena::Games::builtin().frames(&r, &name).ok())
-                .map(|f| {
-                    let options = cardarena::replay::viewer::ViewerOptions {
-                        replay_text: None,
-                        replay_url: Some(format!("/play/{id}/replay.json")),
-                        verify_command: Some(format!("arena replay {name} --verify")),
-                        replay_name: Some(name.clone()),
-                    };
-                    Value::from_safe_string(cardarena::replay::viewer::fragment(&f, &options))
+                seats.push(PlayedSeat {
+                    name: entry.name.clone(),
+                    hash: entry.hash.clone(),
+                    points: s.points[k],
+                    rank: s.ranks[k],
+                    faults: faults.join(", "),
                 });
+            }
+            viewer = stored_replay(db, id)?
+                .and_then(|r| views::viewer(&games, &r, &format!("play-{id}.json"), &format!("/play/{id}")));
         }
-        Ok(context! { g => ser(&g), live => g.live(), opponent, bot_id, player, turn => ser(&turn), seats, viewer })
+        Ok(GamePage { live: g.live(), g, opponent, bot_id, player, turn, seats, viewer })
     })
     .await?;
-    ladder.render(&page, "play_game.html", ctx)
+    ladder.render(&page, "play_game.html", ser(&view))
 }
 
 fn stored_replay(db: &Db, id: i64) -> Result<Option<cardarena::play::runner::Replay>, AppError> {
-    let blob = db.play_replay(id)?;
-    Ok(blob
-        .and_then(|b| cardarena::tournament::store::unpack(&b).ok())
-        .and_then(|t| serde_json::from_str(&t).ok()))
+    Ok(db.play_replay(id)?.as_deref().and_then(views::replay_of))
+}
+
+/// A bot a person may play, in the Play page's list.
+#[derive(Serialize)]
+struct Opponent {
+    /// `VERSION/VARIANT`, what the form sends.
+    value: String,
+    game: String,
+    variant: String,
+    label: String,
+    owner: String,
+}
+
+/// A person's game in the Play page's list.
+#[derive(Serialize)]
+struct GameLine {
+    g: Game,
+    opponent: String,
+    points: Option<i64>,
+    rank: Option<u32>,
+}
+
+/// The Play page (`play.html`).
+#[derive(Serialize)]
+struct PlayPage {
+    options: Vec<Opponent>,
+    /// Some board is of more than two players (the seat list says so).
+    four: bool,
+    games: Vec<GameLine>,
+    move_seconds: u64,
+}
+
+/// A seat of a finished game.
+#[derive(Serialize)]
+struct PlayedSeat {
+    name: String,
+    hash: String,
+    points: i64,
+    rank: u32,
+    faults: String,
+}
+
+/// A game's page (`play_game.html`): the open decision while it is on, the match once over.
+#[derive(Serialize)]
+struct GamePage {
+    g: Game,
+    live: bool,
+    opponent: String,
+    /// The bot's page.
+    bot_id: Option<i64>,
+    /// The person's name.
+    player: String,
+    turn: Option<Turn>,
+    seats: Vec<PlayedSeat>,
+    /// The replay viewer (HTML), once over.
+    viewer: Option<String>,
 }
 
 /// What the page polls: the game's state and the open decision, if any.
@@ -395,10 +446,13 @@ async fn state(
     Path(id): Path<i64>,
 ) -> Result<Json<StateAnswer>, AppError> {
     let me = page.map_err(AppError::json)?.me.map(|u| u.id);
+    let games = ladder.0.config.games.clone();
     blocking(&ladder, move |db, jobs| {
         let g = visible(db, jobs, id, me)?;
         let turn = if g.live() { db.last_play_turn(g.id)? } else { None };
-        let open = turn.filter(|t| t.action.is_none()).map(|t| t.draw(&g.game));
+        let open = turn
+            .filter(|t| t.action.is_none())
+            .map(|t| t.draw(games.get(&g.game).ok().map(cardarena::HostedGame::id)));
         let waiting = match (g.state.as_str(), &open) {
             ("queued", _) => "worker",
             (_, Some(_)) if g.live() => "you",

@@ -6,6 +6,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::jobs::JobError;
 use crate::{class, db, tick_jobs, Db, Jobs, Ladder, LadderConfig};
 
 /// Why the server could not start or stopped.
@@ -84,10 +85,9 @@ async fn matchmaking(db: Arc<Db>, config: LadderConfig, ladder: Ladder) {
     loop {
         every.tick().await;
         let (db, config, ladder) = (db.clone(), config.clone(), ladder.clone());
-        let done = tokio::task::spawn_blocking(move || -> Result<(), String> {
-            let tick = db.next_tick().map_err(|e| e.to_string())?;
-            let jobs = tick_jobs(&*db, &config, tick).map_err(|e| e.to_string())?;
-            ladder.enqueue(&jobs)
+        let done = tokio::task::spawn_blocking(move || -> Result<(), JobError> {
+            let tick = db.next_tick()?;
+            ladder.enqueue(&tick_jobs(&*db, &config, tick)?)
         })
         .await;
         if let Ok(Err(e)) = done {

@@ -12,20 +12,20 @@ use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Form, Json, Router};
 use minijinja::{context, Environment, Value};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use tower_sessions::cookie::time::Duration as CookieDuration;
 use tower_sessions::cookie::SameSite;
 use tower_sessions::{Expiry, Session, SessionManagerLayer};
 
 use super::auth::{self, DbSessions};
 use super::config::{Board, LadderConfig, Register};
-use super::db::{BotRow, Db, DbError, User, Version};
+use super::db::{BotRow, Db, DbError, TokenRow, User, Version};
 pub use super::error::AppError;
 use super::error::ErrorMessage;
 pub(crate) use super::extract::bearer;
 pub use super::extract::Page;
 use super::extract::{page_of, session_user, sign_in_first, Admin, ApiUser, CurrentUser};
-use super::jobs::{Job, Jobs};
+use super::jobs::{Job, JobError, Jobs};
 use super::views::{self, can_read, replay_of};
 use cardarena::bots::bot::content_hash;
 use cardarena::play::games::GameId;
@@ -84,16 +84,16 @@ impl Ladder {
     ///
     /// # Errors
     /// The queue cannot be written.
-    pub fn enqueue(&self, jobs: &[Job]) -> Result<(), String> {
-        self.0.jobs.enqueue(&*self.0.db, jobs).map_err(|e| e.to_string())
+    pub fn enqueue(&self, jobs: &[Job]) -> Result<(), JobError> {
+        self.0.jobs.enqueue(&*self.0.db, jobs)
     }
 
     /// Takes in the finished jobs (see [`Jobs::collect`]).
     ///
     /// # Errors
     /// The queue or the database failed.
-    pub fn collect(&self) -> Result<usize, String> {
-        self.0.jobs.collect(&*self.0.db).map_err(|e| e.to_string())
+    pub fn collect(&self) -> Result<usize, JobError> {
+        self.0.jobs.collect(&*self.0.db)
     }
 
     /// Runs a database call off the async threads.
@@ -122,7 +122,7 @@ impl Ladder {
     }
 
     pub(super) fn board(&self, game: &str, variant: &str) -> Option<Board> {
-        let game: GameId = crate::game(game).ok()?;
+        let game: GameId = self.0.config.game(game).ok()?;
         self.0.config.boards_of(game).find(|b| b.variant == variant).cloned()
     }
 }
@@ -320,15 +320,31 @@ async fn account(
     CurrentUser(me): CurrentUser,
     page: Page,
 ) -> Result<Html<String>, AppError> {
-    account_page(&ladder, &me, &page, context! {}).await
+    account_page(&ladder, &me, &page, AccountNote::default()).await
 }
 
-/// The account page with `extra` in its context (a new token, the password form's answer).
+/// What the account page says after a form: a token just made, the password form's answer.
+#[derive(Default, Serialize)]
+struct AccountNote {
+    new_token: Option<String>,
+    password_message: Option<String>,
+}
+
+/// The account page (`account.html`).
+#[derive(Serialize)]
+struct AccountPage {
+    bots: Vec<BotRow>,
+    tokens: Vec<TokenRow>,
+    #[serde(flatten)]
+    note: AccountNote,
+}
+
+/// The account page of `me`, with `note`.
 async fn account_page(
     ladder: &Ladder,
     me: &User,
     page: &Page,
-    extra: Value,
+    note: AccountNote,
 ) -> Result<Html<String>, AppError> {
     let id = me.id;
     let (bots, tokens) = ladder
@@ -337,7 +353,7 @@ async fn account_page(
             Ok((bots, db.tokens(id)?))
         })
         .await?;
-    ladder.render(page, "account.html", context! { bots => ser(&bots), tokens => ser(&tokens), ..extra })
+    ladder.render(page, "account.html", ser(&AccountPage { bots, tokens, note }))
 }
 
 /// `POST /account/tokens/{id}/revoke`: the token is deleted, so the next API call with it is
@@ -374,7 +390,13 @@ async fn change_password(
         let (ladder, me, message) = (ladder.clone(), me.clone(), message.to_string());
         let page = &page;
         async move {
-            let html = account_page(&ladder, &me, page, context! { password_message => message }).await?;
+            let html = account_page(
+                &ladder,
+                &me,
+                page,
+                AccountNote { password_message: Some(message), ..Default::default() },
+            )
+            .await?;
             Ok::<_, AppError>((StatusCode::UNPROCESSABLE_ENTITY, html).into_response())
         }
     };
@@ -412,7 +434,7 @@ async fn create_token(
     let label = if label.trim().is_empty() { "token".to_string() } else { label };
     let id = me.id;
     let token = ladder.run(move |db| db.create_token(id, &label)).await?;
-    account_page(&ladder, &me, &page, context! { new_token => token }).await
+    account_page(&ladder, &me, &page, AccountNote { new_token: Some(token), ..Default::default() }).await
 }
 
 async fn upload_page(
@@ -440,18 +462,29 @@ fn upload_form_page(
     let config = &ladder.0.config;
     let mut games: Vec<&str> = config.boards.iter().map(|b| b.game.name()).collect();
     games.dedup();
-    ladder.render(
-        page,
-        "upload.html",
-        context! {
-            games,
-            max_bytes => config.max_bytes,
-            per_minute => config.uploads_per_minute.max(1),
-            message => refused,
-            game => &filled.game,
-            name => &filled.name,
-        },
-    )
+    let view = UploadPage {
+        games,
+        max_bytes: config.max_bytes,
+        per_minute: config.uploads_per_minute.max(1),
+        message: refused,
+        game: &filled.game,
+        name: &filled.name,
+    };
+    ladder.render(page, "upload.html", ser(&view))
+}
+
+/// The upload form (`upload.html`).
+#[derive(Serialize)]
+struct UploadPage<'a> {
+    /// The games of the ladder's boards.
+    games: Vec<&'a str>,
+    max_bytes: usize,
+    per_minute: u32,
+    /// Why the last upload was refused.
+    message: Option<&'a str>,
+    /// The fields as they were filled in.
+    game: &'a str,
+    name: &'a str,
 }
 
 /// A form upload that was refused: the form again, in the ladder's layout, with the reason (and
@@ -494,7 +527,10 @@ async fn accept_upload(
             "the bot file is empty; choose a .lua, .wasm or .wat file",
         ));
     }
-    let game_id: GameId = crate::game(game)
+    let game_id: GameId = ladder
+        .0
+        .config
+        .game(game)
         .map_err(|e: cardarena::play::games::UnknownGame| AppError::unprocessable(e.to_string()))?;
     if !ladder.0.config.has_game(game_id) {
         let on: Vec<&str> = ladder.0.config.boards.iter().map(|b| b.game.name()).collect();
@@ -777,8 +813,9 @@ async fn match_page(
     Path(id): Path<i64>,
 ) -> Result<Html<String>, AppError> {
     let me = page.me.clone();
+    let games = ladder.0.config.games.clone();
     let view = ladder
-        .run(move |db| views::match_page(db, id, me.as_ref()))
+        .run(move |db| views::match_page(db, &games, id, me.as_ref()))
         .await?
         .ok_or_else(|| AppError::not_found("match"))?;
     ladder.render(&page, "match.html", ser(&view))
@@ -806,7 +843,7 @@ async fn capsule(
     Path((id, seat)): Path<(i64, usize)>,
 ) -> Result<Response, AppError> {
     let replay = stored_replay(&ladder, id).await?;
-    let games = cardarena::Games::builtin();
+    let games = ladder.0.config.games.clone();
     let capsules =
         tokio::task::spawn_blocking(move || games.get(&replay.game)?.capsules(&replay, None)).await??;
     let c = capsules
@@ -832,7 +869,15 @@ async fn admin_with(
     invite_link: Option<String>,
 ) -> Result<Html<String>, AppError> {
     let (users, bots) = ladder.run(|db| Ok((db.users()?, db.bots()?))).await?;
-    ladder.render(page, "admin.html", context! { users => ser(&users), bots => ser(&bots), invite_link })
+    ladder.render(page, "admin.html", ser(&AdminPage { users, bots, invite_link }))
+}
+
+/// The admin page (`admin.html`): every account and bot, and an invite just made.
+#[derive(Serialize)]
+struct AdminPage {
+    users: Vec<User>,
+    bots: Vec<BotRow>,
+    invite_link: Option<String>,
 }
 
 #[derive(Deserialize)]

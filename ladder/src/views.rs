@@ -25,6 +25,24 @@ pub fn replay_of(blob: &[u8]) -> Option<cardarena::play::runner::Replay> {
     serde_json::from_str(&text).ok()
 }
 
+/// The replay viewer (HTML) of `replay`, saved as `name` and downloaded from `at`/replay.json;
+/// `None` when its frames cannot be made.
+pub fn viewer(
+    games: &cardarena::Games,
+    replay: &cardarena::play::runner::Replay,
+    name: &str,
+    at: &str,
+) -> Option<String> {
+    let frames = games.frames(replay, name).ok()?;
+    let options = cardarena::replay::viewer::ViewerOptions {
+        replay_text: None,
+        replay_url: Some(format!("{at}/replay.json")),
+        verify_command: Some(format!("arena replay {name} --verify")),
+        replay_name: Some(name.to_string()),
+    };
+    Some(cardarena::replay::viewer::fragment(&frames, &options))
+}
+
 /// A board as the pages link to it.
 #[derive(Serialize)]
 pub struct BoardLink {
@@ -418,18 +436,15 @@ pub struct MatchPage {
 ///
 /// # Errors
 /// Database errors.
-pub fn match_page(db: &Db, id: i64, me: Option<&User>) -> Result<Option<MatchPage>> {
+pub fn match_page(
+    db: &Db,
+    games: &cardarena::Games,
+    id: i64,
+    me: Option<&User>,
+) -> Result<Option<MatchPage>> {
     let Some((m, blob)) = db.match_row(id)? else { return Ok(None) };
-    let name = format!("match-{id}.json");
-    let viewer = replay_of(&blob).and_then(|r| cardarena::Games::builtin().frames(&r, &name).ok()).map(|f| {
-        let options = cardarena::replay::viewer::ViewerOptions {
-            replay_text: None,
-            replay_url: Some(format!("/matches/{id}/replay.json")),
-            verify_command: Some(format!("arena replay {name} --verify")),
-            replay_name: Some(name.clone()),
-        };
-        cardarena::replay::viewer::fragment(&f, &options)
-    });
+    let viewer = replay_of(&blob)
+        .and_then(|r| viewer(games, &r, &format!("match-{id}.json"), &format!("/matches/{id}")));
     let mut seats = Vec::new();
     if let Ok(s) = serde_json::from_str::<MatchSummary>(&m.summary) {
         for (k, entry) in s.bots.iter().enumerate() {

@@ -25,7 +25,8 @@ pub fn secret() -> String {
     content_hash(&bytes)
 }
 
-/// A database failure; the message names the database file and what to do.
+/// A storage failure, whichever [`Store`] failed; the message names where the data is and
+/// what to do.
 #[derive(Debug, thiserror::Error)]
 #[error(
     "ladder database {path}: {source} (check that the file is a ladder database and the disk is not full)"
@@ -33,7 +34,17 @@ pub fn secret() -> String {
 pub struct DbError {
     path: String,
     #[source]
-    source: rusqlite::Error,
+    source: Box<dyn std::error::Error + Send + Sync>,
+}
+
+impl DbError {
+    /// `source`, a failure of the storage at `location`.
+    pub fn new(
+        location: impl Into<String>,
+        source: impl Into<Box<dyn std::error::Error + Send + Sync>>,
+    ) -> DbError {
+        DbError { path: location.into(), source: source.into() }
+    }
 }
 
 type Result<T, E = DbError> = std::result::Result<T, E>;
@@ -781,7 +792,7 @@ impl SqliteStore {
     /// # Errors
     /// The file cannot be opened or is not a ladder database.
     pub fn open(path: &Path) -> Result<SqliteStore> {
-        let err = |source| DbError { path: path.display().to_string(), source };
+        let err = |source: rusqlite::Error| DbError::new(path.display().to_string(), source);
         let mut conn = Connection::open(path).map_err(err)?;
         cardarena::tournament::store::set_up::<10_000>(&conn)
             .and_then(|_| conn.pragma_update(None, "foreign_keys", "ON"))
@@ -803,7 +814,7 @@ impl SqliteStore {
     }
 
     fn err(&self, source: rusqlite::Error) -> DbError {
-        DbError { path: self.path.display().to_string(), source }
+        DbError::new(self.path.display().to_string(), source)
     }
 
     /// Runs `f` on the connection, mapping its errors to [`DbError`].
@@ -823,8 +834,7 @@ impl SqliteStore {
     /// Database or file errors.
     pub fn backup(&self, to: &Path) -> Result<()> {
         let conn = self.conn();
-        let mut dest =
-            Connection::open(to).map_err(|e| DbError { path: to.display().to_string(), source: e })?;
+        let mut dest = Connection::open(to).map_err(|e| DbError::new(to.display().to_string(), e))?;
         let backup = rusqlite::backup::Backup::new(&conn, &mut dest).map_err(|e| self.err(e))?;
         // Every page in one step: one read transaction, hence one snapshot, however busy the
         // workers are (in steps, each write by another connection would restart the copy).

@@ -280,7 +280,7 @@ pub fn run(cli: Cli, games: &Games) -> anyhow::Result<()> {
         Command::Play(args) => (games.commands(&args.game)?.play)(&args),
         Command::Tournament(args) => tournament_cmd(args, games),
         Command::Worker(args) => queue::worker_cmd(args, games),
-        Command::Merge(args) => queue::merge_cmd(args, games),
+        Command::Merge(args) => queue::merge_cmd(args),
         Command::Timing(args) => {
             let timings = crate::timing::run(&args.file, args.deals, games)?;
             print_out(&format!("{}\n", serde_json::to_string_pretty(&timings)?))

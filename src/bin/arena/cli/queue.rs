@@ -361,7 +361,7 @@ fn status_text(st: &Status, name: &str, version: &str) -> String {
     out
 }
 
-pub fn merge_cmd(args: MergeArgs, _games: &crate::games::Games) -> anyhow::Result<()> {
+pub fn merge_cmd(args: MergeArgs) -> anyhow::Result<()> {
     let store = cardarena::tournament::store::Store::open(&args.out)?;
     let mut differ = Vec::new();
     for shard in &args.shards {

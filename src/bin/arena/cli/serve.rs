@@ -54,10 +54,10 @@ pub struct SubmitArgs {
     pub(crate) token_file: Option<PathBuf>,
 }
 
-pub fn serve_cmd(args: ServeArgs, _games: &crate::games::Games) -> anyhow::Result<()> {
+pub fn serve_cmd(args: ServeArgs, games: &crate::games::Games) -> anyhow::Result<()> {
     let config = match &args.ladder {
-        Some(path) => ladder::config::load(path)?,
-        None => LadderConfig::default(),
+        Some(path) => ladder::config::load(path, games.lib())?,
+        None => LadderConfig::of(games.lib()),
     };
     let db = Arc::new(SqliteStore::open(&args.db)?);
     if let Some(to) = &args.backup {
@@ -238,12 +238,13 @@ mod tests {
     use super::*;
     use std::io::{BufRead, BufReader, Read, Write};
 
+    /// A request as the server below received it: its first line, its headers (lower case),
+    /// its body.
+    type Received = (String, Vec<String>, Vec<u8>);
+
     /// A one-request HTTP server on a free port: answers `status` with the JSON `body` and
-    /// hands back the request line, its headers (lower case) and its body.
-    fn one_answer(
-        status: &str,
-        body: &str,
-    ) -> (String, std::thread::JoinHandle<(String, Vec<String>, Vec<u8>)>) {
+    /// hands back the request it received.
+    fn one_answer(status: &str, body: &str) -> (String, std::thread::JoinHandle<Received>) {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         let url = format!("http://{}", listener.local_addr().unwrap());
         let answer = format!(
