@@ -1,20 +1,7 @@
-//! `kuhn-arena`: the `arena` command with Kuhn poker added to the four built-in games.
-//!
-//! Once the command line is a library function, this file is the one line
-//!
-//! ```text
-//! fn main() -> ExitCode { cardarena_cli::run(Games::builtin().with::<Kuhn>()) }
-//! ```
-//!
-//! Until then the binary only says so; the game, its bots and its board are the library's.
+//! `kuhn-arena`: every `arena` command, for the four built-in games and Kuhn poker.
 
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    eprintln!(
-        "kuhn-arena: the arena's command line is not yet a library function; \
-         play Kuhn poker ({}) through cardarena::Match (docs/embedding.md)",
-        <kuhn_arena::Kuhn as cardarena_games::Game>::ABOUT
-    );
-    ExitCode::FAILURE
+    cardarena_cli::run(cardarena_cli::Games::builtin().with::<kuhn_arena::Kuhn>())
 }

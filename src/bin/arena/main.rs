@@ -1,15 +1,6 @@
-//! The `arena` binary: parses the command line and prints errors with their causes.
+//! The `arena` binary: the command line ([`cardarena_cli`]) for the four built-in games.
 
 use std::process::ExitCode;
-
-use clap::Parser;
-
-mod bench;
-mod cli;
-mod games;
-mod human;
-mod progress;
-mod timing;
 
 /// mimalloc instead of glibc's malloc: the sandboxes, the runner and the tournament's writer
 /// allocate small blocks by the million, from several threads (BENCHMARKS.md has the numbers).
@@ -20,20 +11,5 @@ mod timing;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
-    let cli = cli::Cli::parse();
-    match cli::run(cli, &games::Games::builtin()) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {}", cli::terminal_safe(&format!("{e:#}")));
-            // A check that ran and found a difference is 1 (as in `cmp`); a determinism alarm of
-            // a job queue (two runs of one match, two results) is 3; anything else is 2.
-            ExitCode::from(if e.is::<cli::Mismatch>() {
-                1
-            } else if e.is::<cli::DeterminismAlarm>() {
-                3
-            } else {
-                2
-            })
-        }
-    }
+    cardarena_cli::run(cardarena_cli::Games::builtin())
 }

@@ -47,19 +47,19 @@ const LUA_CARDARENA: &str = include_str!("templates/cardarena.lua");
 const RUST_CARGO: &str = include_str!("templates/Cargo.toml.txt");
 const RUST_LIB: &str = include_str!("templates/lib.rs.txt");
 const SDK_CARGO: &str = include_str!("templates/sdk.Cargo.toml.txt");
-const SDK_LOCK: &str = include_str!("../../../../example_bots/rust/Cargo.lock");
+const SDK_LOCK: &str = include_str!("../../../example_bots/rust/Cargo.lock");
 const SDK_FILES: &[(&str, &str)] = &[
-    ("lib.rs", include_str!("../../../../example_bots/rust/cardarena-bot/src/lib.rs")),
-    ("rng.rs", include_str!("../../../../example_bots/rust/cardarena-bot/src/rng.rs")),
-    ("blade.rs", include_str!("../../../../example_bots/rust/cardarena-bot/src/blade.rs")),
-    ("ecard.rs", include_str!("../../../../example_bots/rust/cardarena-bot/src/ecard.rs")),
-    ("lost_cities.rs", include_str!("../../../../example_bots/rust/cardarena-bot/src/lost_cities.rs")),
-    ("intensity.rs", include_str!("../../../../example_bots/rust/cardarena-bot/src/intensity.rs")),
+    ("lib.rs", include_str!("../../../example_bots/rust/cardarena-bot/src/lib.rs")),
+    ("rng.rs", include_str!("../../../example_bots/rust/cardarena-bot/src/rng.rs")),
+    ("blade.rs", include_str!("../../../example_bots/rust/cardarena-bot/src/blade.rs")),
+    ("ecard.rs", include_str!("../../../example_bots/rust/cardarena-bot/src/ecard.rs")),
+    ("lost_cities.rs", include_str!("../../../example_bots/rust/cardarena-bot/src/lost_cities.rs")),
+    ("intensity.rs", include_str!("../../../example_bots/rust/cardarena-bot/src/intensity.rs")),
 ];
 const C_BOT: &str = include_str!("templates/bot.c");
-const C_HEADER: &str = include_str!("../../../../example_bots/c/cardarena.h");
+const C_HEADER: &str = include_str!("../../../example_bots/c/cardarena.h");
 const C_BUILD: &str = include_str!("templates/build.sh");
-const WAT_BOT: &str = include_str!("../../../../example_bots/wat/first_legal.wat");
+const WAT_BOT: &str = include_str!("../../../example_bots/wat/first_legal.wat");
 
 #[derive(Debug, clap::Args)]
 pub(super) struct TutorialArgs {
@@ -77,49 +77,49 @@ type Files = &'static [(&'static str, &'static str)];
 const TUTORIALS: &[(&str, &str, Files)] = &[
     (
         "blade",
-        include_str!("../../../../docs/tutorial/blade.md"),
+        include_str!("../../../docs/tutorial/blade.md"),
         &[
-            ("step1.lua", include_str!("../../../../docs/tutorial/blade/step1.lua")),
-            ("step2.lua", include_str!("../../../../docs/tutorial/blade/step2.lua")),
-            ("step3.lua", include_str!("../../../../docs/tutorial/blade/step3.lua")),
+            ("step1.lua", include_str!("../../../docs/tutorial/blade/step1.lua")),
+            ("step2.lua", include_str!("../../../docs/tutorial/blade/step2.lua")),
+            ("step3.lua", include_str!("../../../docs/tutorial/blade/step3.lua")),
             // step 4 is an example bot of a checkout (`local` renames it)
-            ("step4.lua", include_str!("../../../../example_bots/lua/blade_montecarlo.lua")),
-            ("vs-greedy.toml", include_str!("../../../../docs/tutorial/blade/vs-greedy.toml")),
+            ("step4.lua", include_str!("../../../example_bots/lua/blade_montecarlo.lua")),
+            ("vs-greedy.toml", include_str!("../../../docs/tutorial/blade/vs-greedy.toml")),
         ],
     ),
     (
         "ecard",
-        include_str!("../../../../docs/tutorial/ecard.md"),
+        include_str!("../../../docs/tutorial/ecard.md"),
         &[
-            ("step1.lua", include_str!("../../../../docs/tutorial/ecard/step1.lua")),
-            ("step2.lua", include_str!("../../../../docs/tutorial/ecard/step2.lua")),
-            ("step3.lua", include_str!("../../../../docs/tutorial/ecard/step3.lua")),
-            ("step4.lua", include_str!("../../../../docs/tutorial/ecard/step4.lua")),
-            ("vs-greedy.toml", include_str!("../../../../docs/tutorial/ecard/vs-greedy.toml")),
+            ("step1.lua", include_str!("../../../docs/tutorial/ecard/step1.lua")),
+            ("step2.lua", include_str!("../../../docs/tutorial/ecard/step2.lua")),
+            ("step3.lua", include_str!("../../../docs/tutorial/ecard/step3.lua")),
+            ("step4.lua", include_str!("../../../docs/tutorial/ecard/step4.lua")),
+            ("vs-greedy.toml", include_str!("../../../docs/tutorial/ecard/vs-greedy.toml")),
         ],
     ),
     (
         "lost-cities",
-        include_str!("../../../../docs/tutorial/lost-cities.md"),
+        include_str!("../../../docs/tutorial/lost-cities.md"),
         &[
-            ("step1.lua", include_str!("../../../../docs/tutorial/lost-cities/step1.lua")),
-            ("step2.lua", include_str!("../../../../docs/tutorial/lost-cities/step2.lua")),
-            ("step3.lua", include_str!("../../../../docs/tutorial/lost-cities/step3.lua")),
-            ("step4.lua", include_str!("../../../../docs/tutorial/lost-cities/step4.lua")),
-            ("step5.lua", include_str!("../../../../docs/tutorial/lost-cities/step5.lua")),
-            ("vs-greedy.toml", include_str!("../../../../docs/tutorial/lost-cities/vs-greedy.toml")),
+            ("step1.lua", include_str!("../../../docs/tutorial/lost-cities/step1.lua")),
+            ("step2.lua", include_str!("../../../docs/tutorial/lost-cities/step2.lua")),
+            ("step3.lua", include_str!("../../../docs/tutorial/lost-cities/step3.lua")),
+            ("step4.lua", include_str!("../../../docs/tutorial/lost-cities/step4.lua")),
+            ("step5.lua", include_str!("../../../docs/tutorial/lost-cities/step5.lua")),
+            ("vs-greedy.toml", include_str!("../../../docs/tutorial/lost-cities/vs-greedy.toml")),
         ],
     ),
     (
         "intensity",
-        include_str!("../../../../docs/tutorial/intensity.md"),
+        include_str!("../../../docs/tutorial/intensity.md"),
         &[
-            ("step1.lua", include_str!("../../../../docs/tutorial/intensity/step1.lua")),
-            ("step2.lua", include_str!("../../../../docs/tutorial/intensity/step2.lua")),
-            ("step3.lua", include_str!("../../../../docs/tutorial/intensity/step3.lua")),
-            ("step4.lua", include_str!("../../../../docs/tutorial/intensity/step4.lua")),
-            ("step5.lua", include_str!("../../../../docs/tutorial/intensity/step5.lua")),
-            ("steps.toml", include_str!("../../../../docs/tutorial/intensity/steps.toml")),
+            ("step1.lua", include_str!("../../../docs/tutorial/intensity/step1.lua")),
+            ("step2.lua", include_str!("../../../docs/tutorial/intensity/step2.lua")),
+            ("step3.lua", include_str!("../../../docs/tutorial/intensity/step3.lua")),
+            ("step4.lua", include_str!("../../../docs/tutorial/intensity/step4.lua")),
+            ("step5.lua", include_str!("../../../docs/tutorial/intensity/step5.lua")),
+            ("steps.toml", include_str!("../../../docs/tutorial/intensity/steps.toml")),
         ],
     ),
 ];

@@ -1,4 +1,4 @@
-//! The games of the command line: the library's list ([`cardarena::Games`]) and, per game, the
+//! The games of the command line ([`Games`]): the library's list ([`cardarena::Games`]) and, per game, the
 //! commands that work on a game type (`play`, `sprt`, `check`, `grade`, `timing`, `bench`'s
 //! match rates). [`Games::with`] adds a game to both, so every command knows it.
 
@@ -11,13 +11,13 @@ use crate::cli::{PlayArgs, SprtArgs};
 
 /// What a command does for one game type.
 #[derive(Clone, Copy)]
-pub struct Commands {
-    pub play: fn(&PlayArgs) -> anyhow::Result<()>,
-    pub sprt: fn(&SprtArgs) -> anyhow::Result<()>,
-    pub check: fn(&CheckArgs) -> anyhow::Result<()>,
-    pub grade: fn(&GradeArgs) -> anyhow::Result<()>,
-    pub timing: fn(&Event, &Loader, u32) -> anyhow::Result<crate::timing::EventTiming>,
-    pub bench: crate::bench::GameBench,
+pub(crate) struct Commands {
+    pub(crate) play: fn(&PlayArgs) -> anyhow::Result<()>,
+    pub(crate) sprt: fn(&SprtArgs) -> anyhow::Result<()>,
+    pub(crate) check: fn(&CheckArgs) -> anyhow::Result<()>,
+    pub(crate) grade: fn(&GradeArgs) -> anyhow::Result<()>,
+    pub(crate) timing: fn(&Event, &Loader, u32) -> anyhow::Result<crate::timing::EventTiming>,
+    pub(crate) bench: crate::bench::GameBench,
 }
 
 impl Commands {
@@ -86,7 +86,7 @@ impl Games {
     }
 
     /// Every game's commands, in the list's order.
-    pub fn each(&self) -> impl Iterator<Item = Commands> + '_ {
+    pub(crate) fn each(&self) -> impl Iterator<Item = Commands> + '_ {
         self.commands.iter().map(|(_, c)| *c)
     }
 
@@ -94,7 +94,7 @@ impl Games {
     ///
     /// # Errors
     /// No game has that name.
-    pub fn commands(&self, name: &str) -> Result<Commands, UnknownGame> {
+    pub(crate) fn commands(&self, name: &str) -> Result<Commands, UnknownGame> {
         self.commands
             .iter()
             .find(|(n, _)| *n == name)

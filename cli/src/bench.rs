@@ -33,23 +33,23 @@ use cardarena::play::registry::{BotSource, Lanes};
 use cardarena::play::Hosted;
 use cardarena::play::Match;
 
-const TRIVIAL_LUA: &str = include_str!("../../../benches/bots/trivial.lua");
-const RANDOM_LUA: &str = include_str!("../../../benches/bots/random.lua");
-const RANDOM_WAT: &str = include_str!("../../../benches/bots/random.wat");
-const TRIVIAL_WAT: &str = include_str!("../../../benches/bots/trivial.wat");
-const FIRST_LEGAL_WAT: &str = include_str!("../../../example_bots/wat/first_legal.wat");
-const CALIB_LUA: &str = include_str!("../../../sandbox/tests/bots/calib.lua");
-const CALIB_WAT: &str = include_str!("../../../sandbox/tests/bots/calib.wat");
+const TRIVIAL_LUA: &str = include_str!("../../benches/bots/trivial.lua");
+const RANDOM_LUA: &str = include_str!("../../benches/bots/random.lua");
+const RANDOM_WAT: &str = include_str!("../../benches/bots/random.wat");
+const TRIVIAL_WAT: &str = include_str!("../../benches/bots/trivial.wat");
+const FIRST_LEGAL_WAT: &str = include_str!("../../example_bots/wat/first_legal.wat");
+const CALIB_LUA: &str = include_str!("../../sandbox/tests/bots/calib.lua");
+const CALIB_WAT: &str = include_str!("../../sandbox/tests/bots/calib.wat");
 /// A compiled Rust bot (the Blade example, serde JSON parsing and greedy rules): fuel's cost on
 /// ordinary compiled code.
-const RUST_WASM: &[u8] = include_bytes!("../../../example_bots/wasm/blade_rust.wasm");
+const RUST_WASM: &[u8] = include_bytes!("../../example_bots/wasm/blade_rust.wasm");
 /// The compute-heavy bots: the same determinized Monte-Carlo search in Lua and in Rust.
-const MC_LUA: &str = include_str!("../../../example_bots/lua/blade_montecarlo.lua");
-const MC_WASM: &[u8] = include_bytes!("../../../example_bots/wasm/blade_montecarlo_rust.wasm");
+const MC_LUA: &str = include_str!("../../example_bots/lua/blade_montecarlo.lua");
+const MC_WASM: &[u8] = include_bytes!("../../example_bots/wasm/blade_montecarlo_rust.wasm");
 /// A legacy stdin/stdout bot (a WASI command in C, docs/legacy-bots.md) and the COMP1511 spec's
 /// play example, whose only legal answer is 23: one decision is a fresh instance, libc start-up
 /// and `main`.
-const LEGACY_WASM: &[u8] = include_bytes!("../../../example_bots/legacy/intensity_c.wasm");
+const LEGACY_WASM: &[u8] = include_bytes!("../../example_bots/legacy/intensity_c.wasm");
 const LEGACY_STDIN: &[u8] = b"2\n9 2 0\n11 15 18 23 33 34 47 48 49\n24 26\n16 13 19 12\n37 38 39\n34 47 48\n";
 /// The Lua bot's cap on fuel per decision, lifted for the measure so that it always plays its
 /// full 100 deals: the unmetered copy (whose `budget_left()` never goes down) does.

@@ -30,7 +30,7 @@ macro_rules! page {
             topic: $topic,
             path: $path,
             about: $about,
-            text: include_str!(concat!("../../../../docs/", $path)),
+            text: include_str!(concat!("../../../docs/", $path)),
         }
     };
 }
