@@ -37,6 +37,7 @@
 //! runner, [`Match`]); then [`replay`], [`tournament`], the authoring tools and `bench`, and the
 //! command line on top. ARCHITECTURE.md has the map.
 
+pub mod analyse;
 pub mod bots;
 pub use cardarena_games as games;
 pub mod play;
