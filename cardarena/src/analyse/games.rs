@@ -15,7 +15,7 @@ use crate::games::rng::Rng;
 /// policy per card; a win is +2 points against the opponent, a loss −2, a draw 0, so a loss of
 /// 0.4 is 10 points of winning chance.
 impl Analyse for Blade {
-    const DEFAULT_BUDGET: u32 = 400;
+    const DEFAULT_BUDGET: u32 = 2000;
     const MARKS: Marks = Marks { inaccuracy: 0.2, mistake: 0.4, blunder: 0.8 };
 
     fn sample(obs: &BladeObservation, actions: &[BladeAction], budget: u32, rng: &mut Rng) -> Samples {
@@ -55,7 +55,7 @@ impl Analyse for Ecard {
 /// Lost Cities: the strong bot's determinizations (the opponent's known cards respected), each
 /// action played out by its rollout policy to the end of the match; values are score margins.
 impl Analyse for LostCities {
-    const DEFAULT_BUDGET: u32 = 24;
+    const DEFAULT_BUDGET: u32 = 120;
     const MARKS: Marks = Marks { inaccuracy: 4.0, mistake: 8.0, blunder: 16.0 };
 
     fn sample(
@@ -73,8 +73,8 @@ impl Analyse for LostCities {
 /// the strong search's candidates (every three of the six most dangerous cards) and the pass
 /// played, not all 120.
 impl Analyse for Intensity {
-    const DEFAULT_BUDGET: u32 = 60;
-    const MARKS: Marks = Marks { inaccuracy: 0.3, mistake: 0.6, blunder: 1.2 };
+    const DEFAULT_BUDGET: u32 = 600;
+    const MARKS: Marks = Marks { inaccuracy: 1.0, mistake: 2.0, blunder: 3.5 };
 
     fn actions(obs: &IntensityObservation, rng: &mut Rng) -> Vec<crate::games::intensity::Action> {
         if obs.phase == Phase::Pass {

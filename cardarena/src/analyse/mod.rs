@@ -24,6 +24,7 @@
 //! analysed in parallel with rayon and collected in order; no hash maps).
 
 mod games;
+pub mod planted;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
