@@ -208,7 +208,7 @@ pub struct Analysis {
 }
 
 /// Mixed into the replay seed for the analysis' streams.
-const ANALYSE_STREAM: u64 = 0x616e_616c_7973_65;
+const ANALYSE_STREAM: u64 = 0x0061_6e61_6c79_7365;
 
 /// The stream of decision `decision` of `seat` in the match with `seed`.
 pub fn decision_rng(seed: u64, seat: Seat, decision: usize) -> Rng {

@@ -56,7 +56,7 @@ impl<G: Hosted + Analyse> Bot<G> for Planted {
 }
 
 /// Mixed into the match seed for the planting bot's own estimates.
-const PLANT_STREAM: u64 = 0x706c_616e_74;
+const PLANT_STREAM: u64 = 0x0070_6c61_6e74;
 
 /// The rates of [`measure`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
