@@ -539,6 +539,7 @@ async fn game_page(
                         replay_url: Some(format!("/play/{id}/replay.json")),
                         verify_command: Some(format!("arena replay {name} --verify")),
                         replay_name: Some(name.clone()),
+                        analysis: None,
                     };
                     Value::from_safe_string(cardarena::replay::viewer::fragment(&f, &options))
                 });

@@ -1136,6 +1136,7 @@ async fn match_page(
                     replay_url: Some(format!("/matches/{id}/replay.json")),
                     verify_command: Some(format!("arena replay {name} --verify")),
                     replay_name: Some(name.clone()),
+                    analysis: None,
                 };
                 Value::from_safe_string(cardarena::replay::viewer::fragment(&f, &options))
             });
