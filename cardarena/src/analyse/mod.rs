@@ -283,12 +283,14 @@ pub fn analyse<G: Analyse>(
     for point in &played.points {
         for (k, &s) in point.seats.iter().enumerate() {
             let index = point.first + k;
-            let record = &replay.decisions[index];
-            let Some(action) = &record.played else { continue };
-            if s != seat || record.legal.len() < 2 {
+            let Some(action) = &replay.decisions[index].played else { continue };
+            if s != seat {
                 continue;
             }
-            todo.push((index, point.before.observe(seat), action.clone()));
+            let obs = point.before.observe(seat);
+            if obs.legal().len() >= 2 {
+                todo.push((index, obs, action.clone()));
+            }
         }
     }
     let mut decisions = todo
@@ -378,5 +380,38 @@ impl Analysis {
             );
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_mark_needs_the_threshold_and_twice_the_standard_error() {
+        let m = Marks { inaccuracy: 1.0, mistake: 2.0, blunder: 4.0 };
+        assert_eq!(m.mark(0.5, 0.0), None);
+        assert_eq!(m.mark(1.0, 0.1), Some("?!"));
+        assert_eq!(m.mark(2.5, 0.1), Some("?"));
+        assert_eq!(m.mark(4.0, 0.0), Some("??"));
+        // Large but noisy: no mark.
+        assert_eq!(m.mark(4.0, 2.5), None);
+    }
+
+    #[test]
+    fn weighted_estimates_and_their_errors() {
+        let mut s = Samples::default();
+        for (w, x) in [(1.0, 1.0), (1.0, 3.0), (2.0, 2.0)] {
+            s.push(w, vec![x, 2.0 * x]);
+        }
+        let e = s.estimate(|v| v[0]);
+        assert_eq!(e.value, 2.0);
+        // √(1² · 1 + 1² · 1 + 0) / 4
+        assert!((e.se - 2f64.sqrt() / 4.0).abs() < 1e-12);
+        assert_eq!(s.estimate(|v| v[1] - v[0]).value, 2.0);
+        let mut one = Samples::default();
+        one.push(1.0, vec![5.0]);
+        assert_eq!(one.estimate(|v| v[0]), Estimate { value: 5.0, se: 0.0 });
+        assert_eq!(Samples::default().estimate(|v| v[0]), Estimate { value: 0.0, se: 0.0 });
     }
 }
