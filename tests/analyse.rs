@@ -308,3 +308,31 @@ fn the_command_prints_the_same_bytes_at_any_thread_count() {
     assert!(String::from_utf8_lossy(&missing.stderr).contains("nonexistent.json"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `arena check BOT --analyse N`: the bot's decisions in its first N matches, analysed, and its
+/// costly situations listed.
+#[test]
+fn check_lists_the_bots_costly_situations() {
+    let bot = Path::new(env!("CARGO_MANIFEST_DIR")).join("example_bots/lua/lost-cities_greedy.lua");
+    let o = arena(
+        &[
+            "check",
+            bot.to_str().unwrap(),
+            "--game",
+            "lost-cities",
+            "--deals",
+            "1",
+            "--against",
+            "greedy",
+            "--analyse",
+            "1",
+        ],
+        "2",
+    );
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(o.status.success(), "{text}{}", String::from_utf8_lossy(&o.stderr));
+    let line =
+        text.lines().find(|l| l.starts_with("analysis of 1 matches: ")).unwrap_or_else(|| panic!("{text}"));
+    assert!(line.contains("decisions with a choice, expected loss"), "{line}");
+    assert!(text.contains(" was better: ") || text.contains("no marked decisions"), "{text}");
+}

@@ -187,6 +187,10 @@ pub struct Decision {
     /// The standard error of the loss (paired over the samples); not in the JSON.
     #[serde(skip)]
     pub loss_se: f64,
+    /// The observation's `phase` field, where it has one (`play`, `draw`, `pass`...); not in the
+    /// JSON.
+    #[serde(skip)]
+    pub phase: Option<String>,
 }
 
 /// The analysis of one seat's decisions in a match.
@@ -255,6 +259,7 @@ pub fn analyse_decision<G: Analyse>(
         values,
         own: 0,
         loss_se: paired.se,
+        phase: None,
     })
 }
 
@@ -297,8 +302,11 @@ pub fn analyse<G: Analyse>(
         .par_iter()
         .map(|(index, obs, action)| {
             let mut rng = decision_rng(replay.seed, seat, *index);
-            analyse_decision::<G>(obs, action, *index, budget, &mut rng)
-                .map_err(|e| HostError::Damaged(format!("{source}: {e}")))
+            let mut d = analyse_decision::<G>(obs, action, *index, budget, &mut rng)
+                .map_err(|e| HostError::Damaged(format!("{source}: {e}")))?;
+            let json = serde_json::to_value(obs).map_err(|e| HostError::Host(e.to_string()))?;
+            d.phase = json.get("phase").and_then(|p| p.as_str()).map(str::to_string);
+            Ok(d)
         })
         .collect::<Result<Vec<Decision>, HostError>>()?;
     for d in &mut decisions {

@@ -51,3 +51,41 @@ pub(crate) fn analyse_any(
     let id = replay.game.parse::<cardarena::play::GameId>().with_context(|| source.to_string())?;
     Ok(with_game!(id, G => analyse::<G>(replay, source, seat, budget))?)
 }
+
+/// `arena check --analyse`: the bot's most costly situations over `analyses` (one per match):
+/// its decisions grouped by (phase, what it played, what was better), by total loss.
+pub(crate) fn situations_text(analyses: &[Analysis]) -> String {
+    use std::collections::BTreeMap;
+    use std::fmt::Write as _;
+    let decisions: Vec<_> = analyses.iter().flat_map(|a| &a.decisions).collect();
+    let total: f64 = decisions.iter().map(|d| d.loss).sum();
+    let mut out = format!(
+        "analysis of {} matches: {} decisions with a choice, expected loss {:.2} points ({:.3} a decision)\n",
+        analyses.len(),
+        decisions.len(),
+        total,
+        total / decisions.len().max(1) as f64
+    );
+    // (phase, chosen, better) -> (times, marked ? or ??, total loss)
+    let mut groups: BTreeMap<(String, String, String), (usize, usize, f64)> = BTreeMap::new();
+    for d in decisions.iter().filter(|d| d.loss > 0.0 && d.mark.is_some()) {
+        let key = (d.phase.clone().unwrap_or_default(), d.chosen.clone(), d.best.clone());
+        let g = groups.entry(key).or_default();
+        g.0 += 1;
+        g.1 += usize::from(matches!(d.mark, Some("?" | "??")));
+        g.2 += d.loss;
+    }
+    let mut order: Vec<_> = groups.into_iter().collect();
+    order.sort_by(|a, b| b.1 .2.total_cmp(&a.1 .2).then(a.0.cmp(&b.0)));
+    if order.is_empty() {
+        out.push_str("  no marked decisions\n");
+    }
+    for ((phase, chosen, best), (times, mistakes, loss)) in order.iter().take(8) {
+        let phase = if phase.is_empty() { String::new() } else { format!("{phase}: ") };
+        let _ = writeln!(
+            out,
+            "  {phase}played {chosen} where {best} was better: {times}× ({mistakes} mistakes or blunders), {loss:.2} points"
+        );
+    }
+    out
+}

@@ -54,6 +54,10 @@ pub(super) struct CheckArgs {
     /// Worker threads (default: every core); the output does not depend on it.
     #[arg(long)]
     threads: Option<usize>,
+    /// Also analyse the bot's decisions in the first N matches (as `arena analyse`) and list its
+    /// most costly situations: phase, what it played, what was better.
+    #[arg(long, value_name = "N")]
+    analyse: Option<usize>,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -377,6 +381,16 @@ fn check_game<G: Hosted>(args: &CheckArgs) -> anyhow::Result<()> {
         }
     }
     out.push_str(&unknown_fields_text(G::NAME, &all.unknown_fields));
+    if let Some(n) = args.analyse {
+        let mut analyses = Vec::new();
+        for p in played.iter().take(n) {
+            let seat = p.plan.seats.iter().position(|&e| e == 0).expect("the bot sits at every table");
+            // the match again (the same bytes), to analyse the bot's decisions in it
+            let replay = play_plan::<G>(variant, &sources, &entries, &p.plan, &limits_cfg).0;
+            analyses.push(super::analyse::analyse_any(&replay, "check", seat, None)?);
+        }
+        out.push_str(&super::analyse::situations_text(&analyses));
+    }
     match all.fuel_stats() {
         Some((mean, p99, max)) => out.push_str(&format!(
             "fuel per decision: mean {mean:.0}, p99 {p99}, max {max} of {} ({}); per match: max {} of {}\n",
