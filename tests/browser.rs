@@ -223,3 +223,51 @@ fn the_lost_cities_board_is_drawn_as_cards() {
         b.close().await;
     });
 }
+
+/// `arena replay --html --analyse 0`: the analysis strip has a bar per analysed decision of seat
+/// 0, a click on one goes to its step, which lists the actions with their values, the one played
+/// highlighted.
+#[test]
+fn the_analysis_strip_marks_the_decisions_and_shows_their_values() {
+    let dir = scratch("analysis");
+    let replay_file = dir.join("m.json");
+    let page = dir.join("m.html");
+    arena(&[
+        "play",
+        "--game",
+        "blade",
+        "--seed",
+        "1",
+        "--bots",
+        "greedy,strong",
+        "--replay",
+        replay_file.to_str().unwrap(),
+    ]);
+    arena(&["replay", replay_file.to_str().unwrap(), "--html", page.to_str().unwrap(), "--analyse", "0"]);
+    let replay = resim::load_file(&replay_file).unwrap();
+    let analysis =
+        cardarena::analyse::analyse::<cardarena::games::blade::Blade>(&replay, "m.json", 0, None).unwrap();
+    let worst = analysis.worst(1).first().map_or(analysis.decisions[0].decision, |d| d.decision);
+    let d = analysis.decisions.iter().find(|d| d.decision == worst).unwrap();
+
+    browser::runtime().block_on(async {
+        let Some(b) = Browser::start().await else { return };
+        b.client.goto(&format!("file://{}", page.display())).await.unwrap();
+        assert_eq!(b.texts(".rv-analysed").await.len(), analysis.decisions.len());
+        let marks = b.texts(".rv-mark").await;
+        assert_eq!(marks.len(), analysis.decisions.iter().filter(|d| d.mark.is_some()).count(), "{marks:?}");
+        b.client
+            .find(Locator::Css(&format!(".rv-analysed[data-step=\"{worst}\"]")))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        assert!(b.text(".rv-counter").await.starts_with(&format!("step {worst} /")));
+        let shown = b.text(".rv-analysis").await;
+        assert!(shown.contains(&format!("analysis: {}", d.chosen)), "{shown}");
+        assert_eq!(b.texts(".rv-analysis tr").await.len(), d.values.len() + 1, "a row per valued action");
+        assert_eq!(b.text(".rv-chosen").await.split_whitespace().next(), Some(d.chosen.as_str()));
+        b.screenshot("viewer-analysis").await;
+    });
+}

@@ -5,7 +5,8 @@
 
 use std::sync::Arc;
 
-use crate::games::{blade::Blade, ecard::Ecard, intensity::Intensity, lost_cities::LostCities};
+use crate::analyse::{Analyse, Analysis};
+use crate::games::{blade::Blade, ecard::Ecard, intensity::Intensity, lost_cities::LostCities, Seat};
 use crate::play::capsule::{self, Capsule};
 use crate::play::games::{Find, GameId, Hosted, UnknownGame};
 use crate::play::limits::LimitsConfig;
@@ -35,7 +36,11 @@ pub struct HostedGame {
     render: fn(&Replay, &str, &RenderOptions) -> Result<String, HostError>,
     capsules: fn(&Replay, Option<&str>) -> Result<Vec<Capsule>, HostError>,
     reproduce: fn(&Capsule, &BotSource) -> Result<Reproduction, HostError>,
+    analyse: Option<AnalyseFn>,
 }
+
+/// Analyses one seat of a replay (`arena analyse`): replay, its name, seat, budget.
+type AnalyseFn = fn(&Replay, &str, Seat, Option<u32>) -> Result<Analysis, HostError>;
 
 impl HostedGame {
     /// Game `G`'s.
@@ -51,6 +56,7 @@ impl HostedGame {
             render: view::render::<G>,
             capsules: capsule::build::<G>,
             reproduce: repro::reproduce::<G>,
+            analyse: None,
         }
     }
 
@@ -136,6 +142,33 @@ impl HostedGame {
     }
 }
 
+impl HostedGame {
+    /// Whether the game has `arena analyse` (its type implements [`Analyse`]).
+    pub fn has_analysis(&self) -> bool {
+        self.analyse.is_some()
+    }
+
+    /// The analysis of `seat`'s decisions in a replay of this game ([`crate::analyse::analyse`]).
+    ///
+    /// # Errors
+    /// The game has no analysis, or as [`crate::analyse::analyse`].
+    pub fn analyse(
+        &self,
+        replay: &Replay,
+        file: &str,
+        seat: Seat,
+        budget: Option<u32>,
+    ) -> Result<Analysis, HostError> {
+        let analyse = self.analyse.ok_or_else(|| {
+            HostError::Request(format!(
+                "{} has no analysis (its game type does not implement cardarena::analyse::Analyse)",
+                self.name()
+            ))
+        })?;
+        analyse(replay, file, seat, budget)
+    }
+}
+
 fn play_match<G: Hosted>(
     loader: &Loader,
     limits: &LimitsConfig,
@@ -194,6 +227,16 @@ impl Games {
         Games { list: Arc::new(list) }
     }
 
+    /// This list with game `G` added (as [`Games::with`]) and its `arena analyse`.
+    #[must_use]
+    pub fn with_analysis<G: Hosted + Analyse>(self) -> Games {
+        let mut list = Arc::unwrap_or_clone(self.with::<G>().list);
+        if let Some(g) = list.iter_mut().find(|g| g.name() == G::NAME) {
+            g.analyse = Some(crate::analyse::analyse::<G>);
+        }
+        Games { list: Arc::new(list) }
+    }
+
     /// The game named `name`.
     ///
     /// # Errors
@@ -244,17 +287,30 @@ pub trait AddGame: Sized {
     /// This list with game `G` added.
     #[must_use]
     fn add<G: Hosted>(self) -> Self;
+
+    /// This list with game `G`, which has an analysis, added (by default as any game).
+    #[must_use]
+    fn add_analysed<G: Hosted + Analyse>(self) -> Self {
+        self.add::<G>()
+    }
 }
 
 impl AddGame for Games {
     fn add<G: Hosted>(self) -> Games {
         self.with::<G>()
     }
+
+    fn add_analysed<G: Hosted + Analyse>(self) -> Games {
+        self.with_analysis::<G>()
+    }
 }
 
 /// `list` with the four built-in games added, in order: the one line per built-in game.
 pub fn add_builtin<L: AddGame>(list: L) -> L {
-    list.add::<Blade>().add::<Ecard>().add::<LostCities>().add::<Intensity>()
+    list.add_analysed::<Blade>()
+        .add_analysed::<Ecard>()
+        .add_analysed::<LostCities>()
+        .add_analysed::<Intensity>()
 }
 
 impl Default for Games {

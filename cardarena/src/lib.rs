@@ -41,6 +41,7 @@
 //! [`GameId`], loading bots, limits, the runner, [`Match`]); then [`replay`] and [`tournament`];
 //! then the list of games ([`Games`]) and the façade ([`Arena`]). ARCHITECTURE.md has the map.
 
+pub mod analyse;
 mod arena;
 pub mod bots;
 mod game_list;

@@ -419,6 +419,7 @@ pub fn run(args: &BenchArgs, games: &crate::games::Games) -> anyhow::Result<Stri
     matches(&clock, args.threads, &p, &mut report, games);
     metering(&clock, &sandbox, &mut report)?;
     tournaments(args.quick, &mut report, games)?;
+    analysis(&mut report, games)?;
 
     report.extra.insert("bench_format".into(), json!(BENCH_FORMAT));
     report.extra.insert("quick".into(), json!(args.quick));
@@ -429,6 +430,31 @@ pub fn run(args: &BenchArgs, games: &crate::games::Games) -> anyhow::Result<Stri
         .insert("cpus".into(), json!(std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)));
     report.extra.insert("seconds".into(), json!(round(started_at.elapsed().as_secs_f64(), 1)));
     Ok(if args.json { render_json(&report) } else { render_table(&report) })
+}
+
+/// `arena analyse` of one seat of one match per game (`greedy` in every seat, seed 1) at the
+/// game's default budget, on one thread: CPU seconds.
+fn analysis(report: &mut Report, games: &crate::games::Games) -> anyhow::Result<()> {
+    let arena = cardarena::Arena::new().with_games(games.lib().clone());
+    let one = rayon::ThreadPoolBuilder::new().num_threads(1).build()?;
+    for game in games.lib().iter().filter(|g| g.has_analysis() && g.id().has_builtin("greedy")) {
+        let id = game.id();
+        let bots = vec!["greedy"; id.players()];
+        let replay = arena.play(id, 1, &bots)?;
+        let start = process_cpu().unwrap_or_else(wall);
+        let analysis = one.install(|| game.analyse(&replay, "bench", 0, None))?;
+        let seconds = process_cpu().unwrap_or_else(wall).saturating_sub(start).as_secs_f64();
+        let name = id.name();
+        report
+            .add(
+                format!("analyse_{}_seconds", name.replace('-', "_")),
+                format!("{name}: analyse one seat of a match ({} decisions)", analysis.decisions.len()),
+                seconds,
+                "s",
+            )
+            .target(Target::AtMost(2.0));
+    }
+    Ok(())
 }
 
 fn round(v: f64, digits: i32) -> f64 {

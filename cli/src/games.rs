@@ -14,7 +14,7 @@ use crate::cli::{PlayArgs, SprtArgs};
 pub(crate) struct Commands {
     pub(crate) play: fn(&PlayArgs) -> anyhow::Result<()>,
     pub(crate) sprt: fn(&SprtArgs) -> anyhow::Result<()>,
-    pub(crate) check: fn(&CheckArgs) -> anyhow::Result<()>,
+    pub(crate) check: fn(&CheckArgs, &Games) -> anyhow::Result<()>,
     pub(crate) grade: fn(&GradeArgs) -> anyhow::Result<()>,
     pub(crate) timing: fn(&Event, &Loader, u32) -> anyhow::Result<crate::timing::EventTiming>,
     pub(crate) bench: crate::bench::GameBench,

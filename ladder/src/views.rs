@@ -39,6 +39,7 @@ pub fn viewer(
         replay_url: Some(format!("{at}/replay.json")),
         verify_command: Some(format!("arena replay {name} --verify")),
         replay_name: Some(name.to_string()),
+        analysis: None,
     };
     Some(cardarena::replay::viewer::fragment(&frames, &options))
 }

@@ -793,6 +793,44 @@ fn evaluate(obs: &BladeObservation, budget: u32, params: Params, rng: &mut Rng) 
     Some(totals)
 }
 
+/// The search's sampling for the analysis (`crate::analyse`): one determinization at a time,
+/// weighted by the opponent model as [`evaluate`] weights it, every card of the decision played
+/// out in it from one rollout seed (common random numbers).
+pub(crate) struct Sampler<'a> {
+    obs: &'a BladeObservation,
+    replay: Replay,
+    hidden: Vec<Card>,
+}
+
+impl<'a> Sampler<'a> {
+    /// The sampler of `obs`'s decision.
+    pub(crate) fn new(obs: &'a BladeObservation) -> Sampler<'a> {
+        Sampler { obs, replay: Replay::new(obs), hidden: obs.unseen.clone() }
+    }
+
+    /// One determinization: its weight and, per card of `cards`, one playout's result for the
+    /// deciding seat (+1 win, 0 draw, −1 loss). `None`: the observation's counts do not add up.
+    pub(crate) fn sample(&mut self, cards: &[Card], rng: &mut Rng) -> Option<(f64, Vec<f64>)> {
+        let params = Params::DEFAULT;
+        rng.shuffle(&mut self.hidden);
+        let pos = Pos::from_observation(self.obs, &self.hidden)?;
+        let weight = self.replay.likelihood(&pos, 1 - self.obs.seat, &params);
+        let sign = if self.obs.seat == 0 { 1.0 } else { -1.0 };
+        let seed = rng.next_u64();
+        let mut work = 0;
+        let results = cards
+            .iter()
+            .map(|card| {
+                let mut child = pos;
+                child.play(card.index() as u8);
+                let mut playout = Rng::new(seed, Stream::Bot(self.obs.seat));
+                sign * f64::from(rollout(&child, &params, &mut playout, &mut work))
+            })
+            .collect();
+        Some((weight, results))
+    }
+}
+
 /// The strong bot's card for `obs`, with `budget` determinizations: the best total, ties going
 /// to the greedy bot's card, then to the cheaper card.
 fn choose(obs: &BladeObservation, budget: u32, params: Params, rng: &mut Rng) -> Card {

@@ -258,6 +258,30 @@ pub fn round_equilibrium(variant: Variant, side: Side) -> Vec<PlayEquilibrium<Ra
     solve_round(side, variant.max_plays(), &|d| Ratio::int(d))
 }
 
+/// The expected points difference (mine minus the opponent's) over the rest of the match, for a
+/// seat on `side` in round index `round` after `draws` Citizen draws of it, of playing its special
+/// card (entry 0) or a Citizen (entry 1) while the opponent plays the round equilibrium at this
+/// play and both play it in every later play and round ([`round_equilibrium`], `nash`'s
+/// strategy). When the seat holds no Citizen (the fifth play of `manga`) both entries are the
+/// forced play's value.
+pub fn action_values(variant: Variant, side: Side, round: usize, draws: usize) -> [f64; 2] {
+    let plays = round_equilibrium(variant, side);
+    let draws = draws.min(plays.len() - 1);
+    let after_draw = plays.get(draws + 1).map_or(Ratio::int(0), |s| s.value);
+    let now = match play_game(side, draws, &|d| Ratio::int(d), after_draw) {
+        PlayGame::Forced(v) => [v.to_f64(); 2],
+        PlayGame::Matrix(m) => {
+            let q = plays[draws].col;
+            let one = Ratio::int(1);
+            [(q * m[0][0] + (one - q) * m[0][1]).to_f64(), (q * m[1][0] + (one - q) * m[1][1]).to_f64()]
+        }
+    };
+    let later: f64 = (round + 1..ROUNDS)
+        .map(|r| round_equilibrium(variant, side_in(r, round, side))[0].value.to_f64())
+        .sum();
+    now.map(|v| v + later)
+}
+
 // ---------------------------------------------------------------------------------------------
 // The match game
 // ---------------------------------------------------------------------------------------------

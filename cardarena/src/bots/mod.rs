@@ -10,10 +10,10 @@ pub mod bot;
 
 // One line per game; the lines between keep the games' branches from touching each other.
 mod blade;
-mod blade_strong;
+pub(crate) mod blade_strong;
 // --
 mod ecard;
-mod ecard_nash;
+pub(crate) mod ecard_nash;
 // --
 mod intensity;
 mod intensity_strong;

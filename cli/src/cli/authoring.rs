@@ -52,6 +52,10 @@ pub(crate) struct CheckArgs {
     /// Worker threads (default: every core); the output does not depend on it.
     #[arg(long)]
     threads: Option<usize>,
+    /// Also analyse the bot's decisions in the first N matches (as `arena analyse`) and list its
+    /// most costly situations: phase, what it played, what was better.
+    #[arg(long, value_name = "N")]
+    analyse: Option<usize>,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -225,10 +229,10 @@ fn opponents<G: Hosted>(wanted: &[String]) -> anyhow::Result<Vec<String>> {
 // ---- check -----------------------------------------------------------------------------------
 
 pub(super) fn check_cmd(args: CheckArgs, games: &crate::games::Games) -> anyhow::Result<()> {
-    (games.commands(&args.game)?.check)(&args)
+    (games.commands(&args.game)?.check)(&args, games)
 }
 
-pub(crate) fn check_game<G: Hosted>(args: &CheckArgs) -> anyhow::Result<()> {
+pub(crate) fn check_game<G: Hosted>(args: &CheckArgs, games: &crate::games::Games) -> anyhow::Result<()> {
     let variant = registry::variant::<G>(args.variant.as_deref())?;
     if is_builtin_name(&args.bot) || args.bot == registry::HUMAN {
         bail!("arena check takes a bot file (.lua, .wasm or .wat), not {:?}", args.bot);
@@ -371,6 +375,16 @@ pub(crate) fn check_game<G: Hosted>(args: &CheckArgs) -> anyhow::Result<()> {
         }
     }
     out.push_str(&unknown_fields_text(GameId::of::<G>(), &all.unknown_fields));
+    if let Some(n) = args.analyse {
+        let mut analyses = Vec::new();
+        for p in played.iter().take(n) {
+            let seat = p.plan.seats.iter().position(|&e| e == 0).expect("the bot sits at every table");
+            // the match again (the same bytes), to analyse the bot's decisions in it
+            let replay = play_plan::<G>(variant, &sources, &entries, &p.plan, &limits_cfg).0;
+            analyses.push(super::analyse::analyse_any(games, &replay, "check", seat, None)?);
+        }
+        out.push_str(&super::analyse::situations_text(&analyses));
+    }
     match all.fuel_stats() {
         Some((mean, p99, max)) => out.push_str(&format!(
             "fuel per decision: mean {mean:.0}, p99 {p99}, max {max} of {} ({}); per match: max {} of {}\n",

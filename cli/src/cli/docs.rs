@@ -59,7 +59,7 @@ pub(super) const PAGES: &[Page] = &[
         "sandbox.md",
         "the sandbox: what fuel counts, memory, the Lua library, WASM module limits"
     ),
-    page!("tools", "tools.md", "arena new, check, grade, schema and playing a bot yourself"),
+    page!("tools", "tools.md", "arena new, check, grade, analyse, schema and playing a bot yourself"),
     page!("tournament", "tournament.md", "tournament files, standings and ratings"),
     page!("replay", "replay.md", "replay files, `arena replay`, crash capsules and `arena repro`"),
     page!("ladder", "ladder.md", "the web ladder: `arena serve` and `arena submit`"),

@@ -19,6 +19,7 @@ use cardarena::play::Match;
 
 use crate::games::Games;
 
+pub(crate) mod analyse;
 pub(crate) mod authoring;
 mod docs;
 mod new;
@@ -71,6 +72,9 @@ enum Command {
     /// Run a bot again on the observations of a crash capsule: the same failure, or what a fixed
     /// bot (--bot) does now.
     Repro(replay::ReproArgs),
+    /// Value every decision of one seat in a replay from what that seat could know: each legal
+    /// action's expected points, the loss of the move played, marks ?! ? ?? and the worst three.
+    Analyse(analyse::AnalyseArgs),
     /// Measure in-process bots against a process per decision, and the performance targets.
     Bench(BenchCmd),
     /// Run a web ladder: people upload bots from a browser or `arena submit`, workers play them,
@@ -294,6 +298,7 @@ pub fn run(cli: Cli, games: &Games) -> anyhow::Result<()> {
         Command::Docs(args) => docs::docs_cmd(args),
         Command::Replay(args) => replay::replay_cmd(args, games),
         Command::Repro(args) => replay::repro_cmd(args, games),
+        Command::Analyse(args) => analyse::analyse_cmd(args, games),
         Command::Serve(args) => serve::serve_cmd(args, games),
         Command::Submit(args) => serve::submit_cmd(args),
         Command::Bench(a) => print_out(&crate::bench::run(

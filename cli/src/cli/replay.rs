@@ -26,6 +26,7 @@ pub struct Mismatch(pub String);
   arena replay m.json --as-seat 1         only what seat 1 saw
   arena replay m.json --html m.html       a web page to step through (works offline)
   arena replay m.json --html s1.html --as-seat 1   a page with only what seat 1 saw
+  arena replay m.json --html m.html --analyse 0    the page with seat 0's analysis strip
   arena replay m.json --verify            run the bots again: exit 0 identical, 1 differs
   arena replay --db arena.db --list       the matches a tournament stored, with their ids
   arena replay --db arena.db 17           match 17 of the tournament (or: arena replay arena.db#17)
@@ -58,6 +59,10 @@ pub(super) struct ReplayArgs {
     /// --as-seat N the page holds only what seat N saw.
     #[arg(long, value_name = "OUT", conflicts_with_all = ["from", "to", "verify"])]
     html: Option<PathBuf>,
+    /// With --html: analyse seat N's decisions (as `arena analyse`) and draw them as a strip
+    /// under the slider, each step's actions with their values.
+    #[arg(long, value_name = "N", requires = "html")]
+    analyse: Option<Seat>,
     /// Play the match again with the same bots (checked by content hash), seed and limits, and
     /// compare every reply, fuel count, log line and fault; name the first decision that differs.
     #[arg(long, conflicts_with_all = ["as_seat", "from", "to"])]
@@ -127,7 +132,17 @@ pub(super) fn replay_cmd(args: ReplayArgs, games: &crate::games::Games) -> anyho
             // The replay holds every hand: a page for one seat does not offer it.
             text = None;
         }
-        std::fs::write(out, viewer::page(&frames, text.as_deref()))
+        if let (Some(a), Some(s)) = (args.analyse, args.as_seat) {
+            if a != s {
+                // Seat a's values name its legal actions (its cards): not for seat s's page.
+                bail!("--analyse {a} with --as-seat {s}: a page for one seat can carry only that seat's analysis");
+            }
+        }
+        let analysis = match args.analyse {
+            Some(seat) => Some(super::analyse::analyse_any(games, &replay, &source, seat, None)?),
+            None => None,
+        };
+        std::fs::write(out, viewer::page_analysed(&frames, text.as_deref(), analysis))
             .with_context(|| format!("cannot write the replay page {}", out.display()))?;
         return print_out(&format!(
             "wrote {} ({} decisions); open it in a browser\n",

@@ -11,7 +11,7 @@ pub mod frames;
 pub use frames::{frames_of, Frames};
 
 /// The viewer, an ES module exporting `mount(element, frames, {replayText, replayName,
-/// replayUrl, verifyCommand})`.
+/// replayUrl, verifyCommand, analysis})`.
 pub const VIEWER_JS: &str = include_str!("viewer.js");
 
 /// The viewer's style sheet (every class starts with `rv-` or is `card`).
@@ -33,6 +33,10 @@ pub struct ViewerOptions {
     /// The command that checks the downloaded replay, shown beside the link.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub verify_command: Option<String>,
+    /// One seat's analysis (`arena analyse`), drawn as a strip under the slider (each decision's
+    /// loss and mark, a click goes to it) and, on an analysed step, the actions' values.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub analysis: Option<crate::analyse::Analysis>,
 }
 
 /// JSON that is safe inside a `<script>` element: `<` is written as `\u003c` (it can only occur
@@ -73,12 +77,23 @@ pub fn fragment(frames: &Frames, options: &ViewerOptions) -> String {
 /// JSON) offered for download; `None`: no download (a page of [`Frames::for_seat`] must not
 /// carry the whole match).
 pub fn page(frames: &Frames, replay_text: Option<&str>) -> String {
+    page_analysed(frames, replay_text, None)
+}
+
+/// [`page`] with one seat's analysis drawn as the analysis strip (`arena replay --html
+/// --analyse N`).
+pub fn page_analysed(
+    frames: &Frames,
+    replay_text: Option<&str>,
+    analysis: Option<crate::analyse::Analysis>,
+) -> String {
     let name = format!("{}-{}.json", frames.game, frames.seed);
     let options = ViewerOptions {
         replay_text: replay_text.map(str::to_string),
         replay_url: None,
         verify_command: Some(format!("arena replay {name} --verify")),
         replay_name: Some(name),
+        analysis,
     };
     // The game, variant and seed of frames made by `frames` are names of the game list and a
     // number, so the title needs no escaping.

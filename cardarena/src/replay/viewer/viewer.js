@@ -1,7 +1,8 @@
 // The cardarena replay viewer (src/replay/viewer/, docs/replay.md "The web viewer").
 // It draws frames the engine made (boards, views, hands, moves, faults): no game rules here.
 // mount(root, frames, options): options.replayText (the replay JSON, offered for download) or
-// options.replayUrl (a link to it), options.replayName, options.verifyCommand.
+// options.replayUrl (a link to it), options.replayName, options.verifyCommand, options.analysis
+// (one seat's `arena analyse --json`: the analysis strip).
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -74,8 +75,45 @@ export function mount(root, frames, options = {}) {
   const controls = el("nav", { class: "rv-controls" }, prev, slider, next, counter,
     el("label", {}, "point of view ", select));
 
+  // The analysis strip: one cell per step, an analysed decision's bar as high as its loss
+  // (against the match's largest), coloured by its mark; a click goes to the step.
+  const analysis = options.analysis || null;
+  const analysed = new Map((analysis ? analysis.decisions : []).map((d) => [d.decision, d]));
+  let strip = null;
+  if (analysis) {
+    const most = Math.max(1e-9, ...analysis.decisions.map((d) => d.loss));
+    const markClass = (d) => ({ "??": "rv-blunder", "?": "rv-mistake", "?!": "rv-inaccuracy" })[d.mark] || "";
+    strip = el("div", { class: "rv-strip", title: `analysis of seat ${analysis.seat}` },
+      el("span", { class: "rv-strip-label" }, `seat ${analysis.seat}: loss ${analysis.total_loss.toFixed(2)}`),
+      el("div", { class: "rv-strip-cells" }, [...Array(last + 1).keys()].map((i) => {
+        const d = analysed.get(i);
+        if (!d) return el("span", { class: "rv-cell" });
+        const bar = el("span", { class: `rv-bar ${markClass(d)}` });
+        bar.style.height = `${Math.max(8, 100 * d.loss / most)}%`;
+        const cell = el("span", { class: "rv-cell rv-analysed", "data-step": String(i),
+          title: `#${i}: ${d.chosen}${d.loss > 0 ? `, ${d.best} better by ${d.loss.toFixed(2)}` : ""} ${d.mark || ""}` },
+        bar, d.mark ? el("span", { class: "rv-mark" }, d.mark) : null);
+        cell.addEventListener("click", () => go(i));
+        return cell;
+      })));
+  }
+
   const body = el("section", { class: "rv-step" });
-  root.replaceChildren(el("div", { class: "rv" }, head, controls, body));
+  root.replaceChildren(el("div", { class: "rv" }, head, controls, strip, body));
+
+  // The analysed decision of this step: every valued action, best first, the one played marked.
+  function values(frame) {
+    const d = frame.decision ? analysed.get(frame.decision.index) : undefined;
+    if (!d) return null;
+    const sign = frames.fewer_points_better ? 1 : -1;
+    const rows = Object.entries(d.values).sort((a, b) => sign * (a[1].value - b[1].value));
+    return el("div", { class: "rv-analysis" },
+      el("p", {}, el("strong", {}, `analysis: ${d.chosen} ${d.mark || ""}`),
+        d.loss > 0 ? ` ${d.best} was better by ${d.loss.toFixed(2)} points` : " the best move found"),
+      el("table", {}, el("tr", {}, el("th", {}, "action"), el("th", {}, "expected value"), el("th", {}, "±")),
+        rows.map(([action, e]) => el("tr", { class: action === d.chosen ? "rv-chosen" : "" },
+          el("td", {}, action), el("td", {}, e.value.toFixed(2)), el("td", {}, e.se.toFixed(2))))));
+  }
 
   function badges(frame) {
     const shown = frame.badges ? frame.badges.filter((b) => pov === null || b.seat === pov) : [];
@@ -156,8 +194,12 @@ export function mount(root, frames, options = {}) {
     prev.disabled = step === 0;
     next.disabled = step === last;
     select.value = pov === null ? "" : String(pov);
+    if (strip) {
+      for (const c of strip.querySelectorAll(".rv-analysed")) c.classList.toggle("rv-here", Number(c.dataset.step) === step);
+    }
     const parts = [
       move(frame),
+      values(frame),
       badges(frame),
       hands(frame),
       board(frame),
