@@ -3,7 +3,9 @@
 //! `cargo run --release -p cardarena-sandbox --example calibration [fuel|costs|bombs|pooling]`
 //! (no argument: all four).
 
-#[path = "../tests/common/mod.rs"]
+// The tests' fixtures; some go unused here.
+#[allow(dead_code)]
+#[path = "../tests/it/common.rs"]
 mod common;
 
 use std::time::{Duration, Instant};

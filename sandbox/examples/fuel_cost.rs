@@ -15,7 +15,9 @@ use std::time::{Duration, Instant};
 
 use cardarena_sandbox::{Kind, Limits, Sandbox};
 
-#[path = "../tests/common/mod.rs"]
+// The tests' fixtures; some go unused here.
+#[allow(dead_code)]
+#[path = "../tests/it/common.rs"]
 mod common;
 
 /// (name, setup run at start, body of the endless loop). `@COLLIDING@` in a setup stands for

@@ -18,7 +18,7 @@ use cardarena::tournament::config;
 use cardarena::tournament::schedule;
 use serde_json::Value;
 
-use crate::gen::Gen;
+use super::gen::Gen;
 
 /// A Lua bot that plays a random legal action and logs a line.
 const STEADY: &str = r#"

@@ -4,9 +4,7 @@
 //! the form, and audits a match (its page, replay and bot files through HTTPS, then `arena replay
 //! --verify`).
 
-mod common;
-#[path = "common/ladder.rs"]
-mod ladder;
+use testkit::ladder;
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -158,7 +156,7 @@ fn the_ladder_behind_nginx_over_https_signs_in_uploads_and_is_audited() {
         match installed(tool) {
             Some(path) => tools.push(path),
             None => {
-                common::skip_without_tool(&format!("the TLS test needs {tool} (Debian's package)"));
+                testkit::skip_without_tool(&format!("the TLS test needs {tool} (Debian's package)"));
                 return;
             }
         }

@@ -2,9 +2,7 @@
 //! seat's point of view that hides the other seats' cards, fault badges, the replay download.
 //! Screenshots go to target/screenshots/.
 
-#[path = "common/browser.rs"]
-mod browser;
-mod common;
+use testkit::browser;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

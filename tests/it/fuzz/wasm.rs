@@ -7,8 +7,8 @@ use arbitrary::Unstructured;
 use cardarena_sandbox::{Kind, Limits};
 use wasm_smith::{Config, Module};
 
-use crate::gen::Gen;
-use crate::sandbox;
+use super::gen::Gen;
+use super::sandbox;
 
 pub fn limits() -> Limits {
     Limits {

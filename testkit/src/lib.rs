@@ -1,4 +1,9 @@
-//! Helpers shared by the integration tests.
+//! Helpers shared by the workspace's integration tests (tests/it/) and examples: headless
+//! Chromium ([`browser`]), a running `arena serve` and an HTTP client for it ([`ladder`]), and a
+//! few small ones here. Not published.
+
+pub mod browser;
+pub mod ladder;
 
 /// Skips the rest of a test whose outside tool is missing, with `why` on stderr. Under
 /// scripts/test.sh, which installs the tools and sets `CARDARENA_REQUIRE_TOOLS`, a missing tool
@@ -15,7 +20,6 @@ pub fn skip_without_tool(why: &str) {
 /// replaced (names of variables and functions), and the text from `order[0]` up to `order[1]`
 /// swapped with the text from `order[1]` up to `order[2]` (two function definitions in the other
 /// order). What a student who copies might do.
-#[allow(dead_code)]
 pub fn disguised(src: &str, renames: &[(&str, &str)], order: [&str; 3]) -> String {
     let at = |s: &str| src.find(s).unwrap_or_else(|| panic!("{s:?} is not in the source"));
     let (a, b, c) = (at(order[0]), at(order[1]), at(order[2]));

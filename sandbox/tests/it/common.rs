@@ -1,6 +1,4 @@
-//! Helpers shared by the integration tests.
-
-#![allow(dead_code)]
+//! Helpers shared by the sandbox's integration tests.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};

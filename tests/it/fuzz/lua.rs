@@ -4,8 +4,8 @@
 
 use cardarena_sandbox::{Kind, Limits, Verdict};
 
-use crate::gen::Gen;
-use crate::sandbox::{self, Run};
+use super::gen::Gen;
+use super::sandbox::{self, Run};
 
 /// The limits every generated bot runs under: small budgets so that a case stays short.
 pub fn limits() -> Limits {

@@ -348,7 +348,7 @@ fn tournament_faults_print_match_ids_and_capsules_and_replays_read_from_the_data
     assert!(stdout(&o).contains("FAULT crash"), "{}", stdout(&o));
     let short = arena(&["replay", &format!("{}#{id}", s(&db))]);
     assert_eq!(short.stdout, o.stdout, "DB#ID is --db DB ID");
-    // the same match as a web page (tests/browser.rs opens one in Chromium)
+    // the same match as a web page (tests/it/browser.rs opens one in Chromium)
     let page = dir.join("m.html");
     let o = arena(&["replay", "--db", s(&db), &id, "--html", s(&page)]);
     assert!(o.status.success(), "{}", stderr(&o));

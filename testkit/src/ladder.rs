@@ -1,6 +1,5 @@
-//! A running `arena serve` and a browser for it over HTTP, shared by tests/ladder_ops.rs and
-//! examples/serve_bench.rs (each includes this file with `#[path]`).
-#![allow(dead_code)]
+//! A running `arena serve` and a browser for it over HTTP, for the ladder's tests
+//! (tests/it/ladder_*.rs) and examples/serve_bench.rs.
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;

@@ -2,8 +2,6 @@
 //! `arena new`, `arena schema`, and `arena play` with a `human` seat (piped stdin, and tmux
 //! when it is installed).
 
-mod common;
-
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -764,7 +762,7 @@ fn grade_flags_copies_but_not_bots_that_play_at_random_alike() {
     )
     .unwrap();
     let coroutines = std::fs::read_to_string(repo("example_bots/lua/any_coroutines.lua")).unwrap();
-    let copy = common::disguised(
+    let copy = testkit::disguised(
         &coroutines,
         &[
             ("shuffled", "mix"),
@@ -885,7 +883,7 @@ fn has_tool(name: &str) -> bool {
 #[test]
 fn new_rust_project_builds_offline_and_plays() {
     if !has_wasm32_target() {
-        common::skip_without_tool("the wasm32-unknown-unknown target is not installed");
+        testkit::skip_without_tool("the wasm32-unknown-unknown target is not installed");
         return;
     }
     let dir = scratch("new-rust");
@@ -915,7 +913,7 @@ fn new_rust_project_builds_offline_and_plays() {
 #[test]
 fn new_c_project_builds_and_plays() {
     if !has_tool("clang") || !has_tool("wasm-ld") {
-        common::skip_without_tool("clang or wasm-ld is missing");
+        testkit::skip_without_tool("clang or wasm-ld is missing");
         return;
     }
     let dir = scratch("new-c");
@@ -1034,7 +1032,7 @@ fn a_match_a_person_played_verifies_with_their_moves_from_the_record() {
 #[test]
 fn a_person_plays_in_a_terminal_through_tmux() {
     if !has_tool("tmux") {
-        common::skip_without_tool("tmux is not installed");
+        testkit::skip_without_tool("tmux is not installed");
         return;
     }
     let session = format!("cardarena-test-{}", std::process::id());
@@ -1044,7 +1042,7 @@ fn a_person_plays_in_a_terminal_through_tmux() {
         .args(["new-session", "-d", "-s", &session, "-x", "120", "-y", "50", &command])
         .status();
     if !started.is_ok_and(|s| s.success()) {
-        common::skip_without_tool("tmux cannot start a session here");
+        testkit::skip_without_tool("tmux cannot start a session here");
         return;
     }
     let capture = || {

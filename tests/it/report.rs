@@ -2,9 +2,7 @@
 //! opened in headless Chromium (scripts/test.sh installs it), its elements read back from the
 //! DOM Chromium built, and a screenshot taken.
 
-#[path = "common/browser.rs"]
-mod browser;
-mod common;
+use testkit::browser;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -70,7 +68,7 @@ fn the_tournament_report_is_one_file_a_browser_shows() {
     assert!(page.contains("arena repro "), "a command that replays a fault");
 
     let Some(browser) = chromium() else {
-        common::skip_without_tool("the browser half: Chromium is not installed");
+        testkit::skip_without_tool("the browser half: Chromium is not installed");
         return;
     };
     let url = format!("file://{}", html.display());
@@ -166,7 +164,7 @@ fn class_of_17(dir: &Path) -> PathBuf {
         ("fay.lua", greedy.clone()),
         (
             "gus.lua",
-            common::disguised(
+            testkit::disguised(
                 &greedy,
                 &[("suit_of", "colour"), ("number_of", "value"), ("ctx", "state"), ("hand_set", "mine")],
                 ["local function cards_in_expeditions", "local function hand_set", "local function gap("],
@@ -174,7 +172,7 @@ fn class_of_17(dir: &Path) -> PathBuf {
         ),
         (
             "hal.lua",
-            common::disguised(
+            testkit::disguised(
                 &coroutines,
                 &[("shuffled", "mix"), ("order", "perm"), ("list", "items"), ("memory", "recall")],
                 ["-- Yields the elements", "-- Remembers the last", "function act(obs)"],
@@ -306,7 +304,7 @@ fn a_class_of_17_grades_into_a_report_and_a_csv_a_teacher_can_read() {
     }
     assert!(!page.contains("auntlet"), "no jargon");
     let Some(_) = chromium() else {
-        common::skip_without_tool("the browser half: Chromium is not installed");
+        testkit::skip_without_tool("the browser half: Chromium is not installed");
         return;
     };
     browser::runtime().block_on(async {

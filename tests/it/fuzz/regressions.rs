@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::files::{self, corpus};
+use super::files::{self, corpus};
 
 /// The corpus replay of `game` (the first one), as JSON to edit.
 fn corpus_replay(game: &str) -> Value {
@@ -54,7 +54,7 @@ fn a_module_with_thousands_of_data_segments_is_refused_before_it_is_compiled() {
         (0..10_000).map(|i| format!("(data (i32.const {}) \"x\")", i * 65_536 % (1 << 26))).collect();
     let module = wat::parse_str(format!("(module (memory 1024) {segments})")).unwrap();
     let fault =
-        crate::sandbox::shared().load("segments.wasm", cardarena_sandbox::Kind::Wasm, &module).unwrap_err();
+        super::sandbox::shared().load("segments.wasm", cardarena_sandbox::Kind::Wasm, &module).unwrap_err();
     assert_eq!(fault.verdict, cardarena_sandbox::Verdict::Load);
     assert!(fault.message.contains("10000 data segments; the limit is 100"), "{}", fault.message);
 }
@@ -63,12 +63,12 @@ fn a_module_with_thousands_of_data_segments_is_refused_before_it_is_compiled() {
 fn a_lua_error_with_an_empty_message_is_a_crash_that_says_so() {
     // Found by the lua target (seed 0x0001000000004192: `error("", -1)` in `init`): the fault's
     // message was empty.
-    let limits = crate::lua::limits();
+    let limits = super::lua::limits();
     for (source, stages) in [
         ("function init() error(\"\", -1) end function act() end", &["start"][..]),
         ("function act() error(\" \\n\", 0) end", &["act 0", "act 1"][..]),
     ] {
-        let run = crate::sandbox::run(cardarena_sandbox::Kind::Lua, "empty.lua", source.as_bytes(), &limits)
+        let run = super::sandbox::run(cardarena_sandbox::Kind::Lua, "empty.lua", source.as_bytes(), &limits)
             .expect("every fault has a message");
         let crashes: Vec<_> =
             stages.iter().map(|s| (s.to_string(), cardarena_sandbox::Verdict::Crash)).collect();

@@ -1,14 +1,11 @@
 //! Headless Chromium for end-to-end tests: Debian's `chromium` driven through its
 //! `chromium-driver` over WebDriver (fantoccini), both installed by scripts/test.sh.
 //!
-//! A test includes this file with `#[path = "common/browser.rs"] mod browser;` (beside
-//! `mod common;`), then `let Some(b) = Browser::start().await else { return };` skips the test,
+//! `let Some(b) = Browser::start().await else { return };` skips the test,
 //! saying why, where the tools are missing (and fails it under `CARDARENA_REQUIRE_TOOLS`).
 //! Each `Browser` runs its own chromedriver on a free loopback port, in a process group of its
 //! own with the Chromium it starts: the group is killed when the `Browser` is dropped, so a test
 //! that panics leaves no browser behind.
-// Each test that includes this file uses some of its helpers.
-#![allow(dead_code)]
 
 use std::net::TcpListener;
 use std::os::unix::process::CommandExt;
@@ -52,7 +49,7 @@ impl Browser {
     /// Chromedriver does not start or does not open a session within 20 seconds.
     pub async fn start() -> Option<Browser> {
         if !Path::new(CHROMIUM).exists() || !installed("chromedriver") {
-            super::common::skip_without_tool(
+            crate::skip_without_tool(
                 "the browser test: Debian's chromium and chromium-driver are not installed \
                  (apt-get install chromium chromium-driver, or run scripts/test.sh)",
             );
@@ -169,9 +166,11 @@ impl Drop for Browser {
     }
 }
 
-/// `target/screenshots/`, beside the tests' scratch folder.
+/// `target/screenshots/`: the target directory is three levels above the running test or example
+/// (`target/debug/deps/it-HASH`, `target/debug/examples/NAME`).
 pub fn screenshots() -> PathBuf {
-    Path::new(env!("CARGO_TARGET_TMPDIR")).parent().expect("target/tmp is in target/").join("screenshots")
+    let exe = std::env::current_exe().expect("the running executable's path");
+    exe.ancestors().nth(3).expect("an executable in target/PROFILE/KIND/").join("screenshots")
 }
 
 /// A runtime for a browser test that is a plain `#[test]` function.

@@ -1,12 +1,10 @@
 //! What well-behaved bots can rely on: logs, seeded randomness, budgets they can read, the
 //! match fuel bank, life after a fault, determinism, threads.
 
-mod common;
-
 use std::time::{Duration, Instant};
 
+use crate::common::{load, INFO, OBS, SEED};
 use cardarena_sandbox::{Kind, Limits, Program, Sandbox, Verdict, LOG_LINES_PER_DECISION, LOG_LINE_FRAMING};
-use common::{load, INFO, OBS, SEED};
 
 fn sandbox() -> Sandbox {
     Sandbox::new().expect("sandbox")

@@ -13,11 +13,8 @@
 //! Last, the server is killed and its worker stops with it. Screenshots of every stage go to
 //! target/screenshots/ladder-*.png; `ladder-board.png` is the README's (scripts/readme-screenshot.sh).
 
-#[path = "common/browser.rs"]
-mod browser;
-mod common;
-#[path = "common/ladder.rs"]
-mod ladder;
+use testkit::browser;
+use testkit::ladder;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -240,7 +237,7 @@ fn text_between<'a>(html: &'a str, start: &str, end: &str) -> Vec<&'a str> {
 fn a_ladder_in_the_browser_from_invite_to_replay_then_audited_and_stopped() {
     for wasm in ["example_bots/wasm/blade_rust.wasm"] {
         if !repo(wasm).is_file() {
-            common::skip_without_tool(&format!(
+            testkit::skip_without_tool(&format!(
                 "the ladder test: {wasm} is not built (bash scripts/build-example-bots.sh)"
             ));
             return;

@@ -4,9 +4,9 @@
 //! bits for some of these inputs.
 //!
 //! After a deliberate change of implementation, `CARDARENA_BLESS=1 cargo test -p
-//! cardarena-sandbox --test math` rewrites the golden file.
+//! cardarena-sandbox --test it math::` rewrites the golden file.
 
-mod common;
+use crate::common;
 
 use cardarena_sandbox::{Kind, Limits, Sandbox};
 
@@ -89,7 +89,7 @@ fn lua_results() -> Vec<u64> {
 
 fn golden_lines(bits: &[u64]) -> String {
     let mut out = String::from(
-        "# Source: sandbox/tests/math.rs (Lua's math library through cardarena-detmath).\n\
+        "# Source: sandbox/tests/it/math.rs (Lua's math library through cardarena-detmath).\n\
          # function input-bits result-bits\n",
     );
     for (k, (name, _)) in FUNCTIONS.iter().enumerate() {

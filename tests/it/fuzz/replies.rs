@@ -7,7 +7,7 @@ use cardarena::games::{Game, Observation};
 use cardarena::play::runner::judge_reply;
 use cardarena::play::{legacy, with_game, GameId};
 
-use crate::gen::Gen;
+use super::gen::Gen;
 
 const GAMES: [&str; 4] = ["blade", "ecard", "lost-cities", "intensity"];
 

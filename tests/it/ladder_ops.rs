@@ -4,8 +4,7 @@
 //! is played again after its lease and stored once; a server stopped and started again plays
 //! the jobs queued before; `--backup` while workers write copies a consistent database.
 
-#[path = "common/ladder.rs"]
-mod ladder;
+use testkit::ladder;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -2,12 +2,12 @@
 //! the host survives, that the case ends in bounded time, and that normal bots run right after
 //! are unaffected (same reply, same fuel as on a fresh run).
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 
+use crate::common::{check_case, limits_for, reference, Reference, Stage};
 use cardarena_sandbox::{Fault, Limits, Sandbox, Verdict};
-use common::{check_case, limits_for, reference, Reference, Stage};
 
 const NORMAL: [&str; 2] = ["normal.lua", "normal.wat"];
 

@@ -9,7 +9,7 @@
 //! is ignored by a plain `cargo test`; run without `LUA_TESTES` or the feature, it fails naming
 //! that script.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 
@@ -36,7 +36,7 @@ const FILES: [&str; 17] = [
     "bitwise",
 ];
 
-const HARNESS: &str = include_str!("official/harness.lua");
+const HARNESS: &str = include_str!("../official/harness.lua");
 
 /// `text` as a Lua long string literal (a level of `=` the text does not close).
 fn long_string(text: &[u8]) -> Vec<u8> {

@@ -4,11 +4,8 @@
 //! midway (another one resumes the match), then checks the match's replay with
 //! `arena replay --verify`. Screenshots go to target/screenshots/ (play-*.png).
 
-#[path = "common/browser.rs"]
-mod browser;
-mod common;
-#[path = "common/ladder.rs"]
-mod ladder;
+use testkit::browser;
+use testkit::ladder;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
