@@ -1,9 +1,17 @@
-//! Helpers shared by the workspace's integration tests (tests/it/) and examples: headless
-//! Chromium ([`browser`]), a running `arena serve` and an HTTP client for it ([`ladder`]), and a
-//! few small ones here. Not published.
+//! Helpers shared by the workspace's integration tests (tests/it/, sandbox/tests/it/) and
+//! examples, each module behind the feature of its name so that a package takes only the
+//! dependencies of the helpers it uses: headless Chromium ([`browser`]), a running `arena serve`
+//! and an HTTP client for it ([`ladder`]), the sandbox's test bots and fixtures ([`sandbox`]), the
+//! tutorials' measurements ([`tutorials`]). Not published.
 
+#[cfg(feature = "browser")]
 pub mod browser;
+#[cfg(feature = "ladder")]
 pub mod ladder;
+#[cfg(feature = "sandbox")]
+pub mod sandbox;
+#[cfg(feature = "tutorials")]
+pub mod tutorials;
 
 /// Skips the rest of a test whose outside tool is missing, with `why` on stderr. Under
 /// scripts/test.sh, which installs the tools and sets `CARDARENA_REQUIRE_TOOLS`, a missing tool

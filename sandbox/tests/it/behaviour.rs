@@ -3,8 +3,8 @@
 
 use std::time::{Duration, Instant};
 
-use crate::common::{load, INFO, OBS, SEED};
 use cardarena_sandbox::{Kind, Limits, Program, Sandbox, Verdict, LOG_LINES_PER_DECISION, LOG_LINE_FRAMING};
+use testkit::sandbox::{load, INFO, OBS, SEED};
 
 fn sandbox() -> Sandbox {
     Sandbox::new().expect("sandbox")

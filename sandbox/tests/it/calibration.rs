@@ -1,8 +1,8 @@
 //! Checks on the calibration bots of docs/sandbox.md (their timings are the example
 //! `calibration`: `cargo run --release -p cardarena-sandbox --example calibration`).
 
-use crate::common::{load, INFO, OBS, SEED};
 use cardarena_sandbox::{Limits, Sandbox};
+use testkit::sandbox::{load, INFO, OBS, SEED};
 
 /// The Lua and WASM calibration bots do the same work: the fuel-unit ratio compares like with like.
 #[test]

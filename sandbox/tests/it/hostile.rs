@@ -2,12 +2,12 @@
 //! the host survives, that the case ends in bounded time, and that normal bots run right after
 //! are unaffected (same reply, same fuel as on a fresh run).
 
-use crate::common;
+use testkit::sandbox;
 
 use std::time::Duration;
 
-use crate::common::{check_case, limits_for, reference, Reference, Stage};
 use cardarena_sandbox::{Fault, Limits, Sandbox, Verdict};
+use testkit::sandbox::{check_case, limits_for, reference, Reference, Stage};
 
 const NORMAL: [&str; 2] = ["normal.lua", "normal.wat"];
 
@@ -204,9 +204,9 @@ fn lua_heap_class_churn() {
         ..limits_for("lua_heap_class_churn.lua")
     };
     let sb = Sandbox::new().unwrap();
-    let program = common::load(&sb, "lua_heap_class_churn.lua").unwrap();
-    let mut bot = program.start(&limits, common::SEED, common::INFO).unwrap();
-    assert_eq!(bot.act(common::OBS).unwrap(), "done");
+    let program = sandbox::load(&sb, "lua_heap_class_churn.lua").unwrap();
+    let mut bot = program.start(&limits, sandbox::SEED, sandbox::INFO).unwrap();
+    assert_eq!(bot.act(sandbox::OBS).unwrap(), "done");
     assert!(bot.memory_peak() <= 8 << 20, "{}", bot.memory_peak());
 }
 
@@ -216,7 +216,7 @@ fn lua_heap_class_churn() {
 /// loop ends in `fuel` (before: about 1 µs per unit of fuel, stopped by the wall clock).
 #[test]
 fn lua_string_table_bucket() {
-    let strings = common::colliding_lua_strings(600);
+    let strings = sandbox::colliding_lua_strings(600);
     let list: Vec<String> = strings.iter().map(|s| format!("'{s}'")).collect();
     let source = format!(
         "local S = {{{}}}\nfunction act(obs)\n  while true do\n    for i = 1, #S do\n      \
@@ -226,11 +226,11 @@ fn lua_string_table_bucket() {
     let sb = Sandbox::new().unwrap();
     let program =
         sb.load("lua_string_table_bucket.lua", cardarena_sandbox::Kind::Lua, source.as_bytes()).unwrap();
-    let mut bot = program.start(&limits_for("x.lua"), common::SEED, common::INFO).unwrap();
+    let mut bot = program.start(&limits_for("x.lua"), sandbox::SEED, sandbox::INFO).unwrap();
     let t = std::time::Instant::now();
-    let fault = bot.act(common::OBS).unwrap_err();
+    let fault = bot.act(sandbox::OBS).unwrap_err();
     assert_eq!(fault.verdict, Verdict::Fuel, "{fault}");
-    assert!(t.elapsed() < common::CASE_TIME_BOUND, "{:?}", t.elapsed());
+    assert!(t.elapsed() < sandbox::CASE_TIME_BOUND, "{:?}", t.elapsed());
 }
 
 /// A `string.format` precision or width past any integer: Lua refuses the format, and the
@@ -238,9 +238,9 @@ fn lua_string_table_bucket() {
 #[test]
 fn lua_format_with_a_huge_precision_is_refused_by_lua() {
     let sb = Sandbox::new().unwrap();
-    let program = common::load(&sb, "lua_format_huge_precision.lua").unwrap();
-    let mut bot = program.start(&Limits::LUA, common::SEED, common::INFO).unwrap();
-    assert_eq!(bot.act(common::OBS).unwrap(), "1");
+    let program = sandbox::load(&sb, "lua_format_huge_precision.lua").unwrap();
+    let mut bot = program.start(&Limits::LUA, sandbox::SEED, sandbox::INFO).unwrap();
+    assert_eq!(bot.act(sandbox::OBS).unwrap(), "1");
 }
 
 /// Attacks charging before checking: Lua refuses `table.unpack({}, 1, 2^31 - 1)` and a
@@ -249,9 +249,9 @@ fn lua_format_with_a_huge_precision_is_refused_by_lua() {
 #[test]
 fn lua_refused_calls_are_not_charged() {
     let sb = Sandbox::new().unwrap();
-    let program = common::load(&sb, "lua_unpack_too_many.lua").unwrap();
-    let mut bot = program.start(&Limits::LUA, common::SEED, common::INFO).unwrap();
-    assert_eq!(bot.act(common::OBS).unwrap(), "ok");
+    let program = sandbox::load(&sb, "lua_unpack_too_many.lua").unwrap();
+    let mut bot = program.start(&Limits::LUA, sandbox::SEED, sandbox::INFO).unwrap();
+    assert_eq!(bot.act(sandbox::OBS).unwrap(), "ok");
     // What is left is Lua's own work: a failed `lua_checkstack` still allocates the 16 MiB
     // stack that Lua keeps for handling the error (about 500,000 fuel of allocation).
     assert!(bot.fuel_used_last() < Limits::LUA.fuel_per_decision / 4, "{}", bot.fuel_used_last());
@@ -291,8 +291,8 @@ fn wasm_bulk_operations_out_of_bounds_trap_before_they_are_charged() {
     ];
     for body in bodies {
         let program = sb.load("bulk.wat", cardarena_sandbox::Kind::Wasm, wasm_act(&body).as_bytes()).unwrap();
-        let mut bot = program.start(&Limits::WASM, common::SEED, common::INFO).unwrap();
-        let fault = bot.act(common::OBS).unwrap_err();
+        let mut bot = program.start(&Limits::WASM, sandbox::SEED, sandbox::INFO).unwrap();
+        let fault = bot.act(sandbox::OBS).unwrap_err();
         assert_eq!(fault.verdict, Verdict::Crash, "{body}: {fault}");
         assert!(fault.message.contains("out of bounds"), "{body}: {}", fault.message);
         assert!(fault.fuel_used < 1000, "{body}: {fault}");
@@ -306,8 +306,8 @@ fn wasm_bulk_operations_in_bounds_cost_their_length() {
     let sb = Sandbox::new().unwrap();
     let fuel = |body: &str| {
         let program = sb.load("bulk.wat", cardarena_sandbox::Kind::Wasm, wasm_act(body).as_bytes()).unwrap();
-        let mut bot = program.start(&Limits::WASM, common::SEED, common::INFO).unwrap();
-        assert_eq!(bot.act(common::OBS).unwrap(), "");
+        let mut bot = program.start(&Limits::WASM, sandbox::SEED, sandbox::INFO).unwrap();
+        assert_eq!(bot.act(sandbox::OBS).unwrap(), "");
         bot.fuel_used_last()
     };
     // 100 is a small constant (not checked), 5000 and a length from a local are checked.
@@ -360,10 +360,10 @@ fn lua_wallclock_fires_within_one_slow_instruction() {
         ..short_wall("lua_wallclock_coerce.lua")
     };
     let sb = Sandbox::new().unwrap();
-    let program = common::load(&sb, "lua_wallclock_coerce.lua").unwrap();
-    let mut bot = program.start(&limits, common::SEED, common::INFO).unwrap();
+    let program = sandbox::load(&sb, "lua_wallclock_coerce.lua").unwrap();
+    let mut bot = program.start(&limits, sandbox::SEED, sandbox::INFO).unwrap();
     let t = std::time::Instant::now();
-    assert_eq!(bot.act(common::OBS).unwrap_err().verdict, Verdict::Wallclock);
+    assert_eq!(bot.act(sandbox::OBS).unwrap_err().verdict, Verdict::Wallclock);
     let took = t.elapsed();
     assert!(took < Duration::from_millis(1500), "{took:?}");
 }
@@ -414,7 +414,7 @@ fn wasm_trap_has_backtrace_with_names() {
 #[test]
 fn load_errors_name_the_problem() {
     let sb = Sandbox::new().unwrap();
-    let msg = |file| common::load(&sb, file).unwrap_err().message;
+    let msg = |file| sandbox::load(&sb, file).unwrap_err().message;
     assert!(msg("wasm_unknown_import.wat").contains("env.clock_ms"));
     assert!(msg("wasm_wasi_import.wat").contains("wasi_snapshot_preview1.fd_write"));
     assert!(msg("wasm_wrong_import_sig.wat").contains("env.log"));
@@ -445,7 +445,7 @@ fn empty_log_lines_are_capped_per_decision_and_per_match() {
     use cardarena_sandbox::{LOG_LINES_PER_DECISION, LOG_LINE_FRAMING};
     let (sb, _) = setup();
     for file in ["wasm_log_empty_lines.wat", "lua_print_empty_lines.lua"] {
-        let program = common::load(&sb, file).unwrap();
+        let program = sandbox::load(&sb, file).unwrap();
         let base = limits_for(file);
         let per_decision = base.fuel_per_decision / 50;
         let limits = Limits {
@@ -454,10 +454,10 @@ fn empty_log_lines_are_capped_per_decision_and_per_match() {
             log_bytes_per_match: 250 * LOG_LINE_FRAMING,
             ..base
         };
-        let mut bot = program.start(&limits, common::SEED, common::INFO).unwrap();
+        let mut bot = program.start(&limits, sandbox::SEED, sandbox::INFO).unwrap();
         let mut kept = 0;
         for _ in 0..12 {
-            let fault = bot.act(common::OBS).unwrap_err();
+            let fault = bot.act(sandbox::OBS).unwrap_err();
             assert_eq!(fault.verdict, Verdict::Fuel, "{file}: {fault}");
             let log = bot.take_log();
             assert!(log.len() <= LOG_LINES_PER_DECISION + 1, "{file}: {} lines", log.len());
@@ -501,11 +501,11 @@ fn wasm_modules_past_the_shape_limits_are_refused_at_load() {
 #[test]
 fn lua_coroutine_kept_for_a_later_decision_is_charged_there() {
     let sb = Sandbox::new().unwrap();
-    let program = common::load(&sb, "lua_coroutine_kept.lua").unwrap();
-    let mut bot = program.start(&Limits::LUA, common::SEED, common::INFO).unwrap();
-    assert_eq!(bot.act(common::OBS).unwrap(), "started");
+    let program = sandbox::load(&sb, "lua_coroutine_kept.lua").unwrap();
+    let mut bot = program.start(&Limits::LUA, sandbox::SEED, sandbox::INFO).unwrap();
+    assert_eq!(bot.act(sandbox::OBS).unwrap(), "started");
     assert!(bot.fuel_used_last() < 1000, "{}", bot.fuel_used_last());
-    let f = bot.act(common::OBS).unwrap_err();
+    let f = bot.act(sandbox::OBS).unwrap_err();
     assert_eq!(f.verdict, Verdict::Fuel, "{f}");
     let budget = Limits::LUA.fuel_per_decision;
     assert!(f.fuel_used >= budget && f.fuel_used < budget + 2 * 1000, "{f}");

@@ -3,7 +3,6 @@
 
 mod behaviour;
 mod calibration;
-mod common;
 mod hostile;
 mod lua_patches;
 mod math;

@@ -6,7 +6,7 @@
 //! After a deliberate change of implementation, `CARDARENA_BLESS=1 cargo test -p
 //! cardarena-sandbox --test it math::` rewrites the golden file.
 
-use crate::common;
+use testkit::sandbox;
 
 use cardarena_sandbox::{Kind, Limits, Sandbox};
 
@@ -78,10 +78,10 @@ fn lua_results() -> Vec<u64> {
     let sb = Sandbox::new().expect("sandbox starts");
     let program = sb.load("math.lua", Kind::Lua, BOT.as_bytes()).expect("bot loads");
     let mut inst =
-        program.start(&Limits::default_for(Kind::Lua), common::SEED, common::INFO).expect("starts");
+        program.start(&Limits::default_for(Kind::Lua), sandbox::SEED, sandbox::INFO).expect("starts");
     let mut bits = Vec::new();
     for _ in 0..FUNCTIONS.len() * 25 / 100 {
-        let reply = inst.act(common::OBS).expect("acts");
+        let reply = inst.act(sandbox::OBS).expect("acts");
         bits.extend(reply.split(' ').map(|h| u64::from_str_radix(h, 16).expect("hex")));
     }
     bits

@@ -9,7 +9,7 @@
 //! is ignored by a plain `cargo test`; run without `LUA_TESTES` or the feature, it fails naming
 //! that script.
 
-use crate::common;
+use testkit::sandbox;
 
 use std::time::Duration;
 
@@ -94,9 +94,9 @@ fn official_lua_test_files_pass() {
             program
                 .as_ref()
                 .map_err(|f| f.to_string())
-                .and_then(|p| p.start(&limits, common::SEED, common::INFO).map_err(|f| f.to_string()))
+                .and_then(|p| p.start(&limits, sandbox::SEED, sandbox::INFO).map_err(|f| f.to_string()))
                 .and_then(|mut bot| {
-                    let reply = bot.act(common::OBS).map_err(|f| f.to_string());
+                    let reply = bot.act(sandbox::OBS).map_err(|f| f.to_string());
                     reply.map(|_| bot.fuel_used_last())
                 })
         };

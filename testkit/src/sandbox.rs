@@ -1,4 +1,6 @@
-//! Helpers shared by the sandbox's integration tests.
+//! The sandbox's test fixtures: a Blade observation and its match info, the test bots of
+//! sandbox/tests/bots/, and the checks of the hostile-bot suite (sandbox/tests/it/hostile.rs);
+//! shared with the sandbox's examples (calibration, fuel_cost).
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -13,7 +15,7 @@ pub const SEED: u64 = 42;
 pub const CASE_TIME_BOUND: Duration = Duration::from_secs(10);
 
 pub fn bot_path(file: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/bots").join(file)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../sandbox/tests/bots").join(file)
 }
 
 pub fn load(sb: &Sandbox, file: &str) -> Result<Program, Fault> {
