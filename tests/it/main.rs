@@ -24,5 +24,6 @@ mod queue;
 mod replay;
 mod report;
 mod runner;
+mod strength;
 mod tournament;
 mod tutorials;
