@@ -20,16 +20,13 @@
 //! It uses the `arena` of its own profile (target/release/arena for a --release run; or
 //! `--arena PATH`). The machine is shared: print `uptime` before and after a run.
 
-#[path = "../tests/common/ladder.rs"]
-mod ladder;
-
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use axum::body::Body;
 use hyper_util::client::legacy::Client as HttpClient;
 use hyper_util::rt::TokioExecutor;
-use ladder::{count, db, wait_for, Client, Server};
+use testkit::ladder::{count, db, wait_for, Client, Server};
 
 const BOTS: [(&str, &str); 4] = [
     ("random", "example_bots/lua/blade_random.lua"),

@@ -1,15 +1,9 @@
 //! The measurement docs/tutorial/lost-cities.md and intensity.md quote (not a test): each step
 //! file (or each file of `TUTORIAL_BOTS=a.lua,b.lua`) against `greedy` over `TUTORIAL_DEALS`
-//! duplicate deals (default 1000), with the tests' own `measure` (tests/tutorials/).
+//! duplicate deals (default 1000), with the tests' own `measure` (testkit/src/tutorials/).
 //! `cargo run --release --example tutorial_measure -- lost-cities|intensity`
 
-// The tests in these modules are compiled out here; some of their helpers go unused.
-#[allow(dead_code)]
-#[path = "../tests/tutorials/intensity.rs"]
-mod intensity;
-#[allow(dead_code)]
-#[path = "../tests/tutorials/lost_cities.rs"]
-mod lost_cities;
+use testkit::tutorials::{intensity, lost_cities};
 
 fn main() {
     let game = std::env::args().nth(1).unwrap_or_default();

@@ -6,7 +6,7 @@
 # and the legacy stdin/stdout bots (docs/legacy-bots.md) to example_bots/legacy/:
 #   - intensity.c, blade.c (clang --target=wasm32-wasi, wasi-libc) -> intensity_c.wasm, blade_c.wasm
 #   - rust/ (wasm32-wasip1)                                         -> intensity_rust.wasm
-# and the C programs of tests/legacy.rs (tests/data/legacy/*.c, ordinary COMP1511 programs) to
+# and the C programs of tests/it/legacy.rs (tests/data/legacy/*.c, ordinary COMP1511 programs) to
 # tests/data/legacy/*.wasm.
 # (The .wat bot needs no build: the arena reads .wat files as they are.)
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Long fuzz campaigns over every untrusted input (tests/fuzz, docs/fuzzing.md).
+# Long fuzz campaigns over every untrusted input (tests/it/fuzz, docs/fuzzing.md).
 #
 #   scripts/fuzz.sh [MINUTES]              every target for MINUTES each (default 30), one after
 #                                          another; prints the first seed, every failure with its
@@ -18,14 +18,14 @@ if [ "${1:-}" = --replay ]; then
     echo "usage: scripts/fuzz.sh --replay TARGET SEED" >&2
     exit 2
   fi
-  FUZZ_TARGET="$2" FUZZ_CASE="$3" exec cargo test "${profile[@]}" --test fuzz replay -- --ignored --nocapture --exact
+  FUZZ_TARGET="$2" FUZZ_CASE="$3" exec cargo test "${profile[@]}" --test it fuzz::replay -- --ignored --nocapture --exact
 fi
 
 minutes="${1:-30}"
 state="$(mktemp)"
 trap 'rm -f "$state"' EXIT
 FUZZ_MINUTES="$minutes" FUZZ_STATE="$state" \
-  cargo test "${profile[@]}" --test fuzz campaign -- --ignored --nocapture --exact --test-threads 1
+  cargo test "${profile[@]}" --test it fuzz::campaign -- --ignored --nocapture --exact --test-threads 1
 status=$?
 # 0: clean; 101: failing cases (printed above with their seeds). The campaign empties the state
 # file when it ends; if it still names a case, the process died in it (an abort, a signal, the

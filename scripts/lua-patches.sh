@@ -7,7 +7,7 @@
 #   scripts/lua-patches.sh check
 #       The tree is the pristine crate plus the patch files, in order: the patches, taken back
 #       off the tree one by one (last first), leave exactly the pristine files, and put on again
-#       give exactly the tree. Offline; sandbox/tests/lua_patches.rs runs it.
+#       give exactly the tree. Offline; sandbox/tests/it/lua_patches.rs runs it.
 #   scripts/lua-patches.sh export NAME
 #       After an edit of the C sources (or a merge of one): writes what the tree changes beyond
 #       the patch files as the next patch, NNNN-NAME.patch, to be described at its top and in

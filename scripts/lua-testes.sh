@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the official Lua 5.4 test files (testes/ of the Lua distribution) inside the sandbox
-# (sandbox/tests/official.rs). The files are not in this repository; give a Lua checkout or
+# (sandbox/tests/it/official.rs). The files are not in this repository; give a Lua checkout or
 # git directory (e.g. a clone of https://github.com/lua/lua):
 #   scripts/lua-testes.sh <checkout-or-git-dir> [tag]     (tag: default v5.4.8)
 # A directory that already holds the .lua files (pm.lua, sort.lua, ...) works too.
@@ -24,4 +24,4 @@ else
   done
 fi
 cd "$root"
-LUA_TESTES="$out" cargo test -p cardarena-sandbox --features lua-testes --test official -- --ignored --nocapture
+LUA_TESTES="$out" cargo test -p cardarena-sandbox --features lua-testes --test it official:: -- --ignored --nocapture

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# docs/img/ladder.png, the README's picture of the web ladder: tests/ladder_e2e.rs fills a ladder
+# docs/img/ladder.png, the README's picture of the web ladder: tests/it/ladder_e2e.rs fills a ladder
 # through headless Chromium (four example bots, a worker playing their matches) and saves its
 # leaderboard, cropped to the page's content, as target/screenshots/ladder-board.png; this
 # script runs it and copies that picture into docs/. Needs what scripts/test.sh installs
@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build-example-bots.sh
-CARDARENA_REQUIRE_TOOLS=1 cargo test --locked --test ladder_e2e
+CARDARENA_REQUIRE_TOOLS=1 cargo test --locked --test it ladder_e2e::
 mkdir -p docs/img
 cp target/screenshots/ladder-board.png docs/img/ladder.png
 size=$(stat -c %s docs/img/ladder.png)

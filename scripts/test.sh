@@ -3,25 +3,25 @@
 # runs them all.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# The example WASM bots (Rust and C) that tests/example_bots.rs plays: this installs the
+# The example WASM bots (Rust and C) that tests/it/example_bots.rs plays: this installs the
 # wasm32-unknown-unknown target and clang/lld when missing, builds the bots and refreshes
 # example_bots/wasm/.
 bash scripts/build-example-bots.sh
 # The rules crate builds for the browser and for bots (ARCHITECTURE.md, `games/`): the target was
 # installed by the script above.
 cargo check --locked -p cardarena-games --target wasm32-unknown-unknown
-# Headless Chromium for tests/report.rs (the HTML report opened in a browser), with its WebDriver
-# for tests/browser.rs (the replay viewer, driven through tests/common/browser.rs), tmux for
-# tests/authoring.rs (a person playing in a terminal) and PostgreSQL for tests/queue.rs: Debian's
+# Headless Chromium for tests/it/report.rs (the HTML report opened in a browser), with its WebDriver
+# for tests/it/browser.rs (the replay viewer, driven through testkit/src/browser.rs), tmux for
+# tests/it/authoring.rs (a person playing in a terminal) and PostgreSQL for tests/it/queue.rs: Debian's
 # packages, installed when missing (as root, or through passwordless sudo).
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
 command -v tmux >/dev/null 2>&1 || missing+=(tmux)
-# PostgreSQL for tests/queue.rs (the job queue's PostgreSQL backend, feature `postgres`): the
+# PostgreSQL for tests/it/queue.rs (the job queue's PostgreSQL backend, feature `postgres`): the
 # test starts a throwaway cluster itself (initdb as the `postgres` user, a loopback port).
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
-# nginx, openssl and curl for tests/ladder_tls.rs (the ladder behind a TLS reverse proxy, as
+# nginx, openssl and curl for tests/it/ladder_tls.rs (the ladder behind a TLS reverse proxy, as
 # docs/deploy.md sets it up, with a throwaway self-signed certificate).
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx)
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)
@@ -36,5 +36,5 @@ fi
 export CARDARENA_REQUIRE_TOOLS=1
 # The Rust bot SDK's own tests (native; its observation types against docs/games/*.md).
 cargo test --locked --manifest-path example_bots/rust/Cargo.toml -p cardarena-bot
-# With the job queue's PostgreSQL backend, so that tests/queue.rs runs its PostgreSQL test.
+# With the job queue's PostgreSQL backend, so that tests/it/queue.rs runs its PostgreSQL test.
 cargo test --workspace --locked --features arena/postgres "$@"

@@ -17,7 +17,7 @@
 //!
 //! A program gets these definitions only if the linker keeps this crate's object: `Sandbox::new`
 //! calls [`active`] (which refers to every one of them) and refuses to start when it is false, and
-//! `sandbox/tests/math.rs` pins the bits of a few hundred results, which the C library's fast
+//! `sandbox/tests/it/math.rs` pins the bits of a few hundred results, which the C library's fast
 //! paths would not give.
 
 use std::hint::black_box;

@@ -2,7 +2,7 @@
 //! value (compact form, its escaping), written without serde's per-field machinery.
 //!
 //! A game's observation may implement [`Observation::write_json`](super::Observation::write_json)
-//! with it; `tests/observations.rs` checks every such encoder against `serde_json` on every
+//! with it; `tests/it/observations.rs` checks every such encoder against `serde_json` on every
 //! observation of random matches of every variant, so the two cannot drift apart unnoticed.
 
 /// Whether serde_json writes byte `b` of a string as it is (no escape).

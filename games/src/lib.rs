@@ -150,7 +150,7 @@ pub trait Observation: Serialize + schemars::JsonSchema + Clone + Debug + Send +
 
     /// Appends the observation's JSON (what a WASM bot receives) to `out`: exactly the bytes of
     /// `serde_json::to_writer(out, self)`. A game may write them by hand with [`json::JsonOut`]
-    /// (`tests/observations.rs` holds every game's encoder to serde_json's bytes).
+    /// (`tests/it/observations.rs` holds every game's encoder to serde_json's bytes).
     ///
     /// # Errors
     /// The value has no JSON form (serde_json's message).

@@ -3,13 +3,10 @@
 //! `cargo run --release -p cardarena-sandbox --example calibration [fuel|costs|bombs|pooling]`
 //! (no argument: all four).
 
-#[path = "../tests/common/mod.rs"]
-mod common;
-
 use std::time::{Duration, Instant};
 
 use cardarena_sandbox::{Instance, Kind, Limits, Program, Sandbox};
-use common::{load, INFO, OBS, SEED};
+use testkit::sandbox::{self, load, INFO, OBS, SEED};
 
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
@@ -94,7 +91,7 @@ fn costs() {
     }
     println!(
         "compile calib.wat (Cranelift, {} bytes of text): {:.2?}",
-        std::fs::metadata(common::bot_path("calib.wat")).unwrap().len(),
+        std::fs::metadata(sandbox::bot_path("calib.wat")).unwrap().len(),
         t.elapsed() / n
     );
 }
@@ -145,7 +142,7 @@ fn pooling_versus_on_demand() {
     use wasmtime::{
         Config, Engine, InstanceAllocationStrategy, Linker, Module, PoolingAllocationConfig, Store,
     };
-    let wat = std::fs::read(common::bot_path("calib.wat")).unwrap();
+    let wat = std::fs::read(sandbox::bot_path("calib.wat")).unwrap();
     for pooling in [false, true] {
         let mut c = Config::new();
         c.consume_fuel(true).epoch_interruption(true);

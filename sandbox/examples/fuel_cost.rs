@@ -11,12 +11,11 @@
 //! It prints a markdown table (docs/sandbox.md, "CPU per unit of fuel"), the mean and the
 //! worst per kind of bot, and their ratio (the target is a worst case within 10 times the
 //! mean).
+
 use std::time::{Duration, Instant};
 
 use cardarena_sandbox::{Kind, Limits, Sandbox};
-
-#[path = "../tests/common/mod.rs"]
-mod common;
+use testkit::sandbox;
 
 /// (name, setup run at start, body of the endless loop). `@COLLIDING@` in a setup stands for
 /// 600 string literals whose hashes share a bucket of the string table.
@@ -332,7 +331,7 @@ fn main() {
     println!("|---|---|---|---|");
     let mut lua = Vec::new();
     let colliding: Vec<String> =
-        common::colliding_lua_strings(600).iter().map(|s| format!("'{s}'")).collect();
+        sandbox::colliding_lua_strings(600).iter().map(|s| format!("'{s}'")).collect();
     let colliding = colliding.join(", ");
     for (name, setup, body) in LUA_CORPUS.iter().filter(|c| c.0.contains(filter.as_str())) {
         let setup = setup.replace("@COLLIDING@", &colliding);

@@ -231,81 +231,11 @@ pub fn strong_level<G: Greedy>(seed: u64, seat: Seat, level: usize) -> Option<Bo
 
 #[cfg(test)]
 mod level_tests {
-    //! Guards on fixed deals: each level of `strong` scores above the level below it. The deals
-    //! and counts are fixed, so the results are the same every run; the ratings are measured on
-    //! many more deals by `scripts/zoo.sh` (docs/zoo.md).
+    //! The levels of `strong` as names. Their strength (each level above the one below, on
+    //! fixed deals) is held by tests/it/strength.rs; the ratings on many more deals are measured
+    //! by `scripts/zoo.sh` (docs/zoo.md).
 
     use super::*;
-    use crate::bots::search::testkit::{play, seating};
-    use crate::play::duel::duel;
-
-    /// `strong:{upper}` against `strong:{lower}` on `deals` duplicate deals of `seed`, for each
-    /// pair of `pairs`: the upper level's mean points difference per match must be above zero.
-    fn two_player_levels_ordered<G: crate::play::Hosted>(
-        variant: G::Variant,
-        pairs: &[(usize, usize)],
-        seed: u64,
-        deals: usize,
-    ) {
-        for &(upper, lower) in pairs {
-            let (upper, lower) = (format!("strong:{upper}"), format!("strong:{lower}"));
-            let d = duel::<G>(variant, &upper, &lower, seed, deals);
-            eprintln!("{} {upper} vs {lower}: {d}", G::NAME);
-            assert!(d.mean > 0.0, "{} {upper} does not beat {lower}: {d}", G::NAME);
-        }
-    }
-
-    /// Levels 2 and 3 each against the one below; the default level 4 against level 3 on fewer
-    /// deals (its decisions take milliseconds even in a release build).
-    #[test]
-    fn blade_levels_are_ordered() {
-        use crate::games::blade::{Blade, Variant};
-        two_player_levels_ordered::<Blade>(Variant::Readme, &[(2, 1), (3, 2)], 2026, 150);
-        two_player_levels_ordered::<Blade>(Variant::Readme, &[(4, 3)], 2026, 40);
-    }
-
-    #[test]
-    fn ecard_levels_are_ordered() {
-        use crate::games::ecard::{Ecard, Variant};
-        two_player_levels_ordered::<Ecard>(Variant::Readme, &[(2, 1), (3, 2)], 2026, 100);
-        two_player_levels_ordered::<Ecard>(Variant::Manga, &[(2, 1), (3, 2)], 2026, 100);
-    }
-
-    #[test]
-    fn lost_cities_levels_are_ordered() {
-        use crate::games::lost_cities::{LostCities, Variant};
-        two_player_levels_ordered::<LostCities>(Variant::Classic, &[(2, 1), (3, 2)], 2026, 20);
-    }
-
-    /// Intensity seats four: each level plays against three `greedy` seats on the same deals
-    /// (from every seat), and its mean penalty must be below the level's below it.
-    #[test]
-    fn intensity_levels_are_ordered() {
-        use crate::games::intensity::{Intensity, Variant, PLAYERS};
-        let penalty = |level: usize| -> f64 {
-            let mut total = 0i64;
-            for seed in 3000..3012u64 {
-                for seat in 0..PLAYERS {
-                    let mut bots = seating::<Intensity>(seed, &[seat], |seed, s| {
-                        strong_level::<Intensity>(seed, s, level).expect("a level")
-                    });
-                    total += play(Variant::Standard, seed, &mut bots, 0)[seat];
-                }
-            }
-            total as f64 / (12 * PLAYERS) as f64
-        };
-        let mut below = penalty(1);
-        for level in 2..=Intensity::strong_levels().len() {
-            let p = penalty(level);
-            eprintln!("intensity strong:{level}: mean penalty {p:.3} (strong:{}: {below:.3})", level - 1);
-            assert!(
-                p < below,
-                "intensity strong:{level} takes {p:.3} penalty points, strong:{} {below:.3}",
-                level - 1
-            );
-            below = p;
-        }
-    }
 
     /// Plain `strong` is the default level, and a level out of range is refused with the range.
     #[test]

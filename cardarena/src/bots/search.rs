@@ -265,11 +265,6 @@ pub(crate) mod testkit {
             })
             .collect()
     }
-
-    /// Mean and half-width of the 95% normal interval of `xs`.
-    pub fn mean_ci(xs: &[f64]) -> (f64, f64) {
-        crate::stats::ratings::mean_ci95(xs).expect("at least two values")
-    }
 }
 
 #[cfg(test)]

@@ -760,7 +760,7 @@ fn docs_example_observation_is_current() {
 
 /// CONTRACT.md §2: a WASM bot receives the observation's JSON. `write_json` must give the bytes
 /// of the derived `Serialize` for every value a field can take, including the endings, sources
-/// and bolted cards random matches may not reach (tests/observations.rs covers real matches).
+/// and bolted cards random matches may not reach (tests/it/observations.rs covers real matches).
 #[test]
 fn write_json_is_serde_json_for_every_field_value() {
     let reasons = [
