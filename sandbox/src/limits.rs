@@ -72,6 +72,12 @@ impl Limits {
         log_bytes_per_match: 64 << 10,
     };
 
+    /// JavaScript defaults: wasmtime fuel on the interpreter, so the WASM budgets (an interpreted
+    /// decision costs about as much time per unit as a compiled one; docs/sandbox.md has the
+    /// calibration), 64 MiB linear memory (the interpreter's own heap included), 3 s backstop,
+    /// 64 KiB of log.
+    pub const JS: Limits = Limits::WASM;
+
     /// The documented defaults for a kind of bot ([`Limits::LUA`] or [`Limits::WASM`]).
     ///
     /// There is deliberately no `Default` impl: a Lua unit and a WASM unit buy very different
@@ -81,6 +87,7 @@ impl Limits {
         match kind {
             Kind::Lua => Limits::LUA,
             Kind::Wasm => Limits::WASM,
+            Kind::Js => Limits::JS,
         }
     }
 }
