@@ -44,6 +44,7 @@ use std::future::Future;
 use std::sync::{Arc, OnceLock};
 use std::task::{Context, Poll, Waker};
 
+use sha2::Digest;
 use wasmtime::{Engine, Instance, Linker, Memory, Module, OptLevel, ResourceLimiter, Store, TypedFunc};
 use wasmtime_wizer::{InstanceState, SnapshotVal, Wizer};
 
@@ -118,9 +119,17 @@ fn interpreter(shared: &crate::Shared, slot: usize, lang: &Language) -> Result<w
     let engine = &shared.wasm.engine;
     let made = shared.interp.pre[slot].get_or_init(|| {
         let code = shared.interp.code[slot].get_or_init(|| {
+            let cache = cache_file(engine, lang);
+            if let Some(code) = cache.as_deref().and_then(|path| read_cache(engine, path)) {
+                return Ok(code);
+            }
             let snapshot = snapshot(lang.module)?;
             let module = Module::new(engine, &snapshot).map_err(|e| format!("compiling the snapshot: {e:#}"))?;
-            module.serialize().map_err(|e| format!("{e:#}"))
+            let code = module.serialize().map_err(|e| format!("{e:#}"))?;
+            if let Some(path) = cache {
+                write_cache(&path, &code);
+            }
+            Ok(code)
         });
         let code = code.as_ref().map_err(Clone::clone)?;
         // SAFETY: `code` is what `Module::serialize` made in this process, on an engine of this
@@ -133,6 +142,47 @@ fn interpreter(shared: &crate::Shared, slot: usize, lang: &Language) -> Result<w
     made.clone().map_err(|e| {
         Fault::new(Verdict::Load, format!("the {} interpreter does not start: {e}", lang.kind))
     })
+}
+
+/// Where the compiled snapshot of `lang`'s interpreter is kept between processes (making it
+/// takes seconds of Cranelift): `$CARDARENA_CACHE_DIR`, else `$XDG_CACHE_HOME/cardarena`, else
+/// `~/.cache/cardarena`; the name holds the interpreter's and the engine's hashes, so another
+/// build or configuration never reads it. `None` (no cache) if none of them is set.
+fn cache_file(engine: &Engine, lang: &Language) -> Option<std::path::PathBuf> {
+    let env = |name| std::env::var_os(name).filter(|v| !v.is_empty()).map(std::path::PathBuf::from);
+    let dir = env("CARDARENA_CACHE_DIR")
+        .or_else(|| env("XDG_CACHE_HOME").map(|d| d.join("cardarena")))
+        .or_else(|| env("HOME").map(|d| d.join(".cache/cardarena")))?;
+    let module = crate::hex_sha256(lang.module);
+    let engine = crate::engine_hash(engine);
+    Some(dir.join(format!("interp-{}-{}-{}.cwasm", lang.kind, &module[..16], &engine[..16])))
+}
+
+/// The cached compiled snapshot at `path`, if it is whole (its first 32 bytes are the SHA-256
+/// of the rest) and loads into `engine`.
+fn read_cache(engine: &Engine, path: &std::path::Path) -> Option<Vec<u8>> {
+    let bytes = std::fs::read(path).ok()?;
+    let (sum, code) = bytes.split_at_checked(32)?;
+    if sha2::Sha256::digest(code).as_slice() != sum {
+        return None;
+    }
+    // SAFETY: a file this code wrote (`write_cache`), whole (its checksum matches), for an
+    // engine with this configuration and wasmtime version (its name; `deserialize` checks
+    // them again). The cache directory is the user's own, as trusted as the binary.
+    unsafe { Module::deserialize(engine, code) }.ok()?;
+    Some(code.to_vec())
+}
+
+/// Stores a compiled snapshot for later processes; a cache that cannot be written is skipped.
+fn write_cache(path: &std::path::Path, code: &[u8]) {
+    let Some(dir) = path.parent() else { return };
+    let tmp = dir.join(format!(".{}.{}", std::process::id(), path.file_name().map_or("x".into(), |n| n.to_string_lossy())));
+    let mut bytes = sha2::Sha256::digest(code).to_vec();
+    bytes.extend_from_slice(code);
+    let written = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&tmp, &bytes));
+    if written.and_then(|()| std::fs::rename(&tmp, path)).is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
 }
 
 /// Boots the interpreter `module` under the deterministic shim and returns the snapshot: a module
@@ -517,8 +567,13 @@ impl InterpInstance {
         match failed {
             Failed::Trap(e) => {
                 let wall = self.limits.wall_per_decision;
-                let (verdict, message, trace) = classify(store.data(), &e, phase, wall, || self.fuel_message(phase));
-                self.fault(verdict, message, trace)
+                let (verdict, message, _) = classify(store.data(), &e, phase, wall, || self.fuel_message(phase));
+                // The interpreter's own wasm frames say nothing about the bot's code.
+                let message = match verdict {
+                    Verdict::Fuel => self.fuel_message(phase),
+                    _ => message,
+                };
+                self.fault(verdict, message, None)
             }
             Failed::Bad(msg) => self.fault(Verdict::Crash, format!("the interpreter broke its ABI: {msg}"), None),
             Failed::Status(code, text) => {

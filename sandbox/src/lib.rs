@@ -286,18 +286,7 @@ impl Sandbox {
     /// ([`Program::compiled`]) made by one sandbox loads into another with the same hash. A
     /// cache of compiled bots is keyed by it and the bot's content hash.
     pub fn compatibility_hash(&self) -> String {
-        struct Sha(Sha256);
-        impl std::hash::Hasher for Sha {
-            fn write(&mut self, bytes: &[u8]) {
-                self.0.update(bytes);
-            }
-            fn finish(&self) -> u64 {
-                0
-            }
-        }
-        let mut h = Sha(Sha256::new());
-        std::hash::Hash::hash(&self.shared.wasm.engine.precompile_compatibility_hash(), &mut h);
-        h.0.finalize().iter().map(|b| format!("{b:02x}")).collect()
+        engine_hash(&self.shared.wasm.engine)
     }
 
     /// A WASM program from the compiled code of [`Program::compiled`], named `name`, with the
@@ -634,6 +623,22 @@ impl Instance {
             InstanceInner::Interp(i) => i.take_log(),
         }
     }
+}
+
+/// [`Sandbox::compatibility_hash`] of an engine.
+pub(crate) fn engine_hash(engine: &wasmtime::Engine) -> String {
+    struct Sha(Sha256);
+    impl std::hash::Hasher for Sha {
+        fn write(&mut self, bytes: &[u8]) {
+            self.0.update(bytes);
+        }
+        fn finish(&self) -> u64 {
+            0
+        }
+    }
+    let mut h = Sha(Sha256::new());
+    std::hash::Hash::hash(&engine.precompile_compatibility_hash(), &mut h);
+    h.0.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// The first 16 hex digits of a content hash as a number (0 if it has none).
