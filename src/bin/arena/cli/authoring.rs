@@ -110,13 +110,19 @@ pub(super) struct SchemaArgs {
     #[arg(long)]
     game: String,
     /// Print the LuaLS annotations (a `---@meta` file) instead of the JSON Schema.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "ts")]
     lua: bool,
+    /// Print TypeScript declarations (a `.d.ts` file, for JavaScript bots' editors) instead of
+    /// the JSON Schema.
+    #[arg(long)]
+    ts: bool,
 }
 
 pub(super) fn schema_cmd(args: SchemaArgs) -> anyhow::Result<()> {
     let text = if args.lua {
         cardarena::schema::lua_annotations(&args.game)
+    } else if args.ts {
+        cardarena::schema::ts_declarations(&args.game)
     } else {
         cardarena::schema::observation_schema_text(&args.game)
     };

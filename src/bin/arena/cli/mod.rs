@@ -209,6 +209,7 @@ impl LimitArgs {
             memory_mb: self.memory_mb,
             lua: None,
             wasm: None,
+            js: None,
         }
     }
 }
