@@ -162,7 +162,8 @@ fn verify_confirms_a_match_of_javascript_bots_and_a_capsule_replays_a_js_crash()
     assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
     assert!(stdout(&o).starts_with("verified: "), "{}", stdout(&o));
 
-    let (_, log) = play(&dir, "lost-cities", &format!("{},greedy", root("tests/data/bots/crash_third.js")), "3");
+    let (_, log) =
+        play(&dir, "lost-cities", &format!("{},greedy", root("tests/data/bots/crash_third.js")), "3");
     assert!(log.contains("crash_third.js:7: Error: deliberate failure on decision 3"), "{log}");
     let line =
         log.lines().find(|l| l.trim_start().starts_with("capsule: ")).unwrap_or_else(|| panic!("{log}"));

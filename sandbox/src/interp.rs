@@ -115,7 +115,11 @@ fn fresh_host(memory_limit: usize, log: LogBook) -> Host {
 }
 
 /// The linked snapshot of `kind`'s interpreter on the sandbox's engine (made at the first call).
-fn interpreter(shared: &crate::Shared, slot: usize, lang: &Language) -> Result<wasmtime::InstancePre<Host>, Fault> {
+fn interpreter(
+    shared: &crate::Shared,
+    slot: usize,
+    lang: &Language,
+) -> Result<wasmtime::InstancePre<Host>, Fault> {
     let engine = &shared.wasm.engine;
     let made = shared.interp.pre[slot].get_or_init(|| {
         let code = shared.interp.code[slot].get_or_init(|| {
@@ -124,7 +128,8 @@ fn interpreter(shared: &crate::Shared, slot: usize, lang: &Language) -> Result<w
                 return Ok(code);
             }
             let snapshot = snapshot(lang.module)?;
-            let module = Module::new(engine, &snapshot).map_err(|e| format!("compiling the snapshot: {e:#}"))?;
+            let module =
+                Module::new(engine, &snapshot).map_err(|e| format!("compiling the snapshot: {e:#}"))?;
             let code = module.serialize().map_err(|e| format!("{e:#}"))?;
             if let Some(path) = cache {
                 write_cache(&path, &code);
@@ -139,9 +144,8 @@ fn interpreter(shared: &crate::Shared, slot: usize, lang: &Language) -> Result<w
         let linker = linker(engine).map_err(|e| format!("{e:#}"))?;
         linker.instantiate_pre(&module).map_err(|e| format!("linking the interpreter: {e:#}"))
     });
-    made.clone().map_err(|e| {
-        Fault::new(Verdict::Load, format!("the {} interpreter does not start: {e}", lang.kind))
-    })
+    made.clone()
+        .map_err(|e| Fault::new(Verdict::Load, format!("the {} interpreter does not start: {e}", lang.kind)))
 }
 
 /// Where the compiled snapshot of `lang`'s interpreter is kept between processes (making it
@@ -176,7 +180,11 @@ fn read_cache(engine: &Engine, path: &std::path::Path) -> Option<Vec<u8>> {
 /// Stores a compiled snapshot for later processes; a cache that cannot be written is skipped.
 fn write_cache(path: &std::path::Path, code: &[u8]) {
     let Some(dir) = path.parent() else { return };
-    let tmp = dir.join(format!(".{}.{}", std::process::id(), path.file_name().map_or("x".into(), |n| n.to_string_lossy())));
+    let tmp = dir.join(format!(
+        ".{}.{}",
+        std::process::id(),
+        path.file_name().map_or("x".into(), |n| n.to_string_lossy())
+    ));
     let mut bytes = sha2::Sha256::digest(code).to_vec();
     bytes.extend_from_slice(code);
     let written = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&tmp, &bytes));
@@ -279,13 +287,8 @@ impl InterpProgram {
             return Err(Fault::load(format!("{name}: the source is not UTF-8 text: {e}")));
         }
         let pre = interpreter(shared, slot, lang)?;
-        let program = InterpProgram {
-            kind,
-            name: name.into(),
-            source: source.into(),
-            pre,
-            shared: shared.clone(),
-        };
+        let program =
+            InterpProgram { kind, name: name.into(), source: source.into(), pre, shared: shared.clone() };
         let program = Arc::new(program);
         program.start(&Limits::default_for(kind), 0, "{}")?;
         Arc::try_unwrap(program).map_err(|_| Fault::load("sandbox: the program is still shared"))
@@ -309,7 +312,12 @@ impl InterpProgram {
 
     /// A fresh instance of the interpreter with the bot loaded and `init` run, under
     /// `limits.fuel_init`.
-    pub(crate) fn start(self: &Arc<Self>, limits: &Limits, seed: u64, init_info_json: &str) -> Result<InterpInstance, Fault> {
+    pub(crate) fn start(
+        self: &Arc<Self>,
+        limits: &Limits,
+        seed: u64,
+        init_info_json: &str,
+    ) -> Result<InterpInstance, Fault> {
         let mut inst = InterpInstance {
             program: self.clone(),
             limits: limits.clone(),
@@ -469,7 +477,8 @@ impl InterpInstance {
         })()
         .map_err(start)?;
         let seed = instance.get_typed_func::<i64, ()>(&mut *store, "bot_seed").map_err(start)?;
-        let load = instance.get_typed_func::<(i32, i32, i32, i32), i32>(&mut *store, "bot_load").map_err(start)?;
+        let load =
+            instance.get_typed_func::<(i32, i32, i32, i32), i32>(&mut *store, "bot_load").map_err(start)?;
         let init = instance.get_typed_func::<(i32, i32), i32>(&mut *store, "bot_init").map_err(start)?;
         seed.call(&mut *store, self.seed as i64).map_err(start)?;
         let loaded = write_buf(store, &live, &self.program.source).and_then(|(src, src_len)| {
@@ -567,7 +576,8 @@ impl InterpInstance {
         match failed {
             Failed::Trap(e) => {
                 let wall = self.limits.wall_per_decision;
-                let (verdict, message, _) = classify(store.data(), &e, phase, wall, || self.fuel_message(phase));
+                let (verdict, message, _) =
+                    classify(store.data(), &e, phase, wall, || self.fuel_message(phase));
                 // The interpreter's own wasm frames say nothing about the bot's code.
                 let message = match verdict {
                     Verdict::Fuel => self.fuel_message(phase),
@@ -575,7 +585,9 @@ impl InterpInstance {
                 };
                 self.fault(verdict, message, None)
             }
-            Failed::Bad(msg) => self.fault(Verdict::Crash, format!("the interpreter broke its ABI: {msg}"), None),
+            Failed::Bad(msg) => {
+                self.fault(Verdict::Crash, format!("the interpreter broke its ABI: {msg}"), None)
+            }
             Failed::Status(code, text) => {
                 let verdict = match (code, phase) {
                     (3, _) => Verdict::Stack,
@@ -586,7 +598,9 @@ impl InterpInstance {
                 };
                 // The first line is the message; the rest is the interpreter's traceback.
                 let (message, trace) = match text.split_once('\n') {
-                    Some((first, rest)) if !rest.trim().is_empty() => (first.to_string(), Some(rest.to_string())),
+                    Some((first, rest)) if !rest.trim().is_empty() => {
+                        (first.to_string(), Some(rest.to_string()))
+                    }
                     _ => (text.trim_end().to_string(), None),
                 };
                 let message = match (verdict, phase) {
@@ -612,7 +626,10 @@ impl InterpInstance {
                     format!("fuel exhausted: the decision budget is {}", self.limits.fuel_per_decision)
                 }
             }
-            _ => format!("fuel exhausted: the start budget (loading the bot and init) is {}", self.limits.fuel_init),
+            _ => format!(
+                "fuel exhausted: the start budget (loading the bot and init) is {}",
+                self.limits.fuel_init
+            ),
         }
     }
 

@@ -465,7 +465,9 @@ impl Program {
         let inner = match &self.inner {
             ProgramInner::Lua(p) => InstanceInner::Lua(Box::new(p.start(limits, seed, init_info_json)?)),
             ProgramInner::Wasm(p) => InstanceInner::Wasm(Box::new(p.start(limits, init_info_json)?)),
-            ProgramInner::Interp(p) => InstanceInner::Interp(Box::new(p.start(limits, seed, init_info_json)?)),
+            ProgramInner::Interp(p) => {
+                InstanceInner::Interp(Box::new(p.start(limits, seed, init_info_json)?))
+            }
         };
         Ok(Instance { inner })
     }

@@ -59,7 +59,9 @@ fn beginner_mistakes_get_plain_messages() {
     let e = sb.load("bot.js", Kind::Js, b"function Act(obs) { return obs.legal[0]; }").unwrap_err();
     assert_eq!(e.verdict, Verdict::Load);
     assert!(e.message.contains("no function `act`") && e.message.contains("`Act`"), "{}", e.message);
-    let e = sb.load("bot.js", Kind::Js, b"let x = 1;\nfunction act(obs) {\n  return obs.legal[0\n}\n").unwrap_err();
+    let e = sb
+        .load("bot.js", Kind::Js, b"let x = 1;\nfunction act(obs) {\n  return obs.legal[0\n}\n")
+        .unwrap_err();
     assert_eq!(e.verdict, Verdict::Load);
     assert!(e.message.starts_with("bot.js:4: SyntaxError"), "{}", e.message);
     let e = first_act("function act(obs) { return 3; }").unwrap_err();
@@ -78,22 +80,45 @@ fn beginner_mistakes_get_plain_messages() {
 fn hostile_bots_end_in_their_verdicts() {
     let cases: &[(&str, &str, Verdict)] = &[
         ("infinite loop", "function act() { for (;;) {} }", Verdict::Fuel),
-        ("swallowed exceptions", "function act() { for (;;) { try { null.x; } catch (e) {} } }", Verdict::Fuel),
-        ("deep recursion", "function f(n) { return f(n + 1) + 1; }\nfunction act() { return f(0); }", Verdict::Stack),
+        (
+            "swallowed exceptions",
+            "function act() { for (;;) { try { null.x; } catch (e) {} } }",
+            Verdict::Fuel,
+        ),
+        (
+            "deep recursion",
+            "function f(n) { return f(n + 1) + 1; }\nfunction act() { return f(0); }",
+            Verdict::Stack,
+        ),
         // Concatenation makes ropes: the doubling reaches the language's longest string first.
         ("string doubling", "function act() { let s = 'x'; for (;;) s = s + s; }", Verdict::Crash),
-        ("buffer bomb", "function act() { return String(new ArrayBuffer(1e9).byteLength); }", Verdict::Memory),
+        (
+            "buffer bomb",
+            "function act() { return String(new ArrayBuffer(1e9).byteLength); }",
+            Verdict::Memory,
+        ),
         ("repeat bomb", "function act() { return 'x'.repeat(1e9); }", Verdict::Memory),
-        // Growing an array a small object at a time costs fuel faster than memory.
-        ("array growth", "function act() { const a = []; for (;;) a.push([1, 2, 3]); }", Verdict::Fuel),
-        ("typed array bomb", "function act() { return String(new Float64Array(1e8).length); }", Verdict::Memory),
-        ("catastrophic regex", "function act() { return String(/^(a+)+$/.test('a'.repeat(40) + 'b')); }", Verdict::Fuel),
+        ("array growth", "function act() { const a = []; for (;;) a.push([1, 2, 3]); }", Verdict::Memory),
+        (
+            "typed array bomb",
+            "function act() { return String(new Float64Array(1e8).length); }",
+            Verdict::Memory,
+        ),
+        (
+            "catastrophic regex",
+            "function act() { return String(/^(a+)+$/.test('a'.repeat(40) + 'b')); }",
+            Verdict::Fuel,
+        ),
         ("eval loop", "function act() { eval('while (true) {}'); }", Verdict::Fuel),
         ("Function loop", "function act() { new Function('for (;;) {}')(); }", Verdict::Fuel),
         ("throw", "function act() { throw new Error('boom'); }", Verdict::Crash),
         ("throw a string", "function act() { throw 'boom'; }", Verdict::Crash),
         ("async act", "async function act(obs) { return obs.legal[0]; }", Verdict::Invalid),
-        ("promise loop", "function act() { const go = () => Promise.resolve().then(go); go(); return '1'; }", Verdict::Fuel),
+        (
+            "promise loop",
+            "function act() { const go = () => Promise.resolve().then(go); go(); return '1'; }",
+            Verdict::Fuel,
+        ),
     ];
     for (what, src, verdict) in cases {
         let e = first_act(src).expect_err(what);
