@@ -17,8 +17,10 @@ __attribute__((import_module("env"), import_name("log"))) void host_log(const ch
 enum { OK = 0, ERROR = 1, INTERFACE = 2, STACK = 3, MEMORY = 4 };
 
 /* JS frames may use this much of the shadow stack (the link gives it 1 MiB); deeper recursion
- * throws RangeError, which the bot may catch, or ends the decision with the verdict `stack`. */
-#define JS_STACK_BYTES (768 * 1024)
+ * throws RangeError, which the bot may catch, or ends the decision with the verdict `stack`.
+ * It must be reached before the host's limit on the wasm stack (512 KiB of native frames),
+ * which traps uncatchably. */
+#define JS_STACK_BYTES (128 * 1024)
 
 static JSRuntime *rt;
 static JSContext *ctx;
@@ -107,11 +109,19 @@ EXPORT("wizer.initialize") void wizer_initialize(void)
     if (rt)
         return;
     rt = JS_NewRuntime();
-    JS_SetMaxStackSize(rt, JS_STACK_BYTES);
     ctx = JS_NewContext(rt);
     install_globals();
     act_fn = JS_UNDEFINED;
     init_fn = JS_UNDEFINED;
+}
+
+/* Marks the current frame as the top of the JS stack. QuickJS turns its stack check off for
+ * WASI (update_stack_limit), so the limit is set here. */
+static void stack_top_here(void)
+{
+    JS_UpdateStackTop(rt);
+    rt->stack_size = JS_STACK_BYTES;
+    rt->stack_limit = rt->stack_top - JS_STACK_BYTES;
 }
 
 EXPORT("bot_seed") void bot_seed(uint64_t seed)
@@ -250,7 +260,7 @@ static bool is_module(const char *src)
 EXPORT("bot_load") int bot_load(char *src, int src_len, char *name, int name_len)
 {
     wizer_initialize();
-    JS_UpdateStackTop(rt);
+    stack_top_here();
     src[src_len] = 0;
     name[name_len] = 0;
     snprintf(bot_name, sizeof bot_name, "%s", name);
@@ -319,7 +329,7 @@ static JSValue call_with_json(JSValueConst fn, char *buf, int len, const char *w
 
 EXPORT("bot_init") int bot_init(char *info, int len)
 {
-    JS_UpdateStackTop(rt);
+    stack_top_here();
     set_out("", 0);
     if (!JS_IsFunction(ctx, init_fn)) {
         free(info);
@@ -355,7 +365,7 @@ static const char *type_name(JSValueConst v)
 
 EXPORT("bot_act") int bot_act(char *obs, int len)
 {
-    JS_UpdateStackTop(rt);
+    stack_top_here();
     JSValue r = call_with_json(act_fn, obs, len, "<observation>");
     if (JS_IsException(r))
         return report_exception();
