@@ -37,6 +37,13 @@ const TRIVIAL_LUA: &str = include_str!("../../../benches/bots/trivial.lua");
 const RANDOM_LUA: &str = include_str!("../../../benches/bots/random.lua");
 const TRIVIAL_JS: &str = include_str!("../../../benches/bots/trivial.js");
 const RANDOM_JS: &str = include_str!("../../../benches/bots/random.js");
+/// The example greedy JavaScript bots, by game (their matches per second).
+const GREEDY_JS: &[(&str, &str)] = &[
+    ("blade", include_str!("../../../example_bots/js/blade_greedy.js")),
+    ("ecard", include_str!("../../../example_bots/js/ecard_greedy.js")),
+    ("lost-cities", include_str!("../../../example_bots/js/lost-cities_greedy.js")),
+    ("intensity", include_str!("../../../example_bots/js/intensity_greedy.js")),
+];
 const RANDOM_WAT: &str = include_str!("../../../benches/bots/random.wat");
 const TRIVIAL_WAT: &str = include_str!("../../../benches/bots/trivial.wat");
 const FIRST_LEGAL_WAT: &str = include_str!("../../../example_bots/wat/first_legal.wat");
@@ -718,6 +725,21 @@ fn matches(clock: &Clock, threads: usize, p: &Programs, report: &mut Report) {
             if is_blade {
                 row.target(Target::AtLeast(target));
             }
+        }
+        let js = Seats::new(p, vec![file_source(&p.random_js); G::PLAYERS], threads);
+        let v = rate(&js);
+        report
+            .add(key("js"), format!("{} matches: JavaScript random", G::NAME), v, "/s")
+            .versus(format!("{:.2}x native", v / n));
+        let greedy = GREEDY_JS.iter().find(|(g, _)| *g == G::NAME).and_then(|(g, src)| {
+            p.sandbox.load(&format!("{g}_greedy.js"), Kind::Js, src.as_bytes()).ok()
+        });
+        if let Some(greedy) = greedy {
+            let seats = Seats::new(p, vec![file_source(&greedy); G::PLAYERS], threads);
+            let v = rate(&seats);
+            report
+                .add(key("js_greedy"), format!("{} matches: JavaScript greedy examples", G::NAME), v, "/s")
+                .versus(format!("{:.2}x native", v / n));
         }
     }
     for id in cardarena::GameId::ALL {
