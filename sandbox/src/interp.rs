@@ -290,7 +290,8 @@ impl InterpProgram {
         let program =
             InterpProgram { kind, name: name.into(), source: source.into(), pre, shared: shared.clone() };
         let program = Arc::new(program);
-        program.start(&Limits::default_for(kind), 0, "{}")?;
+        // Loaded only: `init` needs the info of a match, which the sandbox does not know here.
+        program.instance(&Limits::default_for(kind), 0, None)?;
         Arc::try_unwrap(program).map_err(|_| Fault::load("sandbox: the program is still shared"))
     }
 
@@ -318,11 +319,21 @@ impl InterpProgram {
         seed: u64,
         init_info_json: &str,
     ) -> Result<InterpInstance, Fault> {
+        self.instance(limits, seed, Some(init_info_json))
+    }
+
+    /// A fresh instance with the bot loaded and, given its info, `init` run.
+    fn instance(
+        self: &Arc<Self>,
+        limits: &Limits,
+        seed: u64,
+        init_info_json: Option<&str>,
+    ) -> Result<InterpInstance, Fault> {
         let mut inst = InterpInstance {
             program: self.clone(),
             limits: limits.clone(),
             seed,
-            init_info: init_info_json.as_bytes().to_vec(),
+            init_info: init_info_json.map(|i| i.as_bytes().to_vec()),
             store: None,
             live: None,
             log: Some(LogBook::new(limits.log_bytes_per_match)),
@@ -362,7 +373,8 @@ pub(crate) struct InterpInstance {
     program: Arc<InterpProgram>,
     limits: Limits,
     seed: u64,
-    init_info: Vec<u8>,
+    /// `None`: load the bot only (the load-time check).
+    init_info: Option<Vec<u8>>,
     store: Option<Store<Host>>,
     live: Option<Live>,
     log: Option<LogBook>,
@@ -487,11 +499,13 @@ impl InterpInstance {
             status(store, &live, code)
         });
         loaded.map_err(|f| ("load", f))?;
-        let inited = write_buf(store, &live, &self.init_info).and_then(|(info, len)| {
-            let code = init.call(&mut *store, (info, len));
-            status(store, &live, code)
-        });
-        inited.map_err(|f| ("init", f))?;
+        if let Some(info) = &self.init_info {
+            let inited = write_buf(store, &live, info).and_then(|(info, len)| {
+                let code = init.call(&mut *store, (info, len));
+                status(store, &live, code)
+            });
+            inited.map_err(|f| ("init", f))?;
+        }
         Ok(live)
     }
 

@@ -47,6 +47,12 @@ fn first_act(src: &str) -> Result<String, cardarena_sandbox::Fault> {
 }
 
 #[test]
+fn loading_does_not_call_init() {
+    let src = "let seat;\nfunction init(info) { seat = info.players.toString(); }\nfunction act(obs) { return seat; }";
+    assert_eq!(first_act(src).unwrap(), "2");
+}
+
+#[test]
 fn an_es_module_exporting_act_works() {
     assert_eq!(first_act("export function act(obs) { return obs.legal[2]; }").unwrap(), "B");
     let e = sandbox().load("m.js", Kind::Js, b"import x from 'os';\nexport function act() {}").unwrap_err();

@@ -731,9 +731,10 @@ fn matches(clock: &Clock, threads: usize, p: &Programs, report: &mut Report) {
         report
             .add(key("js"), format!("{} matches: JavaScript random", G::NAME), v, "/s")
             .versus(format!("{:.2}x native", v / n));
-        let greedy = GREEDY_JS.iter().find(|(g, _)| *g == G::NAME).and_then(|(g, src)| {
-            p.sandbox.load(&format!("{g}_greedy.js"), Kind::Js, src.as_bytes()).ok()
-        });
+        let greedy = GREEDY_JS
+            .iter()
+            .find(|(g, _)| *g == G::NAME)
+            .and_then(|(g, src)| p.sandbox.load(&format!("{g}_greedy.js"), Kind::Js, src.as_bytes()).ok());
         if let Some(greedy) = greedy {
             let seats = Seats::new(p, vec![file_source(&greedy); G::PLAYERS], threads);
             let v = rate(&seats);
