@@ -60,7 +60,8 @@ pub(crate) struct Language {
     pub(crate) module: &'static [u8],
 }
 
-/// QuickJS-ng, built by `scripts/build-interp.sh` from `sandbox/interp/quickjs`.
+/// QuickJS-ng, built by `scripts/build-interp.sh` from `sandbox/interp/quickjs`. Another build
+/// of it changes JS bots' fuel: raise [`crate::COST_MODEL`] with it.
 pub(crate) const JAVASCRIPT: Language =
     Language { kind: Kind::Js, module: include_bytes!("../interp/quickjs/quickjs.wasm") };
 
@@ -151,13 +152,14 @@ fn interpreter(
 /// Where the compiled snapshot of `lang`'s interpreter is kept between processes (making it
 /// takes seconds of Cranelift): `$CARDARENA_CACHE_DIR`, else `$XDG_CACHE_HOME/cardarena`, else
 /// `~/.cache/cardarena`; the name holds the interpreter's and the engine's hashes, so another
-/// build or configuration never reads it. `None` (no cache) if none of them is set.
+/// build, shim or configuration never reads it. `None` (no cache) if none of them is set.
 fn cache_file(engine: &Engine, lang: &Language) -> Option<std::path::PathBuf> {
     let env = |name| std::env::var_os(name).filter(|v| !v.is_empty()).map(std::path::PathBuf::from);
     let dir = env("CARDARENA_CACHE_DIR")
         .or_else(|| env("XDG_CACHE_HOME").map(|d| d.join("cardarena")))
         .or_else(|| env("HOME").map(|d| d.join(".cache/cardarena")))?;
-    let module = crate::hex_sha256(lang.module);
+    // The snapshot is the module booted under the shim: both name it.
+    let module = crate::hex_sha256(&[lang.module, crate::SHIM_VERSION.as_bytes()].concat());
     let engine = crate::engine_hash(engine);
     Some(dir.join(format!("interp-{}-{}-{}.cwasm", lang.kind, &module[..16], &engine[..16])))
 }
