@@ -73,6 +73,10 @@ pub(crate) fn language(kind: Kind) -> Option<(usize, &'static Language)> {
     LANGUAGES.iter().enumerate().find(|(_, l)| l.kind == kind).map(|(i, l)| (i, *l))
 }
 
+/// Fuel of the load-time check of a bot (its source compiled, its top level run, `act` looked
+/// for): about 10 ms of QuickJS.
+const LOAD_CHECK_FUEL: u64 = 50_000_000;
+
 /// Fuel the snapshot's boot may use (the interpreter's own start-up, not a bot's).
 const BOOT_FUEL: u64 = 1 << 40;
 
@@ -293,7 +297,15 @@ impl InterpProgram {
             InterpProgram { kind, name: name.into(), source: source.into(), pre, shared: shared.clone() };
         let program = Arc::new(program);
         // Loaded only: `init` needs the info of a match, which the sandbox does not know here.
-        program.instance(&Limits::default_for(kind), 0, None)?;
+        // Only what no limits could change refuses the bot (a syntax error, an error at the top
+        // level, no `act`); running out of fuel or memory is left to the matches' own limits.
+        // The check's own budget is small: a top level that needs more is checked by its
+        // matches instead (under their limits), and a load stays quick.
+        let check = Limits { fuel_init: LOAD_CHECK_FUEL, ..Limits::default_for(kind) };
+        match program.instance(&check, 0, None) {
+            Err(fault) if fault.verdict == Verdict::Load => return Err(fault),
+            _ => {}
+        }
         Arc::try_unwrap(program).map_err(|_| Fault::load("sandbox: the program is still shared"))
     }
 
