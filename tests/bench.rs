@@ -102,7 +102,7 @@ fn quick_json_has_every_documented_key() {
     }
     assert_eq!(obj["quick"], serde_json::json!(true));
     let targets = obj["targets"].as_object().expect("targets");
-    assert_eq!(targets.len(), 14, "{targets:?}");
+    assert_eq!(targets.len(), 16, "{targets:?}");
     for (key, t) in targets {
         assert!(obj.contains_key(key), "target for an unknown key {key}");
         assert!(t["met"].is_boolean() && t["target"].is_string(), "{key}: {t}");
