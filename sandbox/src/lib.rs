@@ -1,4 +1,5 @@
-//! The sandbox: runs untrusted Lua and WASM bots in-process under deterministic limits. It
+//! The sandbox: runs untrusted Lua, JavaScript and WASM bots in-process under deterministic
+//! limits (JavaScript in an interpreter compiled to WASM, `interp.rs`). It
 //! knows no game: observation JSON text goes in, an action string comes out.
 //!
 //! ```

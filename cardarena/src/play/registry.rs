@@ -514,7 +514,8 @@ mod tests {
         assert!(matches!(loader.resolve::<Blade>("greedy"), Ok(BotSource::Builtin(_))));
         let err = loader.resolve::<Blade>("clever").unwrap_err().to_string();
         assert!(
-            err.contains("built-in (random, greedy, strong, nash)") && err.contains(".lua, .js, .wasm or .wat"),
+            err.contains("built-in (random, greedy, strong, nash)")
+                && err.contains(".lua, .js, .wasm or .wat"),
             "{err}"
         );
         let err = loader.resolve::<Blade>("/nonexistent/x.wasm").unwrap_err().to_string();
