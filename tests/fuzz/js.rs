@@ -107,7 +107,7 @@ fn expr(g: &mut Gen, d: usize) -> String {
         9 => format!("[{a}, {}].sort(() => {})", expr(g, d), int(g)),
         10 => format!("rec({})", count(g)),
         11 => format!("(() => {{ try {{ return {a}; }} catch (e) {{ return String(e); }} }})()"),
-        12 => format!("eval({})", js_str(&format!("{}", expr(g, d)))),
+        12 => format!("eval({})", js_str(&expr(g, d))),
         13 => format!("new Function('x', {})({a})", js_str(&format!("return {}", expr(g, d)))),
         14 => format!("BigInt.asUintN({}, BigInt({}))", g.below(200), g.extreme_int()),
         _ => format!("new Proxy({{}}, {{ get: () => {a} }}).x"),
@@ -117,7 +117,7 @@ fn expr(g: &mut Gen, d: usize) -> String {
 fn statement(g: &mut Gen, d: usize) -> String {
     let target = *g.pick(GLOBALS);
     match g.below(10) {
-        0 | 1 | 2 => format!("{target} = {};", expr(g, d)),
+        0..=2 => format!("{target} = {};", expr(g, d)),
         3 => format!("for (let i = 0; i < {}; i++) {{ {target} = {}; }}", count(g), expr(g, d)),
         4 => format!("while ({}) {{ break; }}", expr(g, d)),
         5 => format!("try {{ {} }} catch (e) {{ {target} = e; }}", statement(g, d.saturating_sub(1))),
