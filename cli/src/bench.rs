@@ -35,6 +35,15 @@ use cardarena::play::Match;
 
 const TRIVIAL_LUA: &str = include_str!("../../benches/bots/trivial.lua");
 const RANDOM_LUA: &str = include_str!("../../benches/bots/random.lua");
+const TRIVIAL_JS: &str = include_str!("../../benches/bots/trivial.js");
+const RANDOM_JS: &str = include_str!("../../benches/bots/random.js");
+/// The example greedy JavaScript bots, by game (their matches per second).
+const GREEDY_JS: &[(&str, &str)] = &[
+    ("blade", include_str!("../../example_bots/js/blade_greedy.js")),
+    ("ecard", include_str!("../../example_bots/js/ecard_greedy.js")),
+    ("lost-cities", include_str!("../../example_bots/js/lost-cities_greedy.js")),
+    ("intensity", include_str!("../../example_bots/js/intensity_greedy.js")),
+];
 const RANDOM_WAT: &str = include_str!("../../benches/bots/random.wat");
 const TRIVIAL_WAT: &str = include_str!("../../benches/bots/trivial.wat");
 const FIRST_LEGAL_WAT: &str = include_str!("../../example_bots/wat/first_legal.wat");
@@ -57,7 +66,7 @@ const MC_LUA_CAP: &str = "local PER_DECISION = 2500000";
 
 /// Version of the JSON output's keys and of what they measure: raised whenever a key's meaning
 /// changes (BENCHMARKS.md, "JSON keys", says what each version changed).
-pub const BENCH_FORMAT: u32 = 5;
+pub const BENCH_FORMAT: u32 = 6;
 
 /// What `arena bench` measures and prints.
 #[derive(Debug, Clone)]
@@ -277,6 +286,8 @@ pub(crate) struct Programs {
     first_legal: Program,
     random_lua: Program,
     random_wasm: Program,
+    trivial_js: Program,
+    random_js: Program,
 }
 
 fn load(sandbox: &Sandbox, name: &str, kind: Kind, source: impl AsRef<[u8]>) -> anyhow::Result<Program> {
@@ -409,6 +420,8 @@ pub fn run(args: &BenchArgs, games: &crate::games::Games) -> anyhow::Result<Stri
         first_legal: load(&sandbox, "first_legal.wat", Kind::Wasm, FIRST_LEGAL_WAT)?,
         random_lua: load(&sandbox, "random.lua", Kind::Lua, RANDOM_LUA)?,
         random_wasm: load(&sandbox, "random.wat", Kind::Wasm, RANDOM_WAT)?,
+        trivial_js: load(&sandbox, "trivial.js", Kind::Js, TRIVIAL_JS)?,
+        random_js: load(&sandbox, "random.js", Kind::Js, RANDOM_JS)?,
     };
     let mut report = Report { rows: Vec::new(), extra: Map::new() };
 
@@ -547,6 +560,11 @@ fn decisions(clock: &Clock, p: &Programs, child: &Path, report: &mut Report) -> 
     let lua_ns = clock.ns_per_call(|| check(&lua.act(&obs).expect("acts")));
     let mut wasm = started_for(&file_source(&p.trivial_wasm), clock, &LimitsConfig::default());
     let wasm_ns = clock.ns_per_call(|| check(&wasm.act(&obs).expect("acts")));
+    let mut js = started_for(&file_source(&p.trivial_js), clock, &LimitsConfig::default());
+    let js_ns = clock.ns_per_call(|| check(&js.act(&obs).expect("acts")));
+    let mut js_fuel =
+        p.trivial_js.start(&Limits::JS, 1, "{}").map_err(|f| anyhow::anyhow!("{}", f.message))?;
+    js_fuel.act(&json_text).map_err(|f| anyhow::anyhow!("{}", f.message))?;
     let mut first_legal = started_for(&file_source(&p.first_legal), clock, &LimitsConfig::default());
     let first_legal_ns = clock.ns_per_call(|| check(&first_legal.act(&obs).expect("acts")));
     let legacy_program = p
@@ -583,6 +601,7 @@ fn decisions(clock: &Clock, p: &Programs, child: &Path, report: &mut Report) -> 
     for (key, label, v, target) in [
         ("decision_lua_ns", "decision: Lua (trivial.lua)", lua_ns, 3000.0),
         ("decision_wasm_ns", "decision: WASM (trivial.wat)", wasm_ns, 1000.0),
+        ("decision_js_ns", "decision: JavaScript (trivial.js)", js_ns, 100_000.0),
     ] {
         report
             .add(key, label, v, "ns")
@@ -595,6 +614,9 @@ fn decisions(clock: &Clock, p: &Programs, child: &Path, report: &mut Report) -> 
     report
         .add("decision_legacy_ns", "decision: legacy WASI command (intensity_c.wasm)", legacy_ns, "ns")
         .versus(format!("{:.0}x faster than process", process_ns / legacy_ns));
+    report
+        .add("decision_js_fuel", "fuel of that JavaScript decision", js_fuel.fuel_used_last() as f64, "fuel")
+        .versus(format!("{:.2} ns per unit", js_ns / js_fuel.fuel_used_last().max(1) as f64));
     report.add("decision_process_ns", "decision: process per decision", process_ns, "ns");
     report
         .add("decision_process_wall_ns", "the same in wall time (no target)", process_wall_ns, "ns")
@@ -659,6 +681,7 @@ fn starts(clock: &Clock, p: &Programs, child: &Path, report: &mut Report) {
     };
     let lua = start(&p.random_lua);
     let wasm = start(&p.random_wasm);
+    let js = start(&p.random_js);
     let process_clock = Clock { batch: clock.batch * 2, samples: clock.samples.min(5), ..*clock };
     let process = process_clock.ns_per_call_by(thread_and_children_cpu, || {
         std::hint::black_box(spawn_child(child, &json_text).expect("arena-bench-child answered before"));
@@ -666,6 +689,7 @@ fn starts(clock: &Clock, p: &Programs, child: &Path, report: &mut Report) {
     for (key, label, v, target) in [
         ("start_lua_ns", "start a bot: Lua", lua, 50_000.0),
         ("start_wasm_ns", "start a bot: WASM", wasm, 10_000.0),
+        ("start_js_ns", "start a bot: JavaScript (snapshot, load, init)", js, 2_000_000.0),
     ] {
         report
             .add(key, label, v, "ns")
@@ -732,6 +756,24 @@ fn game_matches<G: Hosted>(clock: &Clock, threads: usize, p: &Programs, report: 
             .versus(format!("{:.2}x native", v / n));
         if is_blade {
             row.target(Target::AtLeast(target));
+        }
+    }
+    {
+        let js = Seats::new(p, vec![file_source(&p.random_js); G::PLAYERS], threads);
+        let v = rate(&js);
+        report
+            .add(key("js"), format!("{} matches: JavaScript random", G::NAME), v, "/s")
+            .versus(format!("{:.2}x native", v / n));
+        let greedy = GREEDY_JS
+            .iter()
+            .find(|(g, _)| *g == G::NAME)
+            .and_then(|(g, src)| p.sandbox.load(&format!("{g}_greedy.js"), Kind::Js, src.as_bytes()).ok());
+        if let Some(greedy) = greedy {
+            let seats = Seats::new(p, vec![file_source(&greedy); G::PLAYERS], threads);
+            let v = rate(&seats);
+            report
+                .add(key("js_greedy"), format!("{} matches: JavaScript greedy examples", G::NAME), v, "/s")
+                .versus(format!("{:.2}x native", v / n));
         }
     }
 }
@@ -901,7 +943,7 @@ fn metering(clock: &Clock, sandbox: &Sandbox, report: &mut Report) -> anyhow::Re
                 let mut plain = PlainLua::new(text, 1).map_err(anyhow::Error::msg)?;
                 metered_vs_plain(clock, &program, "{}", calib_obs, |o| plain.act(o))?
             }
-            Kind::Wasm => {
+            Kind::Wasm | Kind::Js => {
                 let mut plain = PlainWasm::new(text.as_bytes()).map_err(anyhow::Error::msg)?;
                 metered_vs_plain(clock, &program, "{}", calib_obs, |o| plain.act(o))?
             }

@@ -11,6 +11,8 @@ const KEYS: &[&str] = &[
     "decision_native_ns",
     "decision_lua_ns",
     "decision_wasm_ns",
+    "decision_js_ns",
+    "decision_js_fuel",
     "decision_wasm_first_legal_ns",
     "decision_legacy_ns",
     "decision_process_ns",
@@ -19,18 +21,27 @@ const KEYS: &[&str] = &[
     "process_over_wasm",
     "start_lua_ns",
     "start_wasm_ns",
+    "start_js_ns",
     "matches_blade_native",
     "matches_blade_lua",
     "matches_blade_wasm",
+    "matches_blade_js",
+    "matches_blade_js_greedy",
     "matches_ecard_native",
     "matches_ecard_lua",
     "matches_ecard_wasm",
+    "matches_ecard_js",
+    "matches_ecard_js_greedy",
     "matches_lost_cities_native",
     "matches_lost_cities_lua",
     "matches_lost_cities_wasm",
+    "matches_lost_cities_js",
+    "matches_lost_cities_js_greedy",
     "matches_intensity_native",
     "matches_intensity_lua",
     "matches_intensity_wasm",
+    "matches_intensity_js",
+    "matches_intensity_js_greedy",
     "runner_1_thread",
     "runner_2_threads",
     "machine_scaling",
@@ -95,7 +106,7 @@ fn quick_json_has_every_documented_key() {
     }
     assert_eq!(obj["quick"], serde_json::json!(true));
     let targets = obj["targets"].as_object().expect("targets");
-    assert_eq!(targets.len(), 18, "{targets:?}");
+    assert_eq!(targets.len(), 20, "{targets:?}");
     for (key, t) in targets {
         assert!(obj.contains_key(key), "target for an unknown key {key}");
         assert!(t["met"].is_boolean() && t["target"].is_string(), "{key}: {t}");

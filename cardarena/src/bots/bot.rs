@@ -254,7 +254,7 @@ pub const HUMAN: &str = "human";
 
 /// Whether `name` is spelled as a built-in bot rather than a bot file: not a person (`human`),
 /// a first part (before any `:`, as in `strong:3`) without a path separator or a dot, and no bot
-/// file's extension (`.lua`, `.wasm`, `.wat`). Whether the game has it is [`builtin`]'s question.
+/// file's extension (`.lua`, `.js`, `.wasm`, `.wat`). Whether the game has it is [`builtin`]'s question.
 pub fn is_builtin_name(name: &str) -> bool {
     let base = name.split(':').next().unwrap_or_default();
     !base.is_empty()
@@ -282,7 +282,7 @@ pub fn builtin<G: Hosted>(name: &str, seed: u64, seat: Seat) -> Result<Box<dyn B
             format!("{} has no built-in bot {name:?}; its built-ins are {names}", G::NAME)
         } else {
             format!(
-                "unknown bot {name:?}: a bot is a built-in of {} ({names}), a path to a .lua, .wasm or .wat file, or legacy:<protocol>:<file.wasm> (`arena docs legacy-bots`)",
+                "unknown bot {name:?}: a bot is a built-in of {} ({names}), a path to a .lua, .js, .wasm or .wat file, or legacy:<protocol>:<file.wasm> (`arena docs legacy-bots`)",
                 G::NAME
             )
         })

@@ -214,6 +214,7 @@ impl LimitArgs {
             memory_mb: self.memory_mb,
             lua: None,
             wasm: None,
+            js: None,
         }
     }
 }
@@ -242,7 +243,7 @@ pub(crate) struct PlayArgs {
     #[arg(long)]
     variant: Option<String>,
     /// The bots in seat order, comma-separated: a built-in (`random`, `greedy`, …), a path to a
-    /// .lua/.wasm/.wat file, or `human` (you, at the terminal).
+    /// .lua/.js/.wasm/.wat file, or `human` (you, at the terminal).
     #[arg(long, value_delimiter = ',', required = true, value_parser = trimmed)]
     bots: Vec<String>,
     /// The match seed; the same seed, variant and bots give the same match.

@@ -1,4 +1,5 @@
-//! Fuzzing every untrusted input on the stable toolchain: generated WASM modules and Lua bots,
+//! Fuzzing every untrusted input on the stable toolchain: generated WASM modules, Lua and
+//! JavaScript bots,
 //! reply strings, replay files, crash capsules and tournament files, each case checked for no
 //! panic, no hang, a clear error or a verdict, peak memory within the documented bound, and the
 //! same result when it runs twice.
@@ -10,6 +11,7 @@
 mod driver;
 mod files;
 mod gen;
+mod js;
 mod lua;
 mod regressions;
 mod replies;
@@ -59,6 +61,14 @@ fn targets() -> Vec<Target> {
             coverage: lua::coverage,
         },
         Target {
+            name: "js",
+            case: js::case,
+            input: js::input,
+            ext: "js",
+            growth_mib: 112,
+            coverage: js::coverage,
+        },
+        Target {
             name: "capsule",
             case: files::capsule_case,
             input: files::capsule_input,
@@ -103,6 +113,13 @@ fn wasm_budget() {
     // (the grafted modules; most others stop at load on purpose).
     let reached = coverage.count("reached a decision");
     assert!(reached >= 50, "only {reached} of 150 modules reached a decision: {}", coverage.line());
+}
+
+#[test]
+fn js_budget() {
+    let coverage = quick(&target("js"), 60);
+    let reached = coverage.count("reached a decision");
+    assert!(reached >= 35, "only {reached} of 60 JavaScript bots reached a decision: {}", coverage.line());
 }
 
 #[test]
