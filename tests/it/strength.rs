@@ -19,7 +19,12 @@ use cardarena::Match;
 
 /// `strong:{upper}` against `strong:{lower}` on `deals` duplicate deals of `seed`, for each pair
 /// of `pairs`: the upper level's mean points difference per match must be above zero.
-fn two_player_levels_ordered<G: Hosted>(variant: G::Variant, pairs: &[(usize, usize)], seed: u64, deals: usize) {
+fn two_player_levels_ordered<G: Hosted>(
+    variant: G::Variant,
+    pairs: &[(usize, usize)],
+    seed: u64,
+    deals: usize,
+) {
     for &(upper, lower) in pairs {
         let (upper, lower) = (format!("strong:{upper}"), format!("strong:{lower}"));
         let d = duel::<G>(variant, &upper, &lower, seed, deals);
@@ -49,7 +54,11 @@ fn lost_cities_levels_are_ordered() {
 
 /// One Intensity match dealt from `seed`: `strong` in seat `strong_seat`, `greedy` in the other
 /// three. The points (penalty) of every seat.
-fn intensity_points(seed: u64, strong_seat: Seat, strong: impl Fn(u64, Seat) -> Box<dyn Bot<Intensity>>) -> Vec<i64> {
+fn intensity_points(
+    seed: u64,
+    strong_seat: Seat,
+    strong: impl Fn(u64, Seat) -> Box<dyn Bot<Intensity>>,
+) -> Vec<i64> {
     let entry = |name: &str| BotEntry { name: name.to_string(), hash: String::new() };
     let table = (0..PLAYERS).fold(Match::<Intensity>::new(intensity::Variant::Standard, seed), |t, seat| {
         if seat == strong_seat {
@@ -79,7 +88,11 @@ fn intensity_levels_are_ordered() {
     for level in 2..=Intensity::strong_levels().len() {
         let p = penalty(level);
         eprintln!("intensity strong:{level}: mean penalty {p:.3} (strong:{}: {below:.3})", level - 1);
-        assert!(p < below, "intensity strong:{level} takes {p:.3} penalty points, strong:{} {below:.3}", level - 1);
+        assert!(
+            p < below,
+            "intensity strong:{level} takes {p:.3} penalty points, strong:{} {below:.3}",
+            level - 1
+        );
         below = p;
     }
 }
@@ -89,12 +102,13 @@ fn intensity_levels_are_ordered() {
 /// it wins more matches than it loses (the default level's margin is in docs/zoo.md).
 #[test]
 fn blade_strong_beats_greedy_on_fixed_deals() {
-    let d = duel_with::<Blade>(blade::Variant::Readme, "strong (30)", "greedy", 2026, 300, |name, seed, seat| {
-        match name {
-            "greedy" => Box::new(GreedyBot::new(seed, seat)),
-            _ => Blade::strong_bot(seed, seat, Some(30)).expect("Blade has a strong bot"),
-        }
-    });
+    let d =
+        duel_with::<Blade>(blade::Variant::Readme, "strong (30)", "greedy", 2026, 300, |name, seed, seat| {
+            match name {
+                "greedy" => Box::new(GreedyBot::new(seed, seat)),
+                _ => Blade::strong_bot(seed, seat, Some(30)).expect("Blade has a strong bot"),
+            }
+        });
     eprintln!("readme: strong (30 determinizations) vs greedy: {d}");
     assert!(d.low() > 0.0 && d.wdl[0] > d.wdl[2], "{d}");
 }
@@ -131,7 +145,8 @@ fn intensity_strong_beats_greedy_on_fixed_deals() {
     for seed in 2000..2040u64 {
         let mut diff = 0.0;
         for strong_seat in 0..PLAYERS {
-            let strong = |seed, seat| Intensity::strong_bot(seed, seat, Some(6)).expect("Intensity has a strong bot");
+            let strong =
+                |seed, seat| Intensity::strong_bot(seed, seat, Some(6)).expect("Intensity has a strong bot");
             let points = intensity_points(seed, strong_seat, strong);
             let others: i64 = (0..PLAYERS).filter(|&s| s != strong_seat).map(|s| points[s]).sum();
             diff += others as f64 / 3.0 - points[strong_seat] as f64;
