@@ -1,13 +1,15 @@
 //! Helpers shared by the workspace's integration tests (tests/it/, sandbox/tests/it/) and
 //! examples, each module behind the feature of its name so that a package takes only the
 //! dependencies of the helpers it uses: headless Chromium ([`browser`]), a running `arena serve`
-//! and an HTTP client for it ([`ladder`]), the sandbox's test bots and fixtures ([`sandbox`]), the
+//! and an HTTP client for it ([`ladder`]), a throwaway PostgreSQL ([`postgres`]), the sandbox's test bots and fixtures ([`sandbox`]), the
 //! tutorials' measurements ([`tutorials`]). Not published.
 
 #[cfg(feature = "browser")]
 pub mod browser;
 #[cfg(feature = "ladder")]
 pub mod ladder;
+#[cfg(feature = "postgres")]
+pub mod postgres;
 #[cfg(feature = "sandbox")]
 pub mod sandbox;
 #[cfg(feature = "tutorials")]
