@@ -37,6 +37,10 @@ impl cardarena::AddGame for Games {
     fn add<G: Hosted>(self) -> Games {
         self.with::<G>()
     }
+
+    fn add_analysed<G: Hosted + cardarena::analyse::Analyse>(self) -> Games {
+        self.with_analysis::<G>()
+    }
 }
 
 /// The games every command of the binary knows.
@@ -62,6 +66,13 @@ impl Games {
             None => commands.push((G::NAME, c)),
         }
         Games { lib: self.lib.with::<G>(), commands }
+    }
+
+    /// These games and `G` with its `arena analyse` (a game of the same name is replaced).
+    #[must_use]
+    pub fn with_analysis<G: Hosted + cardarena::analyse::Analyse>(self) -> Games {
+        let games = self.with::<G>();
+        Games { lib: games.lib.with_analysis::<G>(), commands: games.commands }
     }
 
     /// The library's list of the same games.
