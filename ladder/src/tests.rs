@@ -16,9 +16,12 @@ use tower::ServiceExt;
 
 mod class;
 mod club;
+#[cfg(feature = "postgres")]
+mod pg;
 mod play;
 mod rate;
 mod security;
+mod store;
 
 struct Site {
     app: Router,
