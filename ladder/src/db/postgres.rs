@@ -376,11 +376,15 @@ impl Store for PgStore {
     }
 
     fn class_events(&self) -> Result<Vec<Event>> {
-        self.with(|c| Ok(c.query(&format!("{EVENT_SELECT} ORDER BY id DESC"), &[])?.iter().map(event_of).collect()))
+        self.with(|c| {
+            Ok(c.query(&format!("{EVENT_SELECT} ORDER BY id DESC"), &[])?.iter().map(event_of).collect())
+        })
     }
 
     fn class_event(&self, id: i64) -> Result<Option<Event>> {
-        self.with(|c| Ok(c.query_opt(&format!("{EVENT_SELECT} WHERE id = $1"), &[&id])?.as_ref().map(event_of)))
+        self.with(|c| {
+            Ok(c.query_opt(&format!("{EVENT_SELECT} WHERE id = $1"), &[&id])?.as_ref().map(event_of))
+        })
     }
 
     fn class_entries(&self, event: i64) -> Result<Vec<Entry>> {
@@ -407,7 +411,8 @@ impl Store for PgStore {
 
     fn class_match_keys(&self, event: i64) -> Result<Vec<String>> {
         self.with(|c| {
-            let rows = c.query("SELECT key FROM class_matches WHERE event = $1 ORDER BY position", &[&event])?;
+            let rows =
+                c.query("SELECT key FROM class_matches WHERE event = $1 ORDER BY position", &[&event])?;
             Ok(rows.iter().map(|r| r.get(0)).collect())
         })
     }
@@ -424,7 +429,12 @@ impl Store for PgStore {
         super::class::frozen(self, game, deadline, validating)
     }
 
-    fn freeze_class_event(&self, event: i64, entries: &[(i64, String, String)], keys: &[String]) -> Result<()> {
+    fn freeze_class_event(
+        &self,
+        event: i64,
+        entries: &[(i64, String, String)],
+        keys: &[String],
+    ) -> Result<()> {
         self.with(|c| {
             let mut tx = c.transaction()?;
             for (i, (version, file, hash)) in entries.iter().enumerate() {
@@ -449,7 +459,10 @@ impl Store for PgStore {
 
     fn set_class_state(&self, event: i64, state: &str, message: &str) -> Result<()> {
         self.with(|c| {
-            c.execute("UPDATE class_events SET state = $1, message = $2 WHERE id = $3", &[&state, &message, &event])
+            c.execute(
+                "UPDATE class_events SET state = $1, message = $2 WHERE id = $3",
+                &[&state, &message, &event],
+            )
         })
         .map(drop)
     }
@@ -471,8 +484,11 @@ impl Store for PgStore {
 
     fn class_results(&self, event: i64) -> Result<Option<(String, String, String)>> {
         self.with(|c| {
-            Ok(c.query_opt("SELECT csv, report, rows FROM class_events WHERE id = $1 AND state = 'done'", &[&event])?
-                .map(|r| (r.get(0), r.get(1), r.get(2))))
+            Ok(c.query_opt(
+                "SELECT csv, report, rows FROM class_events WHERE id = $1 AND state = 'done'",
+                &[&event],
+            )?
+            .map(|r| (r.get(0), r.get(1), r.get(2))))
         })
     }
 
@@ -481,12 +497,15 @@ impl Store for PgStore {
     }
 
     fn play_game_by_key(&self, key: &str) -> Result<Option<Game>> {
-        self.with(|c| Ok(c.query_opt(&format!("{GAME_SELECT} WHERE key = $1"), &[&key])?.as_ref().map(game_of)))
+        self.with(|c| {
+            Ok(c.query_opt(&format!("{GAME_SELECT} WHERE key = $1"), &[&key])?.as_ref().map(game_of))
+        })
     }
 
     fn play_games_of(&self, user: i64) -> Result<Vec<Game>> {
         self.with(|c| {
-            let rows = c.query(&format!(r#"{GAME_SELECT} WHERE "user" = $1 ORDER BY id DESC LIMIT 20"#), &[&user])?;
+            let rows =
+                c.query(&format!(r#"{GAME_SELECT} WHERE "user" = $1 ORDER BY id DESC LIMIT 20"#), &[&user])?;
             Ok(rows.iter().map(game_of).collect())
         })
     }
@@ -504,8 +523,13 @@ impl Store for PgStore {
 
     fn set_play_state(&self, id: i64, from: &[&str], to: &str) -> Result<bool> {
         let from: Vec<&str> = from.to_vec();
-        self.with(|c| c.execute("UPDATE play_games SET state = $1 WHERE id = $2 AND state = ANY($3)", &[&to, &id, &from]))
-            .map(|n| n > 0)
+        self.with(|c| {
+            c.execute(
+                "UPDATE play_games SET state = $1 WHERE id = $2 AND state = ANY($3)",
+                &[&to, &id, &from],
+            )
+        })
+        .map(|n| n > 0)
     }
 
     fn play_turn_answer(&self, game: i64, n: i64) -> Result<(Option<String>, String)> {
@@ -551,8 +575,10 @@ impl Store for PgStore {
     }
 
     fn fail_play_game(&self, id: i64, error: &str) -> Result<()> {
-        self.with(|c| c.execute("UPDATE play_games SET state = 'failed', error = $1 WHERE id = $2", &[&error, &id]))
-            .map(drop)
+        self.with(|c| {
+            c.execute("UPDATE play_games SET state = 'failed', error = $1 WHERE id = $2", &[&error, &id])
+        })
+        .map(drop)
     }
 
     fn start_play_game(&self, g: &NewPlayGame<'_>) -> Result<Option<i64>> {
@@ -579,7 +605,9 @@ impl Store for PgStore {
     }
 
     fn play_replay(&self, id: i64) -> Result<Option<Vec<u8>>> {
-        self.with(|c| Ok(c.query_opt("SELECT replay FROM play_games WHERE id = $1", &[&id])?.and_then(|r| r.get(0))))
+        self.with(|c| {
+            Ok(c.query_opt("SELECT replay FROM play_games WHERE id = $1", &[&id])?.and_then(|r| r.get(0)))
+        })
     }
 
     fn first_admin_invite(&self) -> Result<Option<String>> {
@@ -625,8 +653,9 @@ impl Store for PgStore {
                 None => false,
             };
             let key = name_key(name);
-            let taken: bool =
-                tx.query_one("SELECT COUNT(*) > 0 FROM users WHERE name = $1 OR name_key = $2", &[&name, &key])?.get(0);
+            let taken: bool = tx
+                .query_one("SELECT COUNT(*) > 0 FROM users WHERE name = $1 OR name_key = $2", &[&name, &key])?
+                .get(0);
             if taken {
                 return Ok(None);
             }
@@ -660,13 +689,18 @@ impl Store for PgStore {
 
     fn user(&self, id: i64) -> Result<Option<User>> {
         self.with(|c| {
-            Ok(c.query_opt("SELECT id, name, admin, disabled FROM users WHERE id = $1", &[&id])?.as_ref().map(user_of))
+            Ok(c.query_opt("SELECT id, name, admin, disabled FROM users WHERE id = $1", &[&id])?
+                .as_ref()
+                .map(user_of))
         })
     }
 
     fn users(&self) -> Result<Vec<User>> {
         self.with(|c| {
-            Ok(c.query("SELECT id, name, admin, disabled FROM users ORDER BY name", &[])?.iter().map(user_of).collect())
+            Ok(c.query("SELECT id, name, admin, disabled FROM users ORDER BY name", &[])?
+                .iter()
+                .map(user_of)
+                .collect())
         })
     }
 
@@ -683,15 +717,21 @@ impl Store for PgStore {
     fn end_sessions(&self, user: i64) -> Result<i64> {
         self.with(|c| {
             c.execute("UPDATE users SET session_epoch = session_epoch + 1 WHERE id = $1", &[&user])?;
-            c.execute("DELETE FROM sessions WHERE record::jsonb #> '{data,user}' = to_jsonb($1::bigint)", &[&user])?;
+            c.execute(
+                "DELETE FROM sessions WHERE record::jsonb #> '{data,user}' = to_jsonb($1::bigint)",
+                &[&user],
+            )?;
             Ok(c.query_one("SELECT session_epoch FROM users WHERE id = $1", &[&user])?.get(0))
         })
     }
 
     fn user_epoch(&self, id: i64) -> Result<Option<(User, i64)>> {
         self.with(|c| {
-            Ok(c.query_opt("SELECT id, name, admin, disabled, session_epoch FROM users WHERE id = $1", &[&id])?
-                .map(|r| (user_of(&r), r.get(4))))
+            Ok(c.query_opt(
+                "SELECT id, name, admin, disabled, session_epoch FROM users WHERE id = $1",
+                &[&id],
+            )?
+            .map(|r| (user_of(&r), r.get(4))))
         })
     }
 
@@ -705,11 +745,13 @@ impl Store for PgStore {
     }
 
     fn set_bot_disabled(&self, id: i64, disabled: bool) -> Result<bool> {
-        self.with(|c| c.execute("UPDATE bots SET disabled = $1 WHERE id = $2", &[&disabled, &id])).map(|n| n > 0)
+        self.with(|c| c.execute("UPDATE bots SET disabled = $1 WHERE id = $2", &[&disabled, &id]))
+            .map(|n| n > 0)
     }
 
     fn set_bot_published(&self, id: i64, published: bool) -> Result<bool> {
-        self.with(|c| c.execute("UPDATE bots SET published = $1 WHERE id = $2", &[&published, &id])).map(|n| n > 0)
+        self.with(|c| c.execute("UPDATE bots SET published = $1 WHERE id = $2", &[&published, &id]))
+            .map(|n| n > 0)
     }
 
     fn create_token(&self, user: i64, label: &str) -> Result<String> {
@@ -725,14 +767,17 @@ impl Store for PgStore {
 
     fn tokens(&self, user: i64) -> Result<Vec<TokenRow>> {
         self.with(|c| {
-            let rows =
-                c.query("SELECT id, label FROM tokens WHERE user_id = $1 ORDER BY created DESC, id DESC", &[&user])?;
+            let rows = c.query(
+                "SELECT id, label FROM tokens WHERE user_id = $1 ORDER BY created DESC, id DESC",
+                &[&user],
+            )?;
             Ok(rows.iter().map(|r| TokenRow { id: r.get(0), label: r.get(1) }).collect())
         })
     }
 
     fn revoke_token(&self, user: i64, id: i64) -> Result<bool> {
-        self.with(|c| c.execute("DELETE FROM tokens WHERE id = $1 AND user_id = $2", &[&id, &user])).map(|n| n > 0)
+        self.with(|c| c.execute("DELETE FROM tokens WHERE id = $1 AND user_id = $2", &[&id, &user]))
+            .map(|n| n > 0)
     }
 
     fn token_user(&self, token: &str) -> Result<Option<User>> {
@@ -766,7 +811,8 @@ impl Store for PgStore {
     }
 
     fn delete_session(&self, id: &str) -> Result<()> {
-        self.with(|c| c.execute("DELETE FROM sessions WHERE id = $1 OR expiry <= $2", &[&id, &now()])).map(drop)
+        self.with(|c| c.execute("DELETE FROM sessions WHERE id = $1 OR expiry <= $2", &[&id, &now()]))
+            .map(drop)
     }
 
     fn upload(
@@ -843,11 +889,15 @@ impl Store for PgStore {
     }
 
     fn bots(&self) -> Result<Vec<BotRow>> {
-        self.with(|c| Ok(c.query(&format!("{BOT_SELECT} ORDER BY b.game, b.name"), &[])?.iter().map(bot_of).collect()))
+        self.with(|c| {
+            Ok(c.query(&format!("{BOT_SELECT} ORDER BY b.game, b.name"), &[])?.iter().map(bot_of).collect())
+        })
     }
 
     fn version(&self, id: i64) -> Result<Option<Version>> {
-        self.with(|c| Ok(c.query_opt(&format!("{VERSION_SELECT} WHERE id = $1"), &[&id])?.as_ref().map(version_of)))
+        self.with(|c| {
+            Ok(c.query_opt(&format!("{VERSION_SELECT} WHERE id = $1"), &[&id])?.as_ref().map(version_of))
+        })
     }
 
     fn versions(&self, bot: i64) -> Result<Vec<Version>> {
@@ -862,16 +912,22 @@ impl Store for PgStore {
     fn players(&self, game: &str) -> Result<Vec<(BotRow, Version)>> {
         self.with(|c| {
             let bots: Vec<BotRow> = c
-                .query(&format!("{BOT_SELECT} WHERE b.game = $1 AND NOT b.disabled AND NOT u.disabled ORDER BY b.id"), &[
-                    &game,
-                ])?
+                .query(
+                    &format!(
+                        "{BOT_SELECT} WHERE b.game = $1 AND NOT b.disabled AND NOT u.disabled ORDER BY b.id"
+                    ),
+                    &[&game],
+                )?
                 .iter()
                 .map(bot_of)
                 .collect();
             let mut out = Vec::new();
             for b in bots {
                 let newest = c
-                    .query_opt(&format!("{VERSION_SELECT} WHERE bot = $1 ORDER BY number DESC LIMIT 1"), &[&b.id])?
+                    .query_opt(
+                        &format!("{VERSION_SELECT} WHERE bot = $1 ORDER BY number DESC LIMIT 1"),
+                        &[&b.id],
+                    )?
                     .as_ref()
                     .map(version_of);
                 if let Some(v) = newest.filter(|v| v.state == "ready") {
@@ -889,7 +945,10 @@ impl Store for PgStore {
     fn set_validation(&self, version: i64, ready: bool, verdicts: &str) -> Result<()> {
         let state = if ready { "ready" } else { "failed" };
         self.with(|c| {
-            c.execute("UPDATE versions SET state = $1, verdicts = $2 WHERE id = $3", &[&state, &verdicts, &version])
+            c.execute(
+                "UPDATE versions SET state = $1, verdicts = $2 WHERE id = $3",
+                &[&state, &verdicts, &version],
+            )
         })
         .map(drop)
     }
@@ -905,16 +964,10 @@ impl Store for PgStore {
             for Taken { job: p, played } in taken {
                 if let Some((summary, replay)) = played {
                     let seats = serde_json::to_string(&p.seats).expect("ids serialize");
-                    tx.execute(&insert, &[
-                        &p.key,
-                        &p.game,
-                        &p.variant,
-                        &(p.seed as i64),
-                        &seats,
-                        summary,
-                        replay,
-                        &p.tick,
-                    ])?;
+                    tx.execute(
+                        &insert,
+                        &[&p.key, &p.game, &p.variant, &(p.seed as i64), &seats, summary, replay, &p.tick],
+                    )?;
                 }
                 tx.execute(&forget, &[&p.key])?;
             }
@@ -931,7 +984,10 @@ impl Store for PgStore {
             )?;
             for p in jobs {
                 let seats = serde_json::to_string(&p.seats).expect("ids serialize");
-                tx.execute(&insert, &[&p.key, &p.version, &p.game, &p.variant, &(p.seed as i64), &seats, &p.tick])?;
+                tx.execute(
+                    &insert,
+                    &[&p.key, &p.version, &p.game, &p.variant, &(p.seed as i64), &seats, &p.tick],
+                )?;
             }
             tx.commit()
         })
@@ -939,7 +995,10 @@ impl Store for PgStore {
 
     fn pending(&self) -> Result<Vec<Pending>> {
         self.with(|c| {
-            let rows = c.query("SELECT key, version, game, variant, seed, seats, tick FROM pending ORDER BY id", &[])?;
+            let rows = c.query(
+                "SELECT key, version, game, variant, seed, seats, tick FROM pending ORDER BY id",
+                &[],
+            )?;
             Ok(rows
                 .iter()
                 .map(|r| {
@@ -964,10 +1023,13 @@ impl Store for PgStore {
 
     fn board_matches(&self, game: &str, variant: &str) -> Result<Vec<MatchRow>> {
         self.with(|c| {
-            Ok(c.query(&format!("{MATCH_SELECT} WHERE game = $1 AND variant = $2 ORDER BY id"), &[&game, &variant])?
-                .iter()
-                .map(match_of)
-                .collect())
+            Ok(c.query(
+                &format!("{MATCH_SELECT} WHERE game = $1 AND variant = $2 ORDER BY id"),
+                &[&game, &variant],
+            )?
+            .iter()
+            .map(match_of)
+            .collect())
         })
     }
 

@@ -36,7 +36,8 @@ impl Pg {
     pub fn start(name: &str) -> Result<Pg, String> {
         let bin = std::fs::read_dir("/usr/lib/postgresql")
             .map_err(|_| {
-                "PostgreSQL is not installed (no /usr/lib/postgresql; Debian: apt-get install postgresql)".to_string()
+                "PostgreSQL is not installed (no /usr/lib/postgresql; Debian: apt-get install postgresql)"
+                    .to_string()
             })?
             .filter_map(|e| e.ok().map(|e| e.path().join("bin")))
             .filter(|b| b.join("initdb").is_file())

@@ -79,8 +79,13 @@ fn store_behaves(db: &Db) {
     assert_eq!((v1.number, v1.state.as_str(), v1.verdicts.as_str()), (1, "pending", "[]"));
     let (same, v2) = db.upload(bob.id, "blade", "DICE", "lua", b"two").unwrap();
     assert_eq!((same.id, same.name.as_str(), v2.number), (dice.id, "dice", 2));
-    assert!(matches!(db.upload(bob.id, "blade", "other", "lua", b"one"), Err(UploadRefused::Identical(w)) if w == "dice v1"));
-    assert!(matches!(db.upload(admin.id, "blade", "Dice", "lua", b"three"), Err(UploadRefused::NameTaken(..))));
+    assert!(
+        matches!(db.upload(bob.id, "blade", "other", "lua", b"one"), Err(UploadRefused::Identical(w)) if w == "dice v1")
+    );
+    assert!(matches!(
+        db.upload(admin.id, "blade", "Dice", "lua", b"three"),
+        Err(UploadRefused::NameTaken(..))
+    ));
     let (other_game, _) = db.upload(admin.id, "hearts", "dice", "lua", b"one").unwrap();
     assert_ne!(other_game.id, dice.id, "names are unique per game");
     let (rival, r1) = db.upload(admin.id, "blade", "rival", "wasm", b"\0asm").unwrap();
@@ -95,7 +100,10 @@ fn store_behaves(db: &Db) {
     assert_eq!(db.players("blade").unwrap().len(), 1, "dice's newest version is not validated");
     db.set_validation(v2.id, true, "[]").unwrap();
     let players = db.players("blade").unwrap();
-    assert_eq!(players.iter().map(|(b, v)| (b.id, v.id)).collect::<Vec<_>>(), [(dice.id, v2.id), (rival.id, r1.id)]);
+    assert_eq!(
+        players.iter().map(|(b, v)| (b.id, v.id)).collect::<Vec<_>>(),
+        [(dice.id, v2.id), (rival.id, r1.id)]
+    );
     assert_eq!(db.version(v1.id).unwrap().unwrap().verdicts, "[1]");
     assert!(db.set_bot_published(dice.id, true).unwrap());
     assert!(db.bot(dice.id).unwrap().unwrap().published);
@@ -143,7 +151,10 @@ fn store_behaves(db: &Db) {
     db.put_play_turn(g, 0, "view", "{}", r#"["a","b"]"#).unwrap();
     db.put_play_turn(g, 0, "other", "{}", "[]").unwrap();
     let turn = db.last_play_turn(g).unwrap().unwrap();
-    assert_eq!((turn.view.as_str(), turn.legal.clone(), turn.action.clone()), ("view", vec!["a".into(), "b".into()], None));
+    assert_eq!(
+        (turn.view.as_str(), turn.legal.clone(), turn.action.clone()),
+        ("view", vec!["a".into(), "b".into()], None)
+    );
     assert_eq!(db.play_turn_answer(g, 0).unwrap(), (None, "playing".to_string()));
     assert!(db.set_play_action(g, 0, "b").unwrap());
     assert!(!db.set_play_action(g, 0, "a").unwrap(), "a move is made once");
