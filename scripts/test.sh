@@ -19,8 +19,8 @@ command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
 command -v tmux >/dev/null 2>&1 || missing+=(tmux)
 # PostgreSQL for tests/queue.rs, tests/ladder_pg.rs and the ladder crate's store tests (the
-# PostgreSQL backends, feature `postgres`): the
-# test starts a throwaway cluster itself (initdb as the `postgres` user, a loopback port).
+# PostgreSQL backends, feature `postgres`): each test starts a throwaway cluster itself (initdb
+# as the `postgres` user, a loopback port).
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
 # nginx, openssl and curl for tests/ladder_tls.rs (the ladder behind a TLS reverse proxy, as
 # docs/deploy.md sets it up, with a throwaway self-signed certificate).

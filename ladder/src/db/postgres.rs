@@ -182,14 +182,7 @@ pub struct PgStore {
 }
 
 fn connect(url: &str) -> Result<Client> {
-    Client::connect(url, NoTls).map_err(|e| {
-        DbError::new(
-            cardarena::tournament::queue::redact(url),
-            format!(
-                "cannot connect (is the server running, and the URL's user, host, port and database right?): {e}"
-            ),
-        )
-    })
+    Client::connect(url, NoTls).map_err(|e| DbError::new(cardarena::tournament::queue::redact(url), e))
 }
 
 impl PgStore {
