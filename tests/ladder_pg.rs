@@ -21,7 +21,7 @@ fn arena() -> &'static Path {
 }
 
 const LADDER: &str = "title = \"pg\"\nsame_owner = true\n[[board]]\ngame = \"blade\"\n\
-[matchmaking]\ntick_seconds = 1\njobs_per_tick = 2\n";
+[[board]]\ngame = \"ecard\"\n[matchmaking]\ntick_seconds = 1\njobs_per_tick = 2\n";
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("cardarena-ladder-pg-{}-{name}", std::process::id()));
@@ -85,9 +85,12 @@ fn a_ladder_on_postgresql_validates_plays_and_serves_with_a_worker_elsewhere() {
     let token = client.admin_token(server.invite.as_deref().expect("a first start prints the admin invite"));
     client.upload(&token, "last", "function act(obs) return obs.legal[#obs.legal] end\n");
     client.upload(&token, "first", "function act(obs) return obs.legal[1] end\n");
+    // E-card: both seats decide every round, so the person below is asked.
+    let eddie = b"function act(obs) return obs.legal[#obs.legal] end\n-- ecard\n";
+    client.upload_file(&token, "ecard", "eddie", "eddie.lua", eddie);
     let mut c = postgres::Client::connect(&url, postgres::NoTls).unwrap();
-    wait_for("both versions validated by the remote worker", || {
-        (count(&mut c, "SELECT count(*) FROM versions WHERE state = 'ready'") == 2).then_some(())
+    wait_for("the three versions validated by the remote worker", || {
+        (count(&mut c, "SELECT count(*) FROM versions WHERE state = 'ready'") == 3).then_some(())
     });
     wait_for("duplicate sets on the board", || {
         (count(&mut c, "SELECT count(*) FROM matches") >= 2).then_some(())
@@ -102,10 +105,10 @@ fn a_ladder_on_postgresql_validates_plays_and_serves_with_a_worker_elsewhere() {
     let r = client.get(&format!("/bots/{bot}"));
     assert!(r.body.contains("class=\"state-ready\""), "{}", r.body);
 
-    // A person plays `first` in the browser: the remote worker's person seat waits in
+    // A person plays `eddie` in the browser: the remote worker's person seat waits in
     // PostgreSQL for each move made on the page.
     let version: i64 = c
-        .query_one("SELECT v.id FROM versions v JOIN bots b ON b.id = v.bot WHERE b.name = 'first'", &[])
+        .query_one("SELECT v.id FROM versions v JOIN bots b ON b.id = v.bot WHERE b.name = 'eddie'", &[])
         .unwrap()
         .get(0);
     client.get("/play");
@@ -144,8 +147,8 @@ fn a_ladder_on_postgresql_validates_plays_and_serves_with_a_worker_elsewhere() {
     // The token made before the restart is still good (it is in the database).
     let client = Client::new(&server.url);
     client.upload(&token, "third", "function act(obs) return obs.legal[1] end\n-- third\n");
-    wait_for("the third version validated by the server's worker", || {
-        (count(&mut c, "SELECT count(*) FROM versions WHERE state = 'ready'") == 3).then_some(())
+    wait_for("the new version validated by the server's worker", || {
+        (count(&mut c, "SELECT count(*) FROM versions WHERE state = 'ready'") == 4).then_some(())
     });
     let ours = count(&mut c, "SELECT count(*) FROM queue_results WHERE worker = 'ladder-worker-0'");
     assert!(ours > 0, "the server's own worker played on PostgreSQL");
