@@ -18,8 +18,9 @@ missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
 command -v tmux >/dev/null 2>&1 || missing+=(tmux)
-# PostgreSQL for tests/it/queue.rs (the job queue's PostgreSQL backend, feature `postgres`): the
-# test starts a throwaway cluster itself (initdb as the `postgres` user, a loopback port).
+# PostgreSQL for tests/it/queue.rs, tests/it/ladder_pg.rs and the ladder crate's store tests (the
+# PostgreSQL backends, feature `postgres`): each test starts a throwaway cluster itself (initdb
+# as the `postgres` user, a loopback port).
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
 # nginx, openssl and curl for tests/it/ladder_tls.rs (the ladder behind a TLS reverse proxy, as
 # docs/deploy.md sets it up, with a throwaway self-signed certificate).

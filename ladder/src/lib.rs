@@ -3,8 +3,9 @@
 //! deterministic matchmaking, and the server shows leaderboards (the tournament's standings),
 //! bot pages and matches. docs/ladder.md describes it for organisers and players.
 //!
-//! - `config`: `ladder.toml`. `db`: the storage, the only module with SQL: the `Store` trait
-//!   and `SqliteStore`, the ladder's SQLite database (WAL, one writer).
+//! - `config`: `ladder.toml`. `db`: the storage, the only module with SQL: the `Store` trait,
+//!   `SqliteStore`, the ladder's SQLite database (WAL, one writer), and `PgStore` (feature
+//!   `postgres`), the same tables in PostgreSQL.
 //! - `auth`: passwords (argon2id), secrets, names, the session store.
 //! - `server`: the axum router and its pages (templates in `templates/`, compiled in), over
 //!   `views` (each page's view model), `extract` (who is asking: `Page`, `CurrentUser`,
@@ -41,6 +42,8 @@ pub mod time;
 pub mod views;
 
 pub use config::LadderConfig;
+#[cfg(feature = "postgres")]
+pub use db::postgres::PgStore;
 pub use db::{Db, SqliteStore, Store};
 pub use jobs::{Job, Jobs};
 pub use server::Ladder;

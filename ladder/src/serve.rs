@@ -44,7 +44,10 @@ pub fn serve(
 ) -> Result<(), ServeError> {
     let runtime =
         tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(ServeError::Runtime)?;
-    runtime.block_on(async move {
+    // The storage and the queue are dropped here, after the runtime: a synchronous PostgreSQL
+    // client blocks on its own runtime when dropped, which a tokio thread may not do.
+    let _outlive_runtime = (db.clone(), jobs.clone());
+    let served = runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(bind)
             .await
             .map_err(|source| ServeError::Bind { bind: bind.to_string(), source })?;
@@ -58,7 +61,9 @@ pub fn serve(
             })
             .await
             .map_err(ServeError::Stopped)
-    })
+    });
+    drop(runtime);
+    served
 }
 
 /// Every second, takes the finished jobs in (matches onto the boards, validation verdicts) and

@@ -19,6 +19,7 @@ mod club;
 mod play;
 mod rate;
 mod security;
+mod store;
 
 struct Site {
     app: Router,

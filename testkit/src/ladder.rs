@@ -28,9 +28,14 @@ impl Server {
     /// Starts `exe serve ladder.toml --db ladder.db` in `dir` on a free port with `workers`
     /// worker processes of lease `lease` seconds, and waits until it serves.
     pub fn start(exe: &Path, dir: &Path, workers: usize, lease: f64) -> Server {
+        Server::start_on(exe, dir, "ladder.db", workers, lease)
+    }
+
+    /// As [`Server::start`], on the ladder database `db` (a file or a `postgres://` URL).
+    pub fn start_on(exe: &Path, dir: &Path, db: &str, workers: usize, lease: f64) -> Server {
         let port = free_port();
         let mut child = Command::new(exe)
-            .args(["serve", "ladder.toml", "--db", "ladder.db", "--bind", &format!("127.0.0.1:{port}")])
+            .args(["serve", "ladder.toml", "--db", db, "--bind", &format!("127.0.0.1:{port}")])
             .args(["--workers", &workers.to_string(), "--lease", &lease.to_string()])
             .current_dir(dir)
             .stdout(Stdio::piped())

@@ -17,6 +17,8 @@ mod fuzz;
 mod game_list;
 mod ladder_e2e;
 mod ladder_ops;
+#[cfg(feature = "postgres")]
+mod ladder_pg;
 mod ladder_play;
 mod ladder_tls;
 mod legacy;

@@ -46,8 +46,9 @@ pub struct WorkerArgs {
     #[arg(long, value_name = "SECS", default_value_t = 1.0)]
     poll: f64,
     /// Only jobs of this group (a tournament's are `tournament/EVENT`). With `ladder` and a
-    /// `sqlite:` queue (a ladder's database, as `arena serve` starts its workers), the worker
-    /// also plays the games people play in the browser.
+    /// ladder's database as the queue (`sqlite:` its file, or its `postgres://` database, as
+    /// `arena serve` starts its workers), the worker also plays the games people play in the
+    /// browser.
     #[arg(long)]
     group: Option<String>,
     /// Where compiled WASM bots are kept for the next worker of this machine (default:
@@ -161,14 +162,15 @@ pub fn worker_cmd(args: WorkerArgs, games: &crate::games::Games) -> anyhow::Resu
     opts.wasm_cache =
         if args.no_wasm_cache { None } else { args.wasm_cache.clone().or_else(default_wasm_cache) };
     // A ladder's worker plays the people's games too: their seats wait for moves made on the
-    // ladder's pages, in the ladder's database (the queue's file).
-    if let (Some(cardarena_ladder::jobs::GROUP), Some(path)) =
-        (args.group.as_deref(), args.db.strip_prefix("sqlite:"))
-    {
-        let db = cardarena_ladder::SqliteStore::open(std::path::Path::new(
-            path.strip_prefix("//").unwrap_or(path),
-        ))?;
-        opts.people = Some(cardarena_ladder::play::people(Arc::new(db)));
+    // ladder's pages, in the ladder's database (the queue's file or PostgreSQL database).
+    if args.group.as_deref() == Some(cardarena_ladder::jobs::GROUP) {
+        let ladder_db = match args.db.strip_prefix("sqlite:") {
+            Some(path) => Some(path.strip_prefix("//").unwrap_or(path)),
+            None => cardarena_ladder::db::is_postgres(&args.db).then_some(args.db.as_str()),
+        };
+        if let Some(location) = ladder_db {
+            opts.people = Some(cardarena_ladder::play::people(cardarena_ladder::db::open(location)?));
+        }
     }
     let version = cardarena::tournament::queue::arena_version();
     eprintln!("worker {name} (arena {version}) on {}", queue.name());

@@ -5,16 +5,18 @@ use std::sync::Arc;
 
 use anyhow::{bail, Context};
 
-use cardarena_ladder::{self as ladder, Jobs, LadderConfig, SqliteStore, Store};
+use cardarena_ladder::{self as ladder, Jobs, LadderConfig, SqliteStore};
 
 #[derive(Debug, clap::Args)]
 pub struct ServeArgs {
     /// The ladder's settings (games, limits, matchmaking, registration); default: every game,
     /// invite-only (docs/ladder.md).
     ladder: Option<PathBuf>,
-    /// The ladder database (created on first start).
-    #[arg(long, default_value = "ladder.db")]
-    db: PathBuf,
+    /// The ladder database: a SQLite file (created on first start), or, in a build with the
+    /// feature `postgres`, postgres://USER@HOST:PORT/DB (one ladder served with workers on
+    /// other machines; its tables are created on first start).
+    #[arg(long, value_name = "FILE|URL", default_value = "ladder.db")]
+    db: String,
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1:8080")]
     bind: String,
@@ -30,7 +32,8 @@ pub struct ServeArgs {
     /// runs out. A heartbeat renews it every third of it while the match plays.
     #[arg(long, value_name = "SECS", default_value_t = 60.0)]
     lease: f64,
-    /// Copy the database (while a server may be using it) to FILE and exit.
+    /// Copy the database (while a server may be using it) to FILE and exit (SQLite; back a
+    /// PostgreSQL ladder up with pg_dump).
     #[arg(long, value_name = "FILE")]
     backup: Option<PathBuf>,
 }
@@ -59,15 +62,21 @@ pub fn serve_cmd(args: ServeArgs, games: &crate::games::Games) -> anyhow::Result
         Some(path) => ladder::config::load(path, games.lib())?,
         None => LadderConfig::of(games.lib()),
     };
-    let db = Arc::new(SqliteStore::open(&args.db)?);
+    let postgres = ladder::db::is_postgres(&args.db);
     if let Some(to) = &args.backup {
+        if postgres {
+            bail!(
+                "--backup copies a SQLite ladder; back up a PostgreSQL ladder with its own tools, e.g. `pg_dump --format=custom --file=ladder.dump DB` (docs/deploy.md)"
+            );
+        }
         if to.exists() {
             bail!("{} exists; name a new file for the backup", to.display());
         }
-        db.backup(to)?;
-        println!("copied {} to {}", args.db.display(), to.display());
+        SqliteStore::open(std::path::Path::new(&args.db))?.backup(to)?;
+        println!("copied {} to {}", args.db, to.display());
         return Ok(());
     }
+    let db = ladder::db::open(&args.db)?;
     let url = args
         .url
         .clone()
@@ -79,15 +88,17 @@ pub fn serve_cmd(args: ServeArgs, games: &crate::games::Games) -> anyhow::Result
             ladder::server::invite_link(&url, &code)
         );
     }
-    // The queue lives in the ladder's own database file (its tables are `queue_*`).
-    let queue = cardarena::tournament::queue::open(&format!("sqlite:{}", args.db.display()))?;
+    // The queue lives in the ladder's own database (its tables are `queue_*`); its workers fetch
+    // the bots from it by content hash.
+    let queue_url = if postgres { args.db.clone() } else { format!("sqlite:{}", args.db) };
+    let queue = cardarena::tournament::queue::open(&queue_url)?;
     let jobs = Arc::new(Jobs::new(queue, config.clone()));
     let workers = args.workers.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
     if !(args.lease.is_finite() && args.lease > 0.0) {
         bail!("--lease must be a number of seconds above 0, not {}", args.lease);
     }
-    let supervisor = supervise(&args.db, workers, args.lease, stop.clone())?;
+    let supervisor = supervise(&queue_url, workers, args.lease, stop.clone())?;
     let served = ladder::serve::serve(db, config, jobs, &args.bind, &url, || {
         println!("Serving the ladder at {url} with {workers} worker process(es) (Ctrl-C stops)");
     });
@@ -96,18 +107,18 @@ pub fn serve_cmd(args: ServeArgs, games: &crate::games::Games) -> anyhow::Result
     Ok(served?)
 }
 
-/// Keeps `n` worker processes (`arena worker --db sqlite:DB --group ladder --lease SECS --poll
-/// 0.2`: an idle worker looks for the next matches five times a second) running: one that exits or is killed is started again, and its match is played again once
-/// its lease runs out.
+/// Keeps `n` worker processes (`arena worker --db QUEUE --group ladder --lease SECS --poll
+/// 0.2`: an idle worker looks for the next matches five times a second) running: one that exits
+/// or is killed is started again, and its match is played again once its lease runs out.
 fn supervise(
-    db: &std::path::Path,
+    queue_url: &str,
     n: usize,
     lease: f64,
     stop: Arc<std::sync::atomic::AtomicBool>,
 ) -> anyhow::Result<std::thread::JoinHandle<()>> {
     use std::sync::atomic::Ordering;
     let exe = std::env::current_exe().context("cannot find the arena program to start workers")?;
-    let url = format!("sqlite:{}", db.display());
+    let url = queue_url.to_string();
     let lease = lease.to_string();
     let start = move |k: usize| {
         let mut worker = std::process::Command::new(&exe);

@@ -103,6 +103,25 @@ pub enum Frozen {
     Ready(Vec<(BotRow, Version)>),
 }
 
+/// What stands at `deadline` in `game` of `db`, given how many versions uploaded by then are
+/// still being validated (each backend counts them in its own SQL).
+pub(super) fn frozen(db: &dyn Store, game: &str, deadline: i64, validating: i64) -> Result<Frozen, DbError> {
+    if validating > 0 {
+        return Ok(Frozen::Validating(validating as usize));
+    }
+    let mut out = Vec::new();
+    for bot in db.bots()?.into_iter().filter(|b| b.game == game && !b.disabled) {
+        if db.user(bot.owner)?.is_none_or(|u| u.disabled) {
+            continue;
+        }
+        let newest = db.versions(bot.id)?.into_iter().find(|v| v.created <= deadline && v.state == "ready");
+        if let Some(v) = newest {
+            out.push((bot, v));
+        }
+    }
+    Ok(Frozen::Ready(out))
+}
+
 impl SqliteStore {
     pub(super) fn create_class_event(
         &self,
@@ -188,21 +207,7 @@ impl SqliteStore {
                 |r| r.get(0),
             )
         })?;
-        if validating > 0 {
-            return Ok(Frozen::Validating(validating as usize));
-        }
-        let mut out = Vec::new();
-        for bot in self.bots()?.into_iter().filter(|b| b.game == game && !b.disabled) {
-            if self.user(bot.owner)?.is_none_or(|u| u.disabled) {
-                continue;
-            }
-            let newest =
-                self.versions(bot.id)?.into_iter().find(|v| v.created <= deadline && v.state == "ready");
-            if let Some(v) = newest {
-                out.push((bot, v));
-            }
-        }
-        Ok(Frozen::Ready(out))
+        frozen(self, game, deadline, validating)
     }
 
     pub(super) fn freeze_class_event(

@@ -1,6 +1,8 @@
-//! The ladder's SQLite database: accounts, invites, API tokens, sessions, bot files (by content
-//! hash), bots and their versions, and the matches they played. One connection behind a mutex:
-//! one writer, in WAL mode so that readers (the worker processes, `--backup`) do not wait.
+//! The ladder's storage: accounts, invites, API tokens, sessions, bot files (by content hash),
+//! bots and their versions, and the matches they played, behind the trait [`Store`].
+//! [`SqliteStore`] keeps them in one SQLite file: one connection behind a mutex, one writer, in
+//! WAL mode so that readers (the worker processes, `--backup`) do not wait. `postgres::PgStore`
+//! (feature `postgres`) keeps the same tables in PostgreSQL.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
@@ -8,6 +10,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 pub mod class;
 pub mod play;
+#[cfg(feature = "postgres")]
+pub mod postgres;
 
 use class::{Entry, Event, Frozen, NewEvent};
 use play::{Game, NewPlayGame, Turn};
@@ -28,13 +32,20 @@ pub fn secret() -> String {
 /// A storage failure, whichever [`Store`] failed; the message names where the data is and
 /// what to do.
 #[derive(Debug, thiserror::Error)]
-#[error(
-    "ladder database {path}: {source} (check that the file is a ladder database and the disk is not full)"
-)]
+#[error("ladder database {path}: {source} ({})", hint(.path))]
 pub struct DbError {
     path: String,
     #[source]
     source: Box<dyn std::error::Error + Send + Sync>,
+}
+
+/// What to check when the storage at `location` fails.
+fn hint(location: &str) -> &'static str {
+    if is_postgres(location) {
+        "check that the PostgreSQL server is running and reachable, and the database is the ladder's"
+    } else {
+        "check that the file is a ladder database and the disk is not full"
+    }
 }
 
 impl DbError {
@@ -387,7 +398,8 @@ pub enum UploadRefused {
 }
 
 /// The ladder's storage: every query and change the ladder makes, whatever keeps them
-/// ([`SqliteStore`], the default: one SQLite file). The ladder holds it as [`Db`].
+/// ([`SqliteStore`], the default: one SQLite file; `postgres::PgStore` with the feature
+/// `postgres`). The ladder holds it as [`Db`].
 pub trait Store: Send + Sync {
     /// Where the data is (a file, a server), for messages.
     fn location(&self) -> String;
@@ -779,6 +791,30 @@ pub trait Store: Send + Sync {
 
 /// The ladder's storage as the ladder holds it.
 pub type Db = dyn Store;
+
+/// Whether `db` names a PostgreSQL database (`postgres://…` or `postgresql://…`) rather than
+/// a SQLite file.
+pub fn is_postgres(db: &str) -> bool {
+    db.starts_with("postgres://") || db.starts_with("postgresql://")
+}
+
+/// Opens the ladder's storage at `db`: a PostgreSQL URL (in a build with the feature
+/// `postgres`), else the path of a SQLite file (created if needed).
+///
+/// # Errors
+/// The database cannot be opened, or the URL names a backend this build lacks.
+pub fn open(db: &str) -> Result<std::sync::Arc<Db>> {
+    if is_postgres(db) {
+        #[cfg(feature = "postgres")]
+        return Ok(std::sync::Arc::new(postgres::PgStore::connect(db)?));
+        #[cfg(not(feature = "postgres"))]
+        return Err(DbError::new(
+            cardarena::tournament::queue::redact(db),
+            "this arena was built without PostgreSQL; build it with `--features postgres`, or give a SQLite file",
+        ));
+    }
+    Ok(std::sync::Arc::new(SqliteStore::open(Path::new(db))?))
+}
 
 /// The ladder database in one SQLite file.
 pub struct SqliteStore {
