@@ -91,7 +91,7 @@ async fn a_refused_upload_shows_the_form_again_with_the_reason() {
     let r = alice.upload(&s.app, "blade", "snake", "snake.py", b"print(1)", true).await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_upload_form(&r.body);
-    assert!(r.body.contains("role=\"alert\">Not uploaded: a bot is a .lua script"), "{}", r.body);
+    assert!(r.body.contains("role=\"alert\">Not uploaded: a bot is a .lua or .js script"), "{}", r.body);
     assert!(r.body.contains("not .py"), "{}", r.body);
     assert!(r.body.contains("name=\"name\" value=\"snake\""), "the name is kept: {}", r.body);
     assert!(r.body.contains("<option value=\"blade\" selected>"), "the game is kept: {}", r.body);
