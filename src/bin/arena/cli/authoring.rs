@@ -110,13 +110,18 @@ pub(super) struct SchemaArgs {
     #[arg(long)]
     game: String,
     /// Print the LuaLS annotations (a `---@meta` file) instead of the JSON Schema.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "python")]
     lua: bool,
+    /// Print Python `TypedDict` type hints instead of the JSON Schema.
+    #[arg(long)]
+    python: bool,
 }
 
 pub(super) fn schema_cmd(args: SchemaArgs) -> anyhow::Result<()> {
     let text = if args.lua {
         cardarena::schema::lua_annotations(&args.game)
+    } else if args.python {
+        cardarena::schema::python_stubs(&args.game)
     } else {
         cardarena::schema::observation_schema_text(&args.game)
     };
