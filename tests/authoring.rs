@@ -64,6 +64,13 @@ fn committed_schemas_and_annotations_match_the_rust_types() {
             cardarena::schema::observation_schema_text(game).unwrap(),
             "docs/schema/{game}.observation.json is stale: run `arena schema --game {game} > docs/schema/{game}.observation.json`"
         );
+        let ts = std::fs::read_to_string(repo(&format!("docs/schema/{game}.d.ts"))).unwrap();
+        assert_eq!(
+            ts,
+            cardarena::schema::ts_declarations(game).unwrap(),
+            "docs/schema/{game}.d.ts is stale: run `arena schema --game {game} --ts > docs/schema/{game}.d.ts`"
+        );
+        assert_eq!(stdout(&arena(&["schema", "--game", game, "--ts"])), ts);
         let lua = std::fs::read_to_string(repo(&format!("docs/schema/{game}.lua"))).unwrap();
         assert_eq!(
             lua,
@@ -368,7 +375,7 @@ fn generated_readmes_link_only_to_files_that_exist() {
         let rules = std::fs::read_to_string(folder.join(format!("docs/games/{game}.md"))).unwrap();
         assert!(rules.contains("## Observation") || rules.contains("# Observation"), "{game}");
     }
-    for lang in ["lua", "rust", "c", "wat"] {
+    for lang in ["lua", "javascript", "rust", "c", "wat"] {
         let folder = scratch(&format!("links-new-{lang}")).join("mybot");
         let o = arena(&["new", folder.to_str().unwrap(), "--game", "ecard", "--lang", lang]);
         assert!(o.status.success(), "{}", stderr(&o));
@@ -851,6 +858,46 @@ fn new_lua_project_plays_and_has_editor_annotations() {
     let o = arena(&["new", project.to_str().unwrap(), "--game", "blade"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("already exists"), "{}", stderr(&o));
+}
+
+#[test]
+fn new_javascript_project_plays_and_has_typescript_declarations() {
+    let dir = scratch("new-js");
+    let project = dir.join("jsbot");
+    let o = arena(&["new", project.to_str().unwrap(), "--game", "blade", "--lang", "javascript"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let bot = project.join("bot.js");
+    let text = std::fs::read_to_string(&bot).unwrap();
+    assert!(text.contains("@param {import(\"./types/blade\").BladeObservation} obs"), "{text}");
+    assert!(text.contains("//   obs.hand"), "{text}");
+    let types = std::fs::read_to_string(project.join("types/blade.d.ts")).unwrap();
+    assert_eq!(types, cardarena::schema::ts_declarations("blade").unwrap());
+    assert!(types.contains("export interface BladeObservation {"), "{types}");
+    let readme = std::fs::read_to_string(project.join("README.md")).unwrap();
+    assert!(readme.contains("arena check bot.js --game blade") && readme.contains("JavaScript"), "{readme}");
+    let o = arena(&["play", "--game", "blade", "--bots", &format!("{},random", bot.display()), "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!(v["seats"][0]["faults"].as_array().unwrap().is_empty(), "{v}");
+}
+
+#[test]
+fn check_reports_a_working_javascript_bot_and_refuses_a_syntax_error() {
+    let bot = repo("example_bots/js/ecard_greedy.js");
+    let o =
+        arena(&["check", &bot, "--game", "ecard", "--deals", "4", "--against", "random", "--threads", "2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    for want in ["verdicts: no faults in 8 matches", "fuel per decision: mean", "of 2000000000"] {
+        assert!(out.contains(want), "missing {want:?} in\n{out}");
+    }
+    let dir = scratch("js-syntax");
+    let broken = dir.join("broken.js");
+    std::fs::write(&broken, "function act(obs) {\n  return obs.legal[0\n}\n").unwrap();
+    let o = arena(&["check", broken.to_str().unwrap(), "--game", "blade"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("cannot be loaded") && err.contains("broken.js:3: SyntaxError"), "{err}");
 }
 
 #[test]

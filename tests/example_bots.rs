@@ -1,10 +1,11 @@
 //! The example bots (`example_bots/`, docs/bot-api.md) as users run them, through the `arena`
 //! binary:
 //!
-//! * every example bot (each `example_bots/lua/*.lua`, each `example_bots/wasm/*.wasm`, and
+//! * every example bot (each `example_bots/lua/*.lua`, `example_bots/js/*.js`, each
+//!   `example_bots/wasm/*.wasm`, and
 //!   `example_bots/wat/first_legal.wat` in every game) plays matches of its game against
 //!   `random` and `greedy`, in every seat, with `arena play --json`, and never faults;
-//! * every greedy example (Lua and Rust) beats `random` on a fixed set of deals. Those
+//! * every greedy example (Lua, JavaScript and Rust) beats `random` on a fixed set of deals. Those
 //!   statistical checks use `arena tournament` (one process, so a WASM module is compiled
 //!   once for 100 matches, not once per match); the deals are fixed, so the check is
 //!   deterministic, and the thresholds leave a wide margin below the rates these deals give
@@ -110,6 +111,14 @@ fn lua_bots_play_without_faults() {
     // A random and a greedy bot per game, and blade_montecarlo.lua.
     assert_eq!(bots.len(), 9, "{bots:?}");
     no_faults(&bots, &[0, 1, 2, 3, 4]);
+}
+
+#[test]
+fn js_bots_play_without_faults() {
+    let bots = files("example_bots/js", ".js");
+    // A random and a greedy bot per game.
+    assert_eq!(bots.len(), 8, "{bots:?}");
+    no_faults(&bots, &[0, 1, 2]);
 }
 
 #[test]
@@ -223,6 +232,7 @@ fn beats_random(name: &str, bot: &str, min_wins: u64) {
 fn blade_greedy_examples_beat_random() {
     beats_random("blade-lua", "example_bots/lua/blade_greedy.lua", 75);
     beats_random("blade-rust", "example_bots/wasm/blade_rust.wasm", 75);
+    beats_random("blade-js", "example_bots/js/blade_greedy.js", 75);
 }
 
 #[test]
@@ -230,12 +240,14 @@ fn ecard_examples_beat_random() {
     beats_random("ecard-lua", "example_bots/lua/ecard_greedy.lua", 85);
     beats_random("ecard-rust", "example_bots/wasm/ecard_rust.wasm", 85);
     beats_random("ecard-c", "example_bots/wasm/ecard_c.wasm", 85);
+    beats_random("ecard-js", "example_bots/js/ecard_greedy.js", 85);
 }
 
 #[test]
 fn lost_cities_greedy_examples_beat_random() {
     beats_random("lost-cities-lua", "example_bots/lua/lost-cities_greedy.lua", 90);
     beats_random("lost-cities-rust", "example_bots/wasm/lost-cities_rust.wasm", 90);
+    beats_random("lost-cities-js", "example_bots/js/lost-cities_greedy.js", 90);
 }
 
 /// Intensity: the example at a table with three uniformly random bots (the built-in `random`
@@ -265,4 +277,5 @@ fn intensity_beats_random(name: &str, bot: &str, min_points: f64) {
 fn intensity_greedy_examples_beat_random() {
     intensity_beats_random("intensity-lua", "example_bots/lua/intensity_greedy.lua", 2.0);
     intensity_beats_random("intensity-rust", "example_bots/wasm/intensity_rust.wasm", 2.0);
+    intensity_beats_random("intensity-js", "example_bots/js/intensity_greedy.js", 2.0);
 }

@@ -149,6 +149,33 @@ fn verify_confirms_an_unchanged_match_with_lua_and_wasm_bots() {
 }
 
 #[test]
+fn verify_confirms_a_match_of_javascript_bots_and_a_capsule_replays_a_js_crash() {
+    let dir = scratch("verify-js");
+    let bots = format!(
+        "{},{},greedy,{}",
+        root("example_bots/js/intensity_greedy.js"),
+        root("example_bots/js/intensity_random.js"),
+        root("example_bots/lua/intensity_random.lua")
+    );
+    let (replay, _) = play(&dir, "intensity", &bots, "4");
+    let o = arena(&["replay", s(&replay), "--verify"]);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).starts_with("verified: "), "{}", stdout(&o));
+
+    let (_, log) =
+        play(&dir, "lost-cities", &format!("{},greedy", root("tests/data/bots/crash_third.js")), "3");
+    assert!(log.contains("crash_third.js:7: Error: deliberate failure on decision 3"), "{log}");
+    let line =
+        log.lines().find(|l| l.trim_start().starts_with("capsule: ")).unwrap_or_else(|| panic!("{log}"));
+    let path = line.trim_start().trim_start_matches("capsule: ").split(" (").next().unwrap().to_string();
+    let o = arena(&["repro", &path]);
+    let out = stdout(&o);
+    assert!(o.status.success(), "{out}{}", stderr(&o));
+    assert!(out.contains("same failure reproduced at your 3rd decision, #"), "{out}");
+    assert!(!out.contains("<- differs"), "every reply and fuel count as recorded: {out}");
+}
+
+#[test]
 fn verify_names_the_first_decision_that_differs_when_a_bot_changed() {
     let dir = scratch("verify-changed");
     let bot = dir.join("mine.lua");

@@ -81,6 +81,144 @@ pub fn lua_annotations(game: &str) -> Option<String> {
     Some(out)
 }
 
+/// TypeScript declarations (a `.d.ts` file) of game `game`'s observation, for JavaScript bots'
+/// editors (`// @ts-check` with a JSDoc `@param {import("./blade").BladeObservation} obs`): one
+/// `export interface` per object type and one `export type` per enumeration or union, generated
+/// from [`observation_schema`]. `None` for an unknown game.
+pub fn ts_declarations(game: &str) -> Option<String> {
+    let schema = observation_schema(game)?;
+    let mut w = LuaWriter { prefix: pascal(game), defs: Map::new() };
+    if let Some(Value::Object(defs)) = schema.get("$defs") {
+        w.defs = defs.clone();
+    }
+    let mut out = format!(
+        "// cardarena: the {game} observation, for JavaScript and TypeScript editors. Generated from\n\
+         // the arena's Rust types (`arena schema --game {game} --ts`); do not edit.\n\
+         // Arrays are 0-based: the entry of seat s is at [s]. Integers are numbers.\n\n"
+    );
+    let root_name = schema.get("title").and_then(Value::as_str).unwrap_or("Observation");
+    out.push_str(&ts_definition(&w, &w.class_name(root_name), &schema));
+    let mut blocks: BTreeMap<String, String> = BTreeMap::new();
+    for (name, def) in &w.defs {
+        blocks.insert(w.class_name(name), ts_definition(&w, &w.class_name(name), def));
+    }
+    for block in blocks.values() {
+        out.push('\n');
+        out.push_str(block);
+    }
+    out.push_str(
+        "\n/** What `init(info)` receives before the first decision. */\n\
+         export interface InitInfo {\n  game: string;\n  variant: string;\n  seat: number;\n  \
+         players: number;\n  seed: number;\n}\n",
+    );
+    Some(out)
+}
+
+fn ts_doc(text: Option<String>, indent: &str) -> String {
+    match text {
+        Some(d) if !d.is_empty() => format!("{indent}/** {} */\n", d.replace("*/", "* /")),
+        _ => String::new(),
+    }
+}
+
+/// The declaration of one named type.
+fn ts_definition(w: &LuaWriter, name: &str, schema: &Value) -> String {
+    let mut out = ts_doc(description(schema), "");
+    if let Some(values) = w.enum_values(schema) {
+        out.push_str(&format!("export type {name} =\n"));
+        for (v, d) in values {
+            let doc = d.map_or_else(String::new, |d| format!(" // {d}"));
+            out.push_str(&format!("  | {}{doc}\n", lua_literal(&v)));
+        }
+        out.push_str("  ;\n");
+        return out;
+    }
+    if let Some(variants) = schema.get("oneOf").and_then(Value::as_array) {
+        if variants.iter().all(|v| v.get("properties").is_some()) {
+            let members: Vec<String> = variants.iter().map(|v| ts_object(w, v, "  ")).collect();
+            out.push_str(&format!("export type {name} =\n  | {};\n", members.join("\n  | ")));
+            return out;
+        }
+    }
+    if schema.get("properties").is_some() {
+        out.push_str(&format!("export interface {name} {}\n", ts_object(w, schema, "")));
+        return out;
+    }
+    out.push_str(&format!("export type {name} = {};\n", ts_type(w, schema)));
+    out
+}
+
+/// An object type's body: `{ field: type; ... }`, each field with its description.
+fn ts_object(w: &LuaWriter, schema: &Value, indent: &str) -> String {
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let mut out = String::from("{\n");
+    if let Some(Value::Object(props)) = schema.get("properties") {
+        for (field, s) in props {
+            let optional = if required.contains(&field.as_str()) { "" } else { "?" };
+            out.push_str(&ts_doc(description(s), &format!("{indent}  ")));
+            out.push_str(&format!("{indent}  {field}{optional}: {};\n", ts_type(w, s)));
+        }
+    }
+    out.push_str(indent);
+    out.push('}');
+    out
+}
+
+/// The TypeScript type of a schema.
+fn ts_type(w: &LuaWriter, s: &Value) -> String {
+    if let Some(r) = s.get("$ref").and_then(Value::as_str) {
+        return w.class_name(r.rsplit('/').next().unwrap_or(r));
+    }
+    if let Some(c) = s.get("const") {
+        return lua_literal(c);
+    }
+    if let Some(alts) = s.get("anyOf").or_else(|| s.get("oneOf")).and_then(Value::as_array) {
+        return alts.iter().map(|a| ts_type(w, a)).collect::<Vec<_>>().join(" | ");
+    }
+    if let Some(values) = s.get("enum").and_then(Value::as_array) {
+        return values.iter().map(lua_literal).collect::<Vec<_>>().join(" | ");
+    }
+    match s.get("type") {
+        Some(Value::Array(types)) => types
+            .iter()
+            .map(|t| {
+                let mut single = s.clone();
+                single["type"] = t.clone();
+                ts_type(w, &single)
+            })
+            .collect::<Vec<_>>()
+            .join(" | "),
+        Some(Value::String(t)) => match t.as_str() {
+            "integer" | "number" => "number".into(),
+            "boolean" => "boolean".into(),
+            "string" => "string".into(),
+            "null" => "null".into(),
+            "array" => {
+                let item = s.get("items").map_or_else(|| "unknown".into(), |i| ts_type(w, i));
+                if item.contains(['|', ' ']) {
+                    format!("({item})[]")
+                } else {
+                    format!("{item}[]")
+                }
+            }
+            "object" => {
+                let key = s.get("propertyNames").map_or_else(|| "string".into(), |k| ts_type(w, k));
+                let value = match s.get("additionalProperties") {
+                    Some(v @ Value::Object(_)) => ts_type(w, v),
+                    _ => "unknown".into(),
+                };
+                format!("Record<{key}, {value}>")
+            }
+            _ => "unknown".into(),
+        },
+        _ => "unknown".into(),
+    }
+}
+
 /// `lost-cities` → `LostCities` (the type names in schemas, LuaLS classes and `arena new`).
 pub fn pascal(game: &str) -> String {
     game.split('-')

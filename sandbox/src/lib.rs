@@ -46,6 +46,7 @@
 pub mod baseline;
 mod bulk;
 mod fault;
+mod interp;
 mod limits;
 mod log;
 mod lua;
@@ -114,6 +115,9 @@ pub enum Kind {
     Lua,
     /// A WebAssembly core module, binary (`.wasm`) or text (`.wat`).
     Wasm,
+    /// A JavaScript source file (`.js`, `.mjs`), run by the QuickJS-ng interpreter compiled to
+    /// WebAssembly: a script defining `function act(obs)`, or a module exporting `act`.
+    Js,
 }
 
 impl Kind {
@@ -123,16 +127,24 @@ impl Kind {
         match ext.as_str() {
             "lua" => Some(Kind::Lua),
             "wasm" | "wat" => Some(Kind::Wasm),
+            "js" | "mjs" => Some(Kind::Js),
             _ => None,
         }
     }
 
-    /// `"lua"` or `"wasm"`.
+    /// `"lua"`, `"wasm"` or `"js"`.
     pub const fn as_str(self) -> &'static str {
         match self {
             Kind::Lua => "lua",
             Kind::Wasm => "wasm",
+            Kind::Js => "js",
         }
+    }
+
+    /// Whether bots of this kind are source text run by an interpreter compiled to WebAssembly
+    /// (JavaScript): fuel and memory as for WASM bots, the source's own language for the rest.
+    pub const fn interpreted(self) -> bool {
+        matches!(self, Kind::Js)
     }
 }
 
@@ -160,6 +172,8 @@ pub(crate) struct Shared {
     watch: Arc<watchdog::Watchlist>,
     /// The Lua prelude, compiled once by this process (host-made bytecode).
     lua_prelude: Arc<[u8]>,
+    /// The interpreters of interpreted bots, snapshotted and compiled at their first use.
+    interp: interp::Interpreters,
 }
 
 /// The sandbox: create one per process, clone it freely (clones share the engine); give each
@@ -199,7 +213,8 @@ impl Sandbox {
         let lua_prelude = lua::compile_prelude().map_err(SandboxError)?.into();
         let watch = Arc::new(watchdog::Watchlist::default());
         let wasm = wasm::WasmEngine::new(watch.clone(), WASM_POOL_SLOTS, None).map_err(SandboxError)?;
-        Ok(Sandbox { shared: Arc::new(Shared { wasm, watch, lua_prelude }) })
+        let interp = interp::Interpreters::new();
+        Ok(Sandbox { shared: Arc::new(Shared { wasm, watch, lua_prelude, interp }) })
     }
 
     /// A lane of this sandbox for one more worker thread: a wasmtime engine of its own (with a
@@ -227,6 +242,7 @@ impl Sandbox {
                 wasm,
                 watch: self.shared.watch.clone(),
                 lua_prelude: self.shared.lua_prelude.clone(),
+                interp: self.shared.interp.for_lane(),
             }),
         })
     }
@@ -254,10 +270,13 @@ impl Sandbox {
                 self.shared.lua_prelude.clone(),
             )?)),
             Kind::Wasm => ProgramInner::Wasm(Arc::new(wasm::WasmProgram::load(&self.shared, bytes)?)),
+            Kind::Js => {
+                ProgramInner::Interp(Arc::new(interp::InterpProgram::load(&self.shared, kind, name, bytes)?))
+            }
         };
         let random_key = match kind {
             Kind::Lua => shape_key::lua_key(bytes),
-            Kind::Wasm => hash_key(&hash),
+            Kind::Wasm | Kind::Js => hash_key(&hash),
         };
         Ok(Program { name: name.into(), kind, hash, random_key, inner })
     }
@@ -267,18 +286,7 @@ impl Sandbox {
     /// ([`Program::compiled`]) made by one sandbox loads into another with the same hash. A
     /// cache of compiled bots is keyed by it and the bot's content hash.
     pub fn compatibility_hash(&self) -> String {
-        struct Sha(Sha256);
-        impl std::hash::Hasher for Sha {
-            fn write(&mut self, bytes: &[u8]) {
-                self.0.update(bytes);
-            }
-            fn finish(&self) -> u64 {
-                0
-            }
-        }
-        let mut h = Sha(Sha256::new());
-        std::hash::Hash::hash(&self.shared.wasm.engine.precompile_compatibility_hash(), &mut h);
-        h.0.finalize().iter().map(|b| format!("{b:02x}")).collect()
+        engine_hash(&self.shared.wasm.engine)
     }
 
     /// A WASM program from the compiled code of [`Program::compiled`], named `name`, with the
@@ -325,12 +333,12 @@ impl Sandbox {
     pub fn load_file(&self, path: &Path) -> Result<Program, Fault> {
         let kind = Kind::from_path(path).ok_or_else(|| {
             Fault::load(format!(
-                "{}: unknown bot file extension (expected .lua, .wasm or .wat)",
+                "{}: unknown bot file extension (expected .lua, .js, .wasm or .wat)",
                 path.display()
             ))
         })?;
         let limit = match kind {
-            Kind::Lua => MAX_LUA_SOURCE,
+            Kind::Lua | Kind::Js => MAX_LUA_SOURCE,
             Kind::Wasm => MAX_WASM_MODULE,
         } as u64;
         let too_big = |n: u64| Fault::load(format!("{}: {n} bytes; the limit is {limit}", path.display()));
@@ -359,6 +367,7 @@ impl Sandbox {
 enum ProgramInner {
     Lua(Arc<lua::LuaProgram>),
     Wasm(Arc<wasm::WasmProgram>),
+    Interp(Arc<interp::InterpProgram>),
 }
 
 /// A loaded bot program: compiled Lua source, or a compiled WASM module with its imports
@@ -413,7 +422,7 @@ impl Program {
     /// `None` for Lua (nothing to gain: its source compiles in microseconds).
     pub fn compiled(&self) -> Option<Vec<u8>> {
         match &self.inner {
-            ProgramInner::Lua(_) => None,
+            ProgramInner::Lua(_) | ProgramInner::Interp(_) => None,
             ProgramInner::Wasm(p) => p.compiled().ok(),
         }
     }
@@ -430,6 +439,7 @@ impl Program {
         let inner = match &self.inner {
             ProgramInner::Lua(p) => ProgramInner::Lua(p.clone()),
             ProgramInner::Wasm(p) => ProgramInner::Wasm(p.on(&sandbox.shared)?),
+            ProgramInner::Interp(p) => ProgramInner::Interp(p.on(&sandbox.shared)?),
         };
         Ok(Program {
             name: self.name.clone(),
@@ -455,6 +465,9 @@ impl Program {
         let inner = match &self.inner {
             ProgramInner::Lua(p) => InstanceInner::Lua(Box::new(p.start(limits, seed, init_info_json)?)),
             ProgramInner::Wasm(p) => InstanceInner::Wasm(Box::new(p.start(limits, init_info_json)?)),
+            ProgramInner::Interp(p) => {
+                InstanceInner::Interp(Box::new(p.start(limits, seed, init_info_json)?))
+            }
         };
         Ok(Instance { inner })
     }
@@ -463,6 +476,7 @@ impl Program {
 enum InstanceInner {
     Lua(Box<lua::LuaInstance>),
     Wasm(Box<wasm::WasmInstance>),
+    Interp(Box<interp::InterpInstance>),
 }
 
 /// One bot in one match. `Send`, not shared: one decision at a time.
@@ -500,6 +514,7 @@ impl Instance {
         match &mut self.inner {
             InstanceInner::Lua(i) => i.act(observation_json),
             InstanceInner::Wasm(i) => i.act(observation_json),
+            InstanceInner::Interp(i) => i.act(observation_json),
         }
     }
 
@@ -531,6 +546,7 @@ impl Instance {
         match &mut self.inner {
             InstanceInner::Lua(i) => i.act_value(observation),
             InstanceInner::Wasm(i) => i.act_value(observation, write_json),
+            InstanceInner::Interp(i) => i.act_value(observation, write_json),
         }
     }
 
@@ -549,7 +565,7 @@ impl Instance {
     pub fn unknown_fields(&self) -> Vec<String> {
         match &self.inner {
             InstanceInner::Lua(i) => i.unknown_fields(),
-            InstanceInner::Wasm(_) => Vec::new(),
+            InstanceInner::Wasm(_) | InstanceInner::Interp(_) => Vec::new(),
         }
     }
 
@@ -558,6 +574,7 @@ impl Instance {
         match &self.inner {
             InstanceInner::Lua(_) => Kind::Lua,
             InstanceInner::Wasm(_) => Kind::Wasm,
+            InstanceInner::Interp(i) => i.kind(),
         }
     }
 
@@ -566,6 +583,7 @@ impl Instance {
         match &self.inner {
             InstanceInner::Lua(i) => i.fuel_used_last(),
             InstanceInner::Wasm(i) => i.fuel_used_last(),
+            InstanceInner::Interp(i) => i.fuel_used_last(),
         }
     }
 
@@ -574,6 +592,7 @@ impl Instance {
         match &self.inner {
             InstanceInner::Lua(i) => i.fuel_total(),
             InstanceInner::Wasm(i) => i.fuel_total(),
+            InstanceInner::Interp(i) => i.fuel_total(),
         }
     }
 
@@ -582,6 +601,7 @@ impl Instance {
         match &self.inner {
             InstanceInner::Lua(i) => i.fuel_init(),
             InstanceInner::Wasm(i) => i.fuel_init(),
+            InstanceInner::Interp(i) => i.fuel_init(),
         }
     }
 
@@ -591,6 +611,7 @@ impl Instance {
         match &self.inner {
             InstanceInner::Lua(i) => i.memory_peak(),
             InstanceInner::Wasm(i) => i.memory_peak(),
+            InstanceInner::Interp(i) => i.memory_peak(),
         }
     }
 
@@ -601,8 +622,25 @@ impl Instance {
         match &mut self.inner {
             InstanceInner::Lua(i) => i.take_log(),
             InstanceInner::Wasm(i) => i.take_log(),
+            InstanceInner::Interp(i) => i.take_log(),
         }
     }
+}
+
+/// [`Sandbox::compatibility_hash`] of an engine.
+pub(crate) fn engine_hash(engine: &wasmtime::Engine) -> String {
+    struct Sha(Sha256);
+    impl std::hash::Hasher for Sha {
+        fn write(&mut self, bytes: &[u8]) {
+            self.0.update(bytes);
+        }
+        fn finish(&self) -> u64 {
+            0
+        }
+    }
+    let mut h = Sha(Sha256::new());
+    std::hash::Hash::hash(&engine.precompile_compatibility_hash(), &mut h);
+    h.0.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// The first 16 hex digits of a content hash as a number (0 if it has none).
@@ -632,6 +670,8 @@ mod tests {
         assert_eq!(Kind::from_path(Path::new("a/b.lua")), Some(Kind::Lua));
         assert_eq!(Kind::from_path(Path::new("b.WASM")), Some(Kind::Wasm));
         assert_eq!(Kind::from_path(Path::new("b.wat")), Some(Kind::Wasm));
+        assert_eq!(Kind::from_path(Path::new("b.js")), Some(Kind::Js));
+        assert_eq!(Kind::from_path(Path::new("b.mjs")), Some(Kind::Js));
         assert_eq!(Kind::from_path(Path::new("b.py")), None);
         assert_eq!(Kind::from_path(Path::new("lua")), None);
     }

@@ -72,6 +72,21 @@ impl Limits {
         log_bytes_per_match: 64 << 10,
     };
 
+    /// JavaScript defaults: 2G fuel per decision, 20G per match, 8G for start-up (loading the
+    /// source and `init`), 64 MiB linear memory (the interpreter's own heap included), 3 s
+    /// backstop, 64 KiB of log. The fuel is wasmtime fuel on the interpreter, calibrated so that
+    /// the example greedy bots use about the same share of their limit as the Lua ones (400 times
+    /// Lua's units: docs/sandbox.md has the measurements); QuickJS runs about 0.13 ns per unit, so
+    /// a decision at the limit takes about a quarter of a second.
+    pub const JS: Limits = Limits {
+        fuel_per_decision: 2_000_000_000,
+        fuel_per_match: 20_000_000_000,
+        fuel_init: 8_000_000_000,
+        memory_bytes: 64 << 20,
+        wall_per_decision: Duration::from_secs(3),
+        log_bytes_per_match: 64 << 10,
+    };
+
     /// The documented defaults for a kind of bot ([`Limits::LUA`] or [`Limits::WASM`]).
     ///
     /// There is deliberately no `Default` impl: a Lua unit and a WASM unit buy very different
@@ -81,6 +96,7 @@ impl Limits {
         match kind {
             Kind::Lua => Limits::LUA,
             Kind::Wasm => Limits::WASM,
+            Kind::Js => Limits::JS,
         }
     }
 }

@@ -370,7 +370,7 @@ fn sched_yield(_: Caller<'_, Host>) -> i32 {
 }
 
 /// The WASI functions written here; the rest of [`PREVIEW1`] are NOSYS stubs.
-fn define(linker: &mut Linker<Host>) -> wasmtime::Result<()> {
+pub(crate) fn define(linker: &mut Linker<Host>) -> wasmtime::Result<()> {
     linker
         .func_wrap(MODULE, "fd_read", fd_read)?
         .func_wrap(MODULE, "fd_write", fd_write)?

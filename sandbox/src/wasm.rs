@@ -292,7 +292,7 @@ pub(crate) fn out_of_fuel(caller: &mut Caller<'_, Host>) -> wasmtime::Error {
 }
 
 /// `env.log(ptr, len)`: one line of the bot's log.
-fn host_log(mut caller: Caller<'_, Host>, ptr: i32, len: i32) -> wasmtime::Result<()> {
+pub(crate) fn host_log(mut caller: Caller<'_, Host>, ptr: i32, len: i32) -> wasmtime::Result<()> {
     let (ptr, len) = (ptr as u32 as usize, len as u32 as usize);
     charge_host(&mut caller, LOG_BASE_FUEL + len as u64)?;
     let Some(Extern::Memory(memory)) = caller.get_export("memory") else {

@@ -1,4 +1,4 @@
-//! Sandbox limits as people write them (arena.toml's `[limits]`, `[limits.lua]`, `[limits.wasm]`,
+//! Sandbox limits as people write them (arena.toml's `[limits]`, `[limits.lua]`, `[limits.wasm]`, `[limits.js]`,
 //! the command line's flags), layered into the [`Limits`] one bot runs under.
 //!
 //! The layers, lowest first: the sandbox's defaults for the bot's kind ([`Limits::default_for`]),
@@ -23,6 +23,8 @@ pub struct LimitsConfig {
     pub lua: Option<KindLimits>,
     /// Overrides for WASM bots only (`[event.limits.wasm]`).
     pub wasm: Option<KindLimits>,
+    /// Overrides for JavaScript bots only (`[event.limits.js]`).
+    pub js: Option<KindLimits>,
 }
 
 /// The overrides for one kind of bot: the same fields, and no deeper nesting.
@@ -72,6 +74,7 @@ impl LimitsConfig {
             memory_mb: self.memory_mb.or(below.memory_mb),
             lua: kind(&self.lua, &below.lua),
             wasm: kind(&self.wasm, &below.wasm),
+            js: kind(&self.js, &below.js),
         }
     }
 
@@ -88,6 +91,7 @@ impl LimitsConfig {
         let own = match kind {
             Kind::Lua => &self.lua,
             Kind::Wasm => &self.wasm,
+            Kind::Js => &self.js,
         };
         if let Some(own) = own {
             own.write(&mut limits);

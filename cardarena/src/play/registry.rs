@@ -75,8 +75,8 @@ impl Loader {
         Ok(self.sandbox.get_or_init(|| s))
     }
 
-    /// Resolves a bot name as typed by a user: a built-in name, or a path to a `.lua`, `.wasm` or
-    /// `.wat` file, which is read and checked (Lua parsed, WASM compiled and its ABI checked).
+    /// Resolves a bot name as typed by a user: a built-in name, or a path to a `.lua`, `.js`,
+    /// `.wasm` or `.wat` file, which is read and checked (Lua parsed, WASM compiled and its ABI checked).
     ///
     /// # Errors
     /// Unknown names, missing files, unsupported extensions, and programs the sandbox refuses
@@ -101,7 +101,7 @@ impl Loader {
         let path = Path::new(name);
         if Kind::from_path(path).is_none() {
             return Err(HostError::Request(format!(
-                "unknown bot {name:?}: a bot is a built-in ({}), a path to a .lua, .wasm or .wat file, or legacy:<protocol>:<file.wasm> (`arena docs legacy-bots`)",
+                "unknown bot {name:?}: a bot is a built-in ({}), a path to a .lua, .js, .wasm or .wat file, or legacy:<protocol>:<file.wasm> (`arena docs legacy-bots`)",
                 BUILTIN_BOTS.join(", ")
             )));
         }
@@ -162,7 +162,7 @@ impl Loader {
         let path = Path::new(name);
         let kind = Kind::from_path(path).ok_or_else(|| {
             HostError::Request(format!(
-                "bot {name:?} is not named .lua, .wasm or .wat, so its kind is unknown"
+                "bot {name:?} is not named .lua, .js, .wasm or .wat, so its kind is unknown"
             ))
         })?;
         let file = path.file_name().map_or_else(|| name.to_string(), |n| n.to_string_lossy().into_owned());
@@ -416,7 +416,7 @@ impl Lanes {
     /// if none was started: then there are only built-ins, and nothing to copy).
     pub fn new(sandbox: Option<&Sandbox>, bots: Vec<BotSource>, workers: usize) -> Lanes {
         let wasm = bots.iter().any(|b| match b {
-            BotSource::File { program, .. } => program.kind() == Kind::Wasm,
+            BotSource::File { program, .. } => program.kind() != Kind::Lua,
             BotSource::Legacy { .. } => true,
             BotSource::Builtin(_) | BotSource::Failed { .. } => false,
         });

@@ -35,6 +35,8 @@ use cardarena::play::Match;
 
 const TRIVIAL_LUA: &str = include_str!("../../../benches/bots/trivial.lua");
 const RANDOM_LUA: &str = include_str!("../../../benches/bots/random.lua");
+const TRIVIAL_JS: &str = include_str!("../../../benches/bots/trivial.js");
+const RANDOM_JS: &str = include_str!("../../../benches/bots/random.js");
 const RANDOM_WAT: &str = include_str!("../../../benches/bots/random.wat");
 const TRIVIAL_WAT: &str = include_str!("../../../benches/bots/trivial.wat");
 const FIRST_LEGAL_WAT: &str = include_str!("../../../example_bots/wat/first_legal.wat");
@@ -57,7 +59,7 @@ const MC_LUA_CAP: &str = "local PER_DECISION = 2500000";
 
 /// Version of the JSON output's keys and of what they measure: raised whenever a key's meaning
 /// changes (BENCHMARKS.md, "JSON keys", says what each version changed).
-pub const BENCH_FORMAT: u32 = 5;
+pub const BENCH_FORMAT: u32 = 6;
 
 /// What `arena bench` measures and prints.
 #[derive(Debug, Clone)]
@@ -277,6 +279,8 @@ struct Programs {
     first_legal: Program,
     random_lua: Program,
     random_wasm: Program,
+    trivial_js: Program,
+    random_js: Program,
 }
 
 fn load(sandbox: &Sandbox, name: &str, kind: Kind, source: impl AsRef<[u8]>) -> anyhow::Result<Program> {
@@ -409,6 +413,8 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<String> {
         first_legal: load(&sandbox, "first_legal.wat", Kind::Wasm, FIRST_LEGAL_WAT)?,
         random_lua: load(&sandbox, "random.lua", Kind::Lua, RANDOM_LUA)?,
         random_wasm: load(&sandbox, "random.wat", Kind::Wasm, RANDOM_WAT)?,
+        trivial_js: load(&sandbox, "trivial.js", Kind::Js, TRIVIAL_JS)?,
+        random_js: load(&sandbox, "random.js", Kind::Js, RANDOM_JS)?,
     };
     let mut report = Report { rows: Vec::new(), extra: Map::new() };
 
@@ -521,6 +527,11 @@ fn decisions(clock: &Clock, p: &Programs, child: &Path, report: &mut Report) -> 
     let lua_ns = clock.ns_per_call(|| check(&lua.act(&obs).expect("acts")));
     let mut wasm = started_for(&file_source(&p.trivial_wasm), clock, &LimitsConfig::default());
     let wasm_ns = clock.ns_per_call(|| check(&wasm.act(&obs).expect("acts")));
+    let mut js = started_for(&file_source(&p.trivial_js), clock, &LimitsConfig::default());
+    let js_ns = clock.ns_per_call(|| check(&js.act(&obs).expect("acts")));
+    let mut js_fuel =
+        p.trivial_js.start(&Limits::JS, 1, "{}").map_err(|f| anyhow::anyhow!("{}", f.message))?;
+    js_fuel.act(&json_text).map_err(|f| anyhow::anyhow!("{}", f.message))?;
     let mut first_legal = started_for(&file_source(&p.first_legal), clock, &LimitsConfig::default());
     let first_legal_ns = clock.ns_per_call(|| check(&first_legal.act(&obs).expect("acts")));
     let legacy_program = p
@@ -557,6 +568,7 @@ fn decisions(clock: &Clock, p: &Programs, child: &Path, report: &mut Report) -> 
     for (key, label, v, target) in [
         ("decision_lua_ns", "decision: Lua (trivial.lua)", lua_ns, 3000.0),
         ("decision_wasm_ns", "decision: WASM (trivial.wat)", wasm_ns, 1000.0),
+        ("decision_js_ns", "decision: JavaScript (trivial.js)", js_ns, 100_000.0),
     ] {
         report
             .add(key, label, v, "ns")
@@ -569,6 +581,9 @@ fn decisions(clock: &Clock, p: &Programs, child: &Path, report: &mut Report) -> 
     report
         .add("decision_legacy_ns", "decision: legacy WASI command (intensity_c.wasm)", legacy_ns, "ns")
         .versus(format!("{:.0}x faster than process", process_ns / legacy_ns));
+    report
+        .add("decision_js_fuel", "fuel of that JavaScript decision", js_fuel.fuel_used_last() as f64, "fuel")
+        .versus(format!("{:.2} ns per unit", js_ns / js_fuel.fuel_used_last().max(1) as f64));
     report.add("decision_process_ns", "decision: process per decision", process_ns, "ns");
     report
         .add("decision_process_wall_ns", "the same in wall time (no target)", process_wall_ns, "ns")
@@ -633,6 +648,7 @@ fn starts(clock: &Clock, p: &Programs, child: &Path, report: &mut Report) {
     };
     let lua = start(&p.random_lua);
     let wasm = start(&p.random_wasm);
+    let js = start(&p.random_js);
     let process_clock = Clock { batch: clock.batch * 2, samples: clock.samples.min(5), ..*clock };
     let process = process_clock.ns_per_call_by(thread_and_children_cpu, || {
         std::hint::black_box(spawn_child(child, &json_text).expect("arena-bench-child answered before"));
@@ -640,6 +656,7 @@ fn starts(clock: &Clock, p: &Programs, child: &Path, report: &mut Report) {
     for (key, label, v, target) in [
         ("start_lua_ns", "start a bot: Lua", lua, 50_000.0),
         ("start_wasm_ns", "start a bot: WASM", wasm, 10_000.0),
+        ("start_js_ns", "start a bot: JavaScript (snapshot, load, init)", js, 2_000_000.0),
     ] {
         report
             .add(key, label, v, "ns")
@@ -866,7 +883,7 @@ fn metering(clock: &Clock, sandbox: &Sandbox, report: &mut Report) -> anyhow::Re
                 let mut plain = PlainLua::new(text, 1).map_err(anyhow::Error::msg)?;
                 metered_vs_plain(clock, &program, "{}", calib_obs, |o| plain.act(o))?
             }
-            Kind::Wasm => {
+            Kind::Wasm | Kind::Js => {
                 let mut plain = PlainWasm::new(text.as_bytes()).map_err(anyhow::Error::msg)?;
                 metered_vs_plain(clock, &program, "{}", calib_obs, |o| plain.act(o))?
             }

@@ -1,4 +1,4 @@
-//! `arena new NAME --game G --lang lua|rust|c|wat`: a ready-to-run bot project.
+//! `arena new NAME --game G --lang lua|javascript|rust|c|wat`: a ready-to-run bot project.
 //!
 //! Every template is compiled into the binary (`include_str!`), so an installed `arena` needs
 //! no checkout. The Rust project gets a copy of the SDK (example_bots/rust/cardarena-bot) and
@@ -17,6 +17,8 @@ use super::print_out;
 pub(super) enum Lang {
     /// Lua 5.4: bot.lua, editor annotations in types/, .luarc.json.
     Lua,
+    /// JavaScript (run by the arena's QuickJS-ng): bot.js, TypeScript declarations in types/.
+    Javascript,
     /// Rust compiled to wasm32-unknown-unknown, with a copy of the SDK.
     Rust,
     /// C compiled with clang to wasm32, without libc.
@@ -42,6 +44,7 @@ pub(super) struct NewArgs {
 }
 
 const LUA_BOT: &str = include_str!("templates/bot.lua");
+const JS_BOT: &str = include_str!("templates/bot.js");
 const LUA_RC: &str = include_str!("templates/luarc.json");
 const LUA_CARDARENA: &str = include_str!("templates/cardarena.lua");
 const RUST_CARGO: &str = include_str!("templates/Cargo.toml.txt");
@@ -262,6 +265,7 @@ pub(super) fn new_cmd(args: NewArgs) -> anyhow::Result<()> {
 fn lang_name(lang: Lang) -> &'static str {
     match lang {
         Lang::Lua => "Lua",
+        Lang::Javascript => "JavaScript",
         Lang::Rust => "Rust",
         Lang::C => "C",
         Lang::Wat => "WAT",
@@ -280,8 +284,9 @@ fn crate_name(name: &str) -> String {
     s
 }
 
-/// The observation's top-level fields as Lua comment lines, from the JSON Schema.
-fn field_comments(game: &str) -> String {
+/// The observation's top-level fields as comment lines (`comment` is `--` or `//`), from the
+/// JSON Schema.
+fn field_comments(game: &str, comment: &str) -> String {
     let schema = cardarena::schema::observation_schema(game).expect("a known game");
     let mut out = Vec::new();
     if let Some(Value::Object(props)) = schema.get("properties") {
@@ -292,7 +297,7 @@ fn field_comments(game: &str) -> String {
                 .and_then(Value::as_str)
                 .map(|d| d.split_whitespace().collect::<Vec<_>>().join(" "))
                 .unwrap_or_default();
-            out.push(format!("--   obs.{field:<width$}  {d}"));
+            out.push(format!("{comment}   obs.{field:<width$}  {d}"));
         }
     }
     out.join("\n")
@@ -312,6 +317,7 @@ fn project_files(
     let wasm = format!("{}.wasm", krate.replace('-', "_"));
     let bot_file = match lang {
         Lang::Lua => "bot.lua".to_string(),
+        Lang::Javascript => "bot.js".to_string(),
         Lang::Rust => format!("target/wasm32-unknown-unknown/release/{wasm}"),
         Lang::C => "bot.wasm".to_string(),
         Lang::Wat => "bot.wat".to_string(),
@@ -331,11 +337,17 @@ fn project_files(
     let mut files: Vec<(String, String)> = Vec::new();
     let build: Vec<(String, &str)> = match lang {
         Lang::Lua => {
-            files.push(("bot.lua".into(), fill(LUA_BOT).replace("{{FIELDS}}", &field_comments(game))));
+            files.push(("bot.lua".into(), fill(LUA_BOT).replace("{{FIELDS}}", &field_comments(game, "--"))));
             files.push((".luarc.json".into(), LUA_RC.to_string()));
             let types = cardarena::schema::lua_annotations(game).expect("a known game");
             files.push((format!("types/{game}.lua"), types));
             files.push(("types/cardarena.lua".into(), LUA_CARDARENA.to_string()));
+            Vec::new()
+        }
+        Lang::Javascript => {
+            files.push(("bot.js".into(), fill(JS_BOT).replace("{{FIELDS}}", &field_comments(game, "//"))));
+            let types = cardarena::schema::ts_declarations(game).expect("a known game");
+            files.push((format!("types/{game}.d.ts"), types));
             Vec::new()
         }
         Lang::Rust => {
@@ -376,6 +388,7 @@ fn project_files(
     };
     let edit = match lang {
         Lang::Lua => "[bot.lua](bot.lua) (`act(obs)`; VS Code with the \"Lua\" extension completes `obs.` from [types/](types/))",
+        Lang::Javascript => "[bot.js](bot.js) (`act(obs)`; VS Code completes `obs.` from [types/](types/))",
         Lang::Rust => "[src/lib.rs](src/lib.rs) (`act`; the observation is typed in [cardarena-bot/src/](cardarena-bot/src/lib.rs))",
         Lang::C => "[bot.c](bot.c) (`act`; [cardarena.h](cardarena.h) has the JSON helpers)",
         Lang::Wat => "[bot.wat](bot.wat) (`act`; the ABI is described at its top)",

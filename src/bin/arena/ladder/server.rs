@@ -662,7 +662,7 @@ async fn accept_upload(
     if bytes.is_empty() {
         return Err(AppError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
-            "the bot file is empty; choose a .lua, .wasm or .wat file",
+            "the bot file is empty; choose a .lua, .js, .wasm or .wat file",
         ));
     }
     let game_id: GameId = game.parse().map_err(|e: cardarena::play::games::UnknownGame| {
@@ -712,7 +712,7 @@ fn too_large(max: usize) -> AppError {
 
 /// The bot's language: WASM by its magic bytes (`\0asm`), WASM text by the `.wat` extension
 /// (kept as text: the sandbox compiles it when it loads, as it does for `arena check` and
-/// `arena play`), Lua by the `.lua` extension (or, with no extension, text). Anything else is
+/// `arena play`), JavaScript by `.js`, Lua by the `.lua` extension (or, with no extension, text). Anything else is
 /// refused with what is accepted.
 fn language(file_name: &str, bytes: &[u8]) -> Result<&'static str, String> {
     let ext =
@@ -730,10 +730,12 @@ fn language(file_name: &str, bytes: &[u8]) -> Result<&'static str, String> {
         ),
         Some("wat") if std::str::from_utf8(bytes).is_ok() => Ok("wat"),
         Some("wat") => Err("the .wat file is not UTF-8 text; save it as UTF-8".into()),
+        Some("js") if std::str::from_utf8(bytes).is_ok() => Ok("js"),
+        Some("js") => Err("the JavaScript file is not UTF-8 text; save it as UTF-8".into()),
         Some("lua") | None if std::str::from_utf8(bytes).is_ok() => Ok("lua"),
         Some("lua") | None => Err("the Lua file is not UTF-8 text; save it as UTF-8".into()),
         Some(other) => Err(format!(
-            "a bot is a .lua script, a .wasm module or a .wat (WebAssembly text) module, not .{other}"
+            "a bot is a .lua or .js script, a .wasm module or a .wat (WebAssembly text) module, not .{other}"
         )),
     }
 }
@@ -824,7 +826,7 @@ async fn take_upload_form(
     let (file_name, bytes) = file.ok_or_else(|| {
         AppError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
-            "the form has no file; choose a .lua, .wasm or .wat file",
+            "the form has no file; choose a .lua, .js, .wasm or .wat file",
         )
     })?;
     let (bot, _) = accept_upload(ladder, &me, &filled.game, &filled.name, &file_name, bytes).await?;
@@ -1299,6 +1301,8 @@ mod tests {
         assert_eq!(language("bot", b"\0asm\x01\0\0\0"), Ok("wasm"));
         assert_eq!(language("bot.lua", b"function act(o) end"), Ok("lua"));
         assert_eq!(language("", b"function act(o) end"), Ok("lua"));
+        assert_eq!(language("bot.js", b"function act(o) { return o.legal[0]; }"), Ok("js"));
+        assert!(language("bot.js", b"\xff\xfe").unwrap_err().contains("UTF-8"));
         assert!(language("bot.wasm", b"function act(o) end").unwrap_err().contains("not a WASM module"));
         assert!(language("bot.lua", b"\0asm\x01\0\0\0").unwrap_err().contains("name it .wasm"));
         assert!(language("bot.py", b"print(1)").unwrap_err().contains("not .py"));

@@ -1,0 +1,9 @@
+// ecard_random.js: the simplest possible ecard bot. It picks one of the legal actions uniformly
+// at random. Run it with:
+//   arena play --game ecard --bots example_bots/js/ecard_random.js,greedy
+//
+// obs.legal always holds every legal action for this decision (docs/games/ecard.md), and
+// Math.random is seeded from the match seed and the seat, so the same seed replays the same match.
+function act(obs) {
+  return obs.legal[Math.floor(Math.random() * obs.legal.length)];
+}
