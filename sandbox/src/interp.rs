@@ -64,8 +64,12 @@ pub(crate) struct Language {
 pub(crate) const JAVASCRIPT: Language =
     Language { kind: Kind::Js, module: include_bytes!("../interp/quickjs/quickjs.wasm") };
 
+/// RustPython, built by `scripts/build-python.sh` from `sandbox/interp/python/glue`.
+pub(crate) const PYTHON: Language =
+    Language { kind: Kind::Python, module: include_bytes!("../interp/python/python.wasm") };
+
 /// Every interpreter, in the order of [`Interpreters`]' slots.
-const LANGUAGES: [&Language; 1] = [&JAVASCRIPT];
+const LANGUAGES: [&Language; 2] = [&JAVASCRIPT, &PYTHON];
 
 /// The interpreter for a kind of bot, with its slot in [`Interpreters`].
 pub(crate) fn language(kind: Kind) -> Option<(usize, &'static Language)> {

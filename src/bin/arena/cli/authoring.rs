@@ -34,7 +34,7 @@ pub(super) use super::new::{new_cmd, tutorial_cmd, NewArgs, TutorialArgs};
 
 #[derive(Debug, clap::Args)]
 pub(super) struct CheckArgs {
-    /// The bot to check: a .lua, .js, .wasm or .wat file.
+    /// The bot to check: a .lua, .js, .py, .wasm or .wat file.
     bot: String,
     /// The game.
     #[arg(long)]
@@ -66,7 +66,7 @@ pub(super) struct GradeArgs {
     /// The variant (default: the game's first).
     #[arg(long)]
     variant: Option<String>,
-    /// The folder of bots: every .lua, .js, .wasm and .wat file directly in it is graded.
+    /// The folder of bots: every .lua, .js, .py, .wasm and .wat file directly in it is graded.
     #[arg(long, value_name = "DIR")]
     bots: PathBuf,
     /// Grade the folder's files as legacy stdin/stdout programs of this protocol (`blade`,
@@ -248,7 +248,7 @@ pub(super) fn check_cmd(args: CheckArgs) -> anyhow::Result<()> {
 fn check_game<G: Hosted>(args: &CheckArgs) -> anyhow::Result<()> {
     let variant = registry::variant::<G>(args.variant.as_deref())?;
     if is_builtin_name(&args.bot) || args.bot == registry::HUMAN {
-        bail!("arena check takes a bot file (.lua, .js, .wasm or .wat), not {:?}", args.bot);
+        bail!("arena check takes a bot file (.lua, .js, .py, .wasm or .wat), not {:?}", args.bot);
     }
     if args.deals == 0 {
         bail!("--deals must be at least 1");
@@ -522,7 +522,7 @@ fn bot_files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
     }
     files.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
     if files.is_empty() {
-        bail!("no bot files (.lua, .js, .wasm, .wat) in {}", dir.display());
+        bail!("no bot files (.lua, .js, .py, .wasm, .wat) in {}", dir.display());
     }
     Ok(files)
 }

@@ -211,6 +211,7 @@ impl LimitArgs {
             lua: None,
             wasm: None,
             js: None,
+            python: None,
         }
     }
 }

@@ -171,6 +171,18 @@ fn boot() -> Result<State, String> {
     Ok(State { interp, api })
 }
 
+extern "C" {
+    /// The C library's and Rust's static constructors (wasm-ld makes it).
+    fn __wasm_call_ctors();
+}
+
+/// The reactor's start: the constructors (the host calls it once, before `wizer.initialize`).
+#[no_mangle]
+pub extern "C" fn _initialize() {
+    // SAFETY: called once by the host before any other export, as a reactor's start is.
+    unsafe { __wasm_call_ctors() }
+}
+
 /// Boots the interpreter (the snapshot is taken after this).
 #[export_name = "wizer.initialize"]
 pub extern "C" fn wizer_initialize() {

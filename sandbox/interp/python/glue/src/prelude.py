@@ -4,9 +4,10 @@
 # deep, 4 out of memory. The bot's module is its own dict; nothing here is in its namespace.
 import sys
 import builtins
+import encodings  # the codec search function (re's parser decodes latin-1)
 import math, random, json, re, collections, itertools, functools, heapq, bisect, string
 
-_emit = None  # one line of the bot's log; set by the glue
+# `_emit(line)`, one line of the bot's log, is set by the glue before this runs.
 _name = "bot.py"
 _bot = None
 _MAX_LINE = 4096
@@ -38,6 +39,8 @@ class _Log:
 _out = _Log()
 sys.stdout = _out
 sys.stderr = _out
+# A RecursionError (the `stack` verdict, with a traceback) well before the wasm stack runs out.
+sys.setrecursionlimit(500)
 
 
 def _unavailable(what):
