@@ -1,6 +1,7 @@
 //! The observation of every game as a JSON Schema, generated from the Rust types with `schemars`
 //! (the doc comments become descriptions), and the LuaLS type annotations generated from that
-//! schema, so that neither can drift from the JSON a bot receives.
+//! schema, and the Python `TypedDict` stubs (python.rs), so that none can drift from the JSON a
+//! bot receives.
 //!
 //! The committed copies live in `docs/schema/<game>.observation.json` and are compared with the
 //! generated ones by a test; `arena schema --game G` prints them, `arena new` writes the
@@ -9,6 +10,9 @@
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
+
+mod python;
+pub use python::python_stubs;
 
 // ---- generation ----------------------------------------------------------------------------
 

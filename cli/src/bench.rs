@@ -943,7 +943,7 @@ fn metering(clock: &Clock, sandbox: &Sandbox, report: &mut Report) -> anyhow::Re
                 let mut plain = PlainLua::new(text, 1).map_err(anyhow::Error::msg)?;
                 metered_vs_plain(clock, &program, "{}", calib_obs, |o| plain.act(o))?
             }
-            Kind::Wasm | Kind::Js => {
+            Kind::Wasm | Kind::Js | Kind::Python => {
                 let mut plain = PlainWasm::new(text.as_bytes()).map_err(anyhow::Error::msg)?;
                 metered_vs_plain(clock, &program, "{}", calib_obs, |o| plain.act(o))?
             }

@@ -524,7 +524,7 @@ async fn accept_upload(
     if bytes.is_empty() {
         return Err(AppError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
-            "the bot file is empty; choose a .lua, .js, .wasm or .wat file",
+            "the bot file is empty; choose a .lua, .js, .py, .wasm or .wat file",
         ));
     }
     let game_id: GameId = ladder
@@ -586,10 +586,12 @@ fn language(file_name: &str, bytes: &[u8]) -> Result<&'static str, String> {
         Some("wat") => Err("the .wat file is not UTF-8 text; save it as UTF-8".into()),
         Some("js") if std::str::from_utf8(bytes).is_ok() => Ok("js"),
         Some("js") => Err("the JavaScript file is not UTF-8 text; save it as UTF-8".into()),
+        Some("py") if std::str::from_utf8(bytes).is_ok() => Ok("py"),
+        Some("py") => Err("the Python file is not UTF-8 text; save it as UTF-8".into()),
         Some("lua") | None if std::str::from_utf8(bytes).is_ok() => Ok("lua"),
         Some("lua") | None => Err("the Lua file is not UTF-8 text; save it as UTF-8".into()),
         Some(other) => Err(format!(
-            "a bot is a .lua or .js script, a .wasm module or a .wat (WebAssembly text) module, not .{other}"
+            "a bot is a .lua, .js or .py script, a .wasm module or a .wat (WebAssembly text) module, not .{other}"
         )),
     }
 }
@@ -682,7 +684,7 @@ async fn take_upload_form(
     let (file_name, bytes) = file.ok_or_else(|| {
         AppError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
-            "the form has no file; choose a .lua, .js, .wasm or .wat file",
+            "the form has no file; choose a .lua, .js, .py, .wasm or .wat file",
         )
     })?;
     let (bot, _) = accept_upload(ladder, &me, &filled.game, &filled.name, &file_name, bytes).await?;
@@ -942,6 +944,7 @@ mod tests {
         assert_eq!(language("bot.lua", b"function act(o) end"), Ok("lua"));
         assert_eq!(language("", b"function act(o) end"), Ok("lua"));
         assert_eq!(language("bot.js", b"function act(o) { return o.legal[0]; }"), Ok("js"));
+        assert_eq!(language("bot.py", b"def act(obs):\n    return obs['legal'][0]\n"), Ok("py"));
         assert!(language("bot.js", b"\xff\xfe").unwrap_err().contains("UTF-8"));
         assert!(language("bot.wasm", b"function act(o) end").unwrap_err().contains("not a WASM module"));
         assert!(language("bot.lua", b"\0asm\x01\0\0\0").unwrap_err().contains("name it .wasm"));

@@ -30,7 +30,9 @@
 //!
 //! Imports: `env.log(ptr, len)` (one line of the bot's log: `print`, `console.log`; charged as a
 //! WASM bot's) and `wasi_snapshot_preview1` functions, served by the deterministic shim of
-//! `wasi.rs` (a fixed clock, seeded `random_get`, no files); nothing else links.
+//! `wasi.rs` (a fixed clock, seeded `random_get`, no files; the preview1 functions it does not
+//! write, such as the file ones a library links but never calls for a bot, answer NOSYS);
+//! nothing else links.
 //!
 //! # Life of an interpreted bot
 //!
@@ -65,8 +67,12 @@ pub(crate) struct Language {
 pub(crate) const JAVASCRIPT: Language =
     Language { kind: Kind::Js, module: include_bytes!("../interp/quickjs/quickjs.wasm") };
 
+/// RustPython, built by `scripts/build-python.sh` from `sandbox/interp/python/glue`.
+pub(crate) const PYTHON: Language =
+    Language { kind: Kind::Python, module: include_bytes!("../interp/python/python.wasm") };
+
 /// Every interpreter, in the order of [`Interpreters`]' slots.
-const LANGUAGES: [&Language; 1] = [&JAVASCRIPT];
+const LANGUAGES: [&Language; 2] = [&JAVASCRIPT, &PYTHON];
 
 /// The interpreter for a kind of bot, with its slot in [`Interpreters`].
 pub(crate) fn language(kind: Kind) -> Option<(usize, &'static Language)> {
@@ -146,7 +152,8 @@ fn interpreter(
         // sandbox's configuration (a lane's engine is configured the same); `deserialize`
         // refuses code of an incompatible engine.
         let module = unsafe { Module::deserialize(engine, code) }.map_err(|e| format!("{e:#}"))?;
-        let linker = linker(engine).map_err(|e| format!("{e:#}"))?;
+        let mut linker = linker(engine).map_err(|e| format!("{e:#}"))?;
+        crate::wasi::define_stubs(&mut linker, &module).map_err(|e| format!("{e:#}"))?;
         linker.instantiate_pre(&module).map_err(|e| format!("linking the interpreter: {e:#}"))
     });
     made.clone()
@@ -210,7 +217,8 @@ fn snapshot(module: &[u8]) -> Result<Vec<u8>, String> {
     config.cranelift_opt_level(OptLevel::None).consume_fuel(true).cranelift_nan_canonicalization(true);
     let engine = Engine::new(&config).map_err(|e| format!("{e:#}"))?;
     let module = Module::new(&engine, &instrumented).map_err(|e| format!("{e:#}"))?;
-    let linker = linker(&engine).map_err(|e| format!("{e:#}"))?;
+    let mut linker = linker(&engine).map_err(|e| format!("{e:#}"))?;
+    crate::wasi::define_stubs(&mut linker, &module).map_err(|e| format!("{e:#}"))?;
     let mut store = Store::new(&engine, fresh_host(usize::MAX, LogBook::new(64 << 10)));
     let booted = store.set_fuel(BOOT_FUEL).and_then(|()| {
         let instance = linker.instantiate(&mut store, &module)?;

@@ -119,6 +119,9 @@ pub enum Kind {
     /// A JavaScript source file (`.js`, `.mjs`), run by the QuickJS-ng interpreter compiled to
     /// WebAssembly: a script defining `function act(obs)`, or a module exporting `act`.
     Js,
+    /// A Python source file (`.py`), run by RustPython compiled to WebAssembly: a module
+    /// defining `def act(obs)`.
+    Python,
 }
 
 impl Kind {
@@ -129,23 +132,26 @@ impl Kind {
             "lua" => Some(Kind::Lua),
             "wasm" | "wat" => Some(Kind::Wasm),
             "js" | "mjs" => Some(Kind::Js),
+            "py" => Some(Kind::Python),
             _ => None,
         }
     }
 
-    /// `"lua"`, `"wasm"` or `"js"`.
+    /// `"lua"`, `"wasm"`, `"js"` or `"python"`.
     pub const fn as_str(self) -> &'static str {
         match self {
             Kind::Lua => "lua",
             Kind::Wasm => "wasm",
             Kind::Js => "js",
+            Kind::Python => "python",
         }
     }
 
     /// Whether bots of this kind are source text run by an interpreter compiled to WebAssembly
-    /// (JavaScript): fuel and memory as for WASM bots, the source's own language for the rest.
+    /// (JavaScript, Python): fuel and memory as for WASM bots, the source's own language for
+    /// the rest.
     pub const fn interpreted(self) -> bool {
-        matches!(self, Kind::Js)
+        matches!(self, Kind::Js | Kind::Python)
     }
 }
 
@@ -271,13 +277,13 @@ impl Sandbox {
                 self.shared.lua_prelude.clone(),
             )?)),
             Kind::Wasm => ProgramInner::Wasm(Arc::new(wasm::WasmProgram::load(&self.shared, bytes)?)),
-            Kind::Js => {
+            Kind::Js | Kind::Python => {
                 ProgramInner::Interp(Arc::new(interp::InterpProgram::load(&self.shared, kind, name, bytes)?))
             }
         };
         let random_key = match kind {
             Kind::Lua => shape_key::lua_key(bytes),
-            Kind::Wasm | Kind::Js => hash_key(&hash),
+            Kind::Wasm | Kind::Js | Kind::Python => hash_key(&hash),
         };
         Ok(Program { name: name.into(), kind, hash, random_key, inner })
     }
@@ -334,12 +340,12 @@ impl Sandbox {
     pub fn load_file(&self, path: &Path) -> Result<Program, Fault> {
         let kind = Kind::from_path(path).ok_or_else(|| {
             Fault::load(format!(
-                "{}: unknown bot file extension (expected .lua, .js, .wasm or .wat)",
+                "{}: unknown bot file extension (expected .lua, .js, .py, .wasm or .wat)",
                 path.display()
             ))
         })?;
         let limit = match kind {
-            Kind::Lua | Kind::Js => MAX_LUA_SOURCE,
+            Kind::Lua | Kind::Js | Kind::Python => MAX_LUA_SOURCE,
             Kind::Wasm => MAX_WASM_MODULE,
         } as u64;
         let too_big = |n: u64| Fault::load(format!("{}: {n} bytes; the limit is {limit}", path.display()));
@@ -673,6 +679,7 @@ mod tests {
         assert_eq!(Kind::from_path(Path::new("b.wat")), Some(Kind::Wasm));
         assert_eq!(Kind::from_path(Path::new("b.js")), Some(Kind::Js));
         assert_eq!(Kind::from_path(Path::new("b.mjs")), Some(Kind::Js));
+        assert_eq!(Kind::from_path(Path::new("b.py")), Some(Kind::Python));
         assert_eq!(Kind::from_path(Path::new("b.py")), None);
         assert_eq!(Kind::from_path(Path::new("lua")), None);
     }

@@ -87,7 +87,22 @@ impl Limits {
         log_bytes_per_match: 64 << 10,
     };
 
-    /// The documented defaults for a kind of bot ([`Limits::LUA`] or [`Limits::WASM`]).
+    /// Python defaults: 4G fuel per decision, 40G per match, 16G for start-up, 128 MiB linear
+    /// memory (RustPython's heap after start-up is 16 MiB), 3 s backstop, 64 KiB of log. The
+    /// fuel is wasmtime fuel on the interpreter, 800 times Lua's units, so that the example
+    /// greedy bots use about the same share of their limit as the Lua ones (docs/python.md has
+    /// the measurements).
+    pub const PYTHON: Limits = Limits {
+        fuel_per_decision: 4_000_000_000,
+        fuel_per_match: 40_000_000_000,
+        fuel_init: 16_000_000_000,
+        memory_bytes: 128 << 20,
+        wall_per_decision: Duration::from_secs(3),
+        log_bytes_per_match: 64 << 10,
+    };
+
+    /// The documented defaults for a kind of bot ([`Limits::LUA`], [`Limits::WASM`],
+    /// [`Limits::JS`] or [`Limits::PYTHON`]).
     ///
     /// There is deliberately no `Default` impl: a Lua unit and a WASM unit buy very different
     /// amounts of work and time, so a kind-blind default would hand one kind of bot a budget
@@ -97,6 +112,7 @@ impl Limits {
             Kind::Lua => Limits::LUA,
             Kind::Wasm => Limits::WASM,
             Kind::Js => Limits::JS,
+            Kind::Python => Limits::PYTHON,
         }
     }
 }

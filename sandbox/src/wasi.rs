@@ -392,6 +392,40 @@ pub(crate) fn define(linker: &mut Linker<Host>) -> wasmtime::Result<()> {
     Ok(())
 }
 
+/// A NOSYS stub of preview1 function `name`, of the importer's own type `ty`: it answers NOSYS
+/// (any other result is zero) and the first one called is named in a failing run's message.
+fn define_stub(linker: &mut Linker<Host>, name: &str, ty: wasmtime::FuncType) -> wasmtime::Result<()> {
+    let fname: Arc<str> = name.into();
+    let wide: Vec<bool> = ty.results().map(|t| matches!(t, ValType::I64)).collect();
+    linker.func_new(MODULE, name, ty, move |mut caller, _params, results: &mut [Val]| {
+        let stdio = &mut caller.data_mut().stdio;
+        stdio.nosys.get_or_insert_with(|| fname.to_string());
+        for (slot, (val, &wide)) in results.iter_mut().zip(&wide).enumerate() {
+            *val = match (wide, slot) {
+                (true, _) => Val::I64(0),
+                (false, 0) => Val::I32(NOSYS),
+                (false, _) => Val::I32(0),
+            };
+        }
+        Ok(())
+    })?;
+    Ok(())
+}
+
+/// NOSYS stubs for the preview1 functions `module` imports that [`define`] does not write
+/// (an interpreter's C or Rust library may import file functions it never calls for a bot).
+pub(crate) fn define_stubs(linker: &mut Linker<Host>, module: &Module) -> wasmtime::Result<()> {
+    for import in module.imports() {
+        let (m, n) = (import.module(), import.name());
+        if m == MODULE && PREVIEW1.contains(&n) && !DEFINED.contains(&n) {
+            if let ExternType::Func(ty) = import.ty() {
+                define_stub(linker, n, ty)?;
+            }
+        }
+    }
+    Ok(())
+}
+
 const DEFINED: &[&str] = &[
     "fd_read",
     "fd_write",
@@ -485,22 +519,7 @@ impl StdioProgram {
                 problems.push(format!("imports `{m}.{n}` as something other than a function"));
                 continue;
             };
-            let fname: Arc<str> = n.into();
-            let wide: Vec<bool> = ty.results().map(|t| matches!(t, ValType::I64)).collect();
-            let stub = linker.func_new(m, n, ty, move |mut caller, _params, results: &mut [Val]| {
-                let stdio = &mut caller.data_mut().stdio;
-                stdio.nosys.get_or_insert_with(|| fname.to_string());
-                // An errno result says NOSYS; any other result is zero.
-                for (slot, (val, &wide)) in results.iter_mut().zip(&wide).enumerate() {
-                    *val = match (wide, slot) {
-                        (true, _) => Val::I64(0),
-                        (false, 0) => Val::I32(NOSYS),
-                        (false, _) => Val::I32(0),
-                    };
-                }
-                Ok(())
-            });
-            if let Err(e) = stub {
+            if let Err(e) = define_stub(&mut linker, n, ty) {
                 problems.push(format!("cannot stub `{m}.{n}`: {e:#}"));
             }
         }

@@ -1,11 +1,12 @@
 //! The example bots (`example_bots/`, docs/bot-api.md) as users run them, through the `arena`
 //! binary:
 //!
-//! * every example bot (each `example_bots/lua/*.lua`, `example_bots/js/*.js`, each
+//! * every example bot (each `example_bots/lua/*.lua`, `example_bots/js/*.js`,
+//!   `example_bots/python/*.py`, each
 //!   `example_bots/wasm/*.wasm`, and
 //!   `example_bots/wat/first_legal.wat` in every game) plays matches of its game against
 //!   `random` and `greedy`, in every seat, with `arena play --json`, and never faults;
-//! * every greedy example (Lua, JavaScript and Rust) beats `random` on a fixed set of deals. Those
+//! * every greedy example (Lua, JavaScript, Python and Rust) beats `random` on a fixed set of deals. Those
 //!   statistical checks use `arena tournament` (one process, so a WASM module is compiled
 //!   once for 100 matches, not once per match); the deals are fixed, so the check is
 //!   deterministic, and the thresholds leave a wide margin below the rates these deals give
@@ -122,6 +123,14 @@ fn js_bots_play_without_faults() {
 }
 
 #[test]
+fn python_bots_play_without_faults() {
+    let bots = files("example_bots/python", ".py");
+    // A random and a greedy bot per game.
+    assert_eq!(bots.len(), 8, "{bots:?}");
+    no_faults(&bots, &[0, 1]);
+}
+
+#[test]
 fn rust_bots_play_without_faults() {
     let bots: Vec<String> = wasm_bots().into_iter().filter(|b| b.ends_with("_rust.wasm")).collect();
     // One per game, and the Monte-Carlo Blade bot.
@@ -233,6 +242,7 @@ fn blade_greedy_examples_beat_random() {
     beats_random("blade-lua", "example_bots/lua/blade_greedy.lua", 75);
     beats_random("blade-rust", "example_bots/wasm/blade_rust.wasm", 75);
     beats_random("blade-js", "example_bots/js/blade_greedy.js", 75);
+    beats_random("blade-python", "example_bots/python/blade_greedy.py", 75);
 }
 
 #[test]
@@ -241,6 +251,7 @@ fn ecard_examples_beat_random() {
     beats_random("ecard-rust", "example_bots/wasm/ecard_rust.wasm", 85);
     beats_random("ecard-c", "example_bots/wasm/ecard_c.wasm", 85);
     beats_random("ecard-js", "example_bots/js/ecard_greedy.js", 85);
+    beats_random("ecard-python", "example_bots/python/ecard_greedy.py", 85);
 }
 
 #[test]
@@ -248,6 +259,7 @@ fn lost_cities_greedy_examples_beat_random() {
     beats_random("lost-cities-lua", "example_bots/lua/lost-cities_greedy.lua", 90);
     beats_random("lost-cities-rust", "example_bots/wasm/lost-cities_rust.wasm", 90);
     beats_random("lost-cities-js", "example_bots/js/lost-cities_greedy.js", 90);
+    beats_random("lost-cities-python", "example_bots/python/lost-cities_greedy.py", 90);
 }
 
 /// Intensity: the example at a table with three uniformly random bots (the built-in `random`
@@ -278,4 +290,5 @@ fn intensity_greedy_examples_beat_random() {
     intensity_beats_random("intensity-lua", "example_bots/lua/intensity_greedy.lua", 2.0);
     intensity_beats_random("intensity-rust", "example_bots/wasm/intensity_rust.wasm", 2.0);
     intensity_beats_random("intensity-js", "example_bots/js/intensity_greedy.js", 2.0);
+    intensity_beats_random("intensity-python", "example_bots/python/intensity_greedy.py", 2.0);
 }

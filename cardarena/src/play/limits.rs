@@ -1,5 +1,6 @@
-//! Sandbox limits as people write them (arena.toml's `[limits]`, `[limits.lua]`, `[limits.wasm]`, `[limits.js]`,
-//! the command line's flags), layered into the [`Limits`] one bot runs under.
+//! Sandbox limits as people write them (arena.toml's `[limits]`, `[limits.lua]`, `[limits.wasm]`,
+//! `[limits.js]`, `[limits.python]`, the command line's flags), layered into the [`Limits`] one
+//! bot runs under.
 //!
 //! The layers, lowest first: the sandbox's defaults for the bot's kind ([`Limits::default_for`]),
 //! the file's `[defaults.limits]`, the event's `[event.limits]`, then inside each of those the
@@ -25,6 +26,8 @@ pub struct LimitsConfig {
     pub wasm: Option<KindLimits>,
     /// Overrides for JavaScript bots only (`[event.limits.js]`).
     pub js: Option<KindLimits>,
+    /// Overrides for Python bots only (`[event.limits.python]`).
+    pub python: Option<KindLimits>,
 }
 
 /// The overrides for one kind of bot: the same fields, and no deeper nesting.
@@ -75,6 +78,7 @@ impl LimitsConfig {
             lua: kind(&self.lua, &below.lua),
             wasm: kind(&self.wasm, &below.wasm),
             js: kind(&self.js, &below.js),
+            python: kind(&self.python, &below.python),
         }
     }
 
@@ -92,6 +96,7 @@ impl LimitsConfig {
             Kind::Lua => &self.lua,
             Kind::Wasm => &self.wasm,
             Kind::Js => &self.js,
+            Kind::Python => &self.python,
         };
         if let Some(own) = own {
             own.write(&mut limits);

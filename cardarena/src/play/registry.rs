@@ -100,7 +100,7 @@ impl Loader {
         let path = Path::new(name);
         if Kind::from_path(path).is_none() {
             return Err(HostError::Request(format!(
-                "unknown bot {name:?}: a bot is a built-in ({}), a path to a .lua, .js, .wasm or .wat file, or legacy:<protocol>:<file.wasm> (`arena docs legacy-bots`)",
+                "unknown bot {name:?}: a bot is a built-in ({}), a path to a .lua, .js, .py, .wasm or .wat file, or legacy:<protocol>:<file.wasm> (`arena docs legacy-bots`)",
                 BUILTIN_BOTS.join(", ")
             )));
         }
@@ -161,7 +161,7 @@ impl Loader {
         let path = Path::new(name);
         let kind = Kind::from_path(path).ok_or_else(|| {
             HostError::Request(format!(
-                "bot {name:?} is not named .lua, .js, .wasm or .wat, so its kind is unknown"
+                "bot {name:?} is not named .lua, .js, .py, .wasm or .wat, so its kind is unknown"
             ))
         })?;
         let file = path.file_name().map_or_else(|| name.to_string(), |n| n.to_string_lossy().into_owned());

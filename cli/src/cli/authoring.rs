@@ -32,7 +32,7 @@ pub(super) use super::new::{new_cmd, tutorial_cmd, NewArgs, TutorialArgs};
 
 #[derive(Debug, clap::Args)]
 pub(crate) struct CheckArgs {
-    /// The bot to check: a .lua, .js, .wasm or .wat file.
+    /// The bot to check: a .lua, .js, .py, .wasm or .wat file.
     bot: String,
     /// The game.
     #[arg(long)]
@@ -68,7 +68,7 @@ pub(crate) struct GradeArgs {
     /// The variant (default: the game's first).
     #[arg(long)]
     variant: Option<String>,
-    /// The folder of bots: every .lua, .js, .wasm and .wat file directly in it is graded.
+    /// The folder of bots: every .lua, .js, .py, .wasm and .wat file directly in it is graded.
     #[arg(long, value_name = "DIR")]
     bots: PathBuf,
     /// Grade the folder's files as legacy stdin/stdout programs of this protocol (`blade`,
@@ -112,12 +112,15 @@ pub(super) struct SchemaArgs {
     #[arg(long)]
     game: String,
     /// Print the LuaLS annotations (a `---@meta` file) instead of the JSON Schema.
-    #[arg(long, conflicts_with = "ts")]
+    #[arg(long, conflicts_with_all = ["ts", "python"])]
     lua: bool,
     /// Print TypeScript declarations (a `.d.ts` file, for JavaScript bots' editors) instead of
     /// the JSON Schema.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "python")]
     ts: bool,
+    /// Print Python `TypedDict` type hints (for Python bots' editors) instead of the JSON Schema.
+    #[arg(long)]
+    python: bool,
 }
 
 pub(super) fn schema_cmd(args: SchemaArgs, games: &crate::games::Games) -> anyhow::Result<()> {
@@ -126,6 +129,8 @@ pub(super) fn schema_cmd(args: SchemaArgs, games: &crate::games::Games) -> anyho
         cardarena::schema::lua_annotations(game)
     } else if args.ts {
         cardarena::schema::ts_declarations(game)
+    } else if args.python {
+        cardarena::schema::python_stubs(game)
     } else {
         cardarena::schema::observation_schema_text(game)
     })
@@ -241,7 +246,7 @@ pub(super) fn check_cmd(args: CheckArgs, games: &crate::games::Games) -> anyhow:
 pub(crate) fn check_game<G: Hosted>(args: &CheckArgs, games: &crate::games::Games) -> anyhow::Result<()> {
     let variant = registry::variant::<G>(args.variant.as_deref())?;
     if is_builtin_name(&args.bot) || args.bot == registry::HUMAN {
-        bail!("arena check takes a bot file (.lua, .js, .wasm or .wat), not {:?}", args.bot);
+        bail!("arena check takes a bot file (.lua, .js, .py, .wasm or .wat), not {:?}", args.bot);
     }
     if args.deals == 0 {
         bail!("--deals must be at least 1");
@@ -522,7 +527,7 @@ fn bot_files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
     }
     files.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
     if files.is_empty() {
-        bail!("no bot files (.lua, .js, .wasm, .wat) in {}", dir.display());
+        bail!("no bot files (.lua, .js, .py, .wasm, .wat) in {}", dir.display());
     }
     Ok(files)
 }

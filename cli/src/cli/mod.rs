@@ -64,7 +64,8 @@ enum Command {
     /// Print a page of the documentation: the bot API, a game's rules and observation, the
     /// sandbox, the ladder… (`arena docs` lists them).
     Docs(docs::DocsArgs),
-    /// Print the JSON Schema of a game's observation (or, with --lua, its LuaLS annotations).
+    /// Print the JSON Schema of a game's observation (or: --lua LuaLS annotations, --ts TypeScript
+    /// declarations, --python TypedDict type hints).
     Schema(authoring::SchemaArgs),
     /// Show a recorded match turn by turn with a board per decision (or as one seat saw it), or
     /// check it by playing it again (--verify); from a replay file or a tournament database.
@@ -215,6 +216,7 @@ impl LimitArgs {
             lua: None,
             wasm: None,
             js: None,
+            python: None,
         }
     }
 }

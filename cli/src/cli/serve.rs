@@ -40,7 +40,7 @@ pub struct ServeArgs {
 
 #[derive(Debug, clap::Args)]
 pub struct SubmitArgs {
-    /// The bot file (.lua, .js, .wasm or .wat).
+    /// The bot file (.lua, .js, .py, .wasm or .wat).
     pub(crate) bot: PathBuf,
     /// The game it plays.
     #[arg(long)]

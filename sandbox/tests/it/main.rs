@@ -4,6 +4,8 @@
 mod behaviour;
 mod calibration;
 mod hostile;
+mod interp;
+mod interp_python;
 mod lua_patches;
 mod math;
 mod official;

@@ -402,7 +402,7 @@ impl<'s> BotCache<'s> {
         }
         let path = Path::new(name);
         let kind = Kind::from_path(path).ok_or_else(|| {
-            format!("seat {name:?} is neither a built-in nor a .lua, .js, .wasm or .wat bot; a job names bots as a tournament does")
+            format!("seat {name:?} is neither a built-in nor a .lua, .js, .py, .wasm or .wat bot; a job names bots as a tournament does")
         })?;
         let file = path.file_name().map_or_else(|| name.clone(), |n| n.to_string_lossy().into_owned());
         if kind == Kind::Wasm {

@@ -1,0 +1,11 @@
+# ecard_random.py: the simplest possible ecard bot. It picks one of the legal actions uniformly at
+# random. Run it with:
+#   arena play --game ecard --bots example_bots/python/ecard_random.py,greedy
+#
+# obs["legal"] always holds every legal action for this decision (docs/games/ecard.md), and
+# random is seeded from the match seed, so the same seed replays the same match.
+import random
+
+
+def act(obs):
+    return random.choice(obs["legal"])
