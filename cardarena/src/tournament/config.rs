@@ -218,21 +218,22 @@ pub fn parse(text: &str, path: &Path, games: &dyn Find<GameId>) -> Result<Config
         let format = ev.format.or_else(|| defaults.format.clone());
         let format_value = format.as_ref().map(|f| *f.get_ref()).unwrap_or(Format::RoundRobin);
         let champion_name = ev.champion.or_else(|| defaults.champion.clone());
-        let champion =
-            match (format_value, champion_name) {
-                (Format::Gauntlet, Some(c)) => {
-                    Some(bots.iter().position(|b| b == c.get_ref()).ok_or_else(|| {
-                        at(c.span(), format!("champion {:?} is not one of the event's bots", c.get_ref()))
-                    })?)
-                }
-                (Format::Gauntlet, None) => return Err(whole(format!(
+        let champion = match (format_value, champion_name) {
+            (Format::Gauntlet, Some(c)) => {
+                Some(bots.iter().position(|b| b == c.get_ref()).ok_or_else(|| {
+                    at(c.span(), format!("champion {:?} is not one of the event's bots", c.get_ref()))
+                })?)
+            }
+            (Format::Gauntlet, None) => {
+                return Err(whole(format!(
                     "event {name:?} is a gauntlet but has no `champion` (the bot that meets all the others)"
-                ))),
-                (_, Some(c)) => {
-                    return Err(at(c.span(), "`champion` only goes with format = \"gauntlet\"".into()))
-                }
-                (_, None) => None,
-            };
+                )))
+            }
+            (_, Some(c)) => {
+                return Err(at(c.span(), "`champion` only goes with format = \"gauntlet\"".into()))
+            }
+            (_, None) => None,
+        };
         let rounds = ev.rounds.or_else(|| defaults.rounds.clone());
         let rounds = match (format_value, rounds) {
             (Format::Swiss, Some(r)) if *r.get_ref() == 0 => {
