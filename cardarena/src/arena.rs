@@ -51,9 +51,10 @@ impl Arena {
     /// Plays one match of `game` (`variant`: `None` for the default one).
     ///
     /// # Errors
-    /// [`HostError::Request`] for an unknown game or variant, a wrong number of bots or a name that is
-    /// not a bot; [`HostError::Host`] if the sandbox cannot start. A bot that fails is not an
-    /// error: its verdict is in the replay.
+    /// [`HostError::UnknownGame`], [`HostError::UnknownVariant`], [`HostError::WrongSeatCount`], or
+    /// [`HostError::Bot`] for a name that is not a bot; [`HostError::Host`] if the sandbox cannot
+    /// start. A bot that fails (a file that does not load included) is not an error: its verdict
+    /// is in the replay.
     pub fn play_variant(
         &self,
         game: impl AsRef<str>,

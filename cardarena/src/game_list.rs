@@ -178,12 +178,11 @@ fn play_match<G: Hosted>(
 ) -> Result<Replay, HostError> {
     let variant = registry::variant::<G>(variant)?;
     if bots.len() != G::PLAYERS {
-        return Err(HostError::Request(format!(
-            "{} is a {}-player game but {} bot(s) were named; name one per seat",
-            G::NAME,
-            G::PLAYERS,
-            bots.len()
-        )));
+        return Err(HostError::WrongSeatCount {
+            game: G::NAME.to_string(),
+            seats: G::PLAYERS,
+            bots: bots.len(),
+        });
     }
     let sources =
         bots.iter().map(|b| loader.resolve_entrant::<G>(b)).collect::<Result<Vec<_>, HostError>>()?;

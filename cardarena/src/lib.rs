@@ -61,4 +61,4 @@ pub use games::{Game, Outcome};
 pub use play::games::UnknownGame;
 pub use play::limits::LimitsConfig;
 pub use play::runner::{FaultRecord, Replay};
-pub use play::{GameId, HostError, Match};
+pub use play::{BotError, ConfigError, GameId, HostError, LoadError, Match};

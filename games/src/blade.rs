@@ -682,7 +682,7 @@ impl Observation for BladeObservation {
 
     /// By hand, in the derived `Serialize`'s field order and spelling: a WASM bot's decision
     /// is mostly this encoding, and serde's per-field code costs several times the bytes.
-    fn write_json(&self, out: &mut Vec<u8>) -> Result<(), String> {
+    fn write_json(&self, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
         let char = |c: Card| c.as_str().as_bytes()[0];
         let o = &mut JsonOut(out);
         o.raw("{\"game\":").str(self.game).raw(",\"variant\":").name(self.variant.name());

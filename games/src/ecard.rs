@@ -491,7 +491,7 @@ impl Observation for EcardObservation {
     }
 
     /// By hand, in the derived `Serialize`'s field order and spelling (what a WASM bot gets).
-    fn write_json(&self, out: &mut Vec<u8>) -> Result<(), String> {
+    fn write_json(&self, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
         fn side(s: Side) -> &'static str {
             match s {
                 Side::Emperor => "emperor",

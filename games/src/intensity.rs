@@ -659,7 +659,7 @@ impl Observation for IntensityObservation {
     }
 
     /// By hand, in the derived `Serialize`'s field order and spelling (what a WASM bot gets).
-    fn write_json(&self, out: &mut Vec<u8>) -> Result<(), String> {
+    fn write_json(&self, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
         fn cards(o: &mut JsonOut, cards: &[Card]) {
             o.uints(cards.iter().map(|c| c.number()));
         }

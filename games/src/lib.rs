@@ -153,9 +153,9 @@ pub trait Observation: Serialize + schemars::JsonSchema + Clone + Debug + Send +
     /// (`tests/it/observations.rs` holds every game's encoder to serde_json's bytes).
     ///
     /// # Errors
-    /// The value has no JSON form (serde_json's message).
-    fn write_json(&self, out: &mut Vec<u8>) -> Result<(), String> {
-        serde_json::to_writer(out, self).map_err(|e| e.to_string())
+    /// The value has no JSON form (serde_json's error).
+    fn write_json(&self, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
+        serde_json::to_writer(out, self)
     }
 }
 

@@ -615,7 +615,7 @@ impl Observation for LostCitiesObservation {
 
     /// By hand, in the `Serialize` impls' field order and spelling: a mid-match observation
     /// (its history) is most of a WASM bot's decision through serde.
-    fn write_json(&self, out: &mut Vec<u8>) -> Result<(), String> {
+    fn write_json(&self, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
         fn cards(o: &mut JsonOut, cards: &[Card]) {
             o.array(cards, |o, c| {
                 o.name(c.name());

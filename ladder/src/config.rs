@@ -41,11 +41,23 @@ use toml::Spanned;
 
 use cardarena::play::games::GameId;
 use cardarena::play::limits::LimitsConfig;
+use cardarena::ConfigError as Invalid;
 
-/// A `ladder.toml` that cannot be used; the message names the file, line and field.
+/// A `ladder.toml` that cannot be used.
 #[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct ConfigError(pub String);
+pub enum ConfigError {
+    /// The file cannot be read.
+    #[error("cannot read ladder file {}: {source}", file.display())]
+    Read {
+        /// The file.
+        file: std::path::PathBuf,
+        /// The system's reason.
+        source: std::io::Error,
+    },
+    /// The file is not valid: it names the file, the line and the field.
+    #[error(transparent)]
+    Invalid(#[from] cardarena::ConfigError),
+}
 
 /// Who may create an account.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
@@ -212,7 +224,7 @@ struct RawPerMinute {
 /// The file cannot be read, is not TOML, has unknown keys or bad values.
 pub fn load(path: &Path, games: &cardarena::Games) -> Result<LadderConfig, ConfigError> {
     let text = std::fs::read_to_string(path)
-        .map_err(|e| ConfigError(format!("cannot read ladder file {}: {e}", path.display())))?;
+        .map_err(|source| ConfigError::Read { file: path.to_path_buf(), source })?;
     parse_with(&text, path, games)
 }
 
@@ -229,9 +241,10 @@ pub fn parse(text: &str, path: &Path) -> Result<LadderConfig, ConfigError> {
 /// # Errors
 /// As [`load`].
 pub fn parse_with(text: &str, path: &Path, games: &cardarena::Games) -> Result<LadderConfig, ConfigError> {
-    let raw: RawFile = toml::from_str(text).map_err(|e| ConfigError(format!("{}: {e}", path.display())))?;
-    let line = |offset: usize| 1 + text[..offset.min(text.len())].matches('\n').count();
-    let at = |span: std::ops::Range<usize>| format!("{}:{}", path.display(), line(span.start));
+    let raw: RawFile = toml::from_str(text).map_err(|e| ConfigError::from(Invalid::toml(path, text, &e)))?;
+    let at = |span: std::ops::Range<usize>, message: String| {
+        ConfigError::from(Invalid::at(path, text, span.start, message))
+    };
     let mut config = LadderConfig::of(games);
     if let Some(title) = raw.title {
         config.title = title;
@@ -242,11 +255,13 @@ pub fn parse_with(text: &str, path: &Path, games: &cardarena::Games) -> Result<L
         let url = u.get_ref().trim_end_matches('/');
         let host = url.strip_prefix("https://").or_else(|| url.strip_prefix("http://")).unwrap_or("");
         if host.is_empty() || url.chars().any(|c| c.is_whitespace() || c.is_control()) {
-            return Err(ConfigError(format!(
-                "{}: `public_url = {:?}` is not an address: write it as https://HOST[:PORT][/PATH]",
-                at(u.span()),
-                u.get_ref()
-            )));
+            return Err(at(
+                u.span(),
+                format!(
+                    "`public_url = {:?}` is not an address: write it as https://HOST[:PORT][/PATH]",
+                    u.get_ref()
+                ),
+            ));
         }
         config.public_url = Some(url.to_string());
     }
@@ -255,42 +270,44 @@ pub fn parse_with(text: &str, path: &Path, games: &cardarena::Games) -> Result<L
     }
     for b in raw.board {
         let game: GameId = config.game(b.game.get_ref()).map_err(|e| {
-            ConfigError(format!(
-                "{}: `game = {:?}` is not a game (one of: {})",
-                at(b.game.span()),
-                b.game.get_ref(),
-                e.known.join(", ")
-            ))
+            at(
+                b.game.span(),
+                format!("`game = {:?}` is not a game (one of: {})", b.game.get_ref(), e.known.join(", ")),
+            )
         })?;
         let variants = game.variants();
         let variant = match b.variant {
             None => variants[0].clone(),
             Some(v) if variants.contains(v.get_ref()) => v.into_inner(),
             Some(v) => {
-                return Err(ConfigError(format!(
-                    "{}: `variant = {:?}` is not a variant of {} (variants: {})",
-                    at(v.span()),
-                    v.get_ref(),
-                    game.name(),
-                    variants.join(", ")
-                )))
+                return Err(at(
+                    v.span(),
+                    format!(
+                        "`variant = {:?}` is not a variant of {} (variants: {})",
+                        v.get_ref(),
+                        game.name(),
+                        variants.join(", ")
+                    ),
+                ))
             }
         };
         let board = Board { game, variant };
         if config.boards.contains(&board) {
-            return Err(ConfigError(format!(
-                "{}: the board {} {} is listed twice; remove one [[board]]",
-                at(b.game.span()),
-                board.game.name(),
-                board.variant
-            )));
+            return Err(at(
+                b.game.span(),
+                format!(
+                    "the board {} {} is listed twice; remove one [[board]]",
+                    board.game.name(),
+                    board.variant
+                ),
+            ));
         }
         config.boards.push(board);
     }
     if let Some(m) = raw.matchmaking {
         if let Some(t) = m.tick_seconds {
             if *t.get_ref() == 0 {
-                return Err(ConfigError(format!("{}: `tick_seconds` must be at least 1", at(t.span()))));
+                return Err(at(t.span(), "`tick_seconds` must be at least 1".into()));
             }
             config.tick_seconds = t.into_inner();
         }
@@ -300,28 +317,26 @@ pub fn parse_with(text: &str, path: &Path, games: &cardarena::Games) -> Result<L
     if let Some(u) = raw.upload {
         if let Some(m) = u.max_bytes {
             if !(1..=16 << 20).contains(m.get_ref()) {
-                return Err(ConfigError(format!(
-                    "{}: `max_bytes` must be between 1 and 16777216 (16 MiB), not {}",
-                    at(m.span()),
-                    m.get_ref()
-                )));
+                return Err(at(
+                    m.span(),
+                    format!("`max_bytes` must be between 1 and 16777216 (16 MiB), not {}", m.get_ref()),
+                ));
             }
             config.max_bytes = m.into_inner();
         }
         if let Some(p) = u.per_minute {
             if *p.get_ref() == 0 {
-                return Err(ConfigError(format!("{}: `per_minute` must be at least 1", at(p.span()))));
+                return Err(at(p.span(), "`per_minute` must be at least 1".into()));
             }
             config.uploads_per_minute = p.into_inner();
         }
     }
     if let Some(m) = raw.play.and_then(|p| p.move_seconds) {
         if !(1..=86_400).contains(m.get_ref()) {
-            return Err(ConfigError(format!(
-                "{}: `move_seconds` must be between 1 and 86400 (a day), not {}",
-                at(m.span()),
-                m.get_ref()
-            )));
+            return Err(at(
+                m.span(),
+                format!("`move_seconds` must be between 1 and 86400 (a day), not {}", m.get_ref()),
+            ));
         }
         config.move_seconds = m.into_inner();
     }
@@ -330,10 +345,7 @@ pub fn parse_with(text: &str, path: &Path, games: &cardarena::Games) -> Result<L
     {
         if let Some(p) = raw.and_then(|r| r.per_minute) {
             if *p.get_ref() == 0 {
-                return Err(ConfigError(format!(
-                    "{}: [{section}] `per_minute` must be at least 1",
-                    at(p.span())
-                )));
+                return Err(at(p.span(), format!("[{section}] `per_minute` must be at least 1",)));
             }
             *field = p.into_inner();
         }

@@ -124,8 +124,7 @@ impl Person for WebPerson {
 pub fn people(db: Arc<Db>) -> People {
     People(Arc::new(move |key: &str, _seat: usize| {
         let g = db
-            .play_game_by_key(key)
-            .map_err(|e| e.to_string())?
+            .play_game_by_key(key)?
             .ok_or_else(|| format!("no game in the ladder database has the job key {key}"))?;
         Ok(Box::new(WebPerson {
             db: db.clone(),

@@ -310,6 +310,26 @@ fn ladder_toml_errors_name_the_file_line_and_field() {
     assert!(e.starts_with("ladder.toml:2:") && e.contains("`max_bytes` must be between"), "{e}");
     let e = config::parse("[upload]\nmax_size = 10\n", p).unwrap_err().to_string();
     assert!(e.contains("unknown field `max_size`"), "{e}");
+    // The same errors as values: the file, the line, the message.
+    match config::parse("title = \"x\"\n[[board]]\ngame = \"poker\"\n", p) {
+        Err(config::ConfigError::Invalid(cardarena::ConfigError { file, line: Some(3), message })) => {
+            assert_eq!(file, p);
+            assert!(message.starts_with("`game = \"poker\"` is not a game"), "{message}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(
+        config::parse("[upload]\nmax_size = 10\n", p),
+        Err(config::ConfigError::Invalid(cardarena::ConfigError { line: Some(2), .. }))
+    ));
+    let missing = Path::new("/nonexistent/ladder.toml");
+    match config::load(missing, &cardarena::Games::builtin()) {
+        Err(config::ConfigError::Read { file, source }) => {
+            assert_eq!(file, missing);
+            assert_eq!(source.kind(), std::io::ErrorKind::NotFound);
+        }
+        other => panic!("{other:?}"),
+    }
     let e = config::parse("[[board]]\ngame = \"blade\"\n[[board]]\ngame = \"blade\"\n", p)
         .unwrap_err()
         .to_string();

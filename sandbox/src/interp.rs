@@ -535,10 +535,10 @@ impl InterpInstance {
         crate::stack::on_guest_stack(|| self.act_inner(observation_json.as_bytes()))
     }
 
-    pub(crate) fn act_value<T: ?Sized>(
+    pub(crate) fn act_value<T: ?Sized, E: std::fmt::Display>(
         &mut self,
         observation: &T,
-        write_json: impl FnOnce(&T, &mut Vec<u8>) -> Result<(), String>,
+        write_json: impl FnOnce(&T, &mut Vec<u8>) -> Result<(), E>,
     ) -> Result<String, Fault> {
         let mut json = std::mem::take(&mut self.json);
         json.clear();

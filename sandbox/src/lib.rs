@@ -545,10 +545,10 @@ impl Instance {
     ///
     /// # Errors
     /// As [`Instance::act`]; an `Err` from `write_json` is a host error.
-    pub fn act_value_with<T: serde::Serialize + ?Sized>(
+    pub fn act_value_with<T: serde::Serialize + ?Sized, E: std::fmt::Display>(
         &mut self,
         observation: &T,
-        write_json: impl FnOnce(&T, &mut Vec<u8>) -> Result<(), String>,
+        write_json: impl FnOnce(&T, &mut Vec<u8>) -> Result<(), E>,
     ) -> Result<String, Fault> {
         match &mut self.inner {
             InstanceInner::Lua(i) => i.act_value(observation),

@@ -697,10 +697,10 @@ impl WasmInstance {
 
     /// One decision on a value: its JSON text, written by `write_json` into a buffer reused
     /// across decisions.
-    pub(crate) fn act_value<T: ?Sized>(
+    pub(crate) fn act_value<T: ?Sized, E: std::fmt::Display>(
         &mut self,
         observation: &T,
-        write_json: impl FnOnce(&T, &mut Vec<u8>) -> Result<(), String>,
+        write_json: impl FnOnce(&T, &mut Vec<u8>) -> Result<(), E>,
     ) -> Result<String, Fault> {
         let mut json = std::mem::take(&mut self.json);
         json.clear();

@@ -136,7 +136,15 @@ fn bad_input_gets_a_clear_error() {
         (&["play", "--game", "blade", "--variant", "nope", "--bots", "random,random"], "variant"),
         (&["play", "--game", "blade", "--bots", "random"], "2-player game but --bots names 1"),
         (&["play", "--game", "intensity", "--bots", "random,random"], "4-player"),
-        (&["play", "--game", "blade", "--bots", "random,clever"], "unknown bot \"clever\""),
+        (
+            &["play", "--game", "blade", "--bots", "random,clever"],
+            "unknown bot \"clever\": a bot is a built-in of blade",
+        ),
+        (
+            &["play", "--game", "blade", "--bots", "random,gredy"],
+            "unknown bot \"gredy\" (did you mean \"greedy\"?)",
+        ),
+        (&["play", "--game", "blade", "--bots", "random,strong:99"], "bad level in \"strong:99\""),
         (&["play", "--game", "blade", "--bots", "random,/nonexistent/bot.lua"], "cannot read bot file"),
     ];
     for (args, needle) in cases {

@@ -11,6 +11,7 @@ use sha2::{Digest, Sha256};
 use crate::bots::{Greedy, Hosted};
 use crate::games::rng::{Rng, Stream};
 use crate::games::{Game, Observation, Seat};
+use crate::play::error::BotError;
 
 /// Why a bot's decision failed. The names are the contract's verdict names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize)]
@@ -269,24 +270,42 @@ pub fn is_builtin_name(name: &str) -> bool {
 /// ([`Hosted::builtin_bot`]).
 ///
 /// # Errors
-/// A message for the user if `name` is not a built-in of game `G` (or `strong:N` is not a level).
-pub fn builtin<G: Hosted>(name: &str, seed: u64, seat: Seat) -> Result<Box<dyn Bot<G>>, String> {
+/// `name` is not a built-in of game `G` ([`BotError::UnknownBot`] with the closest name,
+/// [`BotError::NotInGame`] for another game's built-in), or the game refuses it as asked
+/// ([`BotError::BadLevel`] for `strong:N` …).
+pub fn builtin<G: Hosted>(name: &str, seed: u64, seat: Seat) -> Result<Box<dyn Bot<G>>, BotError> {
     if name == "random" {
         return Ok(Box::new(RandomBot::new(seed, seat)));
     }
     G::builtin_bot(name, seed, seat).unwrap_or_else(|| {
-        let mut names = vec!["random".to_string()];
-        names.extend(G::builtin_bot_names());
-        let names = names.join(", ");
+        let builtins = builtin_names::<G>();
         Err(if BUILTIN_BOTS.contains(&name) || name.starts_with("strong:") {
-            format!("{} has no built-in bot {name:?}; its built-ins are {names}", G::NAME)
+            BotError::NotInGame { name: name.to_string(), game: G::NAME.to_string(), builtins }
         } else {
-            format!(
-                "unknown bot {name:?}: a bot is a built-in of {} ({names}), a path to a .lua, .js, .wasm or .wat file, or legacy:<protocol>:<file.wasm> (`arena docs legacy-bots`)",
-                G::NAME
-            )
+            unknown_bot::<G>(name, builtins, None)
         })
     })
+}
+
+/// Game `G`'s built-in bots for messages: `random`, then the game's own.
+pub(crate) fn builtin_names<G: Hosted>() -> Vec<String> {
+    let mut names = vec!["random".to_string()];
+    names.extend(G::builtin_bot_names());
+    names
+}
+
+/// [`BotError::UnknownBot`] for `name` in game `G`: did you mean the closest built-in (at most two
+/// edits away), else `nearby` (a bot file next to a path-like name)?
+pub(crate) fn unknown_bot<G: Hosted>(name: &str, builtins: Vec<String>, nearby: Option<String>) -> BotError {
+    let did_you_mean = builtins
+        .iter()
+        .filter(|b| !b.contains(' '))
+        .map(|b| (crate::play::registry::edit_distance(name, b), b))
+        .filter(|&(d, b)| d <= 2 && d < b.len())
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, b)| b.clone())
+        .or(nearby);
+    BotError::UnknownBot { name: name.to_string(), game: G::NAME.to_string(), builtins, did_you_mean }
 }
 
 /// The content hash of a bot: SHA-256 (hex) of a file's bytes, or of a built-in's name and the

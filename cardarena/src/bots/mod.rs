@@ -5,6 +5,7 @@ use crate::bots::bot::Bot;
 use crate::games::rng::Rng;
 use crate::games::view::View;
 use crate::games::Seat;
+use crate::play::error::BotError;
 
 pub mod bot;
 
@@ -30,9 +31,9 @@ pub mod search;
 pub trait Hosted: View {
     /// This game's own built-in bot `name` for `seat` of the match with `seed` (every game also
     /// has `random`, which the arena provides): `None` if `name` is not one of this game's
-    /// built-ins, `Some(Err(message))` if it is but cannot be built as asked (a level out of
-    /// range).
-    fn builtin_bot(name: &str, seed: u64, seat: Seat) -> Option<Result<Box<dyn Bot<Self>>, String>> {
+    /// built-ins, `Some(Err(_))` if it is but cannot be built as asked (a level out of range:
+    /// [`BotError::BadLevel`]; a game's own reason: [`BotError::BadBuiltin`]).
+    fn builtin_bot(name: &str, seed: u64, seat: Seat) -> Option<Result<Box<dyn Bot<Self>>, BotError>> {
         let _ = (name, seed, seat);
         None
     }
@@ -62,7 +63,7 @@ pub fn greedy_builtins<G: Greedy>(
     name: &str,
     seed: u64,
     seat: Seat,
-) -> Option<Result<Box<dyn Bot<G>>, String>> {
+) -> Option<Result<Box<dyn Bot<G>>, BotError>> {
     match name {
         "greedy" => Some(Ok(Box::new(bot::GreedyBot::new(seed, seat)))),
         "nash" => G::nash_bot(seed, seat).map(Ok),
@@ -75,12 +76,12 @@ pub fn greedy_builtins<G: Greedy>(
             }
             match n.parse::<usize>().ok().filter(|l| (1..=levels).contains(l)) {
                 Some(level) => strong_level::<G>(seed, seat, level).map(Ok),
-                None => Some(Err(format!(
-                    "bad level in {name:?}: {} `strong` has levels strong:1 to strong:{levels} \
-                     (plain `strong` is strong:{})",
-                    G::NAME,
-                    G::STRONG_DEFAULT_LEVEL
-                ))),
+                None => Some(Err(BotError::BadLevel {
+                    name: name.to_string(),
+                    game: G::NAME.to_string(),
+                    levels,
+                    default: G::STRONG_DEFAULT_LEVEL,
+                })),
             }
         }
     }
@@ -109,7 +110,7 @@ macro_rules! hosted_by_greedy {
                 name: &str,
                 seed: u64,
                 seat: $crate::games::Seat,
-            ) -> Option<Result<Box<dyn $crate::bots::bot::Bot<Self>>, String>> {
+            ) -> Option<Result<Box<dyn $crate::bots::bot::Bot<Self>>, $crate::BotError>> {
                 $crate::bots::greedy_builtins::<Self>(name, seed, seat)
             }
 
@@ -248,8 +249,17 @@ mod level_tests {
         let n = Blade::strong_levels().len();
         let err =
             crate::bots::bot::builtin::<Blade>(&format!("strong:{}", n + 1), 0, 0).err().expect("refused");
-        assert!(err.contains(&format!("strong:1 to strong:{n}")), "{err}");
-        assert!(crate::bots::bot::builtin::<Blade>("strong:0", 0, 0).is_err());
+        assert!(err.to_string().contains(&format!("strong:1 to strong:{n}")), "{err}");
+        assert!(
+            matches!(&err, BotError::BadLevel { name, game, levels, default }
+                if name == &format!("strong:{}", n + 1) && game == "blade" && *levels == n
+                    && *default == Blade::STRONG_DEFAULT_LEVEL),
+            "{err:?}"
+        );
+        assert!(matches!(
+            crate::bots::bot::builtin::<Blade>("strong:0", 0, 0).err(),
+            Some(BotError::BadLevel { .. })
+        ));
     }
 }
 

@@ -6,13 +6,32 @@
 /// own reason (print the error chain to see it).
 #[derive(Debug, thiserror::Error)]
 pub enum HostError {
-    /// The request cannot be played as asked (an unknown game, variant or bot name, the wrong
-    /// number of bots, a bot file the sandbox refuses).
+    /// A game name that is not in the list of games.
+    #[error(transparent)]
+    UnknownGame(#[from] crate::play::games::UnknownGame),
+    /// A variant name that is not one of the game's.
+    #[error(transparent)]
+    UnknownVariant(#[from] crate::games::UnknownVariant),
+    /// A match was asked with a number of bots other than the game's seats.
+    #[error("{game} is a {seats}-player game but {bots} bot(s) were named; name one per seat")]
+    WrongSeatCount {
+        /// The game.
+        game: String,
+        /// Its number of seats.
+        seats: usize,
+        /// How many bots were named.
+        bots: usize,
+    },
+    /// A bot name that cannot be played (see [`BotError`]).
+    #[error(transparent)]
+    Bot(#[from] BotError),
+    /// A tournament file is not valid (see [`ConfigError`]).
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// Another request that cannot be done as asked (a match id or database that is not there,
+    /// a feature the game lacks); the message says what to change.
     #[error("{0}")]
     Request(String),
-    /// A tournament file is not valid; the message names the file and the line.
-    #[error("{0}")]
-    Config(String),
     /// The host could not do its part (the sandbox or the worker threads did not start).
     #[error("{0}")]
     Host(String),
@@ -49,9 +68,186 @@ pub enum HostError {
     },
 }
 
-impl From<crate::play::games::UnknownGame> for HostError {
-    fn from(e: crate::play::games::UnknownGame) -> HostError {
-        HostError::Request(e.to_string())
+/// A bot name that cannot be played: the variant says why, with what to write instead.
+#[derive(Debug, thiserror::Error)]
+pub enum BotError {
+    /// A name that is no built-in of the game, no bot file and no legacy bot.
+    #[error(
+        "unknown bot {name:?}{hint}: a bot is a built-in of {game} ({builtins}), a path to a .lua, .js, .py, .wasm or .wat file, or legacy:<protocol>:<file.wasm> (`arena docs legacy-bots`)",
+        hint = did_you_mean_hint(did_you_mean),
+        builtins = builtins.join(", ")
+    )]
+    UnknownBot {
+        /// The name asked for.
+        name: String,
+        /// The game it was asked for.
+        game: String,
+        /// The game's built-in bots (`random` first; `strong:1 to strong:N` stands for the levels).
+        builtins: Vec<String>,
+        /// The closest built-in name, or for a path-like name a bot file next to it.
+        did_you_mean: Option<String>,
+    },
+    /// A built-in of other games that this game does not have (`nash` in blade).
+    #[error("{game} has no built-in bot {name:?}; its built-ins are {builtins}", builtins = builtins.join(", "))]
+    NotInGame {
+        /// The name asked for.
+        name: String,
+        /// The game.
+        game: String,
+        /// The game's built-in bots.
+        builtins: Vec<String>,
+    },
+    /// `strong:N` with a level the game's `strong` bot does not have.
+    #[error("bad level in {name:?}: {game} `strong` has levels strong:1 to strong:{levels} (plain `strong` is strong:{default})")]
+    BadLevel {
+        /// The name asked for.
+        name: String,
+        /// The game.
+        game: String,
+        /// The levels are `1..=levels`.
+        levels: usize,
+        /// The level plain `strong` plays.
+        default: usize,
+    },
+    /// A game's own built-in that cannot be built as asked (a parameter out of range); the
+    /// message is the game's.
+    #[error("{message}")]
+    BadBuiltin {
+        /// The name asked for.
+        name: String,
+        /// The game.
+        game: String,
+        /// The game's reason.
+        message: String,
+    },
+    /// `human` outside `arena play`.
+    #[error("the bot \"human\" (a person at the terminal) plays only in `arena play`; name a built-in or a bot file here")]
+    HumanOutsidePlay,
+    /// A bot file that is not there.
+    #[error("cannot read bot file {name:?}: no such file{hint}", hint = did_you_mean_hint(did_you_mean))]
+    NoSuchFile {
+        /// The path as given.
+        name: String,
+        /// A bot file in the same folder with a name close to it.
+        did_you_mean: Option<String>,
+    },
+    /// A bot file that is there but does not load; the source says why.
+    #[error("bot {name:?} cannot be loaded")]
+    NotLoaded {
+        /// The name as given.
+        name: String,
+        /// Why.
+        #[source]
+        source: LoadError,
+    },
+    /// A bot received as bytes whose name has no bot file extension.
+    #[error("bot {name:?} is not named .lua, .js, .py, .wasm or .wat, so its kind is unknown")]
+    UnknownKind {
+        /// The name as given.
+        name: String,
+    },
+    /// `legacy:<protocol>:<file>` with a protocol the arena does not speak.
+    #[error("unknown legacy protocol {protocol:?} in {name:?}; write {known}", known = known.join(" or "))]
+    UnknownProtocol {
+        /// The name as given.
+        name: String,
+        /// The protocol asked for.
+        protocol: String,
+        /// The forms that work (`legacy:blade:<file.wasm>` …).
+        known: Vec<String>,
+    },
+    /// `legacy:` without a file.
+    #[error("{name:?} names no file; write {known}", known = known.join(" or "))]
+    LegacyNoFile {
+        /// The name as given.
+        name: String,
+        /// The forms that work.
+        known: Vec<String>,
+    },
+    /// A legacy bot of another game.
+    #[error("{name:?}: a legacy:{protocol} bot plays {plays}, not {game}")]
+    LegacyWrongGame {
+        /// The name as given.
+        name: String,
+        /// Its protocol.
+        protocol: String,
+        /// The game the protocol plays.
+        plays: String,
+        /// The game it was asked for.
+        game: String,
+    },
+}
+
+/// `" (did you mean X?)"` or nothing.
+fn did_you_mean_hint(suggestion: &Option<String>) -> String {
+    suggestion.as_ref().map_or_else(String::new, |s| format!(" (did you mean {s:?}?)"))
+}
+
+/// Why a bot file (or a program received as bytes) does not load.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The file is not there.
+    #[error("cannot read bot file {file:?}: no such file")]
+    NoSuchFile {
+        /// The path.
+        file: String,
+    },
+    /// The file cannot be read.
+    #[error("cannot read bot file {file:?}: {source}")]
+    Read {
+        /// The path.
+        file: String,
+        /// The system's reason.
+        source: std::io::Error,
+    },
+    /// The sandbox refuses the program (a syntax error, an unknown import, a missing export …);
+    /// the fault's message says why.
+    #[error("{}", .0.message)]
+    Refused(cardarena_sandbox::Fault),
+    /// A Lua program that defines no function `act`.
+    #[error("no function act{}", match did_you_mean {
+        Some(n) => format!(": did you mean {n}? The arena calls `act(obs)`, in lower case"),
+        None => ": define `function act(obs) ... end` (`arena docs bot-api`)".into(),
+    })]
+    NoAct {
+        /// The function of the source closest to `act`.
+        did_you_mean: Option<String>,
+    },
+}
+
+/// A configuration file (arena.toml, ladder.toml) that is not valid: the file, the line where the
+/// mistake is (when it has one) and what to change.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}{}: {message}", file.display(), line.map_or_else(String::new, |l| format!(":{l}")))]
+pub struct ConfigError {
+    /// The file.
+    pub file: std::path::PathBuf,
+    /// The 1-based line of the mistake, if it is at one place.
+    pub line: Option<usize>,
+    /// What is wrong and what to change.
+    pub message: String,
+}
+
+impl ConfigError {
+    /// An error about the whole file.
+    pub fn file(file: &std::path::Path, message: impl Into<String>) -> ConfigError {
+        ConfigError { file: file.to_path_buf(), line: None, message: message.into() }
+    }
+
+    /// An error at byte `offset` of the file's `text`.
+    pub fn at(file: &std::path::Path, text: &str, offset: usize, message: impl Into<String>) -> ConfigError {
+        let line = 1 + text[..offset.min(text.len())].matches('\n').count();
+        ConfigError { file: file.to_path_buf(), line: Some(line), message: message.into() }
+    }
+
+    /// A file that is not TOML, or whose keys or value types are not the expected ones: the
+    /// line is where the parser stopped, the message the parser's (with the quoted line).
+    pub fn toml(file: &std::path::Path, text: &str, error: &toml::de::Error) -> ConfigError {
+        ConfigError {
+            file: file.to_path_buf(),
+            line: error.span().map(|s| 1 + text[..s.start.min(text.len())].matches('\n').count()),
+            message: error.to_string(),
+        }
     }
 }
 
@@ -86,6 +282,155 @@ impl HostError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::blade::Blade;
+    use crate::play::registry::{BotSource, Loader};
+    use crate::Arena;
+
+    /// A fresh folder under the system's temporary folder.
+    fn folder(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("cardarena-errors-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn bot_error(result: Result<BotSource, HostError>) -> BotError {
+        match result {
+            Err(HostError::Bot(e)) => e,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_request_that_cannot_be_played_is_a_value_to_match() {
+        let arena = Arena::new();
+        match arena.play("blade", 1, &["random", "gredy"]) {
+            Err(HostError::Bot(BotError::UnknownBot { name, game, builtins, did_you_mean })) => {
+                assert_eq!((name.as_str(), game.as_str()), ("gredy", "blade"));
+                assert_eq!(did_you_mean.as_deref(), Some("greedy"));
+                assert_eq!(&builtins[..3], ["random", "greedy", "strong"]);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            arena.play("blade", 1, &["random", "cleverest"]),
+            Err(HostError::Bot(BotError::UnknownBot { did_you_mean: None, .. }))
+        ));
+        match arena.play("blade", 1, &["random", "greedy", "random"]) {
+            Err(HostError::WrongSeatCount { game, seats, bots }) => {
+                assert_eq!((game.as_str(), seats, bots), ("blade", 2, 3))
+            }
+            other => panic!("{other:?}"),
+        }
+        match arena.play_variant("blade", Some("huge"), 1, &["random", "random"]) {
+            Err(HostError::UnknownVariant(e)) => assert_eq!((e.game, e.input.as_str()), ("blade", "huge")),
+            other => panic!("{other:?}"),
+        }
+        match arena.play("chess", 1, &["random", "random"]) {
+            Err(HostError::UnknownGame(e)) => {
+                assert_eq!(e.name, "chess");
+                assert!(e.known.contains(&"blade".to_string()));
+            }
+            other => panic!("{other:?}"),
+        }
+        match arena.play("blade", 1, &["random", "nash"]) {
+            Err(HostError::Bot(BotError::NotInGame { name, game, .. })) => {
+                assert_eq!((name.as_str(), game.as_str()), ("nash", "blade"))
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            arena.play("blade", 1, &["random", "strong:99"]),
+            Err(HostError::Bot(BotError::BadLevel { levels, .. })) if levels < 99
+        ));
+    }
+
+    #[test]
+    fn bot_names_that_are_not_bots_say_why_as_values() {
+        let loader = Loader::new();
+        assert!(matches!(bot_error(loader.resolve::<Blade>("human")), BotError::HumanOutsidePlay));
+        match bot_error(loader.resolve::<Blade>("legacy:cobol:x.wasm")) {
+            BotError::UnknownProtocol { protocol, known, .. } => {
+                assert_eq!(protocol, "cobol");
+                assert_eq!(known.len(), 2);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(bot_error(loader.resolve::<Blade>("legacy:blade:")), BotError::LegacyNoFile { .. }));
+        match bot_error(loader.resolve::<Blade>("legacy:comp1511:x.wasm")) {
+            BotError::LegacyWrongGame { plays, game, .. } => {
+                assert_eq!((plays.as_str(), game.as_str()), ("intensity", "blade"))
+            }
+            other => panic!("{other:?}"),
+        }
+        match loader.load_program::<Blade>("bot.txt", b"x") {
+            Err(HostError::Bot(BotError::UnknownKind { name })) => assert_eq!(name, "bot.txt"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// A missing file or one with a mistyped extension suggests a bot file beside it; a file
+    /// the sandbox refuses keeps the sandbox's fault as the error's source.
+    #[test]
+    fn bot_files_that_do_not_load_keep_the_reason() {
+        let dir = folder("files");
+        std::fs::write(dir.join("mybot.lua"), "function act(obs) return obs.legal[1] end\n").unwrap();
+        std::fs::write(dir.join("broken.lua"), "function act(obs)\n  return (\nend\n").unwrap();
+        std::fs::write(dir.join("shouty.lua"), "function ACT(obs) return obs.legal[1] end\n").unwrap();
+        let path = |f: &str| dir.join(f).to_string_lossy().into_owned();
+        let loader = Loader::new();
+        match bot_error(loader.resolve::<Blade>(&path("mybto.lua"))) {
+            BotError::NoSuchFile { name, did_you_mean } => {
+                assert_eq!(name, path("mybto.lua"));
+                assert_eq!(did_you_mean, Some(path("mybot.lua")));
+            }
+            other => panic!("{other:?}"),
+        }
+        match bot_error(loader.resolve::<Blade>(&path("mybot.lau"))) {
+            BotError::UnknownBot { did_you_mean, .. } => assert_eq!(did_you_mean, Some(path("mybot.lua"))),
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            bot_error(loader.resolve::<Blade>(&path("zzzzzz.lua"))),
+            BotError::NoSuchFile { did_you_mean: None, .. }
+        ));
+        let e = HostError::from(bot_error(loader.resolve::<Blade>(&path("broken.lua"))));
+        match &e {
+            HostError::Bot(BotError::NotLoaded { name, source: LoadError::Refused(fault) }) => {
+                assert_eq!(name, &path("broken.lua"));
+                assert_eq!(fault.verdict, cardarena_sandbox::Verdict::Load);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(
+            e.chain().starts_with(&format!("bot {:?} cannot be loaded: ", path("broken.lua"))),
+            "{}",
+            e.chain()
+        );
+        match bot_error(loader.resolve::<Blade>(&path("shouty.lua"))) {
+            BotError::NotLoaded { source: LoadError::NoAct { did_you_mean }, .. } => {
+                assert_eq!(did_you_mean.as_deref(), Some("ACT"))
+            }
+            other => panic!("{other:?}"),
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn messages_read_as_before() {
+        let e = HostError::WrongSeatCount { game: "blade".into(), seats: 2, bots: 3 };
+        assert_eq!(e.to_string(), "blade is a 2-player game but 3 bot(s) were named; name one per seat");
+        let e = BotError::BadLevel { name: "strong:9".into(), game: "blade".into(), levels: 5, default: 3 };
+        assert_eq!(e.to_string(), "bad level in \"strong:9\": blade `strong` has levels strong:1 to strong:5 (plain `strong` is strong:3)");
+        let e = ConfigError {
+            file: "a/arena.toml".into(),
+            line: Some(3),
+            message: "`deals` must be at least 1".into(),
+        };
+        assert_eq!(e.to_string(), "a/arena.toml:3: `deals` must be at least 1");
+        let e = ConfigError { line: None, ..e };
+        assert_eq!(e.to_string(), "a/arena.toml: `deals` must be at least 1");
+    }
 
     #[test]
     fn the_chain_names_every_cause() {

@@ -22,6 +22,7 @@ use crate::games::blade::{play_effect, BladeObservation, Card as BladeCard, Even
 use crate::games::intensity::{Card as IntensityCard, IntensityObservation, Phase};
 use crate::games::{Game, Seat};
 use crate::play::adapter::{convert, seat_seed};
+use crate::play::error::BotError;
 use crate::play::HostError;
 
 /// The prefix of a legacy bot's name.
@@ -77,18 +78,20 @@ pub fn stdin_text(name: &str, obs: &dyn Any) -> Option<String> {
 /// An unknown protocol or a missing path, with what to write instead.
 pub fn parse_name(name: &str) -> Option<Result<(Protocol, &str), HostError>> {
     let rest = name.strip_prefix(PREFIX)?;
-    let known = || Protocol::ALL.map(|p| format!("legacy:{}:<file.wasm>", p.name())).join(" or ");
+    let known = || Protocol::ALL.map(|p| format!("legacy:{}:<file.wasm>", p.name())).to_vec();
     Some(match rest.split_once(':') {
         Some((proto, path)) if !path.is_empty() => {
             match Protocol::ALL.into_iter().find(|p| p.name() == proto) {
                 Some(p) => Ok((p, path)),
-                None => Err(HostError::Request(format!(
-                    "unknown legacy protocol {proto:?} in {name:?}; write {}",
-                    known()
-                ))),
+                None => Err(BotError::UnknownProtocol {
+                    name: name.to_string(),
+                    protocol: proto.to_string(),
+                    known: known(),
+                }
+                .into()),
             }
         }
-        _ => Err(HostError::Request(format!("{name:?} names no file; write {}", known()))),
+        _ => Err(BotError::LegacyNoFile { name: name.to_string(), known: known() }.into()),
     })
 }
 

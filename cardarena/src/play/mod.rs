@@ -13,6 +13,6 @@ pub mod resim;
 pub mod runner;
 pub mod table;
 
-pub use error::HostError;
+pub use error::{BotError, ConfigError, HostError, LoadError};
 pub use games::{GameId, Hosted};
 pub use table::Match;

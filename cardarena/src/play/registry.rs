@@ -5,9 +5,12 @@ use std::sync::OnceLock;
 
 use cardarena_sandbox::{Kind, Limits, Program, Sandbox, StdioProgram};
 
-use crate::bots::bot::{builtin, builtin_hash, content_hash, is_builtin_name, Bot, InitInfo, BUILTIN_BOTS};
+use crate::bots::bot::{
+    builtin, builtin_hash, builtin_names, content_hash, is_builtin_name, unknown_bot, Bot, InitInfo,
+};
 use crate::games::{Game, Seat};
 use crate::play::adapter::{sandbox_seed, NotLoaded, SandboxBot};
+use crate::play::error::{BotError, LoadError};
 use crate::play::limits::LimitsConfig;
 use crate::play::runner::BotEntry;
 use crate::play::{HostError, Hosted};
@@ -15,11 +18,11 @@ use crate::play::{HostError, Hosted};
 /// Parses a variant name of game `G`; `None` means the default (first) variant.
 ///
 /// # Errors
-/// The name is not a variant of `G`; the message lists the variants.
+/// The name is not a variant of `G` ([`HostError::UnknownVariant`], which lists the variants).
 pub fn variant<G: Game>(name: Option<&str>) -> Result<G::Variant, HostError> {
     match name {
         None => Ok(G::variants()[0]),
-        Some(name) => name.parse::<G::Variant>().map_err(|e| HostError::Request(e.to_string())),
+        Some(name) => Ok(name.parse::<G::Variant>()?),
     }
 }
 
@@ -78,38 +81,36 @@ impl Loader {
     /// `.wasm` or `.wat` file, which is read and checked (Lua parsed, WASM compiled and its ABI checked).
     ///
     /// # Errors
-    /// Unknown names, missing files, unsupported extensions, and programs the sandbox refuses
-    /// (syntax errors, unknown imports, missing exports …); the message says what to do.
+    /// [`HostError::Bot`] for unknown names, missing files, unsupported extensions, and programs
+    /// the sandbox refuses (syntax errors, unknown imports, missing exports …: the
+    /// [`LoadError`] is the source); [`HostError::Host`] if the sandbox cannot start.
     pub fn resolve<G: Hosted>(&self, name: &str) -> Result<BotSource, HostError> {
         if name == HUMAN {
-            return Err(HostError::Request(format!("the bot {HUMAN:?} (a person at the terminal) plays only in `arena play`; name a built-in or a bot file here")));
+            return Err(BotError::HumanOutsidePlay.into());
         }
         if is_builtin_name(name) {
             // Instantiating once checks that game `G` has this built-in (and its level).
-            builtin::<G>(name, 0, 0).map_err(HostError::Request)?;
+            builtin::<G>(name, 0, 0)?;
             return Ok(BotSource::Builtin(name.to_string()));
         }
         if crate::play::legacy::parse_name(name).is_some() {
             return match self.load_legacy::<G>(name)? {
                 Ok(source) => Ok(source),
-                Err(message) => {
-                    return Err(HostError::Request(format!("bot {name:?} cannot be loaded: {message}")))
-                }
+                Err(source) => Err(BotError::NotLoaded { name: name.to_string(), source }.into()),
             };
         }
         let path = Path::new(name);
         if Kind::from_path(path).is_none() {
-            return Err(HostError::Request(format!(
-                "unknown bot {name:?}: a bot is a built-in ({}), a path to a .lua, .js, .py, .wasm or .wat file, or legacy:<protocol>:<file.wasm> (`arena docs legacy-bots`)",
-                BUILTIN_BOTS.join(", ")
-            )));
+            return Err(unknown_bot::<G>(name, builtin_names::<G>(), nearby_bot_file(path)).into());
         }
         if !path.is_file() {
-            return Err(HostError::Request(format!("cannot read bot file {name:?}: no such file")));
+            return Err(
+                BotError::NoSuchFile { name: name.to_string(), did_you_mean: nearby_bot_file(path) }.into()
+            );
         }
         match self.load_file::<G>(name)? {
             Ok(program) => Ok(BotSource::File { name: name.to_string(), program }),
-            Err(message) => Err(HostError::Request(format!("bot {name:?} cannot be loaded: {message}"))),
+            Err(source) => Err(BotError::NotLoaded { name: name.to_string(), source }.into()),
         }
     }
 
@@ -138,6 +139,7 @@ impl Loader {
         Ok(match loaded {
             Ok(source) => source,
             Err(error) => {
+                let error = error.to_string();
                 // The file's hash when it can be read, so that a fixed file is a new entrant.
                 let file =
                     crate::play::legacy::parse_name(name).and_then(Result::ok).map_or(name, |(_, f)| f);
@@ -159,68 +161,94 @@ impl Loader {
     /// cannot start (a host failure).
     pub fn load_program<G: Game>(&self, name: &str, bytes: &[u8]) -> Result<BotSource, HostError> {
         let path = Path::new(name);
-        let kind = Kind::from_path(path).ok_or_else(|| {
-            HostError::Request(format!(
-                "bot {name:?} is not named .lua, .js, .py, .wasm or .wat, so its kind is unknown"
-            ))
-        })?;
+        let kind = Kind::from_path(path).ok_or_else(|| BotError::UnknownKind { name: name.to_string() })?;
         let file = path.file_name().map_or_else(|| name.to_string(), |n| n.to_string_lossy().into_owned());
         let loaded = match self.sandbox()?.load(&file, kind, bytes) {
             Ok(program) => checked::<G>(program, || String::from_utf8_lossy(bytes).into_owned()),
-            Err(fault) => Err(fault.message),
+            Err(fault) => Err(LoadError::Refused(fault)),
         };
         Ok(match loaded {
             Ok(program) => BotSource::File { name: name.to_string(), program },
-            Err(error) => BotSource::Failed { name: name.to_string(), hash: content_hash(bytes), error },
+            Err(error) => BotSource::Failed {
+                name: name.to_string(),
+                hash: content_hash(bytes),
+                error: error.to_string(),
+            },
         })
     }
 
     /// Loads a legacy program (`legacy:<protocol>:<file>`): the outer error is a wrong name (an
     /// unknown protocol, another game's) or the host's (the sandbox cannot start), the inner one
     /// the file's (missing, or refused by the sandbox).
-    fn load_legacy<G: Game>(&self, name: &str) -> Result<Result<BotSource, String>, HostError> {
+    fn load_legacy<G: Game>(&self, name: &str) -> Result<Result<BotSource, LoadError>, HostError> {
         let Some(parsed) = crate::play::legacy::parse_name(name) else {
             return Err(HostError::Request(format!("{name:?} is not a legacy bot name")));
         };
         let (protocol, file) = parsed?;
         if protocol.game() != G::NAME {
-            return Err(HostError::Request(format!(
-                "{name:?}: a legacy:{} bot plays {}, not {}",
-                protocol.name(),
-                protocol.game(),
-                G::NAME
-            )));
+            return Err(BotError::LegacyWrongGame {
+                name: name.to_string(),
+                protocol: protocol.name().to_string(),
+                plays: protocol.game().to_string(),
+                game: G::NAME.to_string(),
+            }
+            .into());
         }
         let bytes = match std::fs::read(file) {
             Ok(bytes) => bytes,
-            Err(e) => return Ok(Err(format!("cannot read bot file {file:?}: {e}"))),
+            Err(source) => return Ok(Err(LoadError::Read { file: file.to_string(), source })),
         };
         Ok(match self.sandbox()?.load_stdio(file, &bytes) {
             Ok(program) => Ok(BotSource::Legacy { name: name.to_string(), protocol, program }),
-            Err(fault) => Err(fault.message),
+            Err(fault) => Err(LoadError::Refused(fault)),
         })
     }
 
     /// Loads a bot file: the outer error is the host's (the sandbox cannot start), the inner
     /// one the file's (missing, or refused by the sandbox).
-    fn load_file<G: Game>(&self, name: &str) -> Result<Result<Program, String>, HostError> {
+    fn load_file<G: Game>(&self, name: &str) -> Result<Result<Program, LoadError>, HostError> {
         let path = Path::new(name);
         if !path.is_file() {
-            return Ok(Err(format!("cannot read bot file {name:?}: no such file")));
+            return Ok(Err(LoadError::NoSuchFile { file: name.to_string() }));
         }
         Ok(match self.sandbox()?.load_file(path) {
             Ok(program) => checked::<G>(program, || std::fs::read_to_string(name).unwrap_or_default()),
-            Err(fault) => Err(fault.message),
+            Err(fault) => Err(LoadError::Refused(fault)),
         })
     }
 }
 
+/// A bot file in the folder of `path` whose name is at most two edits from `path`'s (for a
+/// did-you-mean when `path` is not there or has no bot file's extension); `None` if the folder
+/// cannot be read or has none close enough.
+fn nearby_bot_file(path: &Path) -> Option<String> {
+    let wanted = path.file_name()?.to_str()?;
+    let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let mut best: Option<(usize, String)> = None;
+    for entry in std::fs::read_dir(folder).ok()?.flatten().take(1000) {
+        let file = entry.file_name();
+        let Some(file) = file.to_str() else { continue };
+        if Kind::from_path(Path::new(file)).is_none() || file == wanted {
+            continue;
+        }
+        let d = edit_distance(wanted, file);
+        if d <= 2 && best.as_ref().is_none_or(|(bd, b)| (d, file) < (*bd, b.as_str())) {
+            best = Some((d, file.to_string()));
+        }
+    }
+    let (_, file) = best?;
+    Some(match path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        Some(parent) => parent.join(file).to_string_lossy().into_owned(),
+        None => file,
+    })
+}
+
 /// The checks of a program the sandbox has loaded, however it came (a file, a queue's bytes):
 /// a Lua program must define `act` (`source` gives its text, for a did-you-mean).
-fn checked<G: Game>(program: Program, source: impl FnOnce() -> String) -> Result<Program, String> {
+fn checked<G: Game>(program: Program, source: impl FnOnce() -> String) -> Result<Program, LoadError> {
     if program.kind() == Kind::Lua {
-        if let Some(message) = missing_act::<G>(&program, source) {
-            return Err(message);
+        if let Some(error) = missing_act::<G>(&program, source) {
+            return Err(error);
         }
     }
     Ok(program)
@@ -230,7 +258,7 @@ fn checked<G: Game>(program: Program, source: impl FnOnce() -> String) -> Result
 /// default limits) and refuses it when `act` is missing (the message says why): otherwise it
 /// would play every match with a fault at its first decision. Any other failure at this start is left to the matches,
 /// where it is the bot's verdict.
-fn missing_act<G: Game>(program: &Program, source: impl FnOnce() -> String) -> Option<String> {
+fn missing_act<G: Game>(program: &Program, source: impl FnOnce() -> String) -> Option<LoadError> {
     let info = InitInfo {
         game: G::NAME,
         variant: G::variants()[0].to_string(),
@@ -241,11 +269,7 @@ fn missing_act<G: Game>(program: &Program, source: impl FnOnce() -> String) -> O
     let json = serde_json::to_string(&info).expect("init info serializes");
     match program.start(&Limits::default_for(Kind::Lua), sandbox_seed(0, 0, program), &json) {
         Err(f) if f.verdict == cardarena_sandbox::Verdict::Load && f.message.contains("function `act`") => {
-            let hint = match act_lookalike(&source()) {
-                Some(n) => format!(": did you mean {n}? The arena calls `act(obs)`, in lower case"),
-                None => ": define `function act(obs) ... end` (`arena docs bot-api`)".into(),
-            };
-            Some(format!("no function act{hint}"))
+            Some(LoadError::NoAct { did_you_mean: act_lookalike(&source()) })
         }
         _ => None,
     }
@@ -514,7 +538,7 @@ mod tests {
         let err = loader.resolve::<Blade>("clever").unwrap_err().to_string();
         assert!(
             err.contains("a built-in of blade (random, greedy, strong")
-                && err.contains(".lua, .js, .wasm or .wat"),
+                && err.contains(".lua, .js, .py, .wasm or .wat"),
             "{err}"
         );
         let err = loader.resolve::<Blade>("/nonexistent/x.wasm").unwrap_err().to_string();

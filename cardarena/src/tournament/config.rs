@@ -29,7 +29,7 @@ use toml::Spanned;
 
 use crate::play::games::{Find, GameId};
 use crate::play::limits::LimitsConfig;
-use crate::play::HostError;
+use crate::play::{ConfigError, HostError};
 
 /// How the bots of an event meet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
@@ -138,72 +138,64 @@ pub fn load(path: &Path, games: &dyn Find<GameId>) -> Result<Config, HostError> 
 pub fn parse(text: &str, path: &Path, games: &dyn Find<GameId>) -> Result<Config, HostError> {
     let known_games = || games.names().join(", ");
     let raw: RawFile =
-        toml::from_str(text).map_err(|e| HostError::Config(format!("{}: {e}", path.display())))?;
-    let line = |offset: usize| 1 + text[..offset.min(text.len())].matches('\n').count();
-    let at = |span: std::ops::Range<usize>| format!("{}:{}", path.display(), line(span.start));
+        toml::from_str(text).map_err(|e| HostError::from(ConfigError::toml(path, text, &e)))?;
+    let at = |span: std::ops::Range<usize>, message: String| {
+        HostError::from(ConfigError::at(path, text, span.start, message))
+    };
+    let whole = |message: String| HostError::from(ConfigError::file(path, message));
     let defaults = raw.defaults.unwrap_or_default();
     if raw.event.is_empty() {
-        return Err(HostError::Config(format!("{}: no [[event]] in the file; add one, e.g.\n[[event]]\ngame = \"blade\"\nbots = [\"greedy\", \"random\"]", path.display())));
+        return Err(whole("no [[event]] in the file; add one, e.g.\n[[event]]\ngame = \"blade\"\nbots = [\"greedy\", \"random\"]".into()));
     }
     let base = path.parent().unwrap_or(Path::new(""));
     let mut events = Vec::new();
     let mut names = BTreeSet::new();
     for (i, ev) in raw.event.into_iter().enumerate() {
         let which = format!("event #{}", i + 1);
-        let game = ev.game.or_else(|| defaults.game.clone()).ok_or_else(|| {
-            HostError::Config(format!(
-                "{}: {which} has no `game` (one of: {})",
-                path.display(),
-                known_games()
-            ))
-        })?;
+        let game = ev
+            .game
+            .or_else(|| defaults.game.clone())
+            .ok_or_else(|| whole(format!("{which} has no `game` (one of: {})", known_games())))?;
         let id: GameId = games.find(game.get_ref()).map_err(|_| {
-            HostError::Config(format!(
-                "{}: `game = {:?}` is not a game (one of: {})",
-                at(game.span()),
-                game.get_ref(),
-                known_games()
-            ))
+            at(
+                game.span(),
+                format!("`game = {:?}` is not a game (one of: {})", game.get_ref(), known_games()),
+            )
         })?;
         let variant = ev.variant.or_else(|| defaults.variant.clone());
         if let Some(v) = &variant {
             if !id.variants().contains(v.get_ref()) {
-                return Err(HostError::Config(format!(
-                    "{}: `variant = {:?}` is not a variant of {} (variants: {})",
-                    at(v.span()),
-                    v.get_ref(),
-                    id.name(),
-                    id.variants().join(", ")
-                )));
+                return Err(at(
+                    v.span(),
+                    format!(
+                        "`variant = {:?}` is not a variant of {} (variants: {})",
+                        v.get_ref(),
+                        id.name(),
+                        id.variants().join(", ")
+                    ),
+                ));
             }
         }
         let name = ev.name.map(|n| n.into_inner()).unwrap_or_else(|| id.name().to_string());
         if !names.insert(name.clone()) {
-            return Err(HostError::Config(format!(
-                "{}: two events are named {name:?}; give each a unique `name`",
-                path.display()
-            )));
+            return Err(whole(format!("two events are named {name:?}; give each a unique `name`")));
         }
         let bots_spanned = ev
             .bots
             .or_else(|| defaults.bots.clone())
-            .ok_or_else(|| HostError::Config(format!("{}: event {name:?} has no `bots`", path.display())))?;
+            .ok_or_else(|| whole(format!("event {name:?} has no `bots`")))?;
         let bots_span = bots_spanned.span();
         let bots: Vec<String> = bots_spanned.into_inner().into_iter().map(|b| b.into_inner()).collect();
         let distinct: BTreeSet<&String> = bots.iter().collect();
         if distinct.len() != bots.len() {
-            return Err(HostError::Config(format!(
-                "{}: event {name:?} names a bot twice in `bots`",
-                at(bots_span)
-            )));
+            return Err(at(bots_span, format!("event {name:?} names a bot twice in `bots`")));
         }
         let need = if id.players() == 4 { 4 } else { 2 };
         if bots.len() < need {
-            return Err(HostError::Config(format!(
-                "{}: event {name:?} needs at least {need} bots in `bots`, it has {}",
-                at(bots_span),
-                bots.len()
-            )));
+            return Err(at(
+                bots_span,
+                format!("event {name:?} needs at least {need} bots in `bots`, it has {}", bots.len()),
+            ));
         }
         let bot_paths = bots
             .iter()
@@ -229,53 +221,38 @@ pub fn parse(text: &str, path: &Path, games: &dyn Find<GameId>) -> Result<Config
         let champion = match (format_value, champion_name) {
             (Format::Gauntlet, Some(c)) => {
                 Some(bots.iter().position(|b| b == c.get_ref()).ok_or_else(|| {
-                    HostError::Config(format!(
-                        "{}: champion {:?} is not one of the event's bots",
-                        at(c.span()),
-                        c.get_ref()
-                    ))
+                    at(c.span(), format!("champion {:?} is not one of the event's bots", c.get_ref()))
                 })?)
             }
             (Format::Gauntlet, None) => {
-                return Err(HostError::Config(format!(
-                "{}: event {name:?} is a gauntlet but has no `champion` (the bot that meets all the others)",
-                path.display()
-            )))
+                return Err(whole(format!(
+                    "event {name:?} is a gauntlet but has no `champion` (the bot that meets all the others)"
+                )))
             }
             (_, Some(c)) => {
-                return Err(HostError::Config(format!(
-                    "{}: `champion` only goes with format = \"gauntlet\"",
-                    at(c.span())
-                )))
+                return Err(at(c.span(), "`champion` only goes with format = \"gauntlet\"".into()))
             }
             (_, None) => None,
         };
         let rounds = ev.rounds.or_else(|| defaults.rounds.clone());
         let rounds = match (format_value, rounds) {
             (Format::Swiss, Some(r)) if *r.get_ref() == 0 => {
-                return Err(HostError::Config(format!("{}: `rounds` must be at least 1", at(r.span()))))
+                return Err(at(r.span(), "`rounds` must be at least 1".into()))
             }
             (Format::Swiss, Some(r)) => *r.get_ref(),
             (Format::Swiss, None) => default_swiss_rounds(bots.len()),
-            (_, Some(r)) => {
-                return Err(HostError::Config(format!(
-                    "{}: `rounds` only goes with format = \"swiss\"",
-                    at(r.span())
-                )))
-            }
+            (_, Some(r)) => return Err(at(r.span(), "`rounds` only goes with format = \"swiss\"".into())),
             (_, None) => 0,
         };
         let deals = ev.deals.or_else(|| defaults.deals.clone());
         let deals = match deals {
-            Some(d) if *d.get_ref() == 0 => {
-                return Err(HostError::Config(format!("{}: `deals` must be at least 1", at(d.span()))))
-            }
+            Some(d) if *d.get_ref() == 0 => return Err(at(d.span(), "`deals` must be at least 1".into())),
             Some(d) => *d.get_ref(),
             None => 10,
         };
         let max_tables = match ev.max_tables.or_else(|| defaults.max_tables.clone()) {
             Some(m) if *m.get_ref() == 0 => {
-                return Err(HostError::Config(format!("{}: `max_tables` must be at least 1", at(m.span()))))
+                return Err(at(m.span(), "`max_tables` must be at least 1".into()))
             }
             Some(m) => *m.get_ref(),
             None => 35,
@@ -366,6 +343,30 @@ mod tests {
             assert!(err.contains(needle), "{text:?}: {err}");
             assert!(err.contains("t/arena.toml"), "{err}");
         }
+    }
+
+    /// The same errors as values: the file, the line (where the mistake is at one place) and
+    /// the message without them.
+    #[test]
+    fn errors_are_config_errors_with_the_line() {
+        let config = |text: &str| match p(text) {
+            Err(HostError::Config(e)) => e,
+            other => panic!("{text:?}: {other:?}"),
+        };
+        let e =
+            config("[defaults]\ndeals = 2\n[[event]]\ngame = \"chess\"\nbots = [\"greedy\", \"random\"]\n");
+        assert_eq!((e.file.as_path(), e.line), (Path::new("t/arena.toml"), Some(4)));
+        assert!(e.message.starts_with("`game = \"chess\"` is not a game (one of: blade"), "{}", e.message);
+        assert_eq!(e.to_string(), format!("t/arena.toml:4: {}", e.message));
+        let e = config("[[event]]\ngame = \"blade\"\nbots = [\"greedy\", \"random\"]\ndeals = -1\n");
+        assert_eq!(e.line, Some(4), "{e}");
+        let e = config("");
+        assert_eq!(e.line, None);
+        assert!(e.message.starts_with("no [[event]] in the file"), "{}", e.message);
+        assert!(matches!(
+            p("[[event]]\nname = \"x\"\ngame = \"blade\"\nbots = [\"greedy\"]\n"),
+            Err(HostError::Config(ConfigError { line: Some(4), .. }))
+        ));
     }
 
     #[test]

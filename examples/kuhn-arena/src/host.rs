@@ -3,7 +3,7 @@
 //! does not ask for one.
 
 use cardarena::bots::bot::Bot;
-use cardarena::Hosted;
+use cardarena::{BotError, Hosted};
 use cardarena_games::view::View;
 use cardarena_games::{Game, Seat};
 
@@ -75,8 +75,14 @@ pub fn builtin_bot(name: &str, seed: u64, seat: Seat) -> Option<Result<Box<dyn B
 
 /// Kuhn poker, hosted: its built-in bots are [`builtin_bot`]'s.
 impl Hosted for Kuhn {
-    fn builtin_bot(name: &str, seed: u64, seat: Seat) -> Option<Result<Box<dyn Bot<Kuhn>>, String>> {
-        builtin_bot(name, seed, seat)
+    fn builtin_bot(name: &str, seed: u64, seat: Seat) -> Option<Result<Box<dyn Bot<Kuhn>>, BotError>> {
+        builtin_bot(name, seed, seat).map(|bot| {
+            bot.map_err(|message| BotError::BadBuiltin {
+                name: name.to_string(),
+                game: Kuhn::NAME.to_string(),
+                message,
+            })
+        })
     }
 
     fn builtin_bot_names() -> Vec<String> {

@@ -58,8 +58,10 @@ pub struct WorkerOptions {
 #[derive(Clone)]
 pub struct People(pub Arc<FindPerson>);
 
-/// How [`People`] finds a person: from the job's key and the seat, or why not.
-pub type FindPerson = dyn Fn(&str, usize) -> Result<Box<dyn Person>, String> + Send + Sync;
+/// How [`People`] finds a person: from the job's key and the seat, or why not (the embedder's
+/// own error, which the job's failure quotes).
+pub type FindPerson =
+    dyn Fn(&str, usize) -> Result<Box<dyn Person>, Box<dyn std::error::Error + Send + Sync>> + Send + Sync;
 
 impl std::fmt::Debug for People {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -483,7 +485,7 @@ fn play_spec<G: Hosted>(
             let people = people.ok_or_else(|| {
                 format!("seat {k} is a person ({}); this worker cannot reach people (a ladder's `arena worker --group ladder` can)", seat.name)
             })?;
-            let person = (people.0)(key, k)?;
+            let person = (people.0)(key, k).map_err(|e| e.to_string())?;
             let entry = BotEntry { name: seat.name.clone(), hash: seat.hash.clone() };
             table = table.seat_bot(entry, Box::new(PersonBot::new(person)));
             continue;
