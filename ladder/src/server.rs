@@ -948,7 +948,7 @@ mod tests {
         assert!(language("bot.js", b"\xff\xfe").unwrap_err().contains("UTF-8"));
         assert!(language("bot.wasm", b"function act(o) end").unwrap_err().contains("not a WASM module"));
         assert!(language("bot.lua", b"\0asm\x01\0\0\0").unwrap_err().contains("name it .wasm"));
-        assert!(language("bot.py", b"print(1)").unwrap_err().contains("not .py"));
+        assert!(language("bot.rb", b"puts 1").unwrap_err().contains("not .rb"));
         assert!(language("bot.lua", b"\xff\xfe").unwrap_err().contains("UTF-8"));
         assert_eq!(language("bot.wat", b"(module)"), Ok("wat"));
         assert_eq!(language("bot.WAT", b"(module)"), Ok("wat"));

@@ -472,7 +472,7 @@ async fn uploads_are_checked_at_every_layer() {
         ("poker", "ok", "a.lua", good.clone(), "unknown game"),
         ("ecard", "ok", "a.lua", good.clone(), "not played on this ladder"),
         ("blade", "ok", "a.wasm", good.clone(), "not a WASM module"),
-        ("blade", "ok", "a.py", good.clone(), "not .py"),
+        ("blade", "ok", "a.rb", good.clone(), "not .rb"),
         ("blade", "ok", "a.lua", Vec::new(), "empty"),
     ] {
         let r = alice.upload(&s.app, game, name, file, &bytes, true).await;

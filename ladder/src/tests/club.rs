@@ -88,11 +88,11 @@ async fn a_refused_upload_shows_the_form_again_with_the_reason() {
     assert!(page.body.contains("3 times a minute") && !page.body.contains("Not uploaded"), "{}", page.body);
     // A language the ladder does not take: 422, the form again with the reason, the game and
     // name as they were.
-    let r = alice.upload(&s.app, "blade", "snake", "snake.py", b"print(1)", true).await;
+    let r = alice.upload(&s.app, "blade", "snake", "snake.rb", b"puts 1", true).await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_upload_form(&r.body);
-    assert!(r.body.contains("role=\"alert\">Not uploaded: a bot is a .lua or .js script"), "{}", r.body);
-    assert!(r.body.contains("not .py"), "{}", r.body);
+    assert!(r.body.contains("role=\"alert\">Not uploaded: a bot is a .lua, .js or .py script"), "{}", r.body);
+    assert!(r.body.contains("not .rb"), "{}", r.body);
     assert!(r.body.contains("name=\"name\" value=\"snake\""), "the name is kept: {}", r.body);
     assert!(r.body.contains("<option value=\"blade\" selected>"), "the game is kept: {}", r.body);
     // Too large (the body limit, before the form is read): 413, the form with the limit.
