@@ -680,7 +680,7 @@ mod tests {
         assert_eq!(Kind::from_path(Path::new("b.js")), Some(Kind::Js));
         assert_eq!(Kind::from_path(Path::new("b.mjs")), Some(Kind::Js));
         assert_eq!(Kind::from_path(Path::new("b.py")), Some(Kind::Python));
-        assert_eq!(Kind::from_path(Path::new("b.py")), None);
+        assert_eq!(Kind::from_path(Path::new("b.rb")), None);
         assert_eq!(Kind::from_path(Path::new("lua")), None);
     }
 
