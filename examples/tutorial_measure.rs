@@ -1,6 +1,6 @@
 //! The measurement docs/tutorial/lost-cities.md and intensity.md quote (not a test): each step
 //! file (or each file of `TUTORIAL_BOTS=a.lua,b.lua`) against `greedy` over `TUTORIAL_DEALS`
-//! duplicate deals (default 1000), with the tests' own `measure` (testkit/src/tutorials/).
+//! duplicate deals (default 1000), with the tests' own `measure` (tests/testkit/src/tutorials/).
 //! `cargo run --release --example tutorial_measure -- lost-cities|intensity`
 
 use testkit::tutorials::{intensity, lost_cities};

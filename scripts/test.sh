@@ -11,7 +11,7 @@ bash scripts/build-example-bots.sh
 # installed by the script above.
 cargo check --locked -p cardarena-games --target wasm32-unknown-unknown
 # Headless Chromium for tests/it/report.rs (the HTML report opened in a browser), with its WebDriver
-# for tests/it/browser.rs (the replay viewer, driven through testkit/src/browser.rs), tmux for
+# for tests/it/browser.rs (the replay viewer, driven through tests/testkit/src/browser.rs), tmux for
 # tests/it/authoring.rs (a person playing in a terminal) and PostgreSQL for tests/it/queue.rs: Debian's
 # packages, installed when missing (as root, or through passwordless sudo).
 missing=()

@@ -404,7 +404,7 @@ fn fmt_target(t: Target, unit: &str) -> String {
 /// # Errors
 /// The sandbox cannot start, the temporary folder cannot be written, or a bench bot fails
 /// (a bug: the message says which).
-pub fn run(args: &BenchArgs, games: &crate::games::Games) -> anyhow::Result<String> {
+pub fn run(args: &BenchArgs, games: &cardarena::Games, benches: &[GameBench]) -> anyhow::Result<String> {
     if args.threads == 0 {
         bail!("--threads must be at least 1");
     }
@@ -429,7 +429,7 @@ pub fn run(args: &BenchArgs, games: &crate::games::Games) -> anyhow::Result<Stri
     memory(args.quick, &p, &mut report);
     decisions(&clock, &p, &child, &mut report)?;
     starts(&clock, &p, &child, &mut report);
-    matches(&clock, args.threads, &p, &mut report, games);
+    matches(&clock, args.threads, &p, &mut report, benches);
     metering(&clock, &sandbox, &mut report)?;
     tournaments(args.quick, &mut report, games)?;
     analysis(&mut report, games)?;
@@ -447,10 +447,10 @@ pub fn run(args: &BenchArgs, games: &crate::games::Games) -> anyhow::Result<Stri
 
 /// `arena analyse` of one seat of one match per game (`greedy` in every seat, seed 1) at the
 /// game's default budget, on one thread: CPU seconds.
-fn analysis(report: &mut Report, games: &crate::games::Games) -> anyhow::Result<()> {
-    let arena = cardarena::Arena::new().with_games(games.lib().clone());
+fn analysis(report: &mut Report, games: &cardarena::Games) -> anyhow::Result<()> {
+    let arena = cardarena::Arena::new().with_games(games.clone());
     let one = rayon::ThreadPoolBuilder::new().num_threads(1).build()?;
-    for game in games.lib().iter().filter(|g| g.has_analysis() && g.id().has_builtin("greedy")) {
+    for game in games.iter().filter(|g| g.has_analysis() && g.id().has_builtin("greedy")) {
         let id = game.id();
         let bots = vec!["greedy"; id.players()];
         let replay = arena.play(id, 1, &bots)?;
@@ -779,9 +779,9 @@ fn game_matches<G: Hosted>(clock: &Clock, threads: usize, p: &Programs, report: 
 }
 
 /// Full matches per second, every game, random bots of every kind.
-fn matches(clock: &Clock, threads: usize, p: &Programs, report: &mut Report, games: &crate::games::Games) {
-    for commands in games.each() {
-        (commands.bench)(clock, threads, p, report);
+fn matches(clock: &Clock, threads: usize, p: &Programs, report: &mut Report, benches: &[GameBench]) {
+    for bench in benches {
+        bench(clock, threads, p, report);
     }
     // Scaling of the runner alone (no storage): Blade with WASM random bots on 1 and 2 threads,
     // next to what the machine itself gives two threads of plain arithmetic (no memory, no
@@ -1017,7 +1017,7 @@ fn rss_bytes() -> Option<u64> {
 
 /// Tournament throughput with storage (SQLite), 1 and 2 threads: a Blade round robin of the
 /// built-in random and greedy bots and the Lua and WASM random bots, in a temporary folder.
-fn tournaments(quick: bool, report: &mut Report, games: &crate::games::Games) -> anyhow::Result<()> {
+fn tournaments(quick: bool, report: &mut Report, games: &cardarena::Games) -> anyhow::Result<()> {
     let dir = TempDir::new()?;
     std::fs::write(dir.0.join("random.lua"), RANDOM_LUA)?;
     std::fs::write(dir.0.join("random.wat"), RANDOM_WAT)?;
@@ -1029,7 +1029,7 @@ fn tournaments(quick: bool, report: &mut Report, games: &crate::games::Games) ->
     );
     let file = dir.0.join("bench.toml");
     std::fs::write(&file, &toml)?;
-    let config = cardarena::tournament::config::load(&file, games.lib())?;
+    let config = cardarena::tournament::config::load(&file, games)?;
     let mut rates = Vec::new();
     // The cores each run kept busy (process CPU time / wall time): the writer thread runs
     // beside the workers, so "1 thread" is more than one core's work.
@@ -1038,7 +1038,7 @@ fn tournaments(quick: bool, report: &mut Report, games: &crate::games::Games) ->
         let db = dir.0.join(format!("bench-{threads}.db"));
         let store = cardarena::tournament::store::Store::open(&db)?;
         let opts = cardarena::tournament::RunOptions {
-            games: std::sync::Arc::new(games.lib().clone()),
+            games: std::sync::Arc::new(games.clone()),
             threads,
             progress: std::sync::Arc::new(cardarena::tournament::Silent),
             stop_now: None,

@@ -2,36 +2,9 @@
 //! commands that work on a game type (`play`, `sprt`, `check`, `grade`, `timing`, `bench`'s
 //! match rates). [`Games::with`] adds a game to both, so every command knows it.
 
-use cardarena::play::registry::Loader;
-use cardarena::tournament::config::Event;
 use cardarena::{GameId, Hosted, HostedGame, UnknownGame};
 
-use crate::cli::authoring::{CheckArgs, GradeArgs};
-use crate::cli::{PlayArgs, SprtArgs};
-
-/// What a command does for one game type.
-#[derive(Clone, Copy)]
-pub(crate) struct Commands {
-    pub(crate) play: fn(&PlayArgs) -> anyhow::Result<()>,
-    pub(crate) sprt: fn(&SprtArgs) -> anyhow::Result<()>,
-    pub(crate) check: fn(&CheckArgs, &Games) -> anyhow::Result<()>,
-    pub(crate) grade: fn(&GradeArgs) -> anyhow::Result<()>,
-    pub(crate) timing: fn(&Event, &Loader, u32) -> anyhow::Result<crate::timing::EventTiming>,
-    pub(crate) bench: crate::bench::GameBench,
-}
-
-impl Commands {
-    fn of<G: Hosted>() -> Commands {
-        Commands {
-            play: crate::cli::play_game::<G>,
-            sprt: crate::cli::sprt_game::<G>,
-            check: crate::cli::authoring::check_game::<G>,
-            grade: crate::cli::authoring::grade_game::<G>,
-            timing: crate::timing::time_event::<G>,
-            bench: crate::bench::game_bench::<G>(),
-        }
-    }
-}
+use crate::cli::{Commands, GameSet};
 
 impl cardarena::AddGame for Games {
     fn add<G: Hosted>(self) -> Games {
@@ -96,20 +69,8 @@ impl Games {
         self.lib.get(name).map(HostedGame::id)
     }
 
-    /// Every game's commands, in the list's order.
-    pub(crate) fn each(&self) -> impl Iterator<Item = Commands> + '_ {
-        self.commands.iter().map(|(_, c)| *c)
-    }
-
-    /// The commands' work for the game named `name`.
-    ///
-    /// # Errors
-    /// No game has that name.
-    pub(crate) fn commands(&self, name: &str) -> Result<Commands, UnknownGame> {
-        self.commands
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, c)| *c)
-            .ok_or_else(|| UnknownGame { name: name.to_string(), known: self.lib.names() })
+    /// The games as the command line's modules see them.
+    pub(crate) fn set(&self) -> GameSet<'_> {
+        GameSet { lib: &self.lib, commands: &self.commands }
     }
 }

@@ -32,7 +32,7 @@ pub use games::Games;
 /// and 2 for anything else.
 pub fn run(games: Games) -> ExitCode {
     let cli = cli::Cli::parse();
-    match cli::run(cli, &games) {
+    match cli::run(cli, games.set()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {}", cli::terminal_safe(&format!("{e:#}")));

@@ -4,7 +4,6 @@
 //! on the machine do not advance). Only the figures depend on the machine; the matches are the
 //! same as anywhere.
 
-use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -17,7 +16,7 @@ use cardarena::games::Game;
 use cardarena::play::registry::{self, BotSource, Loader};
 use cardarena::play::runner::BotEntry;
 use cardarena::play::{Hosted, Match};
-use cardarena::tournament::config::{self, Event};
+use cardarena::tournament::config::Event;
 
 /// One bot's time per decision.
 #[derive(Clone, Debug, Serialize)]
@@ -47,21 +46,6 @@ pub struct EventTiming {
     pub strong_default_level: usize,
     /// One row per bot, in file order.
     pub bots: Vec<BotTiming>,
-}
-
-/// Times every bot of every event of the tournament file at `path` on `deals` deals.
-///
-/// # Errors
-/// The file cannot be read or checked, or a bot cannot be loaded.
-pub fn run(path: &Path, deals: u32, games: &crate::games::Games) -> anyhow::Result<Vec<EventTiming>> {
-    let config = config::load(path, games.lib())?;
-    let loader = Loader::new();
-    let mut out = Vec::new();
-    for event in &config.events {
-        let timing = (games.commands(&event.game)?.timing)(event, &loader, deals)?;
-        out.push(timing);
-    }
-    Ok(out)
 }
 
 /// A bot that adds the CPU time of each decision to `clock`.

@@ -19,13 +19,13 @@ use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::Form;
 use serde::{Deserialize, Serialize};
 
+use super::app::{ser, Ladder};
 use super::db::class::Frozen;
 pub use super::db::class::{Entry, Event, NewEvent};
 use super::db::Version;
 use super::error::AppError;
 use super::extract::{Admin, Page};
 use super::jobs::{label, JobError, GROUP};
-use super::server::{ser, Ladder};
 use super::time::{parse_utc, utc_text};
 use cardarena::bots::bot::{builtin_hash, is_builtin_name, BUILTIN_BOTS};
 use cardarena::play::games::GameId;

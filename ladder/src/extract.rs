@@ -8,18 +8,11 @@ use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, StatusCode};
 use tower_sessions::Session;
 
+use crate::app::Ladder;
+pub use crate::app::Page;
 use crate::auth;
 use crate::db::User;
 use crate::error::AppError;
-use crate::server::Ladder;
-
-/// Who is asking, and the session's CSRF token for the page's forms.
-pub struct Page {
-    /// The signed-in account.
-    pub me: Option<User>,
-    /// The token every form of the page sends back (`harden::csrf_first` checks it).
-    pub csrf: String,
-}
 
 /// The signed-in account (else 401: sign in first).
 pub struct CurrentUser(pub User);

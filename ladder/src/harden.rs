@@ -18,9 +18,10 @@ use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use tower_sessions::Session;
 
+use super::app::Ladder;
 use super::error::{AppError, ErrorMessage};
 use super::extract::{page_of, Page};
-use super::server::{too_large, Ladder, FORM_OVERHEAD};
+use super::server::{too_large, FORM_OVERHEAD};
 
 /// The Content-Security-Policy of every answer: nothing from elsewhere, no inline script but the
 /// replay viewer's (allowed by its hash: it is the same on every match page), no inline style,

@@ -22,6 +22,7 @@
 //! - `class`: class mode: events with a deadline, graded as `arena grade` grades (`time`: its
 //!   UTC deadlines).
 
+pub mod app;
 pub mod auth;
 pub mod board;
 pub mod class;
@@ -41,12 +42,12 @@ mod tests;
 pub mod time;
 pub mod views;
 
+pub use app::Ladder;
 pub use config::LadderConfig;
 #[cfg(feature = "postgres")]
 pub use db::postgres::PgStore;
 pub use db::{Db, SqliteStore, Store};
 pub use jobs::{Job, Jobs};
-pub use server::Ladder;
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -25,6 +25,7 @@ use axum::{Form, Json, Router};
 
 use serde::{Deserialize, Serialize};
 
+use super::app::{ser, Ladder};
 use super::db::play::NewPlayGame;
 pub use super::db::play::{Game, Turn};
 use super::db::User;
@@ -32,7 +33,6 @@ use super::db::{secret, Db};
 use super::error::AppError;
 use super::extract::{CurrentUser, Page};
 use super::jobs::{Jobs, GROUP};
-use super::server::{ser, Ladder};
 use super::views;
 use cardarena::bots::bot::{Fault, Verdict};
 use cardarena::play::games::GameId;

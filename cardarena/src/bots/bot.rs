@@ -8,10 +8,10 @@
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
+use crate::bots::error::BotError;
 use crate::bots::{Greedy, Hosted};
 use crate::games::rng::{Rng, Stream};
 use crate::games::{Game, Observation, Seat};
-use crate::play::error::BotError;
 
 /// Why a bot's decision failed. The names are the contract's verdict names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize)]
@@ -300,7 +300,7 @@ pub(crate) fn unknown_bot<G: Hosted>(name: &str, builtins: Vec<String>, nearby: 
     let did_you_mean = builtins
         .iter()
         .filter(|b| !b.contains(' '))
-        .map(|b| (crate::play::registry::edit_distance(name, b), b))
+        .map(|b| (crate::bots::error::edit_distance(name, b), b))
         .filter(|&(d, b)| d <= 2 && d < b.len())
         .min_by_key(|&(d, _)| d)
         .map(|(_, b)| b.clone())

@@ -8,6 +8,7 @@ use crate::games::Seat;
 use crate::play::error::BotError;
 
 pub mod bot;
+pub mod error;
 
 // One line per game; the lines between keep the games' branches from touching each other.
 mod blade;

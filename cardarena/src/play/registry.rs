@@ -296,21 +296,7 @@ fn act_lookalike(source: &str) -> Option<String> {
     best.map(|(_, n)| n)
 }
 
-/// Levenshtein distance (short names only).
-pub fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
-            prev = cur;
-        }
-    }
-    row[b.len()]
-}
+pub use crate::bots::error::edit_distance;
 
 /// How to build one seat's bot for each match: a built-in name or a loaded program.
 #[derive(Clone, Debug)]

@@ -33,16 +33,16 @@ pub(super) struct AnalyseArgs {
     budget: Option<u32>,
 }
 
-pub(super) fn analyse_cmd(args: AnalyseArgs, games: &crate::games::Games) -> anyhow::Result<()> {
+pub(super) fn analyse_cmd(args: AnalyseArgs, games: &super::GameSet) -> anyhow::Result<()> {
     let replay = cardarena::play::resim::load_file(&args.replay)?;
     let source = args.replay.display().to_string();
-    let analysis = analyse_any(games, &replay, &source, args.seat, args.budget)?;
+    let analysis = analyse_any(games.lib(), &replay, &source, args.seat, args.budget)?;
     print_out(&if args.json { analysis.to_json() } else { analysis.to_text() })
 }
 
 /// The one per-game dispatch of the analysis.
 pub(crate) fn analyse_any(
-    games: &crate::games::Games,
+    games: &cardarena::Games,
     replay: &Replay,
     source: &str,
     seat: Seat,

@@ -36,7 +36,7 @@ pub(crate) struct CheckArgs {
     bot: String,
     /// The game.
     #[arg(long)]
-    game: String,
+    pub(crate) game: String,
     /// The variant (default: the game's first).
     #[arg(long)]
     variant: Option<String>,
@@ -64,7 +64,7 @@ pub(crate) struct CheckArgs {
 pub(crate) struct GradeArgs {
     /// The game.
     #[arg(long)]
-    game: String,
+    pub(crate) game: String,
     /// The variant (default: the game's first).
     #[arg(long)]
     variant: Option<String>,
@@ -123,7 +123,7 @@ pub(super) struct SchemaArgs {
     python: bool,
 }
 
-pub(super) fn schema_cmd(args: SchemaArgs, games: &crate::games::Games) -> anyhow::Result<()> {
+pub(super) fn schema_cmd(args: SchemaArgs, games: &super::GameSet) -> anyhow::Result<()> {
     let game = games.id(&args.game)?;
     print_out(&if args.lua {
         cardarena::schema::lua_annotations(game)
@@ -239,11 +239,7 @@ fn opponents<G: Hosted>(wanted: &[String]) -> anyhow::Result<Vec<String>> {
 
 // ---- check -----------------------------------------------------------------------------------
 
-pub(super) fn check_cmd(args: CheckArgs, games: &crate::games::Games) -> anyhow::Result<()> {
-    (games.commands(&args.game)?.check)(&args, games)
-}
-
-pub(crate) fn check_game<G: Hosted>(args: &CheckArgs, games: &crate::games::Games) -> anyhow::Result<()> {
+pub(crate) fn check_game<G: Hosted>(args: &CheckArgs, games: &cardarena::Games) -> anyhow::Result<()> {
     let variant = registry::variant::<G>(args.variant.as_deref())?;
     if is_builtin_name(&args.bot) || args.bot == registry::HUMAN {
         bail!("arena check takes a bot file (.lua, .js, .py, .wasm or .wat), not {:?}", args.bot);
@@ -510,10 +506,6 @@ fn program_size(path: &str) -> u64 {
 }
 
 // ---- grade -----------------------------------------------------------------------------------
-
-pub(super) fn grade_cmd(args: GradeArgs, games: &crate::games::Games) -> anyhow::Result<()> {
-    (games.commands(&args.game)?.grade)(&args)
-}
 
 fn bot_files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
     let entries = std::fs::read_dir(dir)

@@ -17,7 +17,7 @@ use cardarena::play::runner::{decision_place, DecisionRecord, FaultRecord, Match
 use cardarena::play::Hosted;
 use cardarena::play::Match;
 
-use crate::games::Games;
+use cardarena::{GameId, HostedGame, UnknownGame};
 
 pub(crate) mod analyse;
 pub(crate) mod authoring;
@@ -28,6 +28,66 @@ mod replay;
 pub(crate) mod serve;
 pub use queue::DeterminismAlarm;
 pub use replay::Mismatch;
+
+/// What a command does for one game type (filled for each game of the list by `crate::games`).
+#[derive(Clone, Copy)]
+pub(crate) struct Commands {
+    pub(crate) play: fn(&PlayArgs) -> anyhow::Result<()>,
+    pub(crate) sprt: fn(&SprtArgs) -> anyhow::Result<()>,
+    pub(crate) check: fn(&authoring::CheckArgs, &cardarena::Games) -> anyhow::Result<()>,
+    pub(crate) grade: fn(&authoring::GradeArgs) -> anyhow::Result<()>,
+    pub(crate) timing:
+        fn(&cardarena::tournament::config::Event, &Loader, u32) -> anyhow::Result<crate::timing::EventTiming>,
+    pub(crate) bench: crate::bench::GameBench,
+}
+
+impl Commands {
+    /// Game `G`'s.
+    pub(crate) fn of<G: Hosted>() -> Commands {
+        Commands {
+            play: play_game::<G>,
+            sprt: sprt_game::<G>,
+            check: authoring::check_game::<G>,
+            grade: authoring::grade_game::<G>,
+            timing: crate::timing::time_event::<G>,
+            bench: crate::bench::game_bench::<G>(),
+        }
+    }
+}
+
+/// The games of a run, as the commands see them: the library's list and each game's
+/// [`Commands`].
+#[derive(Clone, Copy)]
+pub(crate) struct GameSet<'a> {
+    pub(crate) lib: &'a cardarena::Games,
+    pub(crate) commands: &'a [(&'static str, Commands)],
+}
+
+impl GameSet<'_> {
+    /// The library's list.
+    pub(crate) fn lib(&self) -> &cardarena::Games {
+        self.lib
+    }
+
+    /// The game named `name`.
+    pub(crate) fn get(&self, name: &str) -> Result<&HostedGame, UnknownGame> {
+        self.lib.get(name)
+    }
+
+    /// The game named `name`'s handle.
+    pub(crate) fn id(&self, name: &str) -> Result<GameId, UnknownGame> {
+        self.lib.get(name).map(HostedGame::id)
+    }
+
+    /// The commands of the game named `name`.
+    pub(crate) fn commands(&self, name: &str) -> Result<Commands, UnknownGame> {
+        self.commands
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, c)| *c)
+            .ok_or_else(|| UnknownGame { name: name.to_string(), known: self.lib.names() })
+    }
+}
 
 /// cardarena: a bot arena for hidden-information card games.
 #[derive(Debug, Parser)]
@@ -281,7 +341,8 @@ fn parse_seed(text: &str) -> Result<u64, String> {
 ///
 /// # Errors
 /// Whatever the subcommand fails with.
-pub fn run(cli: Cli, games: &Games) -> anyhow::Result<()> {
+pub(crate) fn run(cli: Cli, games: GameSet<'_>) -> anyhow::Result<()> {
+    let games = &games;
     match cli.command {
         Command::Games => games_cmd(games),
         Command::Play(args) => (games.commands(&args.game)?.play)(&args),
@@ -289,12 +350,17 @@ pub fn run(cli: Cli, games: &Games) -> anyhow::Result<()> {
         Command::Worker(args) => queue::worker_cmd(args, games),
         Command::Merge(args) => queue::merge_cmd(args),
         Command::Timing(args) => {
-            let timings = crate::timing::run(&args.file, args.deals, games)?;
+            let config = cardarena::tournament::config::load(&args.file, games.lib())?;
+            let loader = Loader::new();
+            let mut timings = Vec::new();
+            for event in &config.events {
+                timings.push((games.commands(&event.game)?.timing)(event, &loader, args.deals)?);
+            }
             print_out(&format!("{}\n", serde_json::to_string_pretty(&timings)?))
         }
         Command::Sprt(args) => (games.commands(&args.game)?.sprt)(&args),
-        Command::Check(args) => authoring::check_cmd(args, games),
-        Command::Grade(args) => authoring::grade_cmd(args, games),
+        Command::Check(args) => (games.commands(&args.game)?.check)(&args, games.lib()),
+        Command::Grade(args) => (games.commands(&args.game)?.grade)(&args),
         Command::New(args) => authoring::new_cmd(args, games),
         Command::Tutorial(args) => authoring::tutorial_cmd(args, games),
         Command::Schema(args) => authoring::schema_cmd(args, games),
@@ -306,12 +372,13 @@ pub fn run(cli: Cli, games: &Games) -> anyhow::Result<()> {
         Command::Submit(args) => serve::submit_cmd(args),
         Command::Bench(a) => print_out(&crate::bench::run(
             &crate::bench::BenchArgs { json: a.json, quick: a.quick, threads: a.threads },
-            games,
+            games.lib(),
+            &games.commands.iter().map(|(_, c)| c.bench).collect::<Vec<_>>(),
         )?),
     }
 }
 
-fn games_cmd(games: &Games) -> anyhow::Result<()> {
+fn games_cmd(games: &GameSet) -> anyhow::Result<()> {
     let mut out = String::new();
     for g in games.lib().ids() {
         let variants = g.variants();
@@ -615,7 +682,7 @@ fn default_threads() -> usize {
     std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
 }
 
-fn tournament_cmd(args: TournamentArgs, games: &Games) -> anyhow::Result<()> {
+fn tournament_cmd(args: TournamentArgs, games: &GameSet) -> anyhow::Result<()> {
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Arc;
 

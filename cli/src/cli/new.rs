@@ -130,7 +130,7 @@ const TUTORIALS: &[(&str, &str, Files)] = &[
 /// `arena tutorial G`: the game's tutorial as a folder that an installed `arena` runs: the
 /// text as README.md with the commands rewritten for the folder, the step files, and a section
 /// that measures every step with `arena check --against greedy`.
-pub(super) fn tutorial_cmd(args: TutorialArgs, games: &crate::games::Games) -> anyhow::Result<()> {
+pub(super) fn tutorial_cmd(args: TutorialArgs, games: &super::GameSet) -> anyhow::Result<()> {
     games.id(&args.game)?;
     let dir = args.dir.clone().unwrap_or_else(|| PathBuf::from(format!("tutorial-{}", args.game)));
     write_tutorial(&args.game, &dir)
@@ -222,7 +222,7 @@ fn write_tutorial(game: &str, dir: &Path) -> anyhow::Result<()> {
     print_out(&out)
 }
 
-pub(super) fn new_cmd(args: NewArgs, games: &crate::games::Games) -> anyhow::Result<()> {
+pub(super) fn new_cmd(args: NewArgs, games: &super::GameSet) -> anyhow::Result<()> {
     if args.tutorial {
         if args.lang != Lang::Lua {
             bail!("the tutorials are in Lua: leave out --lang with --tutorial");

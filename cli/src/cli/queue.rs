@@ -147,7 +147,7 @@ fn stop_on_ctrl_c(what: &'static str) -> Arc<AtomicBool> {
     stop
 }
 
-pub fn worker_cmd(args: WorkerArgs, games: &crate::games::Games) -> anyhow::Result<()> {
+pub fn worker_cmd(args: WorkerArgs, games: &super::GameSet) -> anyhow::Result<()> {
     if args.threads == 0 {
         bail!("--threads must be at least 1");
     }
@@ -253,7 +253,7 @@ pub fn tournament_via_queue(
     threads: usize,
     opts: &RunOptions,
     stop: &Arc<AtomicBool>,
-    games: &crate::games::Games,
+    games: &super::GameSet,
 ) -> anyhow::Result<QueueRun> {
     let queue = open_queue(url, args.give_up_after, Some(stop))?;
     let name = queue.name();

@@ -85,7 +85,7 @@ pub(super) struct ReproArgs {
     bot: Option<PathBuf>,
 }
 
-pub(super) fn replay_cmd(args: ReplayArgs, games: &crate::games::Games) -> anyhow::Result<()> {
+pub(super) fn replay_cmd(args: ReplayArgs, games: &super::GameSet) -> anyhow::Result<()> {
     if args.list {
         let db = args.db.as_deref().expect("clap: --list requires --db");
         return print_out(&list(db, args.event.as_deref())?);
@@ -139,7 +139,7 @@ pub(super) fn replay_cmd(args: ReplayArgs, games: &crate::games::Games) -> anyho
             }
         }
         let analysis = match args.analyse {
-            Some(seat) => Some(super::analyse::analyse_any(games, &replay, &source, seat, None)?),
+            Some(seat) => Some(super::analyse::analyse_any(games.lib(), &replay, &source, seat, None)?),
             None => None,
         };
         std::fs::write(out, viewer::page_analysed(&frames, text.as_deref(), analysis))
@@ -207,7 +207,7 @@ fn list(db: &Path, event: Option<&str>) -> anyhow::Result<String> {
     Ok(out)
 }
 
-pub(super) fn repro_cmd(args: ReproArgs, games: &crate::games::Games) -> anyhow::Result<()> {
+pub(super) fn repro_cmd(args: ReproArgs, games: &super::GameSet) -> anyhow::Result<()> {
     let cap = capsule::load(&args.capsule)?;
     let loader = Loader::new();
     // A legacy bot's capsule names `legacy:<protocol>:<file>`: the file is looked for, and a

@@ -57,7 +57,7 @@ pub struct SubmitArgs {
     pub(crate) token_file: Option<PathBuf>,
 }
 
-pub fn serve_cmd(args: ServeArgs, games: &crate::games::Games) -> anyhow::Result<()> {
+pub fn serve_cmd(args: ServeArgs, games: &super::GameSet) -> anyhow::Result<()> {
     let config = match &args.ladder {
         Some(path) => ladder::config::load(path, games.lib())?,
         None => LadderConfig::of(games.lib()),

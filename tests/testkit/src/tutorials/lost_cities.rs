@@ -19,7 +19,7 @@ pub const SEED: u64 = 2026;
 pub const STEPS: [&str; 5] = ["step1.lua", "step2.lua", "step3.lua", "step4.lua", "step5.lua"];
 
 pub fn step_path(file: &str) -> String {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs/tutorial/lost-cities").join(file);
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/tutorial/lost-cities").join(file);
     p.to_string_lossy().into_owned()
 }
 

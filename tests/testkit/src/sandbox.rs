@@ -15,7 +15,7 @@ pub const SEED: u64 = 42;
 pub const CASE_TIME_BOUND: Duration = Duration::from_secs(10);
 
 pub fn bot_path(file: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../sandbox/tests/bots").join(file)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../sandbox/tests/bots").join(file)
 }
 
 pub fn load(sb: &Sandbox, file: &str) -> Result<Program, Fault> {
