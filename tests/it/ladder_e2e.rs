@@ -133,11 +133,11 @@ async fn upload(b: &Browser, name: &str, file: &str) -> String {
     page
 }
 
-/// A refused upload (a language the ladder does not take): the upload form again, inside the
+/// A refused upload (a language the ladder does not take: Ruby): the upload form again, inside the
 /// ladder's layout, with the reason, the name as it was and the rate limit's rule.
 async fn refused_upload(b: &Browser, dir: &Path) {
-    let file = dir.join("snake.py");
-    std::fs::write(&file, "print('a bot in Python')\n").unwrap();
+    let file = dir.join("snake.rb");
+    std::fs::write(&file, "puts 'a bot in Ruby'\n").unwrap();
     b.client.goto(&format!("{}/upload", base(b).await)).await.unwrap();
     b.client.find(Locator::Css("select[name=game]")).await.unwrap().select_by_value("blade").await.unwrap();
     fill(b, "input[name=name]", "snake").await;
@@ -145,7 +145,7 @@ async fn refused_upload(b: &Browser, dir: &Path) {
     click(b, "form[action='/upload'] button").await;
     wait_for(b, ".refused", 20).await;
     let reason = b.text(".refused").await;
-    assert!(reason.starts_with("Not uploaded: ") && reason.contains("not .py"), "{reason}");
+    assert!(reason.starts_with("Not uploaded: ") && reason.contains("not .rb"), "{reason}");
     assert!(b.text(".limit").await.contains("refused ones too"));
     let name = b.client.find(Locator::Css("input[name=name]")).await.unwrap().prop("value").await.unwrap();
     assert_eq!(name.as_deref(), Some("snake"), "the name is kept");
