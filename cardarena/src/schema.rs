@@ -125,7 +125,7 @@ fn ts_doc(text: Option<String>, indent: &str) -> String {
 /// The declaration of one named type.
 fn ts_definition(w: &LuaWriter, name: &str, schema: &Value) -> String {
     let mut out = ts_doc(description(schema), "");
-    if let Some(values) = w.enum_values(schema) {
+    if let Some(values) = enum_values(schema) {
         out.push_str(&format!("export type {name} =\n"));
         for (v, d) in values {
             let doc = d.map_or_else(String::new, |d| format!(" // {d}"));
@@ -220,6 +220,22 @@ fn ts_type(w: &LuaWriter, s: &Value) -> String {
     }
 }
 
+/// `(value, description)` of an enumeration (`enum`, or `oneOf`/`anyOf` of `const`s).
+pub(super) fn enum_values(schema: &Value) -> Option<Vec<(Value, Option<String>)>> {
+    if let Some(values) = schema.get("enum").and_then(Value::as_array) {
+        return Some(values.iter().map(|v| (v.clone(), None)).collect());
+    }
+    let alts = schema.get("oneOf").or_else(|| schema.get("anyOf"))?.as_array()?;
+    alts.iter()
+        .map(|a| {
+            let v = a.get("const").cloned().or_else(|| {
+                a.get("enum").and_then(Value::as_array).filter(|e| e.len() == 1).map(|e| e[0].clone())
+            })?;
+            Some((v, description(a)))
+        })
+        .collect()
+}
+
 /// `lost-cities` → `LostCities` (the type names in schemas, LuaLS classes and `arena new`).
 pub fn pascal(game: &str) -> String {
     game.split('-')
@@ -262,7 +278,7 @@ impl LuaWriter {
             out.push_str(&comment_lines(&d));
         }
         // enumerations of strings: an alias with one line per value
-        if let Some(values) = self.enum_values(schema) {
+        if let Some(values) = enum_values(schema) {
             out.push_str(&format!("---@alias {name}\n"));
             for (v, d) in values {
                 match d {
@@ -284,22 +300,6 @@ impl LuaWriter {
         }
         out.push_str(&format!("---@alias {name} {}\n", self.type_of(schema)));
         out
-    }
-
-    /// `(value, description)` of a string enumeration (`enum`, or `oneOf`/`anyOf` of `const`s).
-    fn enum_values(&self, schema: &Value) -> Option<Vec<(Value, Option<String>)>> {
-        if let Some(values) = schema.get("enum").and_then(Value::as_array) {
-            return Some(values.iter().map(|v| (v.clone(), None)).collect());
-        }
-        let alts = schema.get("oneOf").or_else(|| schema.get("anyOf"))?.as_array()?;
-        alts.iter()
-            .map(|a| {
-                let v = a.get("const").cloned().or_else(|| {
-                    a.get("enum").and_then(Value::as_array).filter(|e| e.len() == 1).map(|e| e[0].clone())
-                })?;
-                Some((v, description(a)))
-            })
-            .collect()
     }
 
     /// The `---@field` lines of an object schema.

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use super::{description, observation_schema, pascal};
+use super::{description, enum_values, observation_schema, pascal};
 
 /// The `TypedDict` stubs of game `game`'s observation (a Python file for editors; the arena
 /// itself never imports it).
@@ -79,7 +79,7 @@ impl PyWriter {
     /// The Python text of one named type: a `TypedDict`, or an alias.
     fn definition(&self, name: &str, schema: &Value) -> String {
         let mut out = description(schema).map(|d| comment(&d, "")).unwrap_or_default();
-        if let Some(values) = self.enum_values(schema) {
+        if let Some(values) = enum_values(schema) {
             for (v, d) in &values {
                 if let Some(d) = d {
                     out.push_str(&format!("#   {}: {d}\n", py_literal(v)));
@@ -159,22 +159,6 @@ impl PyWriter {
             out.push_str("    pass\n");
         }
         out
-    }
-
-    /// `(value, description)` of an enumeration (`enum`, or `oneOf`/`anyOf` of `const`s).
-    fn enum_values(&self, schema: &Value) -> Option<Vec<(Value, Option<String>)>> {
-        if let Some(values) = schema.get("enum").and_then(Value::as_array) {
-            return Some(values.iter().map(|v| (v.clone(), None)).collect());
-        }
-        let alts = schema.get("oneOf").or_else(|| schema.get("anyOf"))?.as_array()?;
-        alts.iter()
-            .map(|a| {
-                let v = a.get("const").cloned().or_else(|| {
-                    a.get("enum").and_then(Value::as_array).filter(|e| e.len() == 1).map(|e| e[0].clone())
-                })?;
-                Some((v, description(a)))
-            })
-            .collect()
     }
 
     /// The Python type of a schema; `quote` writes class names as strings (in an alias, which
