@@ -43,7 +43,7 @@
 #![deny(missing_docs)]
 #![warn(unsafe_op_in_unsafe_fn)]
 
-#[doc(hidden)]
+#[cfg(feature = "baseline")]
 pub mod baseline;
 mod bulk;
 mod fault;

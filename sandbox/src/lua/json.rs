@@ -204,6 +204,7 @@ impl Tape {
     }
 
     /// Whether two tapes hold the same document in the same form (tokens, strings, orders).
+    #[cfg(feature = "baseline")]
     pub(crate) fn same_as(&self, other: &Tape) -> bool {
         self.toks == other.toks
             && self.order == other.order

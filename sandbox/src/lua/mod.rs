@@ -45,7 +45,9 @@ use std::time::Duration;
 use mlua::chunk::ChunkMode;
 use mlua::{ffi, Lua, LuaOptions, StdLib};
 
-pub(crate) use self::json::{push_tape as push_observation, Tape};
+#[cfg(feature = "baseline")]
+pub(crate) use self::json::push_tape as push_observation;
+pub(crate) use self::json::Tape;
 pub(crate) use self::meter::Meter;
 use self::meter::Trip;
 pub(crate) use self::vm::{LuaFailure, Vm};
