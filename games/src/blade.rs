@@ -258,7 +258,7 @@ impl Setup {
 // ---------------------------------------------------------------------------------------------
 
 /// A card lying on a field.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct FieldCard {
     /// The card.
     pub card: Card,
@@ -347,7 +347,7 @@ pub fn play_effect<T: Lying>(
 }
 
 /// Where a set-up card came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Source {
     /// The top of the seat's deck (automatic).
@@ -357,7 +357,7 @@ pub enum Source {
 }
 
 /// One public event of the match, in the observation's `history`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Event {
     /// A card placed on a field at set-up.
@@ -386,7 +386,7 @@ pub enum Event {
 }
 
 /// Why the match ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum EndReason {
     /// The mover's field stayed lower than the opponent's after its play.
@@ -415,7 +415,7 @@ impl EndReason {
 }
 
 /// How the match ended: the winner (`None` for a draw) and why.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Ending {
     /// The winning seat, `null` for a draw.
     pub winner: Option<Seat>,
@@ -627,7 +627,7 @@ impl Blade {
 }
 
 /// The phase named in observations.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Phase {
     /// A set-up pick from hand is open (the deck of the seat to act is empty).
@@ -639,10 +639,11 @@ pub enum Phase {
 }
 
 /// What one seat sees (CONTRACT.md §2). Field order is the JSON order; see `docs/games/blade.md`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct BladeObservation {
     /// Always `"blade"`.
-    pub game: &'static str,
+    #[serde(deserialize_with = "game_name")]
+    pub game: super::json::GameName,
     /// The rule set.
     pub variant: Variant,
     /// The seat this observation is for.
@@ -669,6 +670,11 @@ pub struct BladeObservation {
     pub history: Vec<Event>,
     /// How the match ended, `null` while it goes on.
     pub result: Option<Ending>,
+}
+
+/// The `game` field read back: only this game's name.
+fn game_name<'de, D: serde::Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
+    super::json::game_name(d, <Blade as Game>::NAME)
 }
 
 impl Observation for BladeObservation {

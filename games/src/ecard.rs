@@ -444,10 +444,11 @@ impl Ecard {
 /// What one seat sees: everything is public except a card the opponent has chosen in the open
 /// play, which appears nowhere (not even whether it has chosen yet). Field by field in
 /// `docs/games/ecard.md`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct EcardObservation {
     /// Always `"ecard"`.
-    pub game: &'static str,
+    #[serde(deserialize_with = "game_name")]
+    pub game: super::json::GameName,
     /// `readme` or `manga`.
     pub variant: Variant,
     /// The seat this observation is for (0 or 1).
@@ -479,6 +480,11 @@ pub struct EcardObservation {
     /// The legal actions: this seat's special card first (if still held), then `"C"` (if a
     /// Citizen is still held); empty if this seat is not to act.
     pub legal: Vec<String>,
+}
+
+/// The `game` field read back: only this game's name.
+fn game_name<'de, D: serde::Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
+    super::json::game_name(d, <Ecard as Game>::NAME)
 }
 
 impl Observation for EcardObservation {

@@ -610,10 +610,11 @@ impl Game for Intensity {
 
 /// What one seat sees: the JSON a bot receives. Every field is documented in
 /// docs/games/intensity.md; cards are numbers.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct IntensityObservation {
     /// Always `"intensity"`.
-    pub game: &'static str,
+    #[serde(deserialize_with = "game_name")]
+    pub game: super::json::GameName,
     /// `"standard"`.
     pub variant: Variant,
     /// The seat this observation is for.
@@ -647,6 +648,11 @@ pub struct IntensityObservation {
     pub calves_broken: bool,
     /// Cards in each seat's hand, in seat order.
     pub cards_left: [usize; PLAYERS],
+}
+
+/// The `game` field read back: only this game's name.
+fn game_name<'de, D: serde::Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
+    super::json::game_name(d, <Intensity as Game>::NAME)
 }
 
 impl Observation for IntensityObservation {

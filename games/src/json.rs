@@ -205,9 +205,89 @@ impl JsonOut<'_> {
     }
 }
 
+/// An observation's `game` field: the game's name. Spelt through this alias because serde's
+/// derive borrows every field written `&str` from the input, which would tie the observation
+/// to the JSON buffer it was read from.
+pub type GameName = &'static str;
+
+/// An observation's `game` field read back (`#[serde(deserialize_with)]`): `name`, or an error
+/// naming both.
+pub(crate) fn game_name<'de, D: serde::Deserializer<'de>>(
+    d: D,
+    name: &'static str,
+) -> Result<&'static str, D::Error> {
+    use serde::Deserialize;
+    let given = String::deserialize(d)?;
+    if given == name {
+        Ok(name)
+    } else {
+        Err(serde::de::Error::custom(format!("an observation of {name:?}, not {given:?}")))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::{Rng, Stream};
+    use crate::{blade::Blade, ecard::Ecard, intensity::Intensity, lost_cities::LostCities};
+    use crate::{Game, Observation};
+
+    /// Every observation of `matches` random matches, as bots receive it (`write_json`), reads
+    /// back into the same value: the Rust bot SDK deserializes these very types (CONTRACT.md §2).
+    fn observations_read_back<G: Game>(matches: u64)
+    where
+        G::Observation: serde::de::DeserializeOwned + PartialEq,
+    {
+        for variant in G::variants() {
+            for seed in 0..matches {
+                let mut state = G::new(*variant, seed);
+                let mut rng = Rng::new(seed, Stream::Arena);
+                loop {
+                    for seat in 0..G::PLAYERS {
+                        let obs = state.observe(seat);
+                        let mut json = Vec::new();
+                        obs.write_json(&mut json).unwrap();
+                        let back: G::Observation = serde_json::from_slice(&json).unwrap_or_else(|e| {
+                            panic!("{}: {e}\n{}", G::NAME, String::from_utf8_lossy(&json))
+                        });
+                        assert_eq!(back, obs, "{} seed {seed} seat {seat}", G::NAME);
+                    }
+                    let Some(&seat) = state.to_act().first() else { break };
+                    let legal = state.legal_strings(seat);
+                    state.play(seat, &legal[rng.below(legal.len())]).unwrap();
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn observations_read_back_blade() {
+        observations_read_back::<Blade>(20);
+    }
+
+    #[test]
+    fn observations_read_back_ecard() {
+        observations_read_back::<Ecard>(20);
+    }
+
+    #[test]
+    fn observations_read_back_lost_cities() {
+        observations_read_back::<LostCities>(5);
+    }
+
+    #[test]
+    fn observations_read_back_intensity() {
+        observations_read_back::<Intensity>(10);
+    }
+
+    /// An observation of another game is refused by name.
+    #[test]
+    fn observation_of_another_game_is_refused() {
+        let mut json = Vec::new();
+        Ecard::new(Ecard::variants()[0], 1).observe(0).write_json(&mut json).unwrap();
+        let err = serde_json::from_slice::<crate::blade::BladeObservation>(&json).unwrap_err();
+        assert!(err.to_string().contains(r#"an observation of "blade", not "ecard""#), "{err}");
+    }
 
     /// Strings with every byte class serde_json treats apart come out as serde_json writes them.
     #[test]

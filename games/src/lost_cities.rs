@@ -99,6 +99,14 @@ impl Serialize for Suit {
     }
 }
 
+impl<'de> Deserialize<'de> for Suit {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Suit, D::Error> {
+        let s = String::deserialize(d)?;
+        Suit::from_letter(&s)
+            .ok_or_else(|| D::Error::custom(format!("{s:?} is not a suit letter (D O M J V P)")))
+    }
+}
+
 /// The face of a card: an investment, or a number 2..=10. Investments sort before numbers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Value {
@@ -264,6 +272,13 @@ impl Serialize for Action {
     }
 }
 
+impl<'de> Deserialize<'de> for Action {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Action, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(D::Error::custom)
+    }
+}
+
 /// The rule sets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Variant {
@@ -371,6 +386,36 @@ impl<T> BySuit<T> {
     }
 }
 
+/// The inverse of the map above, in any key order: the keys must be the first suits of
+/// [`Suit::ALL`] (a variant's suits), each once.
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for BySuit<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<BySuit<T>, D::Error> {
+        struct Entries<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for Entries<T> {
+            type Value = BySuit<T>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an object keyed by suit letter")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<BySuit<T>, A::Error> {
+                let mut slots: Vec<Option<T>> = Suit::ALL.iter().map(|_| None).collect();
+                while let Some(key) = map.next_key::<String>()? {
+                    let suit = Suit::from_letter(&key)
+                        .ok_or_else(|| A::Error::custom(format!("{key:?} is not a suit letter")))?;
+                    if slots[suit.index()].replace(map.next_value()?).is_some() {
+                        return Err(A::Error::custom(format!("suit {key:?} twice")));
+                    }
+                }
+                let present = slots.iter().take_while(|s| s.is_some()).count();
+                if slots[present..].iter().any(Option::is_some) {
+                    return Err(A::Error::custom("the suits are not the first ones of D O M J V P"));
+                }
+                Ok(BySuit(slots.into_iter().flatten().collect()))
+            }
+        }
+        d.deserialize_map(Entries(std::marker::PhantomData))
+    }
+}
+
 impl<T: Serialize> Serialize for BySuit<T> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut map = s.serialize_map(Some(self.0.len()))?;
@@ -415,7 +460,7 @@ impl Setup {
 // ---------------------------------------------------------------------------------------------
 
 /// The phase of the turn in progress.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// The seat to move plays or discards a card.
@@ -427,7 +472,7 @@ pub enum Phase {
 }
 
 /// One public event of the match.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Event {
     /// Who acted.
     pub seat: Seat,
@@ -564,10 +609,11 @@ fn remove_one(cards: &mut Vec<Card>, card: Card) -> bool {
 
 /// What one seat sees (docs/games/lost-cities.md lists every field). Cards are strings in the
 /// notation; per-seat arrays are indexed by seat; per-suit objects are keyed by suit letter.
-#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct LostCitiesObservation {
     /// Always `"lost-cities"`.
-    pub game: &'static str,
+    #[serde(deserialize_with = "game_name")]
+    pub game: super::json::GameName,
     /// `"classic"` or `"six-suits"`.
     pub variant: Variant,
     /// The seat this observation is for.
@@ -602,6 +648,23 @@ pub struct LostCitiesObservation {
     pub max_turns: u32,
     /// Every decision so far, oldest first.
     pub history: Vec<Event>,
+}
+
+impl LostCitiesObservation {
+    /// `seat`'s expedition of `suit`, bottom..top (empty if not started).
+    pub fn expedition(&self, seat: Seat, suit: Suit) -> &[Card] {
+        self.expeditions[seat].get(suit).map_or(&[], Vec::as_slice)
+    }
+
+    /// The discard pile of `suit`, bottom..top (the last card is the one that can be drawn).
+    pub fn pile(&self, suit: Suit) -> &[Card] {
+        self.discards.get(suit).map_or(&[], Vec::as_slice)
+    }
+}
+
+/// The `game` field read back: only this game's name.
+fn game_name<'de, D: serde::Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
+    super::json::game_name(d, <LostCities as Game>::NAME)
 }
 
 impl Observation for LostCitiesObservation {

@@ -1,8 +1,8 @@
 //! `arena new NAME --game G --lang lua|javascript|rust|c|wat`: a ready-to-run bot project.
 //!
 //! Every template is compiled into the binary (`include_str!`), so an installed `arena` needs
-//! no checkout. The Rust project gets a copy of the SDK (example_bots/rust/cardarena-bot) and
-//! the example workspace's Cargo.lock, so it builds offline with what the arena's own build
+//! no checkout. The Rust project gets a copy of the SDK (example_bots/rust/cardarena-bot), of
+//! the rules crate whose observation types it uses (games/), and the example workspace's Cargo.lock, so it builds offline with what the arena's own build
 //! already fetched; the C project gets cardarena.h; the Lua project gets LuaLS annotations
 //! generated from the observation's JSON Schema ([`cardarena::schema`]).
 
@@ -58,6 +58,22 @@ const SDK_FILES: &[(&str, &str)] = &[
     ("ecard.rs", include_str!("../../../example_bots/rust/cardarena-bot/src/ecard.rs")),
     ("lost_cities.rs", include_str!("../../../example_bots/rust/cardarena-bot/src/lost_cities.rs")),
     ("intensity.rs", include_str!("../../../example_bots/rust/cardarena-bot/src/intensity.rs")),
+];
+const GAMES_CARGO: &str = include_str!("templates/games.Cargo.toml.txt");
+const GAMES_FILES: &[(&str, &str)] = &[
+    ("lib.rs", include_str!("../../../games/src/lib.rs")),
+    ("blade.rs", include_str!("../../../games/src/blade.rs")),
+    ("ecard.rs", include_str!("../../../games/src/ecard.rs")),
+    ("intensity.rs", include_str!("../../../games/src/intensity.rs")),
+    ("lost_cities.rs", include_str!("../../../games/src/lost_cities.rs")),
+    ("json.rs", include_str!("../../../games/src/json.rs")),
+    ("rng.rs", include_str!("../../../games/src/rng.rs")),
+    ("testkit.rs", include_str!("../../../games/src/testkit.rs")),
+    ("view/mod.rs", include_str!("../../../games/src/view/mod.rs")),
+    ("view/blade.rs", include_str!("../../../games/src/view/blade.rs")),
+    ("view/ecard.rs", include_str!("../../../games/src/view/ecard.rs")),
+    ("view/intensity.rs", include_str!("../../../games/src/view/intensity.rs")),
+    ("view/lost_cities.rs", include_str!("../../../games/src/view/lost_cities.rs")),
 ];
 const C_BOT: &str = include_str!("templates/bot.c");
 const C_HEADER: &str = include_str!("../../../example_bots/c/cardarena.h");
@@ -358,6 +374,12 @@ fn project_files(name: &str, id: cardarena::GameId, lang: Lang) -> anyhow::Resul
                 // The SDK's own tests read the arena's docs: they stay in the arena's checkout.
                 let text = text.replace("\n#[cfg(test)]\nmod tests;\n", "\n");
                 files.push((format!("cardarena-bot/src/{file}"), text));
+            }
+            files.push(("cardarena-games/Cargo.toml".into(), GAMES_CARGO.to_string()));
+            for (file, text) in GAMES_FILES {
+                // The rules' tests (their own files) stay in the arena's checkout.
+                let text = text.replace("\n#[cfg(test)]\nmod tests;\n", "\n");
+                files.push((format!("cardarena-games/src/{file}"), text));
             }
             vec![
                 ("rustup target add wasm32-unknown-unknown".into(), "once"),

@@ -28,7 +28,7 @@ impl Bot for Greedy {
         let rated: Vec<(Card, f64)> = obs
             .legal
             .iter()
-            .filter_map(|s| Card::parse(s))
+            .filter_map(|s| s.parse::<Card>().ok())
             .map(|card| match obs.phase {
                 Phase::Setup => (card, rate_pick(obs, card)),
                 _ => (card, rate_turn(obs, card)),

@@ -25,7 +25,7 @@
 
 use std::cmp::Ordering;
 
-use cardarena_bot::blade::{Card, Observation, Phase};
+use cardarena_bot::blade::{Card, Observation, Phase, Variant};
 use cardarena_bot::{budget_left, log, Bot, InitInfo, Rng};
 
 /// Cards as small numbers, as in the Lua bot: 1..=7 are the number cards (the number is the
@@ -358,7 +358,7 @@ impl State {
 /// What we know for sure: both fields, our hand and the variant. The opponent's hand and the
 /// decks are left empty; `invent_deal` fills them.
 fn load_known(obs: &Observation, me: usize) -> State {
-    let mut s = State { controller: obs.variant == "controller", ..State::default() };
+    let mut s = State { controller: obs.variant == Variant::Controller, ..State::default() };
     for p in 0..2 {
         for (i, fc) in obs.fields[p].iter().enumerate() {
             s.field[p][i] = field_value(number(fc.card));
@@ -444,7 +444,7 @@ impl Bot for MonteCarlo {
         let mut base = load_known(obs, me);
         let mut pool: Vec<u8> = obs.unseen.iter().map(|&c| number(c)).collect();
         let candidates: Vec<u8> =
-            obs.legal.iter().map(|s| number(Card::parse(s).expect("legal lists cards"))).collect();
+            obs.legal.iter().map(|s| number(s.parse::<Card>().expect("legal lists cards"))).collect();
         let mut total = vec![0u32; candidates.len()]; // half points per candidate
 
         // Simulate every candidate on the same invented deals until the fuel is (nearly)

@@ -1,6 +1,5 @@
-//! Native tests (`cargo test -p cardarena-bot`). The observation types are parsed strictly
-//! here (`deny_unknown_fields` under `cfg(test)`), against the real example observations of
-//! `docs/games/*.md`, so a field added to or renamed in the docs fails these tests.
+//! Native tests (`cargo test -p cardarena-bot`): the observation types (the arena's own, from
+//! `cardarena-games`) read the example observations of `docs/games/*.md`, and the glue works.
 
 use super::*;
 
@@ -38,23 +37,23 @@ fn ecard_doc_example_parses() {
     assert_eq!(obs.side, ecard::Side::Emperor);
     assert_eq!(obs.opponent_hand[0], ecard::Card::Slave);
     assert_eq!(obs.plays, [[ecard::Card::Citizen, ecard::Card::Citizen]]);
-    assert_eq!(obs.history[2].result, ecard::RoundResult::Draw);
+    assert_eq!(obs.history[2].result, ecard::RoundResult::Drawn);
     assert_eq!(obs.history[2].winner, None);
     assert_eq!(obs.legal, ["E", "C"]);
 }
 
 #[test]
 fn lost_cities_doc_example_parses() {
-    use lost_cities::{Card, Suit};
+    use lost_cities::{expedition_score, Card, Suit};
     let obs: lost_cities::Observation = serde_json::from_str(&doc_example("lost-cities")).unwrap();
-    assert_eq!(obs.suits, [Suit::D, Suit::O, Suit::M, Suit::J, Suit::V]);
-    assert_eq!(obs.hand[0], Card { suit: Suit::D, value: 2 });
-    assert_eq!(obs.expedition(1, Suit::D), [Card { suit: Suit::D, value: 0 }]);
-    assert_eq!(obs.pile(Suit::O).len(), 3);
+    assert_eq!(obs.suits, [Suit::Desert, Suit::Ocean, Suit::Mountain, Suit::Jungle, Suit::Volcano]);
+    assert_eq!(obs.hand[0], Card::number(Suit::Desert, 2));
+    assert_eq!(obs.expedition(1, Suit::Desert), [Card::investment(Suit::Desert)]);
+    assert_eq!(obs.pile(Suit::Ocean).len(), 3);
     assert_eq!(obs.history[1].card, None);
     assert_eq!(obs.discarded_this_turn, None);
     for (s, exp) in obs.expeditions.iter().enumerate() {
-        let total: i64 = exp.values().map(|e| lost_cities::expedition_score(e)).sum();
+        let total: i64 = exp.iter().map(|(_, e)| expedition_score(e)).sum();
         assert_eq!(total, obs.scores[s], "seat {s}");
     }
 }
@@ -63,18 +62,17 @@ fn lost_cities_doc_example_parses() {
 fn intensity_doc_example_parses() {
     let obs: intensity::Observation = serde_json::from_str(&doc_example("intensity")).unwrap();
     assert_eq!(obs.legal, ["play 23"]);
-    assert_eq!(obs.trick.cards, [24, 26]);
+    assert_eq!(obs.trick.cards.iter().map(|c| c.number()).collect::<Vec<_>>(), [24, 26]);
     assert_eq!(obs.tricks[0].winner, 2);
     assert_eq!(obs.turn, Some(0));
     assert!(!obs.calves_broken);
 }
 
 #[test]
-fn tests_are_strict_about_fields() {
-    let with_extra = doc_example("ecard").replacen('{', r#"{"surprise":1,"#, 1);
-    assert!(serde_json::from_str::<ecard::Observation>(&with_extra).is_err());
+fn a_field_missing_or_of_another_game_is_refused() {
     let without_legal = doc_example("ecard").replace(r#","legal":["E","C"]"#, "");
     assert!(serde_json::from_str::<ecard::Observation>(&without_legal).is_err());
+    assert!(serde_json::from_str::<blade::Observation>(&doc_example("ecard")).is_err());
 }
 
 #[test]
@@ -89,25 +87,27 @@ fn any_observation_dispatches_on_game() {
 }
 
 #[test]
-fn card_notation_round_trips() {
+fn card_and_action_notation_round_trips() {
     for c in blade::Card::ALL {
-        assert_eq!(blade::Card::parse(c.as_str()), Some(c));
+        assert_eq!(c.as_str().parse::<blade::Card>(), Ok(c));
     }
     assert_eq!(blade::Card::Seven.value(), 7);
     assert_eq!(blade::Card::Mirror.value(), 1);
     for s in ["ID", "2D", "10P", "7V"] {
-        assert_eq!(lost_cities::Card::parse(s).unwrap().to_string(), s);
+        assert_eq!(s.parse::<lost_cities::Card>().unwrap().to_string(), s);
     }
     for s in ["1D", "11D", "IX", "", "D"] {
-        assert_eq!(lost_cities::Card::parse(s), None, "{s}");
+        assert!(s.parse::<lost_cities::Card>().is_err(), "{s}");
     }
-    assert_eq!(intensity::pass_action([47, 12, 33]), "pass 12 33 47");
+    let card = |n| intensity::Card::new(n).unwrap();
+    assert_eq!(intensity::Action::Pass([card(12), card(33), card(47)]).to_string(), "pass 12 33 47");
+    assert_eq!(intensity::Action::Play(card(33)).to_string(), "play 33");
 }
 
 #[test]
 fn lost_cities_rules_helpers() {
     use lost_cities::{can_extend, expedition_score, Card, Suit};
-    let c = |v| Card { suit: Suit::D, value: v };
+    let c = |v| if v == 0 { Card::investment(Suit::Desert) } else { Card::number(Suit::Desert, v) };
     assert!(can_extend(&[], c(0)));
     assert!(can_extend(&[c(0)], c(0)));
     assert!(!can_extend(&[c(3)], c(0)));

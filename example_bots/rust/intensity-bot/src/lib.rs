@@ -8,9 +8,7 @@
 //!   card whenever possible.
 //! * **Void** in the led suit: dump the buffalo, then 48/49, then the highest calf.
 
-use cardarena_bot::intensity::{
-    is_calf, pass_action, play_action, rank, suit, Card, Observation, Phase, BUFFALO,
-};
+use cardarena_bot::intensity::{Action, Card, Observation, Phase};
 use cardarena_bot::Bot;
 
 #[derive(Default)]
@@ -21,13 +19,21 @@ impl Bot for RulesOfThumb {
 
     fn act(&mut self, obs: &Observation) -> String {
         if obs.phase == Phase::Pass {
-            return pass_action(choose_pass(&obs.hand));
+            let mut pass = choose_pass(&obs.hand);
+            pass.sort_unstable(); // the notation lists the three ascending
+            return Action::Pass(pass).to_string();
         }
         // "play 33" -> 33; legal cards come ascending.
-        let cards: Vec<Card> =
-            obs.legal.iter().filter_map(|a| a.strip_prefix("play ")?.parse().ok()).collect();
+        let cards: Vec<Card> = obs
+            .legal
+            .iter()
+            .filter_map(|a| match a.parse() {
+                Ok(Action::Play(card)) => Some(card),
+                _ => None,
+            })
+            .collect();
         match choose_card(obs, &cards) {
-            Some(card) => play_action(card),
+            Some(card) => Action::Play(card).to_string(),
             None => obs.legal[0].clone(),
         }
     }
@@ -37,15 +43,15 @@ cardarena_bot::export_bot!(RulesOfThumb);
 
 /// How much we want to pass a card away.
 fn danger(hand: &[Card], card: Card) -> u32 {
-    match card {
-        BUFFALO => 100,
+    match card.number() {
+        47 => 100,
         49 => 91,
         48 => 90,
         _ => {
-            let same_suit = hand.iter().filter(|&&c| suit(c) == suit(card)).count();
-            let calf = if is_calf(card) { 5 } else { 0 };
-            let short = if same_suit <= 3 && !is_calf(card) { 4 } else { 0 };
-            u32::from(rank(card)) + calf + short
+            let same_suit = hand.iter().filter(|&&c| c.suit() == card.suit()).count();
+            let calf = if card.is_calf() { 5 } else { 0 };
+            let short = if same_suit <= 3 && !card.is_calf() { 4 } else { 0 };
+            u32::from(card.rank()) + calf + short
         }
     }
 }
@@ -60,7 +66,7 @@ fn choose_pass(hand: &[Card]) -> [Card; 3] {
 /// Whether the buffalo may still be in another hand.
 fn buffalo_out(obs: &Observation) -> bool {
     let mut seen = obs.hand.iter().chain(&obs.trick.cards).chain(obs.tricks.iter().flat_map(|t| &t.cards));
-    !seen.any(|&c| c == BUFFALO)
+    !seen.any(|&c| c == Card::BUFFALO)
 }
 
 fn choose_card(obs: &Observation, cards: &[Card]) -> Option<Card> {
@@ -69,35 +75,35 @@ fn choose_card(obs: &Observation, cards: &[Card]) -> Option<Card> {
     let Some(&lead) = trick.first() else {
         // Leading: low, not a calf, not the buffalo, not 48/49 while the buffalo is out.
         return cards.iter().copied().min_by_key(|&c| {
-            u32::from(rank(c))
-                + if is_calf(c) { 10 } else { 0 }
-                + if c == BUFFALO { 30 } else { 0 }
-                + if out && c >= 48 { 20 } else { 0 }
+            u32::from(c.rank())
+                + if c.is_calf() { 10 } else { 0 }
+                + if c == Card::BUFFALO { 30 } else { 0 }
+                + if out && c.number() >= 48 { 20 } else { 0 }
         });
     };
-    let led = suit(lead);
-    if cards.iter().all(|&c| suit(c) != led) {
+    let led = lead.suit();
+    if cards.iter().all(|&c| c.suit() != led) {
         // Void: dump the most dangerous card.
         return cards.iter().copied().max_by_key(|&c| {
-            let dump = if c == BUFFALO {
+            let dump = if c == Card::BUFFALO {
                 300
-            } else if out && c >= 48 {
+            } else if out && c.number() >= 48 {
                 200
-            } else if is_calf(c) {
-                100 + u32::from(rank(c))
+            } else if c.is_calf() {
+                100 + u32::from(c.rank())
             } else {
-                u32::from(rank(c))
+                u32::from(c.rank())
             };
             (dump, c)
         });
     }
-    let winning = trick.iter().copied().filter(|&c| suit(c) == led).max().unwrap_or(lead);
+    let winning = trick.iter().copied().filter(|&c| c.suit() == led).max().unwrap_or(lead);
     let last = trick.len() == 3;
-    let clean = trick.iter().all(|&c| !is_calf(c) && c != BUFFALO);
-    if cards.contains(&BUFFALO) && BUFFALO < winning {
-        return Some(BUFFALO); // someone else takes its 7 points
+    let clean = trick.iter().all(|&c| !c.is_calf() && c != Card::BUFFALO);
+    if cards.contains(&Card::BUFFALO) && Card::BUFFALO < winning {
+        return Some(Card::BUFFALO); // someone else takes its 7 points
     }
-    let safe: Vec<Card> = cards.iter().copied().filter(|&c| c != BUFFALO).collect();
+    let safe: Vec<Card> = cards.iter().copied().filter(|&c| c != Card::BUFFALO).collect();
     let safe = if safe.is_empty() { cards.to_vec() } else { safe };
     let highest = safe.last().copied();
     if last && clean {

@@ -33,6 +33,11 @@ impl Bot for Rules {
 
 cardarena_bot::export_bot!(Rules);
 
+/// A card's number, 0 for an investment.
+fn num(card: Card) -> u8 {
+    card.number_value().unwrap_or(0)
+}
+
 /// The observation plus what the rules ask about it.
 struct View<'a> {
     obs: &'a Observation,
@@ -44,14 +49,18 @@ struct View<'a> {
 
 impl<'a> View<'a> {
     fn new(obs: &'a Observation) -> View<'a> {
-        let gone = obs.expeditions.iter().flat_map(|seat| seat.values().flatten().copied()).collect();
+        let gone = obs
+            .expeditions
+            .iter()
+            .flat_map(|seat| seat.iter().flat_map(|(_, e)| e.iter().copied()))
+            .collect();
         View { obs, me: obs.seat, opp: 1 - obs.seat, gone }
     }
 
     /// The highest number on `seat`'s expedition: `None` if unstarted, 1 if only investments.
     fn top(&self, seat: usize, suit: Suit) -> Option<u8> {
         let exp = self.obs.expedition(seat, suit);
-        (!exp.is_empty()).then(|| exp.iter().map(|c| c.value).max().unwrap_or(0).max(1))
+        (!exp.is_empty()).then(|| exp.iter().map(|&c| num(c)).max().unwrap_or(0).max(1))
     }
 
     fn fits(&self, seat: usize, card: Card) -> bool {
@@ -61,7 +70,7 @@ impl<'a> View<'a> {
     /// Numbers of `suit` strictly between `low` and `high` we could still have played.
     fn gap(&self, suit: Suit, low: u8, high: u8) -> usize {
         (low + 1..high)
-            .map(|value| Card { suit, value })
+            .map(|value| Card::number(suit, value))
             .filter(|c| !self.gone.contains(c) && !self.obs.hand.contains(c))
             .count()
     }
@@ -90,7 +99,7 @@ impl<'a> View<'a> {
                     6
                 }
             } else {
-                self.gap(suit, top, card.value)
+                self.gap(suit, top, num(card))
             };
             if best.is_none_or(|(_, g)| gap < g) {
                 best = Some((card, gap));
@@ -103,16 +112,16 @@ impl<'a> View<'a> {
     /// unseen ones, minus 20), or `None` if too weak or too late.
     fn start_potential(&self, suit: Suit) -> Option<f64> {
         let numbers: Vec<u8> =
-            self.obs.hand.iter().filter(|c| c.suit == suit && !c.is_investment()).map(|c| c.value).collect();
+            self.obs.hand.iter().filter(|c| c.suit == suit && !c.is_investment()).map(|&c| num(c)).collect();
         let lowest = *numbers.first()?;
         let sum: u32 = numbers.iter().map(|&v| u32::from(v)).sum();
         if numbers.len() > self.obs.deck_size.div_ceil(2) || (numbers.len() < 3 && sum < 14) {
             return None;
         }
         let later: u32 = (lowest + 1..=10)
-            .map(|value| Card { suit, value })
+            .map(|value| Card::number(suit, value))
             .filter(|c| !self.gone.contains(c) && !self.obs.hand.contains(c))
-            .map(|c| u32::from(c.value))
+            .map(|c| u32::from(num(c)))
             .sum();
         let share = self.obs.deck_size.min(40) as f64 / 120.0;
         Some(f64::from(sum) + f64::from(later) * share - 20.0)
@@ -138,7 +147,7 @@ impl<'a> View<'a> {
 
     /// Rule 3: what losing `card` costs us plus what it gives the opponent.
     fn discard_cost(&self, card: Card) -> u32 {
-        let value = u32::from(card.value);
+        let value = u32::from(num(card));
         let mine = self.top(self.me, card.suit);
         let theirs = self.top(self.opp, card.suit);
         let keep = if mine.is_some() && !self.fits(self.me, card) {
@@ -149,7 +158,7 @@ impl<'a> View<'a> {
             1
         } else {
             let sum: u32 =
-                self.obs.hand.iter().filter(|c| c.suit == card.suit).map(|c| u32::from(c.value)).sum();
+                self.obs.hand.iter().filter(|c| c.suit == card.suit).map(|&c| u32::from(num(c))).sum();
             2 + sum / 3
         };
         let feed = if theirs.is_some() && self.fits(self.opp, card) {
@@ -183,15 +192,13 @@ impl<'a> View<'a> {
     fn choose_draw(&self) -> String {
         let allowance = self.gap_allowance().min(2);
         for action in &self.obs.legal {
-            let Some(suit) =
-                action.strip_prefix("draw ").and_then(|s| s.chars().next()).and_then(Suit::from_letter)
-            else {
+            let Some(suit) = action.strip_prefix("draw ").and_then(Suit::from_letter) else {
                 continue; // "draw deck"
             };
             let (Some(&card), Some(top)) = (self.obs.pile(suit).last(), self.top(self.me, suit)) else {
                 continue;
             };
-            if card.value > top && self.gap(suit, top, card.value) <= allowance {
+            if num(card) > top && self.gap(suit, top, num(card)) <= allowance {
                 return action.clone();
             }
         }
