@@ -8,7 +8,8 @@
 //                             (changing or removing the attribute moves or clears the mark)
 //   readonly                  the code can be read and selected, not changed
 // and the event `editor:highlight` dispatched on the textarea with `detail: {line}` moves the mark
-// (`line` null or 0 clears it).
+// (`line` null or 0 clears it). The textarea's `editorView` property is its CodeMirror view (for
+// scripts and tests that read or set the text: `textarea.editorView.state.doc`).
 //
 // Tab indents; Escape then Tab (or Ctrl-M / Shift-Alt-M) leaves the editor, as CodeMirror's
 // accessibility guide has it.
