@@ -70,7 +70,7 @@ const theme = EditorView.theme({
   "&": { border: "1px solid #999", backgroundColor: "#fff", fontSize: "0.95rem" },
   "&.cm-focused": { outline: "2px solid #36c" },
   ".cm-scroller": { fontFamily: "ui-monospace, SFMono-Regular, Menlo, Consolas, monospace", lineHeight: "1.4" },
-  ".cm-content": { minHeight: "var(--editor-min-height, 20em)" },
+  ".cm-content, .cm-gutter": { minHeight: "var(--editor-min-height, 20em)" },
   ".cm-gutters": { backgroundColor: "#f3f3f3", color: "#666", borderRight: "1px solid #ddd" },
   ".cm-verdict-line": { backgroundColor: "#ffd8d8", boxShadow: "inset 3px 0 0 #c00" },
 });
