@@ -33,6 +33,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   "${sudo[@]}" apt-get update -qq
   DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "${missing[@]}"
 fi
+# The ladder's code editor (ladder/src/static/vendor/editor.js) is the build of ladder/editor at
+# the pinned versions: rebuilt from the npm registry and compared byte for byte (installs Debian's
+# nodejs and npm when missing).
+bash scripts/build-editor.sh --check
 # With the tools installed, a test that needs one fails rather than skips when it is missing.
 export CARDARENA_REQUIRE_TOOLS=1
 # The Rust bot SDK's own tests (native; its observation types against docs/games/*.md).

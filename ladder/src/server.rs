@@ -3,6 +3,7 @@
 //! processes play them.
 
 use std::collections::BTreeMap;
+use std::sync::LazyLock;
 
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, Multipart, Path, Query, State};
@@ -31,6 +32,28 @@ use cardarena::bots::bot::content_hash;
 use cardarena::play::games::GameId;
 
 const STYLE: &str = include_str!("static/style.css");
+
+/// The code editor (CodeMirror and its glue, built by scripts/build-editor.sh from ladder/editor):
+/// pages load it with `<script src="/static/vendor/editor.js">` and mark the textareas it upgrades
+/// with `data-editor`.
+const EDITOR_JS: &str = include_str!("static/vendor/editor.js");
+
+/// The editor's script with its ETag; too large to send again on every page, so a browser that
+/// has it asks with `If-None-Match` and gets 304 Not Modified until the file changes.
+async fn editor_js(headers: HeaderMap) -> Response {
+    static ETAG: LazyLock<String> = LazyLock::new(|| format!("\"{}\"", content_hash(EDITOR_JS.as_bytes())));
+    let etag = ETAG.as_str();
+    let cached = headers
+        .get_all(header::IF_NONE_MATCH)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .any(|v| v.split(',').map(str::trim).any(|t| t == "*" || t.trim_start_matches("W/") == etag));
+    let headers = [(header::ETAG, etag), (header::CACHE_CONTROL, "no-cache")];
+    if cached {
+        return (StatusCode::NOT_MODIFIED, headers).into_response();
+    }
+    (headers, [(header::CONTENT_TYPE, "text/javascript")], EDITOR_JS).into_response()
+}
 
 /// Room for a multipart form's fields and boundaries around the bot file.
 pub(super) const FORM_OVERHEAD: usize = 64 * 1024;
@@ -63,6 +86,7 @@ pub(super) fn routes(ladder: &Ladder) -> Router<Ladder> {
     Router::new()
         .route("/", get(index))
         .route("/static/style.css", get(|| async { ([(header::CONTENT_TYPE, "text/css")], STYLE) }))
+        .route("/static/vendor/editor.js", get(editor_js))
         .route(
             "/static/viewer.css",
             get(|| async { ([(header::CONTENT_TYPE, "text/css")], cardarena::replay::viewer::VIEWER_CSS) }),

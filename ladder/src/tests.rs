@@ -705,6 +705,36 @@ async fn matches_fill_the_leaderboard_bot_and_match_pages() {
 }
 
 #[tokio::test]
+async fn the_code_editor_is_served_and_kept_by_browsers() {
+    let s = site("editor");
+    let mut visitor = Browser::default();
+    let r = visitor.get(&s.app, "/static/vendor/editor.js").await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert_eq!(r.headers[header::CONTENT_TYPE], "text/javascript");
+    assert_eq!(r.headers[header::X_CONTENT_TYPE_OPTIONS], "nosniff");
+    // CodeMirror with the glue that upgrades the textareas, its licence at the top.
+    assert!(r.body.starts_with("/*! The ladder's code editor"), "{}", &r.body[..200]);
+    for part in
+        ["Permission is hereby granted", "textarea[data-editor]", "cm-verdict-line", "editor:highlight"]
+    {
+        assert!(r.body.contains(part), "{part}");
+    }
+    let etag = r.headers[header::ETAG].clone();
+    let ask = |tag: &str| {
+        visitor
+            .req("GET", "/static/vendor/editor.js")
+            .header(header::IF_NONE_MATCH, tag)
+            .body(Body::empty())
+            .unwrap()
+    };
+    let again = visitor.clone().send(&s.app, ask(etag.to_str().unwrap())).await;
+    assert_eq!(again.status, StatusCode::NOT_MODIFIED);
+    assert_eq!((again.body.as_str(), &again.headers[header::ETAG]), ("", &etag));
+    let other = visitor.clone().send(&s.app, ask("\"0123\", W/\"4567\"")).await;
+    assert_eq!((other.status, other.body.len()), (StatusCode::OK, r.body.len()));
+}
+
+#[tokio::test]
 async fn faults_are_grouped_with_a_capsule_and_the_repro_command() {
     let s = site("faults");
     let crasher = b"function act(obs)\n  error('always')\nend\n";
