@@ -15,12 +15,15 @@ if [ "${1:-}" = "--check" ]; then
     mkdir -p "$out_dir/quickjs"
 fi
 
-# QuickJS-ng: quickjs.c is compiled inside bot.c (one translation unit, see bot.c).
+# QuickJS-ng: quickjs.c (vendor/, unchanged upstream files) is compiled inside bot.c (one
+# translation unit, see bot.c); the prefix maps keep paths in the module as they were before
+# the upstream files moved to vendor/.
 cd "$root/sandbox/interp/quickjs"
 nice -n 10 clang --target=wasm32-wasi -O2 -mexec-model=reactor \
     -D_GNU_SOURCE -D_WASI_EMULATED_PROCESS_CLOCKS -D_WASI_EMULATED_SIGNAL \
-    -ffile-prefix-map="$PWD"=. -Wno-everything -I. \
-    bot.c libregexp.c libunicode.c dtoa.c \
+    -ffile-prefix-map="$PWD"=. -ffile-prefix-map=./vendor/=./ -ffile-prefix-map=vendor/= \
+    -Wno-everything -I./vendor \
+    bot.c vendor/libregexp.c vendor/libunicode.c vendor/dtoa.c \
     -lwasi-emulated-process-clocks -lwasi-emulated-signal \
     -Wl,-z,stack-size=1048576 -Wl,--strip-all \
     -o "$out_dir/quickjs/quickjs.wasm"

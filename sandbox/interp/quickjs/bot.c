@@ -37,7 +37,7 @@ static void set_out(const char *s, size_t n)
         out_length = 0;
         return;
     }
-    memcpy(out, s, n);
+    __builtin_memcpy(out, s, n);
     out[n] = 0;
     out_length = n;
 }
