@@ -630,11 +630,13 @@ fn decisions(clock: &Clock, p: &Programs, child: &Path, report: &mut Report) -> 
     Ok(())
 }
 
-/// The process baseline's program: `arena-bench-child`, beside this binary (cargo builds and
-/// installs the package's binaries together).
+/// The process baseline's program: `<this binary>-bench-child` beside this binary
+/// (`arena-bench-child`, `kuhn-arena-bench-child`: cargo builds and installs a package's
+/// binaries together).
 fn child_exe() -> anyhow::Result<PathBuf> {
     let exe = std::env::current_exe().context("cannot find the arena binary")?;
-    let child = exe.with_file_name(format!("arena-bench-child{}", std::env::consts::EXE_SUFFIX));
+    let stem = exe.file_stem().and_then(|s| s.to_str()).unwrap_or("arena");
+    let child = exe.with_file_name(format!("{stem}-bench-child{}", std::env::consts::EXE_SUFFIX));
     if !child.is_file() {
         bail!(
             "the process baseline needs {}, which is not there: build it with `cargo build --release` \

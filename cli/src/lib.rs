@@ -18,12 +18,14 @@ use std::process::ExitCode;
 use clap::Parser;
 
 mod bench;
+mod bench_child;
 mod cli;
 mod games;
 mod human;
 mod progress;
 mod timing;
 
+pub use bench_child::bench_child;
 pub use games::Games;
 
 /// Runs the command line of `std::env::args()` for `games`: prints errors with their causes on

@@ -1,35 +1,6 @@
-//! `arena-bench-child`: the process-per-decision baseline of `arena bench`, a tiny program
-//! spawned once per decision, like the original Blade controller's bots. It reads one
-//! observation line on stdin and writes its first legal action on stdout.
-//!
-//! It is its own binary, apart from `arena`, so that the baseline costs what a small program
-//! costs to start (the Rust runtime, one JSON parse) and not what `arena` does before `main`
-//! (its allocator, its command-line parser).
+//! `arena-bench-child`: the process-per-decision baseline of `arena bench`
+//! (`cardarena_cli::bench_child`), a binary of its own so that it starts as a small program does.
 
-use std::io::BufRead;
-use std::process::ExitCode;
-
-fn main() -> ExitCode {
-    let mut line = String::new();
-    if let Err(e) = std::io::stdin().lock().read_line(&mut line) {
-        eprintln!("arena-bench-child: cannot read stdin: {e}");
-        return ExitCode::FAILURE;
-    }
-    let obs: serde_json::Value = match serde_json::from_str(&line) {
-        Ok(v) => v,
-        Err(e) => {
-            eprintln!("arena-bench-child: the line is not JSON: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    match obs["legal"][0].as_str() {
-        Some(first) => {
-            println!("{first}");
-            ExitCode::SUCCESS
-        }
-        None => {
-            eprintln!("arena-bench-child: the observation has no legal action");
-            ExitCode::FAILURE
-        }
-    }
+fn main() -> std::process::ExitCode {
+    cardarena_cli::bench_child()
 }

@@ -138,3 +138,15 @@ fn serve_shows_a_kuhn_leaderboard() {
     drop(server); // with its workers
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// `kuhn-arena bench` finds its own process-baseline program beside it
+/// (`kuhn-arena-bench-child`) and measures Kuhn's matches with the four built-in games'.
+#[test]
+fn bench_runs_with_its_own_baseline_program_and_measures_kuhn() {
+    let out = kuhn_arena().args(["bench", "--quick", "--json"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    for key in ["matches_kuhn_native", "matches_kuhn_lua", "matches_blade_native", "start_lua_ns"] {
+        assert!(v[key].as_f64().is_some_and(|n| n > 0.0), "{key}: {}", v[key]);
+    }
+}
