@@ -146,7 +146,7 @@ fn boot() -> Result<State, String> {
     let defs = rustpython_stdlib::stdlib_module_defs(&builder.ctx);
     let interp = builder
         .add_native_modules(&defs)
-        .add_frozen_modules(rustpython_vm::py_freeze!(dir = "../lib"))
+        .add_frozen_modules(rustpython_vm::py_freeze!(dir = "../vendor"))
         .build();
     let api = interp.enter(|vm| -> Result<PyDictRef, String> {
         let describe = |e: rustpython_vm::builtins::PyBaseExceptionRef| {
