@@ -31,6 +31,7 @@ pub struct HostedGame {
     job: JobOps,
     play: PlayMatch,
     resolve: fn(&Loader, &str) -> Result<BotSource, HostError>,
+    load: fn(&Loader, &str, &[u8]) -> Result<BotSource, HostError>,
     frames: fn(&Replay, &str) -> Result<Frames, HostError>,
     verify: fn(&Replay, &str, &VerifyOptions) -> Result<Verification, HostError>,
     render: fn(&Replay, &str, &RenderOptions) -> Result<String, HostError>,
@@ -51,6 +52,7 @@ impl HostedGame {
             job: JobOps::of::<G>(),
             play: play_match::<G>,
             resolve: |loader, name| loader.resolve::<G>(name),
+            load: |loader, name, bytes| loader.load_program::<G>(name, bytes),
             frames: frames::frames_of::<G>,
             verify: verify::verify::<G>,
             render: view::render::<G>,
@@ -94,6 +96,15 @@ impl HostedGame {
     /// As [`Loader::resolve`].
     pub fn resolve(&self, loader: &Loader, name: &str) -> Result<BotSource, HostError> {
         (self.resolve)(loader, name)
+    }
+
+    /// A program received as bytes, loaded for this game as a queue job's bot is
+    /// ([`Loader::load_program`]): a file that does not load is [`BotSource::Failed`] with why.
+    ///
+    /// # Errors
+    /// As [`Loader::load_program`].
+    pub fn load(&self, loader: &Loader, name: &str, bytes: &[u8]) -> Result<BotSource, HostError> {
+        (self.load)(loader, name, bytes)
     }
 
     /// The frames of the web viewer for a replay of this game (`file` names it in errors).

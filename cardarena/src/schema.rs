@@ -46,6 +46,42 @@ pub fn observation_fields(game: crate::play::GameId) -> (Vec<String>, std::colle
     (top, all)
 }
 
+/// What `check` says about reads of observation fields that do not exist (`read` counts the
+/// decisions that read each): a field of the game's schema that was
+/// absent (null) is no typo and is left out. Empty when there is nothing to say.
+pub fn unknown_fields_text(game: crate::play::GameId, read: &BTreeMap<String, u64>) -> String {
+    let (top, known) = observation_fields(game);
+    let typos: Vec<(&String, &u64)> = read.iter().filter(|(k, _)| !known.contains(*k)).collect();
+    if typos.is_empty() {
+        return String::new();
+    }
+    let listed: Vec<String> = typos
+        .iter()
+        .map(|(key, decisions)| {
+            let hint =
+                closest_field(&known, key).map(|k| format!("; did you mean `{k}`?")).unwrap_or_default();
+            format!("`{key}` ({decisions} decisions{hint})")
+        })
+        .collect();
+    let mut out = format!("observation fields read that do not exist (they are nil): {}", listed.join(", "));
+    out.push_str(&format!(
+        "\n  the observation's fields: {} (all of them, nested too: arena schema --game {game})\n",
+        top.join(", ")
+    ));
+    out
+}
+
+/// The field of the observation (any of `known`, from [`observation_fields`]) at most two edits
+/// from `key`, the closest: what a bot that read `key` probably meant.
+pub fn closest_field<'a>(known: &'a std::collections::BTreeSet<String>, key: &str) -> Option<&'a String> {
+    known
+        .iter()
+        .map(|k| (crate::play::registry::edit_distance(k, key), k))
+        .filter(|(d, _)| *d <= 2)
+        .min()
+        .map(|(_, k)| k)
+}
+
 /// The schema file's text as committed in `docs/schema/` (pretty JSON, one trailing newline).
 pub fn observation_schema_text(game: crate::play::GameId) -> String {
     serde_json::to_string_pretty(&observation_schema(game)).expect("json") + "\n"

@@ -36,7 +36,7 @@ pub(super) struct Inner {
 #[derive(Clone)]
 pub struct Ladder(pub(super) Arc<Inner>);
 
-const TEMPLATES: [(&str, &str); 16] = [
+const TEMPLATES: [(&str, &str); 19] = [
     ("base.html", include_str!("templates/base.html")),
     ("error.html", include_str!("templates/error.html")),
     ("index.html", include_str!("templates/index.html")),
@@ -53,6 +53,9 @@ const TEMPLATES: [(&str, &str); 16] = [
     ("class_admin.html", include_str!("templates/class_admin.html")),
     ("class_list.html", include_str!("templates/class_list.html")),
     ("class_event.html", include_str!("templates/class_event.html")),
+    ("garage.html", include_str!("templates/garage.html")),
+    ("garage_index.html", include_str!("templates/garage_index.html")),
+    ("garage_try.html", include_str!("templates/garage_try.html")),
 ];
 
 impl Ladder {

@@ -25,6 +25,10 @@
 //! [api]
 //! per_minute = 120            # API calls per account, all its tokens (any /api/ route)
 //!
+//! [garage]                    # writing and trying bots in the browser
+//! per_minute = 20             # tries per account per minute
+//! class_per_minute = 120      # tries of all accounts together per minute
+//!
 //! [play]                      # people playing bots in the browser
 //! move_seconds = 300          # how long a bot waits for a person's move; then they forfeit
 //!
@@ -106,6 +110,10 @@ pub struct LadderConfig {
     pub login_per_minute: u32,
     /// API calls per account (all its tokens) per minute.
     pub api_per_minute: u32,
+    /// Garage tries per account per minute.
+    pub tries_per_minute: u32,
+    /// Garage tries of every account together per minute (a class pressing "try" at once).
+    pub class_tries_per_minute: u32,
     /// Sandbox limits of every match.
     pub limits: LimitsConfig,
     /// Seconds a bot waits for a person's move in the browser before the person forfeits.
@@ -142,6 +150,8 @@ impl LadderConfig {
             uploads_per_minute: 6,
             login_per_minute: 10,
             api_per_minute: 120,
+            tries_per_minute: 20,
+            class_tries_per_minute: 120,
             limits: LimitsConfig::default(),
             move_seconds: 300,
             public_url: None,
@@ -182,6 +192,14 @@ struct RawFile {
     api: Option<RawPerMinute>,
     limits: Option<LimitsConfig>,
     play: Option<RawPlay>,
+    garage: Option<RawGarage>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawGarage {
+    per_minute: Option<Spanned<u32>>,
+    class_per_minute: Option<Spanned<u32>>,
 }
 
 #[derive(Deserialize)]
@@ -348,6 +366,19 @@ pub fn parse_with(text: &str, path: &Path, games: &cardarena::Games) -> Result<L
                 return Err(at(p.span(), format!("[{section}] `per_minute` must be at least 1",)));
             }
             *field = p.into_inner();
+        }
+    }
+    if let Some(g) = raw.garage {
+        for (name, value, field) in [
+            ("per_minute", g.per_minute, &mut config.tries_per_minute),
+            ("class_per_minute", g.class_per_minute, &mut config.class_tries_per_minute),
+        ] {
+            if let Some(p) = value {
+                if *p.get_ref() == 0 {
+                    return Err(at(p.span(), format!("[garage] `{name}` must be at least 1")));
+                }
+                *field = p.into_inner();
+            }
         }
     }
     config.limits = raw.limits.unwrap_or_default();

@@ -108,10 +108,17 @@ pub async fn csrf_first(State(ladder): State<Ladder>, req: Request, next: Next) 
         .and_then(|v| v.to_str().ok())
         .is_some_and(|t| t.starts_with("multipart/form-data"));
     let upload = req.uri().path() == "/upload";
-    let limit = if upload { ladder.0.config.max_bytes + FORM_OVERHEAD } else { FORM_OVERHEAD };
+    let code = super::garage::takes_code(req.uri().path());
+    let limit = if upload {
+        ladder.0.config.max_bytes + FORM_OVERHEAD
+    } else if code {
+        super::garage::form_limit(ladder.0.config.max_bytes)
+    } else {
+        FORM_OVERHEAD
+    };
     let (parts, body) = req.into_parts();
     let Ok(bytes) = axum::body::to_bytes(body, limit).await else {
-        return if upload {
+        return if upload || code {
             too_large(ladder.0.config.max_bytes).into_response()
         } else {
             AppError::new(StatusCode::PAYLOAD_TOO_LARGE, "the form is too large").into_response()

@@ -14,6 +14,8 @@
 //! - `jobs`: the ladder's work on the job queue (validations, duplicate sets) and taking in
 //!   the results.
 //! - `matchmaking`: which duplicate sets a tick queues. `board`: standings and charts.
+//! - `garage`: a player writes, tries and publishes a bot in the browser (drafts, tries in
+//!   the queue's priority lane).
 //! - `play`: a person plays a bot in the browser (the pages, and the worker's side: the
 //!   person's seat waits for their moves in the database).
 //! - `rate`: rate limits of sign-ins (per name tried and per session), of uploads and of the
@@ -30,6 +32,7 @@ pub mod config;
 pub mod db;
 pub mod error;
 pub mod extract;
+pub mod garage;
 pub mod harden;
 pub mod jobs;
 pub mod matchmaking;
@@ -128,6 +131,7 @@ pub fn router(ladder: Ladder) -> axum::Router {
     server::routes(&ladder)
         .merge(play::routes())
         .merge(class::routes())
+        .merge(garage::routes(&ladder))
         .layer(axum::extract::DefaultBodyLimit::max(server::FORM_OVERHEAD))
         .layer(from_fn_with_state(ladder.clone(), harden::csrf_first))
         .layer(axum::extract::DefaultBodyLimit::disable())

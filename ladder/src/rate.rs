@@ -2,7 +2,9 @@
 //! class shares one address): a sign-in or registration by the name it tries and by the browser
 //! session it comes from (`[login] per_minute` in ladder.toml); an upload (`[upload]
 //! per_minute`) and an API call (`[api] per_minute`) by the account, whichever of its tokens or
-//! browser sessions it comes from (a caller that is not signed in: by its token or session).
+//! browser sessions it comes from (a caller that is not signed in: by its token or session); a
+//! garage try by the account (`[garage] per_minute`) and for all accounts together
+//! (`[garage] class_per_minute`), so that a class cannot flood the workers.
 //!
 //! A name's limit holds for any name, taken or not, with the same answer, so it tells nobody
 //! which names exist.
@@ -33,6 +35,8 @@ pub struct RateLimits {
     sign_in: DefaultKeyedRateLimiter<String>,
     uploads: DefaultKeyedRateLimiter<String>,
     api: DefaultKeyedRateLimiter<String>,
+    tries: DefaultKeyedRateLimiter<String>,
+    class_tries: DefaultKeyedRateLimiter<String>,
     db: Arc<Db>,
 }
 
@@ -52,6 +56,8 @@ impl RateLimits {
             sign_in: RateLimiter::keyed(quota(config.login_per_minute)),
             uploads: RateLimiter::keyed(quota(config.uploads_per_minute)),
             api: RateLimiter::keyed(quota(config.api_per_minute)),
+            tries: RateLimiter::keyed(quota(config.tries_per_minute)),
+            class_tries: RateLimiter::keyed(quota(config.class_tries_per_minute)),
             db,
         })
     }
@@ -114,6 +120,20 @@ pub async fn limit(State(limits): State<Arc<RateLimits>>, req: Request, next: Ne
     let path = req.uri().path();
     let api = path.starts_with("/api/");
     let upload = req.method() == Method::POST && (path == "/upload" || path == "/api/bots");
+    if req.method() == Method::POST && super::garage::is_try(path) {
+        let key = limits.account_key(&req).await;
+        if let Err(wait) = take(&limits.tries, &[key]) {
+            let message = format!("too many tries; try again in {wait} s (the ladder's [garage] per_minute)");
+            return too_many(wait, message, false);
+        }
+        if let Err(wait) = take(&limits.class_tries, &["class".to_string()]) {
+            let message = format!(
+                "the whole class is trying many bots at once; try again in {wait} s (the ladder's [garage] class_per_minute)"
+            );
+            return too_many(wait, message, false);
+        }
+        return next.run(req).await;
+    }
     if api || upload {
         let key = limits.account_key(&req).await;
         if upload {

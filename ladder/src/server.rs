@@ -436,7 +436,7 @@ async fn refused_upload(
 
 /// The checks every upload passes, whichever way it came: size, game, name, language; then
 /// the database (new version, or 409) and the validation job.
-async fn accept_upload(
+pub(super) async fn accept_upload(
     ladder: &Ladder,
     owner: &User,
     game: &str,

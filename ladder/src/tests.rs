@@ -16,6 +16,7 @@ use tower::ServiceExt;
 
 mod class;
 mod club;
+mod garage;
 mod play;
 mod rate;
 mod security;

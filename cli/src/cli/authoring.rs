@@ -381,7 +381,7 @@ pub(crate) fn check_game<G: Hosted>(args: &CheckArgs, games: &cardarena::Games) 
             ));
         }
     }
-    out.push_str(&unknown_fields_text(GameId::of::<G>(), &all.unknown_fields));
+    out.push_str(&cardarena::schema::unknown_fields_text(GameId::of::<G>(), &all.unknown_fields));
     if let Some(n) = args.analyse {
         let mut analyses = Vec::new();
         for p in played.iter().take(n) {
@@ -458,32 +458,6 @@ fn limit_share(used: u64, limit: u64) -> String {
     } else {
         format!("{:.2}% of the limit at most", 100.0 * used as f64 / limit as f64)
     }
-}
-
-/// What `check` says about reads of observation fields that do not exist (`read` counts the
-/// decisions that read each): a field of the game's schema that was
-/// absent (null) is no typo and is left out. Empty when there is nothing to say.
-fn unknown_fields_text(game: GameId, read: &BTreeMap<String, u64>) -> String {
-    let (top, known) = cardarena::schema::observation_fields(game);
-    let typos: Vec<(&String, &u64)> = read.iter().filter(|(k, _)| !known.contains(*k)).collect();
-    if typos.is_empty() {
-        return String::new();
-    }
-    let listed: Vec<String> = typos
-        .iter()
-        .map(|(key, decisions)| {
-            let closest =
-                known.iter().map(|k| (registry::edit_distance(k, key), k)).filter(|(d, _)| *d <= 2).min();
-            let hint = closest.map(|(_, k)| format!("; did you mean `{k}`?")).unwrap_or_default();
-            format!("`{key}` ({decisions} decisions{hint})")
-        })
-        .collect();
-    let mut out = format!("observation fields read that do not exist (they are nil): {}", listed.join(", "));
-    out.push_str(&format!(
-        "\n  the observation's fields: {} (all of them, nested too: arena schema --game {game})\n",
-        top.join(", ")
-    ));
-    out
 }
 
 /// The limit flags that were given, as command-line text (for the replay command).

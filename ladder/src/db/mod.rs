@@ -9,11 +9,13 @@ use std::sync::{Mutex, MutexGuard};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 pub mod class;
+pub mod garage;
 pub mod play;
 #[cfg(feature = "postgres")]
 pub mod postgres;
 
 use class::{Entry, Event, Frozen, NewEvent};
+use garage::{Draft, NewTry, Try};
 use play::{Game, NewPlayGame, Turn};
 
 use rusqlite::{params, Connection, OptionalExtension};
@@ -542,6 +544,42 @@ pub trait Store: Send + Sync {
     /// Database errors.
     fn play_replay(&self, id: i64) -> Result<Option<Vec<u8>>>;
 
+    /// `user`'s draft for `game`.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn garage_draft(&self, user: i64, game: &str) -> Result<Option<Draft>>;
+
+    /// `user`'s drafts, by game.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn garage_drafts_of(&self, user: i64) -> Result<Vec<Draft>>;
+
+    /// Saves a draft (one per user and game; its time is now).
+    ///
+    /// # Errors
+    /// Database errors.
+    fn save_garage_draft(&self, draft: &Draft) -> Result<()>;
+
+    /// Records a try; its id.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn add_garage_try(&self, t: &NewTry<'_>) -> Result<i64>;
+
+    /// Try `id`.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn garage_try(&self, id: i64) -> Result<Option<Try>>;
+
+    /// `user`'s ten newest tries in `game`, newest first.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn garage_tries_of(&self, user: i64, game: &str) -> Result<Vec<Try>>;
+
     /// On a database without users: a fresh one-time admin invite code (older unused admin
     /// invites are dropped, since their codes were only ever printed). `None` once a user exists.
     ///
@@ -834,6 +872,7 @@ impl SqliteStore {
             .and_then(|_| conn.pragma_update(None, "foreign_keys", "ON"))
             .and_then(|_| conn.execute_batch(SCHEMA))
             .and_then(|_| conn.execute_batch(CLASS_SCHEMA))
+            .and_then(|_| conn.execute_batch(garage::SCHEMA))
             .and_then(|_| migrate(&mut conn))
             .map_err(err)?;
         Ok(SqliteStore { conn: Mutex::new(conn), path: path.to_path_buf() })
@@ -937,6 +976,30 @@ impl Store for SqliteStore {
 
     fn class_results(&self, event: i64) -> Result<Option<(String, String, String)>, DbError> {
         SqliteStore::class_results(self, event)
+    }
+
+    fn garage_draft(&self, user: i64, game: &str) -> Result<Option<Draft>> {
+        SqliteStore::garage_draft(self, user, game)
+    }
+
+    fn garage_drafts_of(&self, user: i64) -> Result<Vec<Draft>> {
+        SqliteStore::garage_drafts_of(self, user)
+    }
+
+    fn save_garage_draft(&self, draft: &Draft) -> Result<()> {
+        SqliteStore::save_garage_draft(self, draft)
+    }
+
+    fn add_garage_try(&self, t: &NewTry<'_>) -> Result<i64> {
+        SqliteStore::add_garage_try(self, t)
+    }
+
+    fn garage_try(&self, id: i64) -> Result<Option<Try>> {
+        SqliteStore::garage_try(self, id)
+    }
+
+    fn garage_tries_of(&self, user: i64, game: &str) -> Result<Vec<Try>> {
+        SqliteStore::garage_tries_of(self, user, game)
     }
 
     fn play_game(&self, id: i64) -> Result<Option<Game>> {

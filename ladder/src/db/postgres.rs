@@ -12,6 +12,7 @@ use std::sync::{Mutex, MutexGuard};
 use postgres::{Client, NoTls, Row};
 
 use super::class::{Entry, Event, Frozen, NewEvent};
+use super::garage::{self, Draft, NewTry, Try};
 use super::play::{Game, NewPlayGame, Turn};
 use super::{
     name_key, now, secret, BotRow, DbError, MatchRow, Pending, Store, Taken, TokenRow, UploadRefused, User,
@@ -197,6 +198,7 @@ impl PgStore {
         let mut tx = client.transaction().map_err(store_err)?;
         tx.execute("SELECT pg_advisory_xact_lock($1)", &[&LADDER_LOCK])
             .and_then(|_| tx.batch_execute(SCHEMA))
+            .and_then(|()| tx.batch_execute(garage::pg::SCHEMA))
             .and_then(|()| tx.commit())
             .map_err(store_err)?;
         Ok(PgStore { client: Mutex::new(client), url: url.to_string() })
@@ -483,6 +485,30 @@ impl Store for PgStore {
             )?
             .map(|r| (r.get(0), r.get(1), r.get(2))))
         })
+    }
+
+    fn garage_draft(&self, user: i64, game: &str) -> Result<Option<Draft>> {
+        self.with(|c| garage::pg::draft(c, user, game))
+    }
+
+    fn garage_drafts_of(&self, user: i64) -> Result<Vec<Draft>> {
+        self.with(|c| garage::pg::drafts_of(c, user))
+    }
+
+    fn save_garage_draft(&self, draft: &Draft) -> Result<()> {
+        self.with(|c| garage::pg::save_draft(c, draft, now()))
+    }
+
+    fn add_garage_try(&self, t: &NewTry<'_>) -> Result<i64> {
+        self.with(|c| garage::pg::add_try(c, t, now()))
+    }
+
+    fn garage_try(&self, id: i64) -> Result<Option<Try>> {
+        self.with(|c| garage::pg::get_try(c, id))
+    }
+
+    fn garage_tries_of(&self, user: i64, game: &str) -> Result<Vec<Try>> {
+        self.with(|c| garage::pg::tries_of(c, user, game))
     }
 
     fn play_game(&self, id: i64) -> Result<Option<Game>> {

@@ -204,6 +204,8 @@ fn store_behaves(db: &Db) {
     assert_eq!(db.class_results(id).unwrap(), Some(("csv".into(), "report".into(), "[]".into())));
     db.set_class_state(id, "ended", "why").unwrap();
     assert_eq!(db.class_event(id).unwrap().unwrap().message, "why");
+
+    super::garage::store_behaves(db, bob.id, carol.id);
 }
 
 #[test]

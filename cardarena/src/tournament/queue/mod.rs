@@ -10,8 +10,8 @@
 //!
 //! The protocol, the same on every backend:
 //! - [`JobQueue::enqueue`] adds jobs (a key already there is left as it is).
-//! - [`JobQueue::claim`] takes the oldest job that is queued, or running with an expired lease,
-//!   and leases it to the worker: the lease is a visibility timeout. A claim never returns a job
+//! - [`JobQueue::claim`] takes the oldest job that is queued (of the highest lane,
+//!   [`NewJob::priority`]), or running with an expired lease, and leases it to the worker: the lease is a visibility timeout. A claim never returns a job
 //!   planned by another arena version; a job whose attempts reached its cap is failed instead.
 //!   A job still leased to the claiming worker's name is claimed again at once (a worker claims
 //!   only when it holds nothing: that lease is a claim whose answer was lost with the
@@ -128,13 +128,32 @@ pub struct NewJob {
     pub spec: JobSpec,
     /// How many times it may be claimed before it fails for good.
     pub max_attempts: u32,
+    /// Its lane: a claim takes the queued jobs of the highest lane first, then the oldest
+    /// ([`PRIORITY_LANE`] for the jobs a person waits on, 0 for the rest).
+    pub priority: i32,
 }
+
+/// The lane of the jobs a person is waiting on (a try of a bot in the ladder's garage): claimed
+/// before every queued job of lane 0, whatever their age.
+pub const PRIORITY_LANE: i32 = 1;
 
 impl NewJob {
     /// A job of `group` for this arena version, with the default attempts cap.
     pub fn new(group: &str, spec: JobSpec) -> NewJob {
         let version = arena_version();
-        NewJob { key: job_key(&version, &spec), group: group.to_string(), version, spec, max_attempts: 3 }
+        NewJob {
+            key: job_key(&version, &spec),
+            group: group.to_string(),
+            version,
+            spec,
+            max_attempts: 3,
+            priority: 0,
+        }
+    }
+
+    /// This job in lane `priority` ([`NewJob::priority`]).
+    pub fn in_lane(self, priority: i32) -> NewJob {
+        NewJob { priority, ..self }
     }
 }
 

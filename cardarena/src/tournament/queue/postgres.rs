@@ -49,6 +49,8 @@ CREATE TABLE IF NOT EXISTS queue_bots (
     hash TEXT PRIMARY KEY,
     bytes BYTEA NOT NULL
 );
+ALTER TABLE queue_jobs ADD COLUMN IF NOT EXISTS priority INT NOT NULL DEFAULT 0;
+CREATE INDEX IF NOT EXISTS queue_jobs_lane ON queue_jobs (state, version, priority DESC, id);
 ";
 
 /// An arbitrary constant naming the lock that serializes creating the tables (two workers
@@ -87,7 +89,8 @@ const CLAIM: &str = "UPDATE queue_jobs SET state = 'running', attempts = attempt
                        OR (state = 'running' AND lease_until < now() AND attempts < max_attempts)
                        OR (state = 'running' AND lease_owner = $1))
                   AND version = $3 AND ($4::text IS NULL OR grp = $4)
-                ORDER BY id FOR UPDATE SKIP LOCKED LIMIT 1)
+                ORDER BY (CASE WHEN state = 'queued' THEN priority ELSE 0 END) DESC, id
+                FOR UPDATE SKIP LOCKED LIMIT 1)
     RETURNING id, key, grp, spec, attempts";
 
 impl PgQueue {
@@ -218,14 +221,14 @@ impl JobQueue for PgQueue {
         let run = |client: &mut Client| -> Result<u64, postgres::Error> {
             let mut tx = client.transaction()?;
             let stmt = tx.prepare(
-                "INSERT INTO queue_jobs (key, grp, version, spec, max_attempts) VALUES ($1, $2, $3, $4, $5)
+                "INSERT INTO queue_jobs (key, grp, version, spec, max_attempts, priority) VALUES ($1, $2, $3, $4, $5, $6)
                  ON CONFLICT (key) DO NOTHING",
             )?;
             let mut added = 0;
             for j in jobs {
                 let spec = serde_json::to_string(&j.spec).expect("job specs serialize");
                 let max = j.max_attempts as i32;
-                added += tx.execute(&stmt, &[&j.key, &j.group, &j.version, &spec, &max])?;
+                added += tx.execute(&stmt, &[&j.key, &j.group, &j.version, &spec, &max, &j.priority])?;
             }
             tx.commit()?;
             Ok(added)

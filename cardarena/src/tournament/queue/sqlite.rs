@@ -26,7 +26,8 @@ CREATE TABLE IF NOT EXISTS queue_jobs (
     max_attempts INTEGER NOT NULL,
     lease_owner TEXT,
     lease_until INTEGER,
-    error TEXT
+    error TEXT,
+    priority INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS queue_jobs_claim ON queue_jobs (state, version, id);
 CREATE TABLE IF NOT EXISTS queue_results (
@@ -51,6 +52,20 @@ CREATE TABLE IF NOT EXISTS queue_bots (
     bytes BLOB NOT NULL
 );
 ";
+
+/// The lanes' index (after [`add_lanes`] on a queue made before lanes existed).
+const LANE_INDEX: &str =
+    "CREATE INDEX IF NOT EXISTS queue_jobs_lane ON queue_jobs (state, version, priority DESC, id);";
+
+/// A queue file made before lanes: its jobs get lane 0.
+fn add_lanes(conn: &Connection) -> rusqlite::Result<()> {
+    let has: bool =
+        conn.prepare("SELECT 1 FROM pragma_table_info('queue_jobs') WHERE name = 'priority'")?.exists([])?;
+    if !has {
+        conn.execute_batch("ALTER TABLE queue_jobs ADD COLUMN priority INTEGER NOT NULL DEFAULT 0")?;
+    }
+    conn.execute_batch(LANE_INDEX)
+}
 
 /// A job queue in a SQLite file.
 pub struct SqliteQueue {
@@ -104,6 +119,7 @@ impl SqliteQueue {
         // alone, do it ten times less often.
         .and_then(|_| q.conn.pragma_update(None, "wal_autocheckpoint", 10_000))
         .and_then(|_| q.conn.execute_batch(SCHEMA))
+        .and_then(|_| add_lanes(&q.conn))
         .map_err(|e| q.err("is not a usable job queue (name a new file to start one)", e))?;
         Ok(q)
     }
@@ -191,12 +207,12 @@ impl JobQueue for SqliteQueue {
     fn enqueue(&mut self, jobs: &[NewJob]) -> Result<u64, QueueError> {
         self.write("cannot add jobs", |tx| {
             let mut stmt = tx.prepare_cached(
-                "INSERT OR IGNORE INTO queue_jobs (key, grp, version, spec, max_attempts) VALUES (?1, ?2, ?3, ?4, ?5)",
+                "INSERT OR IGNORE INTO queue_jobs (key, grp, version, spec, max_attempts, priority) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             )?;
             let mut added = 0;
             for j in jobs {
                 let spec = serde_json::to_string(&j.spec).expect("job specs serialize");
-                added += stmt.execute(params![j.key, j.group, j.version, spec, j.max_attempts])? as u64;
+                added += stmt.execute(params![j.key, j.group, j.version, spec, j.max_attempts, j.priority])? as u64;
             }
             Ok(added)
         })
@@ -249,13 +265,17 @@ impl JobQueue for SqliteQueue {
             )?
             .execute(params![now])?;
             // The oldest claimable job of each kind, each found at the start of its stretch of
-            // the claim index; one query with `OR` walks past every finished job instead.
+            // an index; one query with `OR` walks past every finished job instead. A queued job
+            // of a higher lane comes before any other.
             let mut next = tx.prepare_cached(
                 "UPDATE queue_jobs SET state = 'running', attempts = attempts + 1, lease_owner = ?1, lease_until = ?2
-                 WHERE id = (SELECT min(coalesce(q, r), coalesce(r, q)) FROM
+                 WHERE id = (SELECT CASE WHEN qp > 0 THEN q ELSE min(coalesce(q, r), coalesce(r, q)) END FROM
                              (SELECT (SELECT id FROM queue_jobs
                                       WHERE state = 'queued' AND version = ?4 AND (?5 IS NULL OR grp = ?5)
-                                      ORDER BY id LIMIT 1) AS q,
+                                      ORDER BY priority DESC, id LIMIT 1) AS q,
+                                     (SELECT priority FROM queue_jobs
+                                      WHERE state = 'queued' AND version = ?4 AND (?5 IS NULL OR grp = ?5)
+                                      ORDER BY priority DESC, id LIMIT 1) AS qp,
                                      (SELECT id FROM queue_jobs
                                       WHERE state = 'running' AND lease_until < ?3 AND attempts < max_attempts
                                         AND version = ?4 AND (?5 IS NULL OR grp = ?5)
@@ -487,6 +507,7 @@ mod tests {
             version: version.into(),
             spec,
             max_attempts: 2,
+            priority: 0,
         }
     }
 
@@ -534,6 +555,36 @@ mod tests {
         let flips = flipper.join().unwrap();
         assert!(flips > 100 && looks > 10, "{flips} flips, {looks} looks");
         assert!(differ.is_empty(), "{} of {looks} looks disagree, e.g. {:?}", differ.len(), differ.first());
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[test]
+    fn a_job_of_the_priority_lane_is_claimed_before_older_jobs_and_an_old_file_gets_lanes() {
+        let (dir, mut q) = temp("lanes");
+        let old: Vec<NewJob> = (1..=3).map(|s| job(s, "v1")).collect();
+        q.enqueue(&old).unwrap();
+        let urgent = job(9, "v1").in_lane(crate::tournament::queue::PRIORITY_LANE);
+        q.enqueue(std::slice::from_ref(&urgent)).unwrap();
+        let lease = Duration::from_secs(60);
+        let first = q.claim_some("w", lease, "v1", None, 2).unwrap();
+        let keys: Vec<&str> = first.iter().map(|c| c.key.as_str()).collect();
+        assert_eq!(keys, [&urgent.key, &old[0].key], "the lane first, then the oldest");
+        drop(q);
+        // A queue file from before lanes: the column is added, its jobs are lane 0.
+        let path = dir.join("old.db");
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch(&SCHEMA.replace(",\n    priority INTEGER NOT NULL DEFAULT 0", "")).unwrap();
+        conn.execute(
+            "INSERT INTO queue_jobs (key, grp, version, spec, max_attempts) VALUES ('k', 'g', 'v1', '{}', 1)",
+            [],
+        )
+        .unwrap();
+        drop(conn);
+        let mut q = SqliteQueue::open(&path).unwrap();
+        q.enqueue(&[job(5, "v1").in_lane(1)]).unwrap();
+        let claimed = q.claim_some("w", lease, "v1", None, 2).unwrap();
+        assert_eq!(claimed.len(), 2);
+        assert_eq!(claimed[1].key, "k");
         std::fs::remove_dir_all(dir).ok();
     }
 

@@ -1,0 +1,161 @@
+//! The garage end to end: the real `arena serve` (one worker process) and headless Chromium. A
+//! student signs in, writes a Blade bot with a deliberate typo in the garage's editor (the
+//! textarea; the editor script upgrades it where it is present), tries it and sees the line of
+//! the verdict, fixes it, tries it against `greedy`, steps through the replay, checks it,
+//! publishes it and finds it on the leaderboard. Screenshots go to target/screenshots/
+//! (garage-*.png).
+
+use testkit::browser;
+use testkit::ladder;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use browser::{Browser, Locator};
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("ladder-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+async fn fill(b: &Browser, css: &str, text: &str) {
+    let el = b.client.find(Locator::Css(css)).await.unwrap_or_else(|e| panic!("no {css}: {e}"));
+    el.clear().await.unwrap();
+    el.send_keys(text).await.unwrap();
+}
+
+/// Puts `code` into the editor: the textarea's value (with scripts off, the form sends it as
+/// it is; the editor script, where it runs, is told through the same element).
+async fn set_code(b: &Browser, code: &str) {
+    b.client
+        .execute(
+            "const t = document.querySelector('#code'); t.value = arguments[0]; \
+             t.dispatchEvent(new Event('input', { bubbles: true }));",
+            vec![serde_json::Value::String(code.to_string())],
+        )
+        .await
+        .unwrap();
+}
+
+async fn click(b: &Browser, css: &str) {
+    b.client.find(Locator::Css(css)).await.unwrap_or_else(|e| panic!("no {css}: {e}")).click().await.unwrap();
+}
+
+/// Waits (60 s at most) until `css` matches something on the page (the result pages reload
+/// themselves while they wait for a worker).
+async fn wait_for(b: &Browser, css: &str) {
+    let until = Instant::now() + Duration::from_secs(60);
+    while b.client.find(Locator::Css(css)).await.is_err() {
+        assert!(Instant::now() < until, "waited 60 s for {css}: {}", b.client.source().await.unwrap());
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+const TYPO: &str = "-- my first bot\nfunction act(obs)\n  return obs.legl[1]\nend\n";
+const FIXED: &str =
+    "-- my first bot\nfunction act(obs)\n  print(\"legal: \" .. #obs.legal)\n  return obs.legal[1]\nend\n";
+
+#[test]
+fn a_student_writes_tries_checks_and_publishes_a_bot_in_the_browser() {
+    let dir = scratch("garage");
+    browser::runtime().block_on(async {
+        let Some(b) = Browser::start().await else { return };
+        std::fs::write(
+            dir.join("ladder.toml"),
+            "title = \"Garage test\"\n[[board]]\ngame = \"blade\"\n[matchmaking]\ntick_seconds = 1\n",
+        )
+        .unwrap();
+        let server = ladder::Server::start(Path::new(env!("CARGO_BIN_EXE_arena")), &dir, 1, 10.0);
+        let invite = server.invite.clone().expect("the first start prints the admin invite link");
+        // The teacher's bot, so that the student's has someone to play on the board.
+        let mut teacher = ladder::Client::new(&server.url);
+        let token = teacher.admin_token(&invite);
+        let greedy =
+            std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("example_bots/lua/blade_greedy.lua"))
+                .unwrap();
+        teacher.upload_file(&token, "blade", "house", "house.lua", &greedy);
+        teacher.get("/admin");
+        let r = teacher.post("/admin/invites", &[]);
+        let link = ladder::between(&r.body, "<code id=\"invite\">", "<").unwrap().replace("&#x2f;", "/");
+
+        // Sign up by the invite, open the garage.
+        b.client.goto(&link).await.unwrap();
+        fill(&b, "input[name=name]", "sam").await;
+        fill(&b, "input[name=password]", "password123").await;
+        click(&b, "form[action='/register'] button").await;
+        click(&b, "header a[href='/garage']").await;
+        click(&b, "a[href='/garage/blade']").await;
+        assert!(b.text("#schema").await.contains("legal"), "the observation's fields are beside the editor");
+
+        // A typo'd field: the try's result names the line, with the did-you-mean.
+        set_code(&b, TYPO).await;
+        b.client.find(Locator::Css("#opponent")).await.unwrap().select_by_value("greedy").await.unwrap();
+        click(&b, "#try").await;
+        wait_for(&b, ".verdict-line").await;
+        assert_eq!(b.text(".verdict-line").await, "3");
+        assert!(b.text(".verdict").await.contains("did you mean `legal`?"), "{}", b.text(".verdict").await);
+        assert!(b.text(".listing .here").await.contains("return obs.legl[1]"));
+        b.screenshot("garage-typo").await;
+
+        // A syntax error is answered at once, in the editor's page, its line marked on the
+        // editor (`data-highlight-line`) and shown as text.
+        click(&b, "a[href='/garage/blade']").await;
+        set_code(&b, "function act(obs)\n  return obs.legal[1\nend\n").await;
+        let pressed = Instant::now();
+        click(&b, "#try").await;
+        wait_for(&b, "#verdict-line").await;
+        assert!(pressed.elapsed() < Duration::from_secs(5), "a broken draft is answered at once");
+        assert_eq!(b.text("#verdict-line").await, "3");
+        let marked = b.client.find(Locator::Css("textarea[data-highlight-line='3']")).await;
+        assert!(marked.is_ok(), "the editor is told the line");
+        b.screenshot("garage-highlight").await;
+
+        // Fixed: tried against greedy, the replay stepped through, the log read.
+        set_code(&b, FIXED).await;
+        click(&b, "#try").await;
+        wait_for(&b, "#outcome").await;
+        assert!(b.texts("#no-faults").await.len() == 1, "{}", b.client.source().await.unwrap());
+        assert!(b.text("#log").await.contains("legal: "), "the bot's log");
+        let counter = b.text(".rv-counter").await;
+        assert!(counter.starts_with("step 0 / "), "{counter}");
+        click(&b, ".rv-next").await;
+        click(&b, ".rv-next").await;
+        assert!(b.text(".rv-counter").await.starts_with("step 2 / "));
+        b.screenshot("garage-try").await;
+
+        // Checked: the report against random and greedy.
+        click(&b, "a[href='/garage/blade']").await;
+        assert!(
+            b.client.source().await.unwrap().contains("print(&quot;legal: &quot;"),
+            "the draft was saved"
+        );
+        click(&b, "#check").await;
+        wait_for(&b, "#no-faults").await;
+        let table = b.text("#check").await;
+        assert!(table.contains("random") && table.contains("greedy") && table.contains("all"), "{table}");
+        b.screenshot("garage-check").await;
+
+        // Published, then on the leaderboard once it has played.
+        click(&b, "a[href='/garage/blade']").await;
+        fill(&b, "#name", "sams-bot").await;
+        click(&b, "#publish").await;
+        wait_for(&b, "#garage-link").await;
+        let until = Instant::now() + Duration::from_secs(120);
+        loop {
+            b.client.goto(&format!("{}/board/blade/readme", server.url)).await.unwrap();
+            if b.text(".board").await.contains("sams-bot@v1.lua") {
+                break;
+            }
+            assert!(Instant::now() < until, "not on the leaderboard within 120 s");
+            tokio::time::sleep(Duration::from_millis(500)).await;
+        }
+        b.screenshot("garage-board").await;
+        let errors: Vec<String> =
+            b.console_errors().await.into_iter().filter(|e| !e.contains("vendor/editor.js")).collect();
+        assert!(errors.is_empty(), "the browser's console: {errors:#?}");
+        b.close().await;
+        drop(server);
+    });
+}
