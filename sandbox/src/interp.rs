@@ -60,16 +60,26 @@ pub(crate) struct Language {
     pub(crate) kind: Kind,
     /// The interpreter's module (see the module docs for its ABI).
     pub(crate) module: &'static [u8],
+    /// What a wasm `unreachable` trap (the interpreter aborting) usually means in this
+    /// interpreter, added to the `crash` message; empty if nothing is known.
+    pub(crate) abort_hint: &'static str,
 }
 
 /// QuickJS-ng, built by `scripts/build-interp.sh` from `sandbox/interp/quickjs`. Another build
 /// of it changes JS bots' fuel: raise [`crate::COST_MODEL`] with it.
 pub(crate) const JAVASCRIPT: Language =
-    Language { kind: Kind::Js, module: include_bytes!("../interp/quickjs/quickjs.wasm") };
+    Language { kind: Kind::Js, module: include_bytes!("../interp/quickjs/quickjs.wasm"), abort_hint: "" };
 
-/// RustPython, built by `scripts/build-python.sh` from `sandbox/interp/python/glue`.
-pub(crate) const PYTHON: Language =
-    Language { kind: Kind::Python, module: include_bytes!("../interp/python/python.wasm") };
+/// RustPython, built by `scripts/build-python.sh` from `sandbox/interp/python/glue`. On 32-bit
+/// WebAssembly its reference counts have 15 bits: a 32,768th reference to one object (every
+/// object refers to its type) aborts the interpreter, long before the memory cap.
+pub(crate) const PYTHON: Language = Language {
+    kind: Kind::Python,
+    module: include_bytes!("../interp/python/python.wasm"),
+    abort_hint: "the Python interpreter aborted; the usual cause is its limit of 32,767 references \
+                 to one object, which also bounds the live objects of one type (`[0] * 40000` and \
+                 `list(range(40000))` reach it): keep fewer objects alive",
+};
 
 /// Every interpreter, in the order of [`Interpreters`]' slots.
 const LANGUAGES: [&Language; 2] = [&JAVASCRIPT, &PYTHON];
@@ -615,8 +625,14 @@ impl InterpInstance {
                 let (verdict, message, _) =
                     classify(store.data(), &e, phase, wall, || self.fuel_message(phase));
                 // The interpreter's own wasm frames say nothing about the bot's code.
+                let aborted = matches!(
+                    e.downcast_ref::<wasmtime::Trap>(),
+                    Some(wasmtime::Trap::UnreachableCodeReached)
+                );
+                let hint = language(self.program.kind).map_or("", |(_, l)| l.abort_hint);
                 let message = match verdict {
                     Verdict::Fuel => self.fuel_message(phase),
+                    Verdict::Crash if aborted && !hint.is_empty() => format!("{message}: {hint}"),
                     _ => message,
                 };
                 self.fault(verdict, message, None)

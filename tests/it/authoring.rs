@@ -274,13 +274,26 @@ fn a_tutorial_runs_from_its_folder_with_the_installed_arena() {
         }
         let checks: Vec<&str> = readme.lines().filter(|l| l.starts_with("arena check step")).collect();
         assert!(checks.len() >= 3, "{game}: a measuring command per step: {readme}");
-        // the last step, measured as the README says (fewer deals)
-        let last = checks.last().unwrap();
+        // the last (Lua) step, measured as the README says (fewer deals)
+        let last = checks.iter().rfind(|l| l.contains(".lua ")).unwrap();
         assert!(last.ends_with(&format!("--game {game} --against greedy")), "{last}");
         let args: Vec<&str> = last.split_whitespace().skip(1).chain(["--deals", "2"]).collect();
         let o = Command::new(env!("CARGO_BIN_EXE_arena")).args(&args).current_dir(&folder).output().unwrap();
         assert_eq!(o.status.code(), Some(0), "{game}: {}{}", stdout(&o), stderr(&o));
         assert!(stdout(&o).contains("verdicts: no faults"), "{}", stdout(&o));
+        // the Python steps come along with their commands; the last one runs from the folder
+        let python: Vec<&&str> = checks.iter().filter(|l| l.contains(".py ")).collect();
+        if ["blade", "ecard"].contains(&game) {
+            assert!(python.len() >= 3, "{game}: the Python steps' commands: {readme}");
+        }
+        if let Some(last) = python.last() {
+            assert!(folder.join(last.split_whitespace().nth(2).unwrap()).is_file(), "{last}");
+            let args: Vec<&str> = last.split_whitespace().skip(1).chain(["--deals", "2"]).collect();
+            let o =
+                Command::new(env!("CARGO_BIN_EXE_arena")).args(&args).current_dir(&folder).output().unwrap();
+            assert_eq!(o.status.code(), Some(0), "{game}: {}{}", stdout(&o), stderr(&o));
+            assert!(stdout(&o).contains("verdicts: no faults"), "{}", stdout(&o));
+        }
     }
     // Blade's step 4 (an example bot of a checkout) comes along, and its tournament names it
     let dir = scratch("tutorial-new");
@@ -374,7 +387,7 @@ fn generated_readmes_link_only_to_files_that_exist() {
         let rules = std::fs::read_to_string(folder.join(format!("docs/games/{game}.md"))).unwrap();
         assert!(rules.contains("## Observation") || rules.contains("# Observation"), "{game}");
     }
-    for lang in ["lua", "javascript", "rust", "c", "wat"] {
+    for lang in ["lua", "javascript", "python", "rust", "c", "wat"] {
         let folder = scratch(&format!("links-new-{lang}")).join("mybot");
         let o = arena(&["new", folder.to_str().unwrap(), "--game", "ecard", "--lang", lang]);
         assert!(o.status.success(), "{}", stderr(&o));
@@ -885,6 +898,44 @@ fn new_javascript_project_plays_and_has_typescript_declarations() {
     assert!(o.status.success(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert!(v["seats"][0]["faults"].as_array().unwrap().is_empty(), "{v}");
+}
+
+#[test]
+fn new_python_project_passes_check_and_has_type_hints() {
+    let dir = scratch("new-py");
+    let project = dir.join("pybot");
+    let o = arena(&["new", project.to_str().unwrap(), "--game", "lost-cities", "--lang", "python"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let bot = project.join("bot.py");
+    let text = std::fs::read_to_string(&bot).unwrap();
+    assert!(text.contains("from lost_cities_types import LostCitiesObservation"), "{text}");
+    assert!(text.contains("def act(obs: \"LostCitiesObservation\") -> str:"), "{text}");
+    assert!(text.contains("#   obs[\"hand\"]"), "{text}");
+    let hints = std::fs::read_to_string(project.join("lost_cities_types.py")).unwrap();
+    assert_eq!(
+        hints,
+        cardarena::schema::python_stubs(cardarena::GameId::of::<cardarena::games::lost_cities::LostCities>())
+    );
+    assert!(hints.contains("class LostCitiesObservation(TypedDict):"), "{hints}");
+    let readme = std::fs::read_to_string(project.join("README.md")).unwrap();
+    assert!(
+        readme.contains("arena check bot.py --game lost-cities") && readme.contains("Python"),
+        "{readme}"
+    );
+    let o = arena(&[
+        "check",
+        bot.to_str().unwrap(),
+        "--game",
+        "lost-cities",
+        "--deals",
+        "3",
+        "--against",
+        "random",
+        "--threads",
+        "2",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("verdicts: no faults in 6 matches"), "{}", stdout(&o));
 }
 
 #[test]

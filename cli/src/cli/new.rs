@@ -1,4 +1,4 @@
-//! `arena new NAME --game G --lang lua|javascript|rust|c|wat`: a ready-to-run bot project.
+//! `arena new NAME --game G --lang lua|javascript|python|rust|c|wat`: a ready-to-run bot project.
 //!
 //! Every template is compiled into the binary (`include_str!`), so an installed `arena` needs
 //! no checkout. The Rust project gets a copy of the SDK (example_bots/rust/cardarena-bot), of
@@ -19,6 +19,8 @@ pub(super) enum Lang {
     Lua,
     /// JavaScript (run by the arena's QuickJS-ng): bot.js, TypeScript declarations in types/.
     Javascript,
+    /// Python (run by the arena's RustPython): bot.py, `TypedDict` type hints beside it.
+    Python,
     /// Rust compiled to wasm32-unknown-unknown, with a copy of the SDK.
     Rust,
     /// C compiled with clang to wasm32, without libc.
@@ -37,7 +39,7 @@ pub(super) struct NewArgs {
     /// The language.
     #[arg(long, value_enum, default_value = "lua")]
     lang: Lang,
-    /// Write the game's tutorial instead (README.md and its step bots, in Lua), as
+    /// Write the game's tutorial instead (README.md and its step bots, in Lua and Python), as
     /// `arena tutorial GAME --dir NAME` does.
     #[arg(long)]
     tutorial: bool,
@@ -45,6 +47,7 @@ pub(super) struct NewArgs {
 
 const LUA_BOT: &str = include_str!("templates/bot.lua");
 const JS_BOT: &str = include_str!("templates/bot.js");
+const PY_BOT: &str = include_str!("templates/bot.py");
 const LUA_RC: &str = include_str!("templates/luarc.json");
 const LUA_CARDARENA: &str = include_str!("templates/cardarena.lua");
 const RUST_CARGO: &str = include_str!("templates/Cargo.toml.txt");
@@ -103,6 +106,9 @@ const TUTORIALS: &[(&str, &str, Files)] = &[
             ("step3.lua", include_str!("../../../docs/tutorial/blade/step3.lua")),
             // step 4 is an example bot of a checkout (`local` renames it)
             ("step4.lua", include_str!("../../../example_bots/lua/blade_montecarlo.lua")),
+            ("step1.py", include_str!("../../../docs/tutorial/blade/step1.py")),
+            ("step2.py", include_str!("../../../docs/tutorial/blade/step2.py")),
+            ("step3.py", include_str!("../../../docs/tutorial/blade/step3.py")),
             ("vs-greedy.toml", include_str!("../../../docs/tutorial/blade/vs-greedy.toml")),
         ],
     ),
@@ -114,6 +120,10 @@ const TUTORIALS: &[(&str, &str, Files)] = &[
             ("step2.lua", include_str!("../../../docs/tutorial/ecard/step2.lua")),
             ("step3.lua", include_str!("../../../docs/tutorial/ecard/step3.lua")),
             ("step4.lua", include_str!("../../../docs/tutorial/ecard/step4.lua")),
+            ("step1.py", include_str!("../../../docs/tutorial/ecard/step1.py")),
+            ("step2.py", include_str!("../../../docs/tutorial/ecard/step2.py")),
+            ("step3.py", include_str!("../../../docs/tutorial/ecard/step3.py")),
+            ("step4.py", include_str!("../../../docs/tutorial/ecard/step4.py")),
             ("vs-greedy.toml", include_str!("../../../docs/tutorial/ecard/vs-greedy.toml")),
         ],
     ),
@@ -126,6 +136,9 @@ const TUTORIALS: &[(&str, &str, Files)] = &[
             ("step3.lua", include_str!("../../../docs/tutorial/lost-cities/step3.lua")),
             ("step4.lua", include_str!("../../../docs/tutorial/lost-cities/step4.lua")),
             ("step5.lua", include_str!("../../../docs/tutorial/lost-cities/step5.lua")),
+            ("step1.py", include_str!("../../../docs/tutorial/lost-cities/step1.py")),
+            ("step2.py", include_str!("../../../docs/tutorial/lost-cities/step2.py")),
+            ("step3.py", include_str!("../../../docs/tutorial/lost-cities/step3.py")),
             ("vs-greedy.toml", include_str!("../../../docs/tutorial/lost-cities/vs-greedy.toml")),
         ],
     ),
@@ -138,6 +151,9 @@ const TUTORIALS: &[(&str, &str, Files)] = &[
             ("step3.lua", include_str!("../../../docs/tutorial/intensity/step3.lua")),
             ("step4.lua", include_str!("../../../docs/tutorial/intensity/step4.lua")),
             ("step5.lua", include_str!("../../../docs/tutorial/intensity/step5.lua")),
+            ("step1.py", include_str!("../../../docs/tutorial/intensity/step1.py")),
+            ("step2.py", include_str!("../../../docs/tutorial/intensity/step2.py")),
+            ("step3.py", include_str!("../../../docs/tutorial/intensity/step3.py")),
             ("steps.toml", include_str!("../../../docs/tutorial/intensity/steps.toml")),
         ],
     ),
@@ -200,10 +216,18 @@ fn write_tutorial(game: &str, dir: &Path) -> anyhow::Result<()> {
         "\n## Measuring each step (from this folder)\n\nEach step against the built-in `greedy` on 100 duplicate deals: \
          faults, fuel, memory and the win rate.\n\n```sh\n",
     );
-    for (file, _) in files.iter().filter(|(f, _)| f.ends_with(".lua")) {
-        readme.push_str(&format!("arena check {file} --game {game} --against greedy\n"));
-    }
+    let check = |ext: &str| -> String {
+        let steps = files.iter().filter(|(f, _)| f.ends_with(ext));
+        steps.map(|(file, _)| format!("arena check {file} --game {game} --against greedy\n")).collect()
+    };
+    readme.push_str(&check(".lua"));
     readme.push_str("```\n");
+    let python = check(".py");
+    if !python.is_empty() {
+        readme.push_str(&format!(
+            "\nThe Python steps (each plays as the Lua step of its number):\n\n```sh\n{python}```\n"
+        ));
+    }
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let pages = super::docs::write_pages(dir, &readme)?;
     // Links to what the folder lacks (the checkout's example bots) become text.
@@ -241,7 +265,9 @@ fn write_tutorial(game: &str, dir: &Path) -> anyhow::Result<()> {
 pub(super) fn new_cmd(args: NewArgs, games: &super::GameSet) -> anyhow::Result<()> {
     if args.tutorial {
         if args.lang != Lang::Lua {
-            bail!("the tutorials are in Lua: leave out --lang with --tutorial");
+            bail!(
+                "the tutorials are in Lua (with Python steps beside them): leave out --lang with --tutorial"
+            );
         }
         games.id(&args.game)?;
         return write_tutorial(&args.game, &args.name);
@@ -285,6 +311,7 @@ fn lang_name(lang: Lang) -> &'static str {
     match lang {
         Lang::Lua => "Lua",
         Lang::Javascript => "JavaScript",
+        Lang::Python => "Python",
         Lang::Rust => "Rust",
         Lang::C => "C",
         Lang::Wat => "WAT",
@@ -303,23 +330,28 @@ fn crate_name(name: &str) -> String {
     s
 }
 
-/// The observation's top-level fields as comment lines (`comment` is `--` or `//`), from the
-/// JSON Schema.
-fn field_comments(game: cardarena::GameId, comment: &str) -> String {
+/// The observation's top-level fields as comment lines (`comment` is `--`, `//` or `#`), from
+/// the JSON Schema; `access` writes a field's access (`obs.hand`, `obs["hand"]`).
+fn field_comments(game: cardarena::GameId, comment: &str, access: fn(&str) -> String) -> String {
     let schema = cardarena::schema::observation_schema(game);
     let mut out = Vec::new();
     if let Some(Value::Object(props)) = schema.get("properties") {
-        let width = props.keys().map(String::len).max().unwrap_or(4);
+        let width = props.keys().map(|f| access(f).len()).max().unwrap_or(4);
         for (field, s) in props {
             let d = s
                 .get("description")
                 .and_then(Value::as_str)
                 .map(|d| d.split_whitespace().collect::<Vec<_>>().join(" "))
                 .unwrap_or_default();
-            out.push(format!("{comment}   obs.{field:<width$}  {d}"));
+            out.push(format!("{comment}   {:<width$}  {d}", access(field)));
         }
     }
     out.join("\n")
+}
+
+/// `obs.field`: a field in Lua and JavaScript.
+fn dotted(field: &str) -> String {
+    format!("obs.{field}")
 }
 
 /// Every file of the project, relative path and text, in the order they are listed.
@@ -333,6 +365,7 @@ fn project_files(name: &str, id: cardarena::GameId, lang: Lang) -> anyhow::Resul
     let bot_file = match lang {
         Lang::Lua => "bot.lua".to_string(),
         Lang::Javascript => "bot.js".to_string(),
+        Lang::Python => "bot.py".to_string(),
         Lang::Rust => format!("target/wasm32-unknown-unknown/release/{wasm}"),
         Lang::C => "bot.wasm".to_string(),
         Lang::Wat => "bot.wat".to_string(),
@@ -352,7 +385,10 @@ fn project_files(name: &str, id: cardarena::GameId, lang: Lang) -> anyhow::Resul
     let mut files: Vec<(String, String)> = Vec::new();
     let build: Vec<(String, &str)> = match lang {
         Lang::Lua => {
-            files.push(("bot.lua".into(), fill(LUA_BOT).replace("{{FIELDS}}", &field_comments(id, "--"))));
+            files.push((
+                "bot.lua".into(),
+                fill(LUA_BOT).replace("{{FIELDS}}", &field_comments(id, "--", dotted)),
+            ));
             files.push((".luarc.json".into(), LUA_RC.to_string()));
             let types = cardarena::schema::lua_annotations(id);
             files.push((format!("types/{game}.lua"), types));
@@ -360,9 +396,18 @@ fn project_files(name: &str, id: cardarena::GameId, lang: Lang) -> anyhow::Resul
             Vec::new()
         }
         Lang::Javascript => {
-            files.push(("bot.js".into(), fill(JS_BOT).replace("{{FIELDS}}", &field_comments(id, "//"))));
+            files.push((
+                "bot.js".into(),
+                fill(JS_BOT).replace("{{FIELDS}}", &field_comments(id, "//", dotted)),
+            ));
             let types = cardarena::schema::ts_declarations(id);
             files.push((format!("types/{game}.d.ts"), types));
+            Vec::new()
+        }
+        Lang::Python => {
+            let fields = field_comments(id, "#", |f| format!("obs[\"{f}\"]"));
+            files.push(("bot.py".into(), fill(PY_BOT).replace("{{FIELDS}}", &fields)));
+            files.push((format!("{module}_types.py"), cardarena::schema::python_stubs(id)));
             Vec::new()
         }
         Lang::Rust => {
@@ -410,6 +455,7 @@ fn project_files(name: &str, id: cardarena::GameId, lang: Lang) -> anyhow::Resul
     let edit = match lang {
         Lang::Lua => "[bot.lua](bot.lua) (`act(obs)`; VS Code with the \"Lua\" extension completes `obs.` from [types/](types/))",
         Lang::Javascript => "[bot.js](bot.js) (`act(obs)`; VS Code completes `obs.` from [types/](types/))",
+        Lang::Python => "[bot.py](bot.py) (`act(obs)`; VS Code completes `obs[\"` from the type hints beside it)",
         Lang::Rust => "[src/lib.rs](src/lib.rs) (`act`; the observation is typed in [cardarena-bot/src/](cardarena-bot/src/lib.rs))",
         Lang::C => "[bot.c](bot.c) (`act`; [cardarena.h](cardarena.h) has the JSON helpers)",
         Lang::Wat => "[bot.wat](bot.wat) (`act`; the ABI is described at its top)",
@@ -466,7 +512,7 @@ mod tests {
 
     #[test]
     fn every_language_has_a_readme_with_the_commands() {
-        for lang in [Lang::Lua, Lang::Rust, Lang::C, Lang::Wat] {
+        for lang in [Lang::Lua, Lang::Javascript, Lang::Python, Lang::Rust, Lang::C, Lang::Wat] {
             let files = project_files(
                 "mybot",
                 cardarena::GameId::of::<cardarena::games::intensity::Intensity>(),

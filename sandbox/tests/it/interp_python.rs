@@ -174,6 +174,16 @@ fn hostile_bots_end_in_their_verdicts() {
         ("big integer bomb", "def act(obs):\n    return str(10 ** 10 ** 8)\n", Verdict::Fuel),
         ("string repetition", "def act(obs):\n    return 'x' * 10 ** 9\n", Verdict::Memory),
         (
+            "list growth",
+            "def act(obs):\n    a = []\n    while True:\n        a.append('x' * (10 ** 6 + len(a)))\n",
+            Verdict::Memory,
+        ),
+        (
+            "a bytearray grown without end",
+            "def act(obs):\n    b = bytearray()\n    while True:\n        b += bytes(100000)\n",
+            Verdict::Memory,
+        ),
+        (
             "catastrophic regex",
             "import re\ndef act(obs):\n    return str(re.match(r'^(a+)+$', 'a' * 40 + 'b'))\n",
             Verdict::Fuel,
@@ -231,4 +241,24 @@ fn randomness_and_hashing_come_from_the_match() {
     let on_lane = program.on(&sandbox().lane().unwrap()).unwrap();
     let mut bot = on_lane.start(&Limits::default_for(Kind::Python), 7, INFO).unwrap();
     assert_eq!((bot.act(OBS).unwrap(), bot.fuel_used_last()), (a, fuel), "the same on a lane");
+}
+
+/// RustPython's reference counts have 15 bits on 32-bit WebAssembly: the 32,768th reference to
+/// one object (every object refers to its type) aborts the interpreter at a few MB, far below
+/// the memory cap. The verdict is `crash` (not `memory`: the cap was not reached), and the
+/// message says what the limit is.
+#[test]
+fn the_reference_count_limit_is_a_crash_that_names_it() {
+    for src in [
+        "def act(obs):\n    a = []\n    while True:\n        a.append('x' * 1000)\n",
+        "def act(obs):\n    a = [0] * 40000\n    return '1'\n",
+        "def act(obs):\n    a = list(range(40000))\n    return '1'\n",
+    ] {
+        let e = first_act(src).unwrap_err();
+        assert_eq!(e.verdict, Verdict::Crash, "{src}: {e:?}");
+        assert!(e.message.contains("limit of 32,767 references to one object"), "{src}: {}", e.message);
+        assert!(e.memory_peak < 32 << 20, "{src}: far below the cap: {e:?}");
+    }
+    let fine = "def act(obs):\n    a = [(i, i) for i in range(30000)]\n    return str(len(a))\n";
+    assert_eq!(first_act(fine).unwrap(), "30000", "30,000 live tuples are within the limit");
 }

@@ -1,6 +1,5 @@
-//! Fuzzing every untrusted input on the stable toolchain: generated WASM modules, Lua and
-//! JavaScript bots,
-//! reply strings, replay files, crash capsules and tournament files, each case checked for no
+//! Fuzzing every untrusted input on the stable toolchain: generated WASM modules, Lua,
+//! JavaScript and Python bots, reply strings, replay files, crash capsules and tournament files, each case checked for no
 //! panic, no hang, a clear error or a verdict, peak memory within the documented bound, and the
 //! same result when it runs twice.
 //!
@@ -13,6 +12,7 @@ mod files;
 mod gen;
 mod js;
 mod lua;
+mod python;
 mod regressions;
 mod replies;
 mod sandbox;
@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use driver::{no_coverage, quick, report, reset_peak, rss_mib, run_case, Clean, Coverage, Target, Watchdog};
 
 /// Every target, in the order a campaign runs them. `growth_mib`: replies and tournament files
-/// run no bot; the `wasm` and `lua` cases one bot at 32 MiB; a capsule one Lua bot at its
+/// run no bot; the `wasm`, `lua` and `js` cases one bot at 32 MiB, `python` one at 48 MiB; a capsule one Lua bot at its
 /// recorded limits (64 MiB); a replay's verification up to two Lua bots at 64 MiB.
 fn targets() -> Vec<Target> {
     vec![
@@ -67,6 +67,14 @@ fn targets() -> Vec<Target> {
             ext: "js",
             growth_mib: 112,
             coverage: js::coverage,
+        },
+        Target {
+            name: "python",
+            case: python::case,
+            input: python::input,
+            ext: "py",
+            growth_mib: 112,
+            coverage: python::coverage,
         },
         Target {
             name: "capsule",
@@ -120,6 +128,13 @@ fn js_budget() {
     let coverage = quick(&target("js"), 60);
     let reached = coverage.count("reached a decision");
     assert!(reached >= 35, "only {reached} of 60 JavaScript bots reached a decision: {}", coverage.line());
+}
+
+#[test]
+fn python_budget() {
+    let coverage = quick(&target("python"), 40);
+    let reached = coverage.count("reached a decision");
+    assert!(reached >= 20, "only {reached} of 40 Python bots reached a decision: {}", coverage.line());
 }
 
 #[test]

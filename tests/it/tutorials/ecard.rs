@@ -16,8 +16,16 @@ const STEPS: [&str; 4] = [
     "docs/tutorial/ecard/step4.lua",
 ];
 
+/// The same steps in Python (`python.rs` checks they play as the Lua ones).
+const PY_STEPS: [&str; 4] = [
+    "docs/tutorial/ecard/step1.py",
+    "docs/tutorial/ecard/step2.py",
+    "docs/tutorial/ecard/step3.py",
+    "docs/tutorial/ecard/step4.py",
+];
+
 fn resolve(loader: &Loader, name: &str) -> BotSource {
-    let name = if name.ends_with(".lua") {
+    let name = if name.ends_with(".lua") || name.ends_with(".py") {
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(name).to_string_lossy().into_owned()
     } else {
         name.to_string()
@@ -90,15 +98,17 @@ fn every_step_plays_both_variants_and_seats_without_faults() {
 /// (both seat orders each). Deals and seeds are fixed, so the scores are exact.
 #[test]
 fn steps_do_what_the_tutorial_says_against_greedy() {
-    // Step 1 shows its special card at once: greedy wins every match.
-    let (mean, _) = duplicate(STEPS[0], "greedy", 50);
-    assert_eq!(mean, 0.0, "step 1");
-    // Step 2 never shows its special card while it holds a Citizen: it wins every match.
-    let (mean, _) = duplicate(STEPS[1], "greedy", 50);
-    assert_eq!(mean, 1.0, "step 2");
-    // Step 3, the best reply to a random opponent, never beats greedy: half lost, half drawn.
-    let (mean, _) = duplicate(STEPS[2], "greedy", 50);
-    assert_eq!(mean, 0.25, "step 3");
+    for steps in [STEPS, PY_STEPS] {
+        // Step 1 shows its special card at once: greedy wins every match.
+        let (mean, _) = duplicate(steps[0], "greedy", 50);
+        assert_eq!(mean, 0.0, "{}", steps[0]);
+        // Step 2 never shows its special card while it holds a Citizen: it wins every match.
+        let (mean, _) = duplicate(steps[1], "greedy", 50);
+        assert_eq!(mean, 1.0, "{}", steps[1]);
+        // Step 3, the best reply to a random opponent, never beats greedy: half lost, half drawn.
+        let (mean, _) = duplicate(steps[2], "greedy", 50);
+        assert_eq!(mean, 0.25, "{}", steps[2]);
+    }
 }
 
 /// The last step beats greedy, and random too, with the 95% interval above one half (the
@@ -109,6 +119,9 @@ fn last_step_beats_greedy_and_random() {
     assert!(mean > 0.9 && low > 0.5, "step 4 vs greedy: {mean:.3} (low {low:.3})");
     let (mean, low) = duplicate(STEPS[3], "random", 200);
     assert!(mean > 0.65 && low > 0.5, "step 4 vs random: {mean:.3} (low {low:.3})");
+    // The Python step on fewer deals (it plays as the Lua one: `python.rs`).
+    let (mean, low) = duplicate(PY_STEPS[3], "greedy", 50);
+    assert!(mean > 0.9 && low > 0.5, "step4.py vs greedy: {mean:.3} (low {low:.3})");
 }
 
 /// The tutorial's measuring command, `arena tournament docs/tutorial/ecard/vs-greedy.toml`,
