@@ -1,7 +1,8 @@
 //! Rate limits of sign-ins, uploads and the API, keyed by person rather than by address (a
 //! class shares one address): a sign-in or registration by the name it tries and by the browser
 //! session it comes from (`[login] per_minute` in ladder.toml); an upload (`[upload]
-//! per_minute`) and an API call (`[api] per_minute`) by the account, whichever of its tokens or
+//! per_minute`), an API call (`[api] per_minute`) and a request for a match's analysis
+//! (`[analysis] per_minute`) by the account, whichever of its tokens or
 //! browser sessions it comes from (a caller that is not signed in: by its token or session).
 //!
 //! A name's limit holds for any name, taken or not, with the same answer, so it tells nobody
@@ -33,6 +34,7 @@ pub struct RateLimits {
     sign_in: DefaultKeyedRateLimiter<String>,
     uploads: DefaultKeyedRateLimiter<String>,
     api: DefaultKeyedRateLimiter<String>,
+    analyses: DefaultKeyedRateLimiter<String>,
     db: Arc<Db>,
 }
 
@@ -52,6 +54,7 @@ impl RateLimits {
             sign_in: RateLimiter::keyed(quota(config.login_per_minute)),
             uploads: RateLimiter::keyed(quota(config.uploads_per_minute)),
             api: RateLimiter::keyed(quota(config.api_per_minute)),
+            analyses: RateLimiter::keyed(quota(config.analyses_per_minute)),
             db,
         })
     }
@@ -108,10 +111,20 @@ fn too_many(wait: u64, message: String, json: bool) -> Response {
 }
 
 /// The middleware: `POST /login` and `POST /register` count against the name tried and the
-/// session; an upload (`POST /upload`, `POST /api/bots`) and any `/api/` route against the
-/// caller's account. Other requests pass.
+/// session; an upload (`POST /upload`, `POST /api/bots`), any `/api/` route and a request for
+/// an analysis (`POST /matches/{id}/analyse`) against the caller's account. Other requests pass.
 pub async fn limit(State(limits): State<Arc<RateLimits>>, req: Request, next: Next) -> Response {
     let path = req.uri().path();
+    if req.method() == Method::POST && path.starts_with("/matches/") && path.ends_with("/analyse") {
+        let key = limits.account_key(&req).await;
+        if let Err(wait) = take(&limits.analyses, &[key]) {
+            let message = format!(
+                "too many analyses asked for; try again in {wait} s (the ladder's [analysis] per_minute)"
+            );
+            return too_many(wait, message, false);
+        }
+        return next.run(req).await;
+    }
     let api = path.starts_with("/api/");
     let upload = req.method() == Method::POST && (path == "/upload" || path == "/api/bots");
     if api || upload {
