@@ -28,6 +28,9 @@
 //! [garage]                    # writing and trying bots in the browser
 //! per_minute = 20             # tries per account per minute
 //! class_per_minute = 120      # tries of all accounts together per minute
+//! [analysis]                  # the match page's analyses of a seat
+//! per_minute = 4              # analyses asked for per account per minute
+//! budget = 500                # samples per decision (default: each game's, as `arena analyse`)
 //!
 //! [play]                      # people playing bots in the browser
 //! move_seconds = 300          # how long a bot waits for a person's move; then they forfeit
@@ -114,6 +117,10 @@ pub struct LadderConfig {
     pub tries_per_minute: u32,
     /// Garage tries of every account together per minute (a class pressing "try" at once).
     pub class_tries_per_minute: u32,
+    /// Analyses asked for per account per minute (the match page's "Analyse seat N").
+    pub analyses_per_minute: u32,
+    /// Samples per decision of an analysis (`None`: each game's default).
+    pub analysis_budget: Option<u32>,
     /// Sandbox limits of every match.
     pub limits: LimitsConfig,
     /// Seconds a bot waits for a person's move in the browser before the person forfeits.
@@ -152,6 +159,8 @@ impl LadderConfig {
             api_per_minute: 120,
             tries_per_minute: 20,
             class_tries_per_minute: 120,
+            analyses_per_minute: 4,
+            analysis_budget: None,
             limits: LimitsConfig::default(),
             move_seconds: 300,
             public_url: None,
@@ -190,6 +199,7 @@ struct RawFile {
     upload: Option<RawUpload>,
     login: Option<RawPerMinute>,
     api: Option<RawPerMinute>,
+    analysis: Option<RawAnalysis>,
     limits: Option<LimitsConfig>,
     play: Option<RawPlay>,
     garage: Option<RawGarage>,
@@ -228,6 +238,13 @@ struct RawMatchmaking {
 struct RawUpload {
     max_bytes: Option<Spanned<usize>>,
     per_minute: Option<Spanned<u32>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawAnalysis {
+    per_minute: Option<Spanned<u32>>,
+    budget: Option<Spanned<u32>>,
 }
 
 #[derive(Deserialize)]
@@ -358,9 +375,23 @@ pub fn parse_with(text: &str, path: &Path, games: &cardarena::Games) -> Result<L
         }
         config.move_seconds = m.into_inner();
     }
-    for (section, raw, field) in
-        [("login", raw.login, &mut config.login_per_minute), ("api", raw.api, &mut config.api_per_minute)]
-    {
+    let analysis = raw.analysis.map(|a| {
+        config.analysis_budget = a.budget.as_ref().map(|b| *b.get_ref());
+        (a.budget, RawPerMinute { per_minute: a.per_minute })
+    });
+    if let Some(b) = analysis.as_ref().and_then(|(b, _)| b.as_ref()) {
+        if !(1..=1_000_000).contains(b.get_ref()) {
+            return Err(at(
+                b.span(),
+                format!("[analysis] `budget` must be between 1 and 1000000, not {}", b.get_ref()),
+            ));
+        }
+    }
+    for (section, raw, field) in [
+        ("login", raw.login, &mut config.login_per_minute),
+        ("api", raw.api, &mut config.api_per_minute),
+        ("analysis", analysis.map(|(_, p)| p), &mut config.analyses_per_minute),
+    ] {
         if let Some(p) = raw.and_then(|r| r.per_minute) {
             if *p.get_ref() == 0 {
                 return Err(at(p.span(), format!("[{section}] `per_minute` must be at least 1",)));

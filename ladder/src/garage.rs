@@ -828,7 +828,7 @@ async fn try_page(
                     view.log.extend(d.log.iter().map(|l| (k, l.clone())));
                 }
                 let at = format!("/garage/{}/tries/{}", game.name(), t.id);
-                view.viewer = super::views::viewer(&games, &replay, &format!("try-{}.json", t.id), &at);
+                view.viewer = super::views::viewer(&games, &replay, &format!("try-{}.json", t.id), &at, None);
             }
         }
         Ok(view)

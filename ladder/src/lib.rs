@@ -16,6 +16,8 @@
 //! - `matchmaking`: which duplicate sets a tick queues. `board`: standings and charts.
 //! - `garage`: a player writes, tries and publishes a bot in the browser (drafts, tries in
 //!   the queue's priority lane).
+//! - `analysis`: the match page's analyses of a seat, asked for by a visitor, computed by a
+//!   worker between its matches and kept.
 //! - `play`: a person plays a bot in the browser (the pages, and the worker's side: the
 //!   person's seat waits for their moves in the database).
 //! - `rate`: rate limits of sign-ins (per name tried and per session), of uploads and of the
@@ -24,6 +26,7 @@
 //! - `class`: class mode: events with a deadline, graded as `arena grade` grades (`time`: its
 //!   UTC deadlines).
 
+pub mod analysis;
 pub mod app;
 pub mod auth;
 pub mod board;
@@ -132,6 +135,7 @@ pub fn router(ladder: Ladder) -> axum::Router {
         .merge(play::routes())
         .merge(class::routes())
         .merge(garage::routes(&ladder))
+        .merge(analysis::routes())
         .layer(axum::extract::DefaultBodyLimit::max(server::FORM_OVERHEAD))
         .layer(from_fn_with_state(ladder.clone(), harden::csrf_first))
         .layer(axum::extract::DefaultBodyLimit::disable())

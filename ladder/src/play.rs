@@ -360,8 +360,9 @@ async fn game_page(
                     faults: faults.join(", "),
                 });
             }
-            viewer = stored_replay(db, id)?
-                .and_then(|r| views::viewer(&games, &r, &format!("play-{id}.json"), &format!("/play/{id}")));
+            viewer = stored_replay(db, id)?.and_then(|r| {
+                views::viewer(&games, &r, &format!("play-{id}.json"), &format!("/play/{id}"), None)
+            });
         }
         Ok(GamePage { live: g.live(), g, opponent, bot_id, player, turn, seats, viewer })
     })

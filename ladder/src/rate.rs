@@ -1,10 +1,11 @@
 //! Rate limits of sign-ins, uploads and the API, keyed by person rather than by address (a
 //! class shares one address): a sign-in or registration by the name it tries and by the browser
 //! session it comes from (`[login] per_minute` in ladder.toml); an upload (`[upload]
-//! per_minute`) and an API call (`[api] per_minute`) by the account, whichever of its tokens or
-//! browser sessions it comes from (a caller that is not signed in: by its token or session); a
-//! garage try by the account (`[garage] per_minute`) and for all accounts together
-//! (`[garage] class_per_minute`), so that a class cannot flood the workers.
+//! per_minute`), an API call (`[api] per_minute`) and a request for a match's analysis
+//! (`[analysis] per_minute`) by the account, whichever of its tokens or browser sessions it
+//! comes from (a caller that is not signed in: by its token or session); a garage try by the
+//! account (`[garage] per_minute`) and for all accounts together (`[garage] class_per_minute`),
+//! so that a class cannot flood the workers.
 //!
 //! A name's limit holds for any name, taken or not, with the same answer, so it tells nobody
 //! which names exist.
@@ -37,6 +38,7 @@ pub struct RateLimits {
     api: DefaultKeyedRateLimiter<String>,
     tries: DefaultKeyedRateLimiter<String>,
     class_tries: DefaultKeyedRateLimiter<String>,
+    analyses: DefaultKeyedRateLimiter<String>,
     db: Arc<Db>,
 }
 
@@ -58,6 +60,7 @@ impl RateLimits {
             api: RateLimiter::keyed(quota(config.api_per_minute)),
             tries: RateLimiter::keyed(quota(config.tries_per_minute)),
             class_tries: RateLimiter::keyed(quota(config.class_tries_per_minute)),
+            analyses: RateLimiter::keyed(quota(config.analyses_per_minute)),
             db,
         })
     }
@@ -114,10 +117,20 @@ fn too_many(wait: u64, message: String, json: bool) -> Response {
 }
 
 /// The middleware: `POST /login` and `POST /register` count against the name tried and the
-/// session; an upload (`POST /upload`, `POST /api/bots`) and any `/api/` route against the
-/// caller's account. Other requests pass.
+/// session; an upload (`POST /upload`, `POST /api/bots`), any `/api/` route and a request for
+/// an analysis (`POST /matches/{id}/analyse`) against the caller's account. Other requests pass.
 pub async fn limit(State(limits): State<Arc<RateLimits>>, req: Request, next: Next) -> Response {
     let path = req.uri().path();
+    if req.method() == Method::POST && path.starts_with("/matches/") && path.ends_with("/analyse") {
+        let key = limits.account_key(&req).await;
+        if let Err(wait) = take(&limits.analyses, &[key]) {
+            let message = format!(
+                "too many analyses asked for; try again in {wait} s (the ladder's [analysis] per_minute)"
+            );
+            return too_many(wait, message, false);
+        }
+        return next.run(req).await;
+    }
     let api = path.starts_with("/api/");
     let upload = req.method() == Method::POST && (path == "/upload" || path == "/api/bots");
     if req.method() == Method::POST && super::garage::is_try(path) {

@@ -738,15 +738,36 @@ async fn source(
         .into_response())
 }
 
+#[derive(Deserialize)]
+struct MatchQuery {
+    /// The seat whose analysis to show.
+    analysis: Option<String>,
+}
+
+/// `GET /matches/{id}[?analysis=SEAT]`: the match, with that seat's analysis (or that it is
+/// pending).
 async fn match_page(
     State(ladder): State<Ladder>,
     page: Page,
     Path(id): Path<i64>,
+    Query(q): Query<MatchQuery>,
 ) -> Result<Html<String>, AppError> {
     let me = page.me.clone();
     let games = ladder.0.config.games.clone();
+    let players = |game: &str| games.get(game).map_or(0, |g| g.id().players());
+    let shown = match q.analysis.as_deref() {
+        None => None,
+        Some(text) => {
+            let (m, _) =
+                ladder.run(move |db| db.match_row(id)).await?.ok_or_else(|| AppError::not_found("match"))?;
+            let seat = super::analysis::seat_of(text, players(&m.game))
+                .map_err(|e| AppError::new(StatusCode::NOT_FOUND, e))?;
+            Some(seat)
+        }
+    };
+    let games = ladder.0.config.games.clone();
     let view = ladder
-        .run(move |db| views::match_page(db, &games, id, me.as_ref()))
+        .run(move |db| views::match_page(db, &games, id, me.as_ref(), shown))
         .await?
         .ok_or_else(|| AppError::not_found("match"))?;
     ladder.render(&page, "match.html", ser(&view))

@@ -14,6 +14,7 @@ use axum::Router;
 use cardarena::tournament::queue::worker::{self, WorkerOptions};
 use tower::ServiceExt;
 
+mod analysis;
 mod class;
 mod club;
 mod garage;

@@ -25,13 +25,14 @@ pub fn replay_of(blob: &[u8]) -> Option<cardarena::play::runner::Replay> {
     serde_json::from_str(&text).ok()
 }
 
-/// The replay viewer (HTML) of `replay`, saved as `name` and downloaded from `at`/replay.json;
-/// `None` when its frames cannot be made.
+/// The replay viewer (HTML) of `replay`, saved as `name` and downloaded from `at`/replay.json,
+/// with one seat's `analysis` as its strip; `None` when its frames cannot be made.
 pub fn viewer(
     games: &cardarena::Games,
     replay: &cardarena::play::runner::Replay,
     name: &str,
     at: &str,
+    analysis: Option<cardarena::analyse::Analysis>,
 ) -> Option<String> {
     let frames = games.frames(replay, name).ok()?;
     let options = cardarena::replay::viewer::ViewerOptions {
@@ -39,7 +40,7 @@ pub fn viewer(
         replay_url: Some(format!("{at}/replay.json")),
         verify_command: Some(format!("arena replay {name} --verify")),
         replay_name: Some(name.to_string()),
-        analysis: None,
+        analysis,
     };
     Some(cardarena::replay::viewer::fragment(&frames, &options))
 }
@@ -431,9 +432,12 @@ pub struct MatchPage {
     pub seats: Vec<SeatLine>,
     /// The replay viewer (HTML), unless the replay is damaged.
     pub viewer: Option<String>,
+    /// The analyses of its seats, and the one shown in the viewer.
+    pub analysis: crate::analysis::AnalysisPart,
 }
 
-/// The page of match `id` as `me` sees it; `None`: no such match.
+/// The page of match `id` as `me` sees it, the viewer with seat `shown`'s analysis if done;
+/// `None`: no such match.
 ///
 /// # Errors
 /// Database errors.
@@ -442,10 +446,16 @@ pub fn match_page(
     games: &cardarena::Games,
     id: i64,
     me: Option<&User>,
+    shown: Option<usize>,
 ) -> Result<Option<MatchPage>> {
     let Some((m, blob)) = db.match_row(id)? else { return Ok(None) };
-    let viewer = replay_of(&blob)
-        .and_then(|r| viewer(games, &r, &format!("match-{id}.json"), &format!("/matches/{id}")));
+    let replay = replay_of(&blob);
+    let names: Vec<String> =
+        replay.as_ref().map(|r| r.bots.iter().map(|b| b.name.clone()).collect()).unwrap_or_default();
+    let (analysis, shown_analysis) = crate::analysis::part(db, games, id, &m.game, &names, shown)?;
+    let viewer = replay.and_then(|r| {
+        viewer(games, &r, &format!("match-{id}.json"), &format!("/matches/{id}"), shown_analysis)
+    });
     let mut seats = Vec::new();
     if let Ok(s) = serde_json::from_str::<MatchSummary>(&m.summary) {
         for (k, entry) in s.bots.iter().enumerate() {
@@ -477,5 +487,5 @@ pub fn match_page(
             });
         }
     }
-    Ok(Some(MatchPage { m, seats, viewer }))
+    Ok(Some(MatchPage { m, seats, viewer, analysis }))
 }

@@ -7,7 +7,7 @@
 //! scripts/test.sh runs; and a WebAssembly text module), a refused upload shows the form again
 //! with its reason, the worker validates the bots and plays their matches, the leaderboard
 //! fills, a bot page shows its results and leads back to the board, and a match's replay is
-//! stepped and seen from one seat. Then the public audit (issue
+//! stepped and seen from one seat, and one seat's analysis is asked for and drawn. Then the public audit (issue
 //! 21 item 9): the match page's replay, arena version, hashes and published bot files, downloaded
 //! without an account, verify with `arena replay --verify`, and a tampered replay does not.
 //! Last, the server is killed and its worker stops with it. Screenshots of every stage go to
@@ -34,6 +34,10 @@ game = "blade"
 [matchmaking]
 tick_seconds = 1
 jobs_per_tick = 2
+
+# The match page's analyses, at a budget an unoptimised build computes in a few seconds.
+[analysis]
+budget = 100
 "#;
 
 const PASSWORD: &str = "correct horse battery";
@@ -385,6 +389,33 @@ fn a_ladder_in_the_browser_from_invite_to_replay_then_audited_and_stopped() {
         assert_eq!(b.text(".rv-counter").await, format!("step 1 / {last}"), "the step stays");
         b.screenshot("ladder-8-seat1").await;
         no_console_errors(&b, "the match page").await;
+
+        // Seat 0's analysis, asked for on the page: pending until the worker (busy with the
+        // ladder's matches) takes it, then drawn by the viewer as its strip under the slider,
+        // and an analysed step's actions with their values.
+        click(&b, &format!("form[action='/matches/{id}/analyse'] button.analyse-seat")).await;
+        wait_path(&b, &format!("/matches/{id}"), 20).await;
+        let asked = Instant::now();
+        loop {
+            wait_for(&b, ".rv-counter", 20).await;
+            if b.client.find(Locator::Css(".rv-strip")).await.is_ok() {
+                break;
+            }
+            let section = b.text("#analysis").await;
+            assert!(section.contains("seat 0 is pending"), "{section}");
+            assert!(asked.elapsed() < Duration::from_secs(240), "no analysis after 240 s: {section}");
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            b.client.goto(&format!("{url}/matches/{id}?analysis=0")).await.unwrap();
+        }
+        let cells = b.texts(".rv-strip .rv-analysed").await;
+        assert!(!cells.is_empty(), "seat 0's decisions are on the strip");
+        click(&b, ".rv-strip .rv-analysed").await;
+        wait_for(&b, ".rv-analysis table", 10).await;
+        let rows = b.texts(".rv-analysis table tr").await;
+        assert!(rows.len() >= 3, "the step's actions with their values: {rows:?}");
+        assert!(b.text(".rv-analysis").await.starts_with("analysis: "), "{}", b.text(".rv-analysis").await);
+        b.screenshot("ladder-9-analysis").await;
+        no_console_errors(&b, "the match page's analysis").await;
         b.close().await;
         Some(id)
     });

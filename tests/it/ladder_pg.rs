@@ -2,7 +2,8 @@
 //! cluster the test starts, with an `arena worker --group ladder` started on its own in an empty
 //! folder (as on another machine: the bots come from the database by hash). Bots uploaded over
 //! the API are validated and fill the leaderboard; a person plays a bot over HTTP (the worker's
-//! person seat waits for the moves in PostgreSQL); a server started again with its own worker
+//! person seat waits for the moves in PostgreSQL); a seat's analysis is asked for on a match
+//! page and computed by that worker; a server started again with its own worker
 //! processes validates on the same database; `--backup` is refused with what to use instead.
 
 use std::path::{Path, PathBuf};
@@ -15,7 +16,8 @@ fn arena() -> &'static Path {
 }
 
 const LADDER: &str = "title = \"pg\"\nsame_owner = true\n[[board]]\ngame = \"blade\"\n\
-[[board]]\ngame = \"ecard\"\n[matchmaking]\ntick_seconds = 1\njobs_per_tick = 2\n";
+[[board]]\ngame = \"ecard\"\n[matchmaking]\ntick_seconds = 1\njobs_per_tick = 2\n\
+[analysis]\nbudget = 50\n";
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("cardarena-ladder-pg-{}-{name}", std::process::id()));
@@ -132,6 +134,23 @@ fn a_ladder_on_postgresql_validates_plays_and_serves_with_a_worker_elsewhere() {
     assert!(moves > 0 && asked == moves, "{moves} move(s), {asked} decision(s) put: {summary:?}");
     let replay = client.get(&format!("/play/{game}/replay.json"));
     assert_eq!(replay.status, 200, "{}", replay.body);
+
+    // A seat's analysis asked for on a match page: a row of PostgreSQL's `analyses`, computed
+    // by the remote worker between its matches, then drawn by the page's viewer.
+    let m: i64 =
+        c.query_one("SELECT id FROM matches WHERE game = 'blade' ORDER BY id LIMIT 1", &[]).unwrap().get(0);
+    client.get(&format!("/matches/{m}"));
+    let r = client.post(&format!("/matches/{m}/analyse"), &[("seat", "0")]);
+    assert_eq!(r.status, 303, "{}", r.body);
+    let page = wait_for("the analysis computed by the remote worker", || {
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        let r = client.get(&format!("/matches/{m}?analysis=0"));
+        r.body.contains("shows the analysis of seat 0").then_some(r.body)
+    });
+    assert!(page.contains("\"analysis\":{\"game\":\"blade\""), "{page}");
+    let state: String =
+        c.query_one("SELECT state FROM analyses WHERE match_id = $1 AND seat = 0", &[&m]).unwrap().get(0);
+    assert_eq!(state, "done");
 
     // Started again with worker processes of its own: they play on the same database.
     drop(worker);

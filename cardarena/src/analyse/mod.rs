@@ -30,7 +30,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::bots::search::Determinize;
 use crate::games::rng::{derive_seed, Rng, Stream};
@@ -158,7 +158,7 @@ pub fn determinized<G: Determinize>(
 }
 
 /// A value with its standard error.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Estimate {
     /// The expected value, in the game's points.
     pub value: f64,
@@ -167,7 +167,7 @@ pub struct Estimate {
 }
 
 /// The analysis of one decision.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Decision {
     /// The match-wide decision index (the replay's and the capsules' numbering).
     pub decision: usize,
@@ -178,7 +178,8 @@ pub struct Decision {
     /// How much worse the chosen action is than the best (≥ 0, in the game's points).
     pub loss: f64,
     /// `?!`, `?`, `??` or none.
-    pub mark: Option<&'static str>,
+    #[serde(deserialize_with = "mark_of")]
+    pub mark: Mark,
     /// Every valued action's estimate, by action.
     pub values: BTreeMap<String, Estimate>,
     /// The seat's own count of the decision (1 for its first); not in the JSON.
@@ -193,8 +194,9 @@ pub struct Decision {
     pub phase: Option<String>,
 }
 
-/// The analysis of one seat's decisions in a match.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// The analysis of one seat's decisions in a match. Its JSON (`arena analyse --json`, what the
+/// web ladder keeps) reads back as it was, but for the fields not in it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Analysis {
     /// The game's name.
     pub game: String,
@@ -209,6 +211,36 @@ pub struct Analysis {
     /// Whether fewer points are better (Intensity); not in the JSON.
     #[serde(skip)]
     pub fewer_better: bool,
+}
+
+/// A decision's mark: `?!`, `?`, `??` or none. (Named, so that the derived `Deserialize` does
+/// not take the `&'static str` for text borrowed from the input.)
+pub type Mark = Option<&'static str>;
+
+/// A mark read back: one of the three, or none.
+fn mark_of<'de, D: Deserializer<'de>>(d: D) -> Result<Mark, D::Error> {
+    match Option::<String>::deserialize(d)?.as_deref() {
+        None => Ok(None),
+        Some(m) => ["?!", "?", "??"]
+            .into_iter()
+            .find(|k| *k == m)
+            .map(Some)
+            .ok_or_else(|| serde::de::Error::custom(format!("{m:?} is not a mark (?!, ? or ??)"))),
+    }
+}
+
+/// Runs `f` (an analysis) with its parallel work on one thread of its own, so that it takes one
+/// core as a match does (a queue worker's analyses, between its matches). The result is the
+/// same at any thread count.
+///
+/// # Errors
+/// The thread cannot be started.
+pub fn on_one_thread<T: Send>(f: impl FnOnce() -> T + Send) -> Result<T, HostError> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .map_err(|e| HostError::Host(format!("cannot start the analysis thread: {e}")))?;
+    Ok(pool.install(f))
 }
 
 /// Mixed into the replay seed for the analysis' streams.
@@ -421,5 +453,38 @@ mod tests {
         one.push(1.0, vec![5.0]);
         assert_eq!(one.estimate(|v| v[0]), Estimate { value: 5.0, se: 0.0 });
         assert_eq!(Samples::default().estimate(|v| v[0]), Estimate { value: 0.0, se: 0.0 });
+    }
+
+    #[test]
+    fn the_json_reads_back_as_it_was_on_one_thread_too() {
+        let replay = crate::Arena::new()
+            .play(crate::GameId::of::<crate::games::ecard::Ecard>(), 5, &["greedy", "random"])
+            .unwrap();
+        let game = crate::Games::builtin();
+        let game = game.get("ecard").unwrap();
+        let a = game.analyse(&replay, "m.json", 0, None).unwrap();
+        assert!(!a.decisions.is_empty());
+        let json = a.to_json();
+        let back: Analysis = serde_json::from_str(&json).unwrap();
+        // (serde_json reads a float to within its last bit.)
+        let close = |x: f64, y: f64| (x - y).abs() <= 1e-12 * x.abs().max(1.0);
+        assert_eq!(back.decisions.len(), a.decisions.len());
+        for (d, e) in back.decisions.iter().zip(&a.decisions) {
+            assert_eq!((d.decision, &d.chosen, &d.best, d.mark), (e.decision, &e.chosen, &e.best, e.mark));
+            assert!(close(d.loss, e.loss));
+            assert_eq!(d.values.keys().collect::<Vec<_>>(), e.values.keys().collect::<Vec<_>>());
+            for (v, w) in d.values.values().zip(e.values.values()) {
+                assert!(close(v.value, w.value) && close(v.se, w.se), "{v:?} {w:?}");
+            }
+        }
+        assert_eq!((back.seat, &back.game, &back.variant), (a.seat, &a.game, &a.variant));
+        let one = on_one_thread(|| game.analyse(&replay, "m.json", 0, None)).unwrap().unwrap();
+        assert_eq!(one.to_json(), json);
+        // A mark that is none of the three is refused.
+        let d = r#"{"decision":1,"chosen":"a","best":"a","loss":0.0,"mark":"!!","values":{}}"#;
+        let e = serde_json::from_str::<Decision>(d).unwrap_err().to_string();
+        assert!(e.contains("\"!!\" is not a mark"), "{e}");
+        let d = d.replace("\"!!\"", "\"??\"");
+        assert_eq!(serde_json::from_str::<Decision>(&d).unwrap().mark, Some("??"));
     }
 }

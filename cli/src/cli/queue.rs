@@ -48,7 +48,7 @@ pub struct WorkerArgs {
     /// Only jobs of this group (a tournament's are `tournament/EVENT`). With `ladder` and a
     /// ladder's database as the queue (`sqlite:` its file, or its `postgres://` database, as
     /// `arena serve` starts its workers), the worker also plays the games people play in the
-    /// browser.
+    /// browser and, between matches, computes the analyses asked for on its match pages.
     #[arg(long)]
     group: Option<String>,
     /// Where compiled WASM bots are kept for the next worker of this machine (default:
@@ -169,7 +169,10 @@ pub fn worker_cmd(args: WorkerArgs, games: &super::GameSet) -> anyhow::Result<()
             None => cardarena_ladder::db::is_postgres(&args.db).then_some(args.db.as_str()),
         };
         if let Some(location) = ladder_db {
-            opts.people = Some(cardarena_ladder::play::people(cardarena_ladder::db::open(location)?));
+            let db = cardarena_ladder::db::open(location)?;
+            opts.people = Some(cardarena_ladder::play::people(db.clone()));
+            // And, between its matches, the analyses asked for on the ladder's match pages.
+            opts.side_work = Some(cardarena_ladder::analysis::side_work(db, games.lib().clone(), &name));
         }
     }
     let version = cardarena::tournament::queue::arena_version();

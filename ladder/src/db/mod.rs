@@ -8,12 +8,14 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+pub mod analysis;
 pub mod class;
 pub mod garage;
 pub mod play;
 #[cfg(feature = "postgres")]
 pub mod postgres;
 
+use analysis::{AnalysisRow, ClaimedAnalysis};
 use class::{Entry, Event, Frozen, NewEvent};
 use garage::{Draft, NewTry, Try};
 use play::{Game, NewPlayGame, Turn};
@@ -579,6 +581,58 @@ pub trait Store: Send + Sync {
     /// # Errors
     /// Database errors.
     fn garage_tries_of(&self, user: i64, game: &str) -> Result<Vec<Try>>;
+    /// Asks for the analysis of `seat` in match `match_id` for account `user`: the row as it is
+    /// (done, waiting or failed), else a new queued one with `budget` samples per decision
+    /// (`None`: the game's default), unless `user` has `max_waiting` analyses waiting already
+    /// (`None`).
+    ///
+    /// # Errors
+    /// Database errors (a match that is not there among them).
+    fn request_analysis(
+        &self,
+        match_id: i64,
+        seat: i64,
+        user: i64,
+        budget: Option<u32>,
+        max_waiting: i64,
+    ) -> Result<Option<AnalysisRow>>;
+
+    /// The analysis of `seat` in match `match_id`, if asked for.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn analysis(&self, match_id: i64, seat: i64) -> Result<Option<AnalysisRow>>;
+
+    /// The analyses asked for in match `match_id`, by seat, without their results.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn analyses_of(&self, match_id: i64) -> Result<Vec<AnalysisRow>>;
+
+    /// Leases to `worker` for `lease_seconds` the oldest analysis asked for at or before
+    /// `asked_before` that is queued, or running with an expired lease; one whose lease expired
+    /// after `max_attempts` claims fails instead.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn claim_analysis(
+        &self,
+        worker: &str,
+        lease_seconds: i64,
+        asked_before: i64,
+        max_attempts: i64,
+    ) -> Result<Option<ClaimedAnalysis>>;
+
+    /// Stores an analysis' JSON (`Ok`) or why it could not be made (`Err`); one done is kept.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn finish_analysis(
+        &self,
+        match_id: i64,
+        seat: i64,
+        outcome: std::result::Result<&str, &str>,
+    ) -> Result<()>;
 
     /// On a database without users: a fresh one-time admin invite code (older unused admin
     /// invites are dropped, since their codes were only ever printed). `None` once a user exists.
@@ -873,6 +927,7 @@ impl SqliteStore {
             .and_then(|_| conn.execute_batch(SCHEMA))
             .and_then(|_| conn.execute_batch(CLASS_SCHEMA))
             .and_then(|_| conn.execute_batch(garage::SCHEMA))
+            .and_then(|_| conn.execute_batch(analysis::SCHEMA))
             .and_then(|_| migrate(&mut conn))
             .map_err(err)?;
         Ok(SqliteStore { conn: Mutex::new(conn), path: path.to_path_buf() })
@@ -1048,6 +1103,44 @@ impl Store for SqliteStore {
 
     fn play_replay(&self, id: i64) -> Result<Option<Vec<u8>>> {
         SqliteStore::play_replay(self, id)
+    }
+
+    fn request_analysis(
+        &self,
+        match_id: i64,
+        seat: i64,
+        user: i64,
+        budget: Option<u32>,
+        max_waiting: i64,
+    ) -> Result<Option<AnalysisRow>> {
+        SqliteStore::request_analysis(self, match_id, seat, user, budget, max_waiting)
+    }
+
+    fn analysis(&self, match_id: i64, seat: i64) -> Result<Option<AnalysisRow>> {
+        SqliteStore::analysis(self, match_id, seat)
+    }
+
+    fn analyses_of(&self, match_id: i64) -> Result<Vec<AnalysisRow>> {
+        SqliteStore::analyses_of(self, match_id)
+    }
+
+    fn claim_analysis(
+        &self,
+        worker: &str,
+        lease_seconds: i64,
+        asked_before: i64,
+        max_attempts: i64,
+    ) -> Result<Option<ClaimedAnalysis>> {
+        SqliteStore::claim_analysis(self, worker, lease_seconds, asked_before, max_attempts)
+    }
+
+    fn finish_analysis(
+        &self,
+        match_id: i64,
+        seat: i64,
+        outcome: std::result::Result<&str, &str>,
+    ) -> Result<()> {
+        SqliteStore::finish_analysis(self, match_id, seat, outcome)
     }
 
     fn first_admin_invite(&self) -> Result<Option<String>> {

@@ -11,6 +11,7 @@ use std::sync::{Mutex, MutexGuard};
 
 use postgres::{Client, NoTls, Row};
 
+use super::analysis::{gave_up, AnalysisRow, ClaimedAnalysis};
 use super::class::{Entry, Event, Frozen, NewEvent};
 use super::garage::{self, Draft, NewTry, Try};
 use super::play::{Game, NewPlayGame, Turn};
@@ -172,6 +173,26 @@ CREATE TABLE IF NOT EXISTS class_matches (
 );
 "#;
 
+/// The analyses' table (`db/analysis.rs` has SQLite's).
+const ANALYSIS_SCHEMA: &str = r#"
+CREATE TABLE IF NOT EXISTS analyses (
+    match_id BIGINT NOT NULL REFERENCES matches(id),
+    seat BIGINT NOT NULL,
+    state TEXT NOT NULL,
+    result TEXT,
+    error TEXT,
+    requested_by BIGINT NOT NULL REFERENCES users(id),
+    requested BIGINT NOT NULL,
+    budget BIGINT,
+    worker TEXT,
+    lease_until BIGINT,
+    attempts BIGINT NOT NULL DEFAULT 0,
+    PRIMARY KEY (match_id, seat)
+);
+CREATE INDEX IF NOT EXISTS analyses_waiting ON analyses(state, requested);
+CREATE INDEX IF NOT EXISTS analyses_by ON analyses(requested_by, state);
+"#;
+
 /// The advisory lock that serialises creating the tables (a server and its workers start at
 /// once) and the transactions that read before they write.
 const LADDER_LOCK: i64 = 0x6c61_6464_6572_0001;
@@ -199,6 +220,7 @@ impl PgStore {
         tx.execute("SELECT pg_advisory_xact_lock($1)", &[&LADDER_LOCK])
             .and_then(|_| tx.batch_execute(SCHEMA))
             .and_then(|()| tx.batch_execute(garage::pg::SCHEMA))
+            .and_then(|()| tx.batch_execute(ANALYSIS_SCHEMA))
             .and_then(|()| tx.commit())
             .map_err(store_err)?;
         Ok(PgStore { client: Mutex::new(client), url: url.to_string() })
@@ -246,6 +268,19 @@ const MATCH_SELECT: &str = "SELECT id, key, game, variant, seed, seats, summary,
 const EVENT_SELECT: &str =
     "SELECT id, name, game, variant, deals, against, deadline, seed, state, message, done FROM class_events";
 const GAME_SELECT: &str = r#"SELECT id, "user", version, game, variant, seat, seed, key, move_seconds, state, error, summary FROM play_games"#;
+
+const ANALYSIS_SELECT: &str = "SELECT match_id, seat, state, result, error, requested FROM analyses";
+
+fn analysis_of(r: &Row) -> AnalysisRow {
+    AnalysisRow {
+        match_id: r.get(0),
+        seat: r.get(1),
+        state: r.get(2),
+        result: r.get(3),
+        error: r.get(4),
+        requested: r.get(5),
+    }
+}
 
 fn user_of(r: &Row) -> User {
     User { id: r.get(0), name: r.get(1), admin: r.get(2), disabled: r.get(3) }
@@ -627,6 +662,104 @@ impl Store for PgStore {
         self.with(|c| {
             Ok(c.query_opt("SELECT replay FROM play_games WHERE id = $1", &[&id])?.and_then(|r| r.get(0)))
         })
+    }
+
+    fn request_analysis(
+        &self,
+        match_id: i64,
+        seat: i64,
+        user: i64,
+        budget: Option<u32>,
+        max_waiting: i64,
+    ) -> Result<Option<AnalysisRow>> {
+        let budget = budget.map(i64::from);
+        // Under the ladder's lock: two requests of one account at once count each other.
+        self.locked(|tx| {
+            tx.execute(
+                "INSERT INTO analyses (match_id, seat, state, requested_by, requested, budget)
+                 SELECT $1, $2, 'queued', $3, $4, $6
+                 WHERE (SELECT COUNT(*) FROM analyses WHERE requested_by = $3 AND state IN ('queued', 'running')) < $5
+                 ON CONFLICT DO NOTHING",
+                &[&match_id, &seat, &user, &now(), &max_waiting, &budget],
+            )?;
+            let row = tx.query_opt(
+                &format!("{ANALYSIS_SELECT} WHERE match_id = $1 AND seat = $2"),
+                &[&match_id, &seat],
+            )?;
+            Ok(row.as_ref().map(analysis_of))
+        })
+    }
+
+    fn analysis(&self, match_id: i64, seat: i64) -> Result<Option<AnalysisRow>> {
+        self.with(|c| {
+            let row = c.query_opt(
+                &format!("{ANALYSIS_SELECT} WHERE match_id = $1 AND seat = $2"),
+                &[&match_id, &seat],
+            )?;
+            Ok(row.as_ref().map(analysis_of))
+        })
+    }
+
+    fn analyses_of(&self, match_id: i64) -> Result<Vec<AnalysisRow>> {
+        self.with(|c| {
+            let rows = c.query(
+                "SELECT match_id, seat, state, NULL::TEXT, error, requested FROM analyses WHERE match_id = $1 ORDER BY seat",
+                &[&match_id],
+            )?;
+            Ok(rows.iter().map(analysis_of).collect())
+        })
+    }
+
+    fn claim_analysis(
+        &self,
+        worker: &str,
+        lease_seconds: i64,
+        asked_before: i64,
+        max_attempts: i64,
+    ) -> Result<Option<ClaimedAnalysis>> {
+        let now = now();
+        self.with(|c| {
+            c.execute(
+                "UPDATE analyses SET state = 'failed', error = $1, worker = NULL, lease_until = NULL
+                 WHERE state = 'running' AND lease_until < $2 AND attempts >= $3",
+                &[&gave_up(max_attempts), &now, &max_attempts],
+            )?;
+            let row = c.query_opt(
+                "UPDATE analyses SET state = 'running', worker = $1, lease_until = $2, attempts = attempts + 1
+                 WHERE (match_id, seat) IN (
+                     SELECT match_id, seat FROM analyses
+                     WHERE (state = 'queued' OR (state = 'running' AND lease_until < $3)) AND requested <= $4
+                     ORDER BY requested, match_id, seat LIMIT 1 FOR UPDATE SKIP LOCKED)
+                 RETURNING match_id, seat, attempts, budget",
+                &[&worker, &(now + lease_seconds), &now, &asked_before],
+            )?;
+            Ok(row.map(|r| ClaimedAnalysis {
+                match_id: r.get(0),
+                seat: r.get(1),
+                attempt: r.get(2),
+                budget: r.get::<_, Option<i64>>(3).and_then(|b| u32::try_from(b).ok()),
+            }))
+        })
+    }
+
+    fn finish_analysis(
+        &self,
+        match_id: i64,
+        seat: i64,
+        outcome: std::result::Result<&str, &str>,
+    ) -> Result<()> {
+        let (state, result, error) = match outcome {
+            Ok(json) => ("done", Some(json), None),
+            Err(e) => ("failed", None, Some(e)),
+        };
+        self.with(|c| {
+            c.execute(
+                "UPDATE analyses SET state = $1, result = $2, error = $3, worker = NULL, lease_until = NULL
+                 WHERE match_id = $4 AND seat = $5 AND state <> 'done'",
+                &[&state, &result, &error, &match_id, &seat],
+            )
+        })
+        .map(drop)
     }
 
     fn first_admin_invite(&self) -> Result<Option<String>> {

@@ -128,6 +128,42 @@ fn store_behaves(db: &Db) {
     assert!(db.matches_of(&[v1.id], 10).unwrap().is_empty());
     let (row, replay) = db.match_row(board[0].id).unwrap().unwrap();
     assert_eq!((row.key.as_str(), replay), ("k2", vec![1, 2, 3]));
+    // Analyses: one row per match and seat, kept; at most `max_waiting` waiting per account;
+    // claimed oldest first (a busy worker only those asked for long enough ago); done once.
+    let m = board[0].id;
+    let a = db.request_analysis(m, 0, bob.id, None, 2).unwrap().unwrap();
+    assert_eq!((a.state.as_str(), a.result.as_deref(), a.waiting()), ("queued", None, true));
+    assert_eq!(db.request_analysis(m, 0, admin.id, None, 2).unwrap().unwrap(), a, "asked twice: one row");
+    db.request_analysis(m, 1, bob.id, None, 2).unwrap().unwrap();
+    assert!(db.request_analysis(m, 2, bob.id, None, 2).unwrap().is_none(), "bob has two waiting");
+    assert!(db.claim_analysis("w", 600, a.requested - 1, 3).unwrap().is_none(), "none asked for that early");
+    let c = db.claim_analysis("w", 600, crate::db::now(), 3).unwrap().unwrap();
+    assert_eq!((c.match_id, c.seat, c.attempt, c.budget), (m, 0, 1, None));
+    assert_eq!(db.claim_analysis("w", 600, crate::db::now(), 3).unwrap().unwrap().seat, 1);
+    assert!(db.claim_analysis("w", 600, crate::db::now(), 3).unwrap().is_none(), "both leased");
+    db.finish_analysis(m, 0, Ok("{\"x\":1}")).unwrap();
+    db.finish_analysis(m, 0, Err("late")).unwrap();
+    let done = db.analysis(m, 0).unwrap().unwrap();
+    assert_eq!((done.state.as_str(), done.result.as_deref(), done.error), ("done", Some("{\"x\":1}"), None));
+    db.finish_analysis(m, 1, Err("broken")).unwrap();
+    let listed = db.analyses_of(m).unwrap();
+    assert_eq!(
+        listed.iter().map(|r| (r.seat, r.state.as_str(), r.result.is_none())).collect::<Vec<_>>(),
+        [(0, "done", true), (1, "failed", true)],
+        "listed without their results"
+    );
+    assert_eq!(listed[1].error.as_deref(), Some("broken"));
+    assert!(db.analysis(m, 3).unwrap().is_none());
+    // A lease that expires: claimed again, and failed once its attempts are spent.
+    db.request_analysis(m, 2, bob.id, Some(7), 2).unwrap().unwrap();
+    let c = db.claim_analysis("w1", -1, crate::db::now(), 2).unwrap().unwrap();
+    assert_eq!((c.attempt, c.budget), (1, Some(7)));
+    assert_eq!(db.claim_analysis("w2", -1, crate::db::now(), 2).unwrap().unwrap().attempt, 2);
+    assert!(db.claim_analysis("w3", -1, crate::db::now(), 2).unwrap().is_none());
+    let given_up = db.analysis(m, 2).unwrap().unwrap();
+    assert_eq!(given_up.state, "failed");
+    assert!(given_up.error.unwrap().contains("2 attempts"));
+
     db.add_pending(&[pending("k3", None, &[1], 2)]).unwrap();
     db.remove_pending("k3").unwrap();
     assert!(db.pending().unwrap().is_empty());

@@ -51,6 +51,23 @@ pub struct WorkerOptions {
     /// Who plays a job's person seats (`human:<who>`, [`crate::play::person`]); `None`: a job
     /// with a person seat fails (this worker cannot reach people).
     pub people: Option<People>,
+    /// Work of the embedder's own done between matches (the web ladder's analyses); `None`:
+    /// none.
+    pub side_work: Option<SideWork>,
+}
+
+/// Work a worker does beside its matches, at a lower priority: asked with `idle = true` when
+/// the queue has no job for the worker (an idle worker asks again at once while it finds
+/// some, before it waits or, `until_empty`, returns), and with `idle = false` after each batch
+/// of matches (where it should do only what has waited long, and rarely). Returns whether it
+/// did something. Its failures are its own to record (a worker does not stop for them).
+#[derive(Clone)]
+pub struct SideWork(pub Arc<dyn Fn(bool) -> bool + Send + Sync>);
+
+impl std::fmt::Debug for SideWork {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SideWork(..)")
+    }
 }
 
 /// Reaches the person of a job's person seat: given the job's key and the seat, the
@@ -83,6 +100,7 @@ impl WorkerOptions {
             max_jobs: None,
             wasm_cache: None,
             people: None,
+            side_work: None,
         }
     }
 }
@@ -147,6 +165,9 @@ pub fn run(
             Err(e) => break Err(e),
         };
         if claimed.is_empty() {
+            if opts.side_work.as_ref().is_some_and(|w| (w.0)(true)) {
+                continue;
+            }
             let status = match queue.status(&version) {
                 Ok(s) => s,
                 Err(e) => break Err(e),
@@ -212,6 +233,9 @@ pub fn run(
             break Err(e);
         }
         let each = started.elapsed() / claimed.len() as u32;
+        if let Some(w) = &opts.side_work {
+            (w.0)(false);
+        }
         batch = (BATCH_PLAY.as_micros() / each.as_micros().max(1)).clamp(1, MAX_BATCH as u128) as usize;
     };
     beat.finish();
