@@ -312,7 +312,8 @@ fn all_done(s: &Site, keys: &[String]) -> bool {
 /// 30 accounts of one class press "try" together while the workers have a backlog of ladder
 /// matches: how long each press takes to answer, how long until every try is played, and how
 /// much later the ladder's backlog is done than without the tries. Numbers for BENCHMARKS.md:
-/// `cargo test --release -p cardarena-ladder --lib thirty_tries -- --ignored --nocapture`.
+/// `cargo test -p cardarena-ladder --lib thirty -- --ignored --nocapture` (BENCHMARKS.md, "The
+/// garage: 30 tries at once").
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 #[ignore = "a measurement, not a test: run it by hand"]
 async fn thirty_tries_at_once_against_a_ladder_backlog() {
