@@ -421,3 +421,42 @@ async fn thirty_tries_at_once_against_a_ladder_backlog() {
         tries_done.as_secs_f64(),
     );
 }
+
+#[tokio::test]
+async fn tries_are_limited_per_account_and_for_the_whole_class() {
+    let text = "[[board]]\ngame = \"blade\"\n[garage]\nper_minute = 2\nclass_per_minute = 3\n";
+    let s = site_with("garage-rate", config::parse(text, Path::new("ladder.toml")).unwrap());
+    let mut admin = admin(&s).await;
+    let mut ann = player(&s, &mut admin, "ann").await;
+    let mut bob = player(&s, &mut admin, "bob").await;
+    // (A draft that does not load is answered at once: a try all the same.)
+    let broken = [("code", "function act("), ("lang", "lua"), ("opponent", "greedy")];
+    for _ in 0..2 {
+        assert_eq!(
+            ann.post(&s.app, "/garage/blade/try", &broken).await.status,
+            StatusCode::UNPROCESSABLE_ENTITY
+        );
+    }
+    let r = ann.post(&s.app, "/garage/blade/check", &broken).await;
+    assert_eq!(r.status, StatusCode::TOO_MANY_REQUESTS, "{}", r.body);
+    assert!(
+        r.body.contains("[garage] per_minute") && r.headers.contains_key(header::RETRY_AFTER),
+        "{}",
+        r.body
+    );
+    // Saving is no try.
+    let r = ann.post(&s.app, "/garage/blade/save", &broken).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    // The class had three: ann's two and bob's first.
+    assert_eq!(bob.post(&s.app, "/garage/blade/try", &broken).await.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let r = bob.post(&s.app, "/garage/blade/try", &broken).await;
+    assert_eq!(r.status, StatusCode::TOO_MANY_REQUESTS, "{}", r.body);
+    assert!(r.body.contains("[garage] class_per_minute"), "{}", r.body);
+
+    let e =
+        config::parse("[garage]\nclass_per_minute = 0\n", Path::new("ladder.toml")).unwrap_err().to_string();
+    assert!(
+        e.starts_with("ladder.toml:2:") && e.contains("[garage] `class_per_minute` must be at least 1"),
+        "{e}"
+    );
+}
