@@ -4,6 +4,9 @@
 //! the verdict, fixes it, tries it against `greedy`, steps through the replay, checks it,
 //! publishes it and finds it on the leaderboard. Screenshots go to target/screenshots/
 //! (garage-*.png).
+//!
+//! Not yet in `main.rs`'s list: written without a build of the `it` binary (the session's build
+//! budget ran out); add `mod ladder_garage;` there once it has been compiled and run.
 
 use testkit::browser;
 use testkit::ladder;
