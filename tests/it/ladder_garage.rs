@@ -5,8 +5,8 @@
 //! publishes it and finds it on the leaderboard. Screenshots go to target/screenshots/
 //! (garage-*.png).
 //!
-//! Not yet in `main.rs`'s list: written without a build of the `it` binary (the session's build
-//! budget ran out); add `mod ladder_garage;` there once it has been compiled and run.
+//! Not in `main.rs`'s list yet: it has not been compiled; add `mod ladder_garage;` there once it
+//! has been compiled and has passed.
 
 use testkit::browser;
 use testkit::ladder;

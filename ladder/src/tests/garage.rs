@@ -97,7 +97,12 @@ async fn drafts_are_saved_private_to_their_owner_and_read_only_to_an_admin() {
     assert_eq!(r.status, StatusCode::FORBIDDEN, "{}", r.body);
     assert!(!r.body.contains("deciding"), "{}", r.body);
 
-    // The teacher reads it, without a form to change it.
+    // The teacher reads it, without a form to change it, from the admin page.
+    let r = admin.get(&s.app, "/admin").await;
+    assert!(r.body.contains(&format!("href=\"/garage?user={ann_id}\"")), "{}", r.body);
+    let r = admin.get(&s.app, &format!("/garage?user={ann_id}")).await;
+    assert!(r.body.contains(&format!("href=\"/garage/blade?user={ann_id}\"")), "{}", r.body);
+    assert_eq!(bob.get(&s.app, &format!("/garage?user={ann_id}")).await.status, StatusCode::FORBIDDEN);
     let r = admin.get(&s.app, &format!("/garage/blade?user={ann_id}")).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.body);
     assert!(r.body.contains("ann’s draft (read-only)") && r.body.contains("deciding"), "{}", r.body);
