@@ -135,6 +135,8 @@ fn game_of(ladder: &Ladder, name: &str) -> Result<GameId, AppError> {
 #[derive(Serialize)]
 struct IndexPage {
     games: Vec<GameLine>,
+    /// The player whose garage an admin reads (`?user=ID`).
+    whose: Option<(i64, String)>,
 }
 
 #[derive(Serialize)]
@@ -148,9 +150,14 @@ async fn index(
     State(ladder): State<Ladder>,
     CurrentUser(me): CurrentUser,
     page: Page,
+    Query(q): Query<WhoseQuery>,
 ) -> Result<Html<String>, AppError> {
     let games = games_of(&ladder);
-    let drafts = ladder.run(move |db| db.garage_drafts_of(me.id)).await?;
+    let whose = whose_garage(&ladder, me, q.user).await?;
+    let id = whose.id;
+    let drafts = ladder.run(move |db| db.garage_drafts_of(id)).await?;
+    let me_id = page.me.as_ref().map_or(0, |u| u.id);
+    let whose = (whose.id != me_id).then_some((whose.id, whose.name));
     let games = games
         .into_iter()
         .map(|g| GameLine {
@@ -159,7 +166,20 @@ async fn index(
             draft: drafts.iter().find(|d| d.game == g.name()).cloned(),
         })
         .collect();
-    ladder.render(&page, "garage_index.html", ser(&IndexPage { games }))
+    ladder.render(&page, "garage_index.html", ser(&IndexPage { games, whose }))
+}
+
+/// Whose garage a page shows: `me`'s own, or (`?user=ID`) a player's, for an admin only (403).
+async fn whose_garage(ladder: &Ladder, me: User, user: Option<i64>) -> Result<User, AppError> {
+    match user {
+        Some(id) if id != me.id => {
+            if !me.admin {
+                return Err(AppError::forbidden("a player's garage is private: only an admin may read it"));
+            }
+            ladder.run(move |db| db.user(id)).await?.ok_or_else(|| AppError::not_found("user"))
+        }
+        _ => Ok(me),
+    }
 }
 
 #[derive(Deserialize)]
@@ -301,15 +321,7 @@ async fn garage_page(
     Query(q): Query<WhoseQuery>,
 ) -> Result<Html<String>, AppError> {
     let game = game_of(&ladder, &game)?;
-    let whose = match q.user {
-        Some(id) if id != me.id => {
-            if !me.admin {
-                return Err(AppError::forbidden("a player's garage is private: only an admin may read it"));
-            }
-            ladder.run(move |db| db.user(id)).await?.ok_or_else(|| AppError::not_found("user"))?
-        }
-        _ => me,
-    };
+    let whose = whose_garage(&ladder, me, q.user).await?;
     render_garage(&ladder, &page, game, whose, None, Note::default()).await
 }
 

@@ -97,7 +97,12 @@ async fn drafts_are_saved_private_to_their_owner_and_read_only_to_an_admin() {
     assert_eq!(r.status, StatusCode::FORBIDDEN, "{}", r.body);
     assert!(!r.body.contains("deciding"), "{}", r.body);
 
-    // The teacher reads it, without a form to change it.
+    // The teacher reads it, without a form to change it, from the admin page.
+    let r = admin.get(&s.app, "/admin").await;
+    assert!(r.body.contains(&format!("href=\"/garage?user={ann_id}\"")), "{}", r.body);
+    let r = admin.get(&s.app, &format!("/garage?user={ann_id}")).await;
+    assert!(r.body.contains(&format!("href=\"/garage/blade?user={ann_id}\"")), "{}", r.body);
+    assert_eq!(bob.get(&s.app, &format!("/garage?user={ann_id}")).await.status, StatusCode::FORBIDDEN);
     let r = admin.get(&s.app, &format!("/garage/blade?user={ann_id}")).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.body);
     assert!(r.body.contains("ann’s draft (read-only)") && r.body.contains("deciding"), "{}", r.body);
@@ -312,7 +317,8 @@ fn all_done(s: &Site, keys: &[String]) -> bool {
 /// 30 accounts of one class press "try" together while the workers have a backlog of ladder
 /// matches: how long each press takes to answer, how long until every try is played, and how
 /// much later the ladder's backlog is done than without the tries. Numbers for BENCHMARKS.md:
-/// `cargo test --release -p cardarena-ladder --lib thirty_tries -- --ignored --nocapture`.
+/// `cargo test -p cardarena-ladder --lib thirty -- --ignored --nocapture` (BENCHMARKS.md, "The
+/// garage: 30 tries at once").
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 #[ignore = "a measurement, not a test: run it by hand"]
 async fn thirty_tries_at_once_against_a_ladder_backlog() {
@@ -418,5 +424,44 @@ async fn thirty_tries_at_once_against_a_ladder_backlog() {
         answer_times.last().unwrap().as_secs_f64() * 1000.0,
         answer_times[15].as_secs_f64() * 1000.0,
         tries_done.as_secs_f64(),
+    );
+}
+
+#[tokio::test]
+async fn tries_are_limited_per_account_and_for_the_whole_class() {
+    let text = "[[board]]\ngame = \"blade\"\n[garage]\nper_minute = 2\nclass_per_minute = 3\n";
+    let s = site_with("garage-rate", config::parse(text, Path::new("ladder.toml")).unwrap());
+    let mut admin = admin(&s).await;
+    let mut ann = player(&s, &mut admin, "ann").await;
+    let mut bob = player(&s, &mut admin, "bob").await;
+    // (A draft that does not load is answered at once: a try all the same.)
+    let broken = [("code", "function act("), ("lang", "lua"), ("opponent", "greedy")];
+    for _ in 0..2 {
+        assert_eq!(
+            ann.post(&s.app, "/garage/blade/try", &broken).await.status,
+            StatusCode::UNPROCESSABLE_ENTITY
+        );
+    }
+    let r = ann.post(&s.app, "/garage/blade/check", &broken).await;
+    assert_eq!(r.status, StatusCode::TOO_MANY_REQUESTS, "{}", r.body);
+    assert!(
+        r.body.contains("[garage] per_minute") && r.headers.contains_key(header::RETRY_AFTER),
+        "{}",
+        r.body
+    );
+    // Saving is no try.
+    let r = ann.post(&s.app, "/garage/blade/save", &broken).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    // The class had three: ann's two and bob's first.
+    assert_eq!(bob.post(&s.app, "/garage/blade/try", &broken).await.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let r = bob.post(&s.app, "/garage/blade/try", &broken).await;
+    assert_eq!(r.status, StatusCode::TOO_MANY_REQUESTS, "{}", r.body);
+    assert!(r.body.contains("[garage] class_per_minute"), "{}", r.body);
+
+    let e =
+        config::parse("[garage]\nclass_per_minute = 0\n", Path::new("ladder.toml")).unwrap_err().to_string();
+    assert!(
+        e.starts_with("ladder.toml:2:") && e.contains("[garage] `class_per_minute` must be at least 1"),
+        "{e}"
     );
 }
