@@ -52,7 +52,13 @@ struct Pool {
 }
 
 impl Pool {
-    fn new(obs: &BladeObservation, size: u32, params: &Params, rng: &mut Rng, work: &mut u64) -> Option<Pool> {
+    fn new(
+        obs: &BladeObservation,
+        size: u32,
+        params: &Params,
+        rng: &mut Rng,
+        work: &mut u64,
+    ) -> Option<Pool> {
         let replay = Replay::new(obs);
         let mut hidden = obs.unseen.clone();
         let mut positions = Vec::with_capacity(size as usize);
@@ -103,8 +109,7 @@ pub(crate) fn search(
         path.clear();
         path.push(0);
         let mut at = 0usize;
-        loop {
-            let Some(mover) = pos.mover() else { break };
+        while let Some(mover) = pos.mover() {
             let (moves, n) = pos.moves();
             let mut best: Option<(f64, u32)> = None;
             let mut untried = [true; 9];
@@ -140,7 +145,14 @@ pub(crate) fn search(
             if let Some(i) = fresh {
                 let card = moves[i];
                 let id = nodes.len() as u32;
-                nodes.push(Node { seat: mover as u8, card, visits: 0, avail: 1, total: 0.0, children: Vec::new() });
+                nodes.push(Node {
+                    seat: mover as u8,
+                    card,
+                    visits: 0,
+                    avail: 1,
+                    total: 0.0,
+                    children: Vec::new(),
+                });
                 nodes[at].children.push(id);
                 path.push(id);
                 pos.play(card);

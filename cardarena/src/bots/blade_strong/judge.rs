@@ -65,7 +65,13 @@ fn pairs(a: Make, b: Make, deals: usize) -> Vec<[i64; 2]> {
 fn report(name: &str, pairs: &[[i64; 2]]) -> (f64, f64) {
     let mut wdl = [0u32; 3];
     for &d in pairs.iter().flatten() {
-        wdl[if d > 0 { 0 } else if d == 0 { 1 } else { 2 }] += 1;
+        wdl[if d > 0 {
+            0
+        } else if d == 0 {
+            1
+        } else {
+            2
+        }] += 1;
     }
     let diffs: Vec<f64> = pairs.iter().map(|p| (p[0] + p[1]) as f64 / 2.0).collect();
     let (mean, half) = crate::stats::ratings::mean_ci95(&diffs).unwrap_or((0.0, 0.0));
@@ -135,9 +141,12 @@ fn named(name: &str) -> Box<dyn Fn(u64, Seat) -> Box<dyn Bot<Blade>>> {
         }),
         tree if tree.starts_with("tree") => {
             let spec = tree.strip_prefix("tree:").unwrap_or("250,1.0,100");
-            let parts: Vec<f64> = spec.split(',').map(|x| x.parse().expect("tree:BUDGET,EXPLORE,POOL")).collect();
+            let parts: Vec<f64> =
+                spec.split(',').map(|x| x.parse().expect("tree:BUDGET,EXPLORE,POOL")).collect();
             let (budget, params) = (parts[0] as u32, TreeParams { explore: parts[1], pool: parts[2] as u32 });
-            Box::new(move |seed, seat| Box::new(TreeBot::new(seed, seat, Some(budget), params)) as Box<dyn Bot<Blade>>)
+            Box::new(move |seed, seat| {
+                Box::new(TreeBot::new(seed, seat, Some(budget), params)) as Box<dyn Bot<Blade>>
+            })
         }
         path => Box::new(file_bot(path)),
     }
@@ -154,7 +163,9 @@ fn duels() {
     for opponent in opponents.split(',') {
         let times = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
         let (inner, t2) = (named(&a_name), times.clone());
-        let a = move |seed, seat| -> Box<dyn Bot<Blade>> { Box::new(Timed { bot: inner(seed, seat), times: t2.clone() }) };
+        let a = move |seed, seat| -> Box<dyn Bot<Blade>> {
+            Box::new(Timed { bot: inner(seed, seat), times: t2.clone() })
+        };
         let p = pairs(&a, &*named(opponent), deals());
         report(&format!("{a_name} vs {opponent}"), &p);
         println!("  {a_name}: {}", times_line(&times.lock().expect("not poisoned")));
@@ -204,33 +215,46 @@ fn card_values(pos: &Pos, limit: u32) -> Option<Vec<(u8, i8)>> {
         .collect()
 }
 
-/// The perfect-information value of the deals (both seats seeing every card): how many a seat
-/// wins by force, and the solve's cost.
+/// The perfect-information value of the deals (both seats seeing every card, both playing
+/// perfectly): how many a seat wins by force, the solve's cost, and how often that seat won the
+/// match `strong` played against itself on the deal.
 #[test]
 #[ignore = "solves thousands of deals: run optimized (module docs)"]
 fn perfect_information_values_of_the_deals() {
     let mut counts = [0usize; 4]; // seat 0 wins, draw, seat 1 wins, unsolved
     let start = Instant::now();
-    let mut max_nodes = 0;
+    let (mut max_nodes, mut all_nodes, mut agree) = (0, 0u64, 0);
     for d in 0..deals() {
-        let state = Blade::new(VARIANT, derive_seed(&[SEED, d as u64]));
+        let seed = derive_seed(&[SEED, d as u64]);
+        let mut state = Blade::new(VARIANT, seed);
         let pos = full_pos(&state).expect("a decision opens the match");
         let mut nodes = 0;
-        match solve(&pos, -1, 1, &mut nodes, BIG) {
-            Some(1) => counts[0] += 1,
-            Some(0) => counts[1] += 1,
-            Some(_) => counts[2] += 1,
-            None => counts[3] += 1,
-        }
+        let value = solve(&pos, -1, 1, &mut nodes, BIG);
+        counts[match value {
+            Some(1) => 0,
+            Some(0) => 1,
+            Some(_) => 2,
+            None => 3,
+        }] += 1;
         max_nodes = max_nodes.max(nodes);
+        all_nodes += u64::from(nodes);
+        let mut bots = [StrongBot::new(seed, 0, None), StrongBot::new(seed, 1, None)];
+        while let Some(&seat) = state.to_act().first() {
+            let action = bots[seat].act(&state.observe(seat)).expect("an action");
+            state.play(seat, &action).expect("legal");
+        }
+        let points = state.outcome().expect("over").points;
+        agree += usize::from(value == Some((points[0] - points[1]).signum() as i8));
     }
     println!(
-        "perfect information: seat 0 wins {}, draws {}, seat 1 wins {}, unsolved {} ({:.1} s, at most {max_nodes} nodes)",
+        "perfect information: seat 0 wins {}, draws {}, seat 1 wins {}, unsolved {} ({:.1} s, {} nodes a deal, \
+         at most {max_nodes}); strong against itself: the perfect-information winner won {agree}",
         counts[0],
         counts[1],
         counts[2],
         counts[3],
-        start.elapsed().as_secs_f64()
+        start.elapsed().as_secs_f64(),
+        all_nodes / deals().max(1) as u64
     );
 }
 
@@ -269,7 +293,8 @@ impl Bot<Blade> for Oracle {
         let Some(pos) = full_pos(&state) else { return Ok(chosen) };
         let Some(values) = card_values(&pos, BIG) else { return Ok(chosen) };
         let (best, card) = oracle_card(&pos, &values);
-        let mine = chosen.parse::<Card>().ok().and_then(|c| values.iter().find(|v| usize::from(v.0) == c.index()));
+        let mine =
+            chosen.parse::<Card>().ok().and_then(|c| values.iter().find(|v| usize::from(v.0) == c.index()));
         Ok(match mine {
             Some(&(_, v)) if v == best => chosen,
             _ => Card::ALL[usize::from(card)].to_string(),
@@ -344,7 +369,9 @@ impl Bot<Blade> for Audited {
             audit.pi_worse += 1;
             audit.pi_loss += f64::from(best - values[at].1) / 2.0;
         }
-        if let Some(i) = (0..values.len()).filter(|&i| dominated_by[i]).max_by(|&x, &y| sums[x].total_cmp(&sums[y])) {
+        if let Some(i) =
+            (0..values.len()).filter(|&i| dominated_by[i]).max_by(|&x, &y| sums[x].total_cmp(&sums[y]))
+        {
             audit.dominated += 1;
             audit.dominated_loss += (sums[i] - sums[at]) / self.samples as f64 / 2.0;
         }
@@ -370,8 +397,15 @@ fn decision_audit() {
     let opponents = std::env::var("OPPONENTS").unwrap_or_else(|_| "wasm/blade_montecarlo_rust.wasm".into());
     for opponent in opponents.split(',') {
         let audits = [(); 2].map(|_| std::sync::Arc::new(std::sync::Mutex::new(Audit::default())));
-        let wrap = |bot: Box<dyn Bot<Blade>>, seed: u64, seat: Seat, audit: &std::sync::Arc<_>| -> Box<dyn Bot<Blade>> {
-            let rng = crate::games::rng::Rng::new(derive_seed(&[seed, seat as u64, 99]), crate::games::rng::Stream::Deal);
+        let wrap = |bot: Box<dyn Bot<Blade>>,
+                    seed: u64,
+                    seat: Seat,
+                    audit: &std::sync::Arc<_>|
+         -> Box<dyn Bot<Blade>> {
+            let rng = crate::games::rng::Rng::new(
+                derive_seed(&[seed, seat as u64, 99]),
+                crate::games::rng::Stream::Deal,
+            );
             Box::new(Audited { bot, seed, cards, samples, rng, audit: std::sync::Arc::clone(audit) })
         };
         let (first, second) = (named(&a_name), named(opponent));
@@ -394,6 +428,25 @@ fn decision_audit() {
                 a.pimc_worse,
                 a.pimc_loss / matches
             );
+        }
+    }
+}
+
+/// The oracle's view is the true deal: the state rebuilt from the deal and an observation's
+/// history is the engine's own, at every decision of random matches in both variants.
+#[test]
+fn true_state_is_the_engines_state() {
+    for variant in Variant::ALL {
+        for seed in 0..40 {
+            let mut state = Blade::new(variant, seed);
+            let mut rng = crate::games::rng::Rng::new(seed, crate::games::rng::Stream::Bot(0));
+            while let Some(&seat) = state.to_act().first() {
+                let rebuilt = true_state(seed, &state.observe(1 - seat));
+                assert_eq!(rebuilt.summary(), state.summary(), "{variant} seed {seed}");
+                assert_eq!(full_pos(&rebuilt), full_pos(&state), "{variant} seed {seed}");
+                let legal = state.legal_actions(seat);
+                state.play_unchecked(seat, &legal[rng.below(legal.len())]);
+            }
         }
     }
 }
