@@ -45,6 +45,11 @@ use crate::games::blade::{Blade, BladeObservation, Card, Event, Phase, Source, V
 use crate::games::rng::{Rng, Stream};
 use crate::games::Seat;
 
+#[cfg(test)]
+mod ismcts;
+#[cfg(test)]
+mod judge;
+
 /// Determinizations per decision when no budget is given.
 pub const DEFAULT_BUDGET: u32 = 250;
 /// `strong:1` … `strong:4`: the lowest two play some random cards, `strong:3` searches with 4
