@@ -120,9 +120,9 @@ impl SqliteStore {
 
     pub(super) fn analyses_of(&self, match_id: i64) -> Result<Vec<AnalysisRow>> {
         self.with(|c| {
-            let mut s = c.prepare(&format!(
-                "SELECT match_id, seat, state, NULL, error, requested FROM analyses WHERE match_id = ?1 ORDER BY seat"
-            ))?;
+            let mut s = c.prepare(
+                "SELECT match_id, seat, state, NULL, error, requested FROM analyses WHERE match_id = ?1 ORDER BY seat",
+            )?;
             let rows = s.query_map(params![match_id], row_of)?.collect();
             rows
         })

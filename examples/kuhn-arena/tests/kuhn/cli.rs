@@ -113,7 +113,7 @@ const LADDER: &str = "title = \"Kuhn ladder\"\nsame_owner = true\n[[board]]\ngam
 [matchmaking]\ntick_seconds = 1\njobs_per_tick = 2\n";
 
 /// `kuhn-arena serve` with a Kuhn board: two uploaded Lua bots are validated by its worker,
-/// meet, and stand on the Kuhn leaderboard.
+/// meet, and stand on the Kuhn leaderboard; their match pages offer no analysis.
 #[test]
 fn serve_shows_a_kuhn_leaderboard() {
     use testkit::ladder::{count, db, wait_for, Client, Server};
@@ -135,6 +135,14 @@ fn serve_shows_a_kuhn_leaderboard() {
     assert!(page.body.contains("Rank") && page.body.contains("Always"), "{}", page.body);
     let index = client.get("/");
     assert!(index.body.contains("/board/kuhn/standard"), "{}", index.body);
+    // Kuhn poker has no `Analyse`: its match pages say so, and a request is refused clearly.
+    let m = count(&c, "SELECT min(id) FROM matches");
+    let page = client.get(&format!("/matches/{m}"));
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains("analysis is not available for kuhn"), "{}", page.body);
+    assert!(!page.body.contains("Analyse seat"), "{}", page.body);
+    let refused = client.post(&format!("/matches/{m}/analyse"), &[("seat", "0")]);
+    assert_eq!(refused.status, 422, "{}", refused.body);
     drop(server); // with its workers
     std::fs::remove_dir_all(dir).ok();
 }
