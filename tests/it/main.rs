@@ -16,6 +16,7 @@ mod fairness;
 mod fuzz;
 mod game_list;
 mod ladder_e2e;
+mod ladder_garage;
 mod ladder_ops;
 #[cfg(feature = "postgres")]
 mod ladder_pg;
