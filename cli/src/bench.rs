@@ -44,6 +44,18 @@ const GREEDY_JS: &[(&str, &str)] = &[
     ("lost-cities", include_str!("../../example_bots/js/lost-cities_greedy.js")),
     ("intensity", include_str!("../../example_bots/js/intensity_greedy.js")),
 ];
+const TRIVIAL_PY: &str = include_str!("../../benches/bots/trivial.py");
+const RANDOM_PY: &str = include_str!("../../benches/bots/random.py");
+/// The example greedy Python bots, by game (their matches per second; Blade's is also the
+/// class's bot).
+const GREEDY_PY: &[(&str, &str)] = &[
+    ("blade", include_str!("../../example_bots/python/blade_greedy.py")),
+    ("ecard", include_str!("../../example_bots/python/ecard_greedy.py")),
+    ("lost-cities", include_str!("../../example_bots/python/lost-cities_greedy.py")),
+    ("intensity", include_str!("../../example_bots/python/intensity_greedy.py")),
+];
+/// The line of the Blade greedy Python example that the class's variants change.
+const PY_GREEDY_KNOB: &str = "EFFECT_COST = 6";
 const RANDOM_WAT: &str = include_str!("../../benches/bots/random.wat");
 const TRIVIAL_WAT: &str = include_str!("../../benches/bots/trivial.wat");
 const FIRST_LEGAL_WAT: &str = include_str!("../../example_bots/wat/first_legal.wat");
@@ -66,7 +78,7 @@ const MC_LUA_CAP: &str = "local PER_DECISION = 2500000";
 
 /// Version of the JSON output's keys and of what they measure: raised whenever a key's meaning
 /// changes (BENCHMARKS.md, "JSON keys", says what each version changed).
-pub const BENCH_FORMAT: u32 = 6;
+pub const BENCH_FORMAT: u32 = 7;
 
 /// What `arena bench` measures and prints.
 #[derive(Debug, Clone)]
@@ -288,6 +300,8 @@ pub(crate) struct Programs {
     random_wasm: Program,
     trivial_js: Program,
     random_js: Program,
+    trivial_py: Program,
+    random_py: Program,
 }
 
 fn load(sandbox: &Sandbox, name: &str, kind: Kind, source: impl AsRef<[u8]>) -> anyhow::Result<Program> {
@@ -422,6 +436,8 @@ pub fn run(args: &BenchArgs, games: &cardarena::Games, benches: &[GameBench]) ->
         random_wasm: load(&sandbox, "random.wat", Kind::Wasm, RANDOM_WAT)?,
         trivial_js: load(&sandbox, "trivial.js", Kind::Js, TRIVIAL_JS)?,
         random_js: load(&sandbox, "random.js", Kind::Js, RANDOM_JS)?,
+        trivial_py: load(&sandbox, "trivial.py", Kind::Python, TRIVIAL_PY)?,
+        random_py: load(&sandbox, "random.py", Kind::Python, RANDOM_PY)?,
     };
     let mut report = Report { rows: Vec::new(), extra: Map::new() };
 
@@ -432,6 +448,7 @@ pub fn run(args: &BenchArgs, games: &cardarena::Games, benches: &[GameBench]) ->
     matches(&clock, args.threads, &p, &mut report, benches);
     metering(&clock, &sandbox, &mut report)?;
     tournaments(args.quick, &mut report, games)?;
+    python_class(args.quick, &mut report, games)?;
     analysis(&mut report, games)?;
 
     report.extra.insert("bench_format".into(), json!(BENCH_FORMAT));
@@ -562,9 +579,16 @@ fn decisions(clock: &Clock, p: &Programs, child: &Path, report: &mut Report) -> 
     let wasm_ns = clock.ns_per_call(|| check(&wasm.act(&obs).expect("acts")));
     let mut js = started_for(&file_source(&p.trivial_js), clock, &LimitsConfig::default());
     let js_ns = clock.ns_per_call(|| check(&js.act(&obs).expect("acts")));
-    let mut js_fuel =
-        p.trivial_js.start(&Limits::JS, 1, "{}").map_err(|f| anyhow::anyhow!("{}", f.message))?;
-    js_fuel.act(&json_text).map_err(|f| anyhow::anyhow!("{}", f.message))?;
+    let mut py = started_for(&file_source(&p.trivial_py), clock, &LimitsConfig::default());
+    let py_ns = clock.ns_per_call(|| check(&py.act(&obs).expect("acts")));
+    let fuel_of = |program: &Program| -> anyhow::Result<u64> {
+        let limits = Limits::default_for(program.kind());
+        let mut bot = program.start(&limits, 1, "{}").map_err(|f| anyhow::anyhow!("{}", f.message))?;
+        bot.act(&json_text).map_err(|f| anyhow::anyhow!("{}", f.message))?;
+        Ok(bot.fuel_used_last())
+    };
+    let js_fuel = fuel_of(&p.trivial_js)?;
+    let py_fuel = fuel_of(&p.trivial_py)?;
     let mut first_legal = started_for(&file_source(&p.first_legal), clock, &LimitsConfig::default());
     let first_legal_ns = clock.ns_per_call(|| check(&first_legal.act(&obs).expect("acts")));
     let legacy_program = p
@@ -602,6 +626,7 @@ fn decisions(clock: &Clock, p: &Programs, child: &Path, report: &mut Report) -> 
         ("decision_lua_ns", "decision: Lua (trivial.lua)", lua_ns, 3000.0),
         ("decision_wasm_ns", "decision: WASM (trivial.wat)", wasm_ns, 1000.0),
         ("decision_js_ns", "decision: JavaScript (trivial.js)", js_ns, 100_000.0),
+        ("decision_python_ns", "decision: Python (trivial.py)", py_ns, 100_000.0),
     ] {
         report
             .add(key, label, v, "ns")
@@ -614,9 +639,14 @@ fn decisions(clock: &Clock, p: &Programs, child: &Path, report: &mut Report) -> 
     report
         .add("decision_legacy_ns", "decision: legacy WASI command (intensity_c.wasm)", legacy_ns, "ns")
         .versus(format!("{:.0}x faster than process", process_ns / legacy_ns));
-    report
-        .add("decision_js_fuel", "fuel of that JavaScript decision", js_fuel.fuel_used_last() as f64, "fuel")
-        .versus(format!("{:.2} ns per unit", js_ns / js_fuel.fuel_used_last().max(1) as f64));
+    for (key, label, ns, fuel) in [
+        ("decision_js_fuel", "fuel of that JavaScript decision", js_ns, js_fuel),
+        ("decision_python_fuel", "fuel of that Python decision", py_ns, py_fuel),
+    ] {
+        report
+            .add(key, label, fuel as f64, "fuel")
+            .versus(format!("{:.2} ns per unit", ns / fuel.max(1) as f64));
+    }
     report.add("decision_process_ns", "decision: process per decision", process_ns, "ns");
     report
         .add("decision_process_wall_ns", "the same in wall time (no target)", process_wall_ns, "ns")
@@ -684,6 +714,7 @@ fn starts(clock: &Clock, p: &Programs, child: &Path, report: &mut Report) {
     let lua = start(&p.random_lua);
     let wasm = start(&p.random_wasm);
     let js = start(&p.random_js);
+    let python = start(&p.random_py);
     let process_clock = Clock { batch: clock.batch * 2, samples: clock.samples.min(5), ..*clock };
     let process = process_clock.ns_per_call_by(thread_and_children_cpu, || {
         std::hint::black_box(spawn_child(child, &json_text).expect("arena-bench-child answered before"));
@@ -692,6 +723,7 @@ fn starts(clock: &Clock, p: &Programs, child: &Path, report: &mut Report) {
         ("start_lua_ns", "start a bot: Lua", lua, 50_000.0),
         ("start_wasm_ns", "start a bot: WASM", wasm, 10_000.0),
         ("start_js_ns", "start a bot: JavaScript (snapshot, load, init)", js, 2_000_000.0),
+        ("start_python_ns", "start a bot: Python (snapshot, load, init)", python, 2_000_000.0),
     ] {
         report
             .add(key, label, v, "ns")
@@ -760,21 +792,29 @@ fn game_matches<G: Hosted>(clock: &Clock, threads: usize, p: &Programs, report: 
             row.target(Target::AtLeast(target));
         }
     }
-    {
-        let js = Seats::new(p, vec![file_source(&p.random_js); G::PLAYERS], threads);
-        let v = rate(&js);
+    for (kind, language, random, greedy, ext, lang) in [
+        ("js", "JavaScript", &p.random_js, GREEDY_JS, "js", Kind::Js),
+        ("python", "Python", &p.random_py, GREEDY_PY, "py", Kind::Python),
+    ] {
+        let seats = Seats::new(p, vec![file_source(random); G::PLAYERS], threads);
+        let v = rate(&seats);
         report
-            .add(key("js"), format!("{} matches: JavaScript random", G::NAME), v, "/s")
+            .add(key(kind), format!("{} matches: {language} random", G::NAME), v, "/s")
             .versus(format!("{:.2}x native", v / n));
-        let greedy = GREEDY_JS
+        let greedy = greedy
             .iter()
             .find(|(g, _)| *g == G::NAME)
-            .and_then(|(g, src)| p.sandbox.load(&format!("{g}_greedy.js"), Kind::Js, src.as_bytes()).ok());
+            .and_then(|(g, src)| p.sandbox.load(&format!("{g}_greedy.{ext}"), lang, src.as_bytes()).ok());
         if let Some(greedy) = greedy {
             let seats = Seats::new(p, vec![file_source(&greedy); G::PLAYERS], threads);
             let v = rate(&seats);
             report
-                .add(key("js_greedy"), format!("{} matches: JavaScript greedy examples", G::NAME), v, "/s")
+                .add(
+                    key(&format!("{kind}_greedy")),
+                    format!("{} matches: {language} greedy examples", G::NAME),
+                    v,
+                    "/s",
+                )
                 .versus(format!("{:.2}x native", v / n));
         }
     }
@@ -1065,6 +1105,54 @@ fn tournaments(quick: bool, report: &mut Report, games: &cardarena::Games) -> an
     report
         .add("tournament_scaling", "tournament scaling 1 -> 2 threads", rates[1] / rates[0], "x")
         .target(Target::AtLeast(1.8));
+    Ok(())
+}
+
+/// A class's round robin: 30 Python bots (variants of the Blade greedy example, each with its
+/// own cost of spending B or M) in a Blade tournament with storage on 2 threads, every pair
+/// playing one deal with the seats swapped. Quick: 6 of them.
+fn python_class(quick: bool, report: &mut Report, games: &cardarena::Games) -> anyhow::Result<()> {
+    let (_, greedy) =
+        GREEDY_PY.iter().find(|(g, _)| *g == "blade").context("no Blade greedy Python example")?;
+    anyhow::ensure!(
+        greedy.contains(PY_GREEDY_KNOB),
+        "blade_greedy.py no longer has the line {PY_GREEDY_KNOB:?}"
+    );
+    let dir = TempDir::new()?;
+    let students = if quick { 6 } else { 30 };
+    let mut bots = Vec::new();
+    for i in 0..students {
+        let name = format!("student{i:02}.py");
+        let text =
+            format!("# {name}\n{}", greedy.replace(PY_GREEDY_KNOB, &format!("EFFECT_COST = {}", 2 + i % 9)));
+        std::fs::write(dir.0.join(&name), text)?;
+        bots.push(format!("{name:?}"));
+    }
+    let file = dir.0.join("class.toml");
+    std::fs::write(
+        &file,
+        format!("[[event]]\ngame = \"blade\"\nbots = [{}]\ndeals = 1\nduplicate = true\n", bots.join(", ")),
+    )?;
+    let config = cardarena::tournament::config::load(&file, games)?;
+    let store = cardarena::tournament::store::Store::open(&dir.0.join("class.db"))?;
+    let opts = cardarena::tournament::RunOptions {
+        games: std::sync::Arc::new(games.clone()),
+        threads: 2,
+        progress: std::sync::Arc::new(cardarena::tournament::Silent),
+        stop_now: None,
+    };
+    let t = Instant::now();
+    let result = cardarena::tournament::run(&config, &store, &opts, &AtomicBool::new(false))?;
+    let rate = result.played_now as f64 / t.elapsed().as_secs_f64();
+    report
+        .add(
+            "class_python_blade_matches_per_s",
+            format!("class round robin: {students} Python greedy bots, Blade, 2 threads"),
+            rate,
+            "/s",
+        )
+        .versus(format!("{} matches with storage", result.played_now))
+        .target(Target::AtLeast(100.0));
     Ok(())
 }
 

@@ -13,6 +13,8 @@ const KEYS: &[&str] = &[
     "decision_wasm_ns",
     "decision_js_ns",
     "decision_js_fuel",
+    "decision_python_ns",
+    "decision_python_fuel",
     "decision_wasm_first_legal_ns",
     "decision_legacy_ns",
     "decision_process_ns",
@@ -22,26 +24,35 @@ const KEYS: &[&str] = &[
     "start_lua_ns",
     "start_wasm_ns",
     "start_js_ns",
+    "start_python_ns",
     "matches_blade_native",
     "matches_blade_lua",
     "matches_blade_wasm",
     "matches_blade_js",
     "matches_blade_js_greedy",
+    "matches_blade_python",
+    "matches_blade_python_greedy",
     "matches_ecard_native",
     "matches_ecard_lua",
     "matches_ecard_wasm",
     "matches_ecard_js",
     "matches_ecard_js_greedy",
+    "matches_ecard_python",
+    "matches_ecard_python_greedy",
     "matches_lost_cities_native",
     "matches_lost_cities_lua",
     "matches_lost_cities_wasm",
     "matches_lost_cities_js",
     "matches_lost_cities_js_greedy",
+    "matches_lost_cities_python",
+    "matches_lost_cities_python_greedy",
     "matches_intensity_native",
     "matches_intensity_lua",
     "matches_intensity_wasm",
     "matches_intensity_js",
     "matches_intensity_js_greedy",
+    "matches_intensity_python",
+    "matches_intensity_python_greedy",
     "runner_1_thread",
     "runner_2_threads",
     "machine_scaling",
@@ -68,6 +79,7 @@ const KEYS: &[&str] = &[
     "tournament_cores_1_thread",
     "tournament_cores_2_threads",
     "tournament_scaling",
+    "class_python_blade_matches_per_s",
     "rss_per_match_lua_bytes",
     "rss_per_match_wasm_bytes",
     "analyse_blade_seconds",
@@ -106,7 +118,7 @@ fn quick_json_has_every_documented_key() {
     }
     assert_eq!(obj["quick"], serde_json::json!(true));
     let targets = obj["targets"].as_object().expect("targets");
-    assert_eq!(targets.len(), 20, "{targets:?}");
+    assert_eq!(targets.len(), 23, "{targets:?}");
     for (key, t) in targets {
         assert!(obj.contains_key(key), "target for an unknown key {key}");
         assert!(t["met"].is_boolean() && t["target"].is_string(), "{key}: {t}");
