@@ -9,5 +9,4 @@ mod interp_python;
 mod lua_patches;
 mod math;
 mod official;
-mod python_conformance;
 mod wasi;
