@@ -24,6 +24,7 @@ mod ladder_play;
 mod ladder_tls;
 mod legacy;
 mod observations;
+mod python_conformance;
 mod queue;
 mod replay;
 mod report;
