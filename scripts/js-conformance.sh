@@ -21,5 +21,5 @@ if [ "$sum" != "$want" ]; then
 fi
 cd "$root"
 QUICKJS_TESTS="$work/scratch/vendor/rquickjs-sys/quickjs/tests" \
-    nice -n 10 cargo test --locked --features arena/postgres --workspace --test interp \
-    quickjs_own_tests_pass_in_the_sandbox -- --ignored --nocapture
+    nice -n 10 cargo test --locked --features arena/postgres --workspace --test it \
+    interp::quickjs_own_tests_pass_in_the_sandbox -- --ignored --nocapture
