@@ -102,7 +102,8 @@ fn guarded_import(args: FuncArgs, vm: &VirtualMachine) -> PyResult {
         Some(l) => l.try_index(vm)?.as_bigint().try_into().unwrap_or(1i64),
         None => 0,
     };
-    let globals = args.args.get(1).cloned().or_else(|| args.kwargs.get("globals").cloned());
+    // The importer is the frame that runs, not the `globals` argument a caller may pass.
+    let globals = vm.current_frame().map(|frame| frame.globals.clone().into());
     let allowed = (level == 0 && ALLOWED.contains(&top)) || from_loaded_module(globals, vm);
     if !allowed {
         let what = if level > 0 { format!("relative import of '{name}'") } else { format!("'{name}'") };
@@ -118,7 +119,8 @@ fn guarded_import(args: FuncArgs, vm: &VirtualMachine) -> PyResult {
     }
 }
 
-/// Whether `globals` is the dict of a module in `sys.modules` (the stdlib importing its parts).
+/// Whether `globals`, the running frame's, is the dict of a module in `sys.modules` (the stdlib
+/// importing its parts).
 fn from_loaded_module(globals: Option<PyObjectRef>, vm: &VirtualMachine) -> bool {
     let Some(globals) = globals else { return false };
     let Ok(name) = globals.get_item("__name__", vm) else { return false };
