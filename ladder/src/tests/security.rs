@@ -384,11 +384,12 @@ fn form_routes() -> Vec<String> {
         include_str!("../play.rs"),
         include_str!("../class.rs"),
         include_str!("../analysis.rs"),
+        include_str!("../garage.rs"),
     ] {
         for line in source.lines().map(str::trim).filter(|l| l.contains(".route(\"") && l.contains("post(")) {
             let path = line.split(".route(\"").nth(1).unwrap().split('"').next().unwrap();
             if !path.starts_with("/api/") {
-                routes.push(path.replace("{id}", "1"));
+                routes.push(path.replace("{id}", "1").replace("{game}", "blade"));
             }
         }
     }
