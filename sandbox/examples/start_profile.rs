@@ -1,6 +1,6 @@
 //! Profiling aid (not a test): starts the benchmark's trivial bots N times (or, with
 //! `ACT_OBS=FILE`, makes N decisions on the observation in FILE).
-//! `cargo run --release -p cardarena-sandbox --example start_profile -- wasm 200000`
+//! `cargo run --release -p cardarena-sandbox --features baseline --example start_profile -- wasm 200000`
 use cardarena_sandbox::{Kind, Limits, Sandbox};
 
 fn main() {
