@@ -71,8 +71,13 @@ async fn wait_for(b: &Browser, css: &str) {
 }
 
 const TYPO: &str = "-- my first bot\nfunction act(obs)\n  return obs.legl[1]\nend\n";
-const FIXED: &str =
-    "-- my first bot\nfunction act(obs)\n  print(\"legal: \" .. #obs.legal)\n  return obs.legal[1]\nend\n";
+/// The fixed bot: the Lua greedy example (about 90% against `random`, so that the check's 20
+/// matches against it, on a seed of its own, are all but sure to show more wins than losses),
+/// its decisions logged.
+const FIXED: &str = concat!(
+    include_str!("../../example_bots/lua/blade_greedy.lua"),
+    "\nlocal decide = act\nfunction act(obs)\n  print(\"legal: \" .. #obs.legal)\n  return decide(obs)\nend\n"
+);
 
 #[test]
 fn a_student_writes_tries_checks_and_publishes_a_bot_in_the_browser() {
@@ -156,6 +161,20 @@ fn a_student_writes_tries_checks_and_publishes_a_bot_in_the_browser() {
         wait_for(&b, "#no-faults").await;
         let table = b.text("#check").await;
         assert!(table.contains("random") && table.contains("greedy") && table.contains("all"), "{table}");
+        // The student's bot beats `random`: more wins than losses in the check's matches.
+        let rows = b
+            .client
+            .execute(
+                "return Array.from(document.querySelectorAll('#check tbody tr'))\
+                 .map(r => Array.from(r.cells).map(c => c.textContent.trim()));",
+                vec![],
+            )
+            .await
+            .unwrap();
+        let rows: Vec<Vec<String>> = serde_json::from_value(rows).unwrap();
+        let random = rows.iter().find(|r| r[0] == "random").unwrap_or_else(|| panic!("{rows:?}"));
+        let wdl: Vec<u32> = random[2].split('-').map(|n| n.parse().unwrap()).collect();
+        assert!(wdl[0] > wdl[2], "the published bot beats random: {random:?}");
         b.screenshot("garage-check").await;
 
         // Published, then on the leaderboard once it has played.
