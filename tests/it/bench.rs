@@ -159,7 +159,7 @@ fn bench_child_refuses_a_line_without_a_legal_action() {
         let out = child.wait_with_output().unwrap();
         assert!(!out.status.success());
         assert!(out.stdout.is_empty());
-        assert!(String::from_utf8_lossy(&out.stderr).starts_with("arena-bench-child: "), "{out:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).starts_with("bench child: "), "{out:?}");
     }
 }
 
