@@ -23,10 +23,9 @@ use serde::{Deserialize, Serialize};
 
 use super::app::Ladder;
 use super::db::analysis::{AnalysisRow, ClaimedAnalysis};
-use super::db::{now, Db, DbError};
+use super::db::{now, replay_of, Db, DbError};
 use super::error::AppError;
 use super::extract::CurrentUser;
-use super::views::replay_of;
 use cardarena::analyse::Analysis;
 use cardarena::tournament::queue::worker::SideWork;
 

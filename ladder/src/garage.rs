@@ -665,7 +665,7 @@ fn check_report(jobs: &Jobs, game: GameId, t: &Try) -> Result<Option<CheckReport
     let mut limits: Option<cardarena::Limits> = None;
     for (plan, key) in plans.iter().zip(&keys) {
         let Some(blob) = jobs.with_queue(|q| q.replay(key))? else { continue };
-        let Some(replay) = super::views::replay_of(&blob) else { continue };
+        let Some(replay) = super::db::replay_of(&blob) else { continue };
         done += 1;
         let played = GradePlayed::of(plan, &replay, vec![None; plan.seats.len()], Vec::new());
         let seat = plan.seats.iter().position(|&e| e == 0).expect("the draft sits at every table");
@@ -746,7 +746,7 @@ fn played(jobs: &Jobs, t: &Try) -> Result<Played, AppError> {
         let keys = [t.key.clone()];
         if q.results(&keys)?.contains_key(&t.key) {
             let blob = q.replay(&t.key)?.unwrap_or_default();
-            let replay = super::views::replay_of(&blob)
+            let replay = super::db::replay_of(&blob)
                 .ok_or_else(|| AppError::internal(format!("try {}: the stored replay is damaged", t.id)))?;
             let hash = replay.bots.get(t.seat as usize).map(|b| b.hash.clone()).unwrap_or_default();
             let code = q.bot(&hash)?.unwrap_or_default();

@@ -371,7 +371,7 @@ async fn game_page(
 }
 
 fn stored_replay(db: &Db, id: i64) -> Result<Option<cardarena::play::runner::Replay>, AppError> {
-    Ok(db.play_replay(id)?.as_deref().and_then(views::replay_of))
+    Ok(db.play_replay(id)?.as_deref().and_then(super::db::replay_of))
 }
 
 /// A bot a person may play, in the Play page's list.

@@ -21,13 +21,14 @@ use super::app::ser;
 pub use super::app::{Ladder, Page};
 use super::auth::{self, DbSessions};
 use super::config::Register;
+use super::db::replay_of;
 use super::db::{BotRow, TokenRow, User, Version};
 pub use super::error::AppError;
 use super::error::ErrorMessage;
 pub(crate) use super::extract::bearer;
 use super::extract::{page_of, session_user, sign_in_first, Admin, ApiUser, CurrentUser};
 use super::jobs::Job;
-use super::views::{self, can_read, replay_of};
+use super::views::{self, can_read};
 use cardarena::bots::bot::content_hash;
 use cardarena::play::games::GameId;
 

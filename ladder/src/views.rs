@@ -19,12 +19,6 @@ pub fn can_read(me: Option<&User>, bot: &BotRow) -> bool {
     bot.published || me.is_some_and(|u| u.admin || u.id == bot.owner)
 }
 
-/// A stored (compressed) replay, read back; `None` when damaged.
-pub fn replay_of(blob: &[u8]) -> Option<cardarena::play::runner::Replay> {
-    let text = cardarena::tournament::store::unpack(blob).ok()?;
-    serde_json::from_str(&text).ok()
-}
-
 /// The replay viewer (HTML) of `replay`, saved as `name` and downloaded from `at`/replay.json,
 /// with one seat's `analysis` as its strip; `None` when its frames cannot be made.
 pub fn viewer(
@@ -327,7 +321,7 @@ pub fn bot_page(
             matches.push(recent_match(m, &s, &ids));
         }
         let Some((_, blob)) = db.match_row(m.id)? else { continue };
-        let Some(replay) = replay_of(&blob) else { continue };
+        let Some(replay) = super::db::replay_of(&blob) else { continue };
         for (seat, vid) in m.seats.iter().enumerate() {
             if !ids.contains(vid) {
                 continue;
@@ -449,7 +443,7 @@ pub fn match_page(
     shown: Option<usize>,
 ) -> Result<Option<MatchPage>> {
     let Some((m, blob)) = db.match_row(id)? else { return Ok(None) };
-    let replay = replay_of(&blob);
+    let replay = super::db::replay_of(&blob);
     let names: Vec<String> =
         replay.as_ref().map(|r| r.bots.iter().map(|b| b.name.clone()).collect()).unwrap_or_default();
     let (analysis, shown_analysis) = crate::analysis::part(db, games, id, &m.game, &names, shown)?;

@@ -1687,3 +1687,9 @@ fn match_of(r: &rusqlite::Row) -> rusqlite::Result<MatchRow> {
         tick: r.get(7)?,
     })
 }
+
+/// A stored (compressed) replay, read back; `None` when damaged.
+pub fn replay_of(blob: &[u8]) -> Option<cardarena::play::runner::Replay> {
+    let text = cardarena::tournament::store::unpack(blob).ok()?;
+    serde_json::from_str(&text).ok()
+}

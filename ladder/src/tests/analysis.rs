@@ -105,7 +105,7 @@ async fn an_analysis_is_asked_for_computed_by_a_worker_shown_and_kept() {
     let row = s.db.analysis(id, 1).unwrap().unwrap();
     assert_eq!(row.state, "done", "{row:?}");
     let (_, blob) = s.db.match_row(id).unwrap().unwrap();
-    let replay = crate::views::replay_of(&blob).unwrap();
+    let replay = crate::db::replay_of(&blob).unwrap();
     let direct = cardarena::Games::builtin()
         .get("blade")
         .unwrap()
