@@ -455,6 +455,25 @@ async fn load_error(
     })
 }
 
+/// Saves the posted draft (a try and a check both do); a draft that does not load is answered
+/// at once, `Err`, with its verdict on the garage page (422), and nothing is played.
+async fn saved_draft_that_loads(
+    ladder: &Ladder,
+    page: &Page,
+    me: &User,
+    game: GameId,
+    form: &CodeForm,
+) -> Result<Result<Draft, Response>, AppError> {
+    let draft = draft_of(ladder, me, game, form)?;
+    save_draft(ladder, &draft).await?;
+    let Some(error) = load_error(ladder, game, &draft.lang, &draft.code).await? else { return Ok(Ok(draft)) };
+    let verdict = verdict_on(game, "load", &error, &draft.code, &file_name(&draft.lang));
+    let note =
+        Note { message: Some("the draft does not load: nothing was played".into()), verdict: Some(verdict) };
+    let html = render_garage(ladder, page, game, me.clone(), Some(draft), note).await?;
+    Ok(Err((StatusCode::UNPROCESSABLE_ENTITY, html).into_response()))
+}
+
 /// `POST /garage/{game}/try`: saves the draft; a draft that does not load gets its verdict at
 /// once (422), else one match against the opponent is queued in the priority lane.
 async fn try_it(
@@ -465,17 +484,10 @@ async fn try_it(
     Form(form): Form<CodeForm>,
 ) -> Result<Response, AppError> {
     let game = game_of(&ladder, &game)?;
-    let draft = draft_of(&ladder, &me, game, &form)?;
-    save_draft(&ladder, &draft).await?;
-    if let Some(error) = load_error(&ladder, game, &draft.lang, &draft.code).await? {
-        let verdict = verdict_on(game, "load", &error, &draft.code, &file_name(&draft.lang));
-        let note = Note {
-            message: Some("the draft does not load: nothing was played".into()),
-            verdict: Some(verdict),
-        };
-        let html = render_garage(&ladder, &page, game, me, Some(draft), note).await?;
-        return Ok((StatusCode::UNPROCESSABLE_ENTITY, html).into_response());
-    }
+    let draft = match saved_draft_that_loads(&ladder, &page, &me, game, &form).await? {
+        Ok(draft) => draft,
+        Err(refused) => return Ok(refused),
+    };
     let config = ladder.parts().1.clone();
     let opponent = form.opponent.trim().to_string();
     let id = blocking(&ladder, move |db, jobs| {
@@ -544,17 +556,10 @@ async fn check(
     Form(form): Form<CodeForm>,
 ) -> Result<Response, AppError> {
     let game = game_of(&ladder, &game)?;
-    let draft = draft_of(&ladder, &me, game, &form)?;
-    save_draft(&ladder, &draft).await?;
-    if let Some(error) = load_error(&ladder, game, &draft.lang, &draft.code).await? {
-        let verdict = verdict_on(game, "load", &error, &draft.code, &file_name(&draft.lang));
-        let note = Note {
-            message: Some("the draft does not load: nothing was played".into()),
-            verdict: Some(verdict),
-        };
-        let html = render_garage(&ladder, &page, game, me, Some(draft), note).await?;
-        return Ok((StatusCode::UNPROCESSABLE_ENTITY, html).into_response());
-    }
+    let draft = match saved_draft_that_loads(&ladder, &page, &me, game, &form).await? {
+        Ok(draft) => draft,
+        Err(refused) => return Ok(refused),
+    };
     let config = ladder.parts().1.clone();
     let id = blocking(&ladder, move |db, jobs| {
         let variant = config
