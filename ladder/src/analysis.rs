@@ -183,7 +183,7 @@ fn compute(db: &Db, games: &cardarena::Games, c: ClaimedAnalysis) -> Result<(), 
 }
 
 /// The JSON of the analysis of `seat` in match `id` (its stored replay `blob`), or why it
-/// cannot be made (never a panic of the worker: an analysis that panics is a failed analysis).
+/// cannot be made.
 fn analysis_json(
     blob: &[u8],
     games: &cardarena::Games,
@@ -192,17 +192,29 @@ fn analysis_json(
     budget: Option<u32>,
 ) -> Result<String, String> {
     let replay = replay_of(blob).ok_or_else(|| format!("match {id}: the stored replay is damaged"))?;
-    let game = games.get(&replay.game).map_err(|e| e.to_string())?;
-    let name = format!("match-{id}.json");
     let seat = usize::try_from(seat).map_err(|_| format!("seat {seat} is not a seat"))?;
+    analyse(&replay, games, &format!("match-{id}.json"), seat, budget)
+}
+
+/// The JSON of the analysis of `seat` in `replay` (saved as `name`), on one thread, at
+/// `budget` samples per decision, or why it cannot be made (never a panic of the caller: an
+/// analysis that panics is a failed analysis). The garage analyses its tries with it too.
+pub fn analyse(
+    replay: &cardarena::play::runner::Replay,
+    games: &cardarena::Games,
+    name: &str,
+    seat: usize,
+    budget: Option<u32>,
+) -> Result<String, String> {
+    let game = games.get(&replay.game).map_err(|e| e.to_string())?;
     let run = || {
-        cardarena::analyse::on_one_thread(|| game.analyse(&replay, &name, seat, budget))
+        cardarena::analyse::on_one_thread(|| game.analyse(replay, name, seat, budget))
             .and_then(|a| a)
             .map(|a| a.to_json())
             .map_err(|e| e.chain())
     };
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(run))
-        .unwrap_or_else(|_| Err("the analysis failed (a bug of the arena; the worker went on)".to_string()))
+        .unwrap_or_else(|_| Err("the analysis failed (a bug of the arena)".to_string()))
 }
 
 /// Takes and computes the oldest analysis asked for at or before `asked_before` (seconds since
@@ -251,5 +263,10 @@ pub fn side_work(db: Arc<Db>, games: cardarena::Games, worker: &str) -> SideWork
 
 /// A stored analysis read back (`None`: not done, or damaged).
 fn read(row: &AnalysisRow) -> Option<Analysis> {
-    serde_json::from_str(row.result.as_deref()?).ok()
+    parse(row.result.as_deref()?)
+}
+
+/// An analysis' stored JSON read back (`None`: damaged).
+pub fn parse(json: &str) -> Option<Analysis> {
+    serde_json::from_str(json).ok()
 }

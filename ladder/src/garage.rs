@@ -14,6 +14,10 @@
 //!   W-D-L, faults, fuel per decision), each match a job of the priority lane (no match runs in
 //!   the server). It is recorded as a try whose opponent is `check:DEALS:SEED:OPPONENTS` and
 //!   whose key is its jobs' keys, in plan order.
+//! - A finished try's draft seat is **analysed** on request (`arena analyse`'s analysis, at the
+//!   ladder's `[analysis] budget`), once: it is kept in `garage_analyses` and drawn as the replay
+//!   viewer's strip. The server computes it on a blocking thread (one seat of one match, about a
+//!   second); it counts as a try for the rate limits.
 //! - **Publish** is an upload (`server::accept_upload`: the same checks, content hash and 409).
 
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
@@ -37,6 +41,9 @@ use cardarena::play::runner::Replay;
 use cardarena::tournament::grade::{faults_text, plans_against, Played as GradePlayed, Stats};
 use cardarena::tournament::queue::{JobSpec, NewJob, SeatSpec, PRIORITY_LANE};
 use cardarena::tournament::MatchSummary;
+
+/// The garage page's autosave script (a file, not inline: the ladder's Content-Security-Policy).
+const GARAGE_JS: &str = include_str!("static/garage.js");
 
 /// The languages of the editor: the picker's value, the file extension, the name shown.
 const LANGS: [(&str, &str, &str); 4] = [
@@ -75,10 +82,11 @@ pub(super) fn takes_code(path: &str) -> bool {
         && ["/save", "/try", "/check", "/publish"].iter().any(|end| path.ends_with(end))
 }
 
-/// Whether `path` is a try or a check (rate-limited per account and for the whole class,
+/// Whether `path` is a try, a check or a try's analysis (rate-limited per account and for the whole class,
 /// `rate`).
 pub(super) fn is_try(path: &str) -> bool {
-    path.starts_with("/garage/") && (path.ends_with("/try") || path.ends_with("/check"))
+    path.starts_with("/garage/")
+        && (path.ends_with("/try") || path.ends_with("/check") || path.ends_with("/analyse"))
 }
 
 /// Duplicate deals per opponent of a check (each played in every seat rotation).
@@ -103,6 +111,11 @@ pub(super) fn routes(ladder: &Ladder) -> Router<Ladder> {
         .route("/garage/{game}", get(garage_page))
         .route("/garage/{game}/tries/{id}", get(try_page))
         .route("/garage/{game}/tries/{id}/replay.json", get(try_replay))
+        .route("/garage/{game}/tries/{id}/analyse", post(analyse_try))
+        .route(
+            "/static/garage.js",
+            get(|| async { ([(header::CONTENT_TYPE, "text/javascript")], GARAGE_JS) }),
+        )
         .merge(forms)
 }
 
@@ -637,6 +650,8 @@ struct CheckReport {
     rows: Vec<CheckRow>,
     points_heading: &'static str,
     fuel: String,
+    /// The draft's peak memory against its limit.
+    memory: String,
     /// The first fault, with its line.
     first: Option<Verdict>,
     /// Matches played of all, while it runs.
@@ -668,11 +683,19 @@ fn check_report(jobs: &Jobs, game: GameId, t: &Try) -> Result<Option<CheckReport
     let mut done = 0;
     let mut code: Option<String> = None;
     let mut limits: Option<cardarena::Limits> = None;
+    let results = jobs.with_queue(|q| q.results(&keys))?;
     for (plan, key) in plans.iter().zip(&keys) {
         let Some(blob) = jobs.with_queue(|q| q.replay(key))? else { continue };
         let Some(replay) = super::db::replay_of(&blob) else { continue };
         done += 1;
-        let played = GradePlayed::of(plan, &replay, vec![None; plan.seats.len()], Vec::new());
+        // The worker's summary has the seats' peak memory (the replay does not).
+        let memory = results
+            .get(key)
+            .and_then(|r| serde_json::from_str::<MatchSummary>(&r.summary).ok())
+            .map(|s| s.memory_peak)
+            .filter(|m| m.len() == plan.seats.len())
+            .unwrap_or_else(|| vec![None; plan.seats.len()]);
+        let played = GradePlayed::of(plan, &replay, memory, Vec::new());
         let seat = plan.seats.iter().position(|&e| e == 0).expect("the draft sits at every table");
         let opp = plan.seats.iter().copied().find(|&e| e != 0).expect("an opponent");
         per_opp[opp].add(game, &played, seat, &names);
@@ -704,7 +727,7 @@ fn check_report(jobs: &Jobs, game: GameId, t: &Try) -> Result<Option<CheckReport
         rows.push(stats_row(&names[k], s));
     }
     rows.push(stats_row("all", &all));
-    let fuel = match (all.fuel_stats(), limits) {
+    let fuel = match (all.fuel_stats(), &limits) {
         (Some((mean, p99, max)), Some(l)) => format!(
             "fuel per decision: mean {mean:.0}, p99 {p99}, max {max} of {}{}; per match: max {} of {}",
             l.fuel_per_decision,
@@ -720,12 +743,17 @@ fn check_report(jobs: &Jobs, game: GameId, t: &Try) -> Result<Option<CheckReport
         }
         (None, _) => "fuel per decision: no decision was metered".into(),
     };
+    let memory = match limits {
+        Some(l) => all.memory_text(l.memory_bytes),
+        None => "memory peak: not measured (the bot never started)".into(),
+    };
     Ok(Some(CheckReport {
         deals,
         seed,
         rows,
         points_heading: game.points_heading(),
         fuel,
+        memory,
         first,
         done,
         total: plans.len(),
@@ -781,6 +809,13 @@ struct TryPage {
     viewer: Option<String>,
     /// A check's report.
     check: Option<CheckReport>,
+    /// The analysis of the draft's seat: `none` (the game has none), `ask` (not made yet),
+    /// `shown` (in the viewer's strip), `damaged`.
+    analysis: &'static str,
+    /// Why there is none, when the game has none.
+    unavailable: String,
+    /// Whether the visitor owns the try (an admin reads it without its forms).
+    mine: bool,
 }
 
 /// `GET /garage/{game}/tries/{id}`: the try's result (the page reloads itself each second while
@@ -794,7 +829,10 @@ async fn try_page(
     let game = game_of(&ladder, &game)?;
     let t = readable_try(&ladder, &me, game.name(), id).await?;
     let games = ladder.parts().1.games.clone();
-    let view = blocking(&ladder, move |_, jobs| {
+    let mine = t.user == me.id;
+    let has_analysis = games.get(game.name()).is_ok_and(cardarena::HostedGame::has_analysis);
+    let unavailable = super::analysis::unavailable(game.name());
+    let view = blocking(&ladder, move |db, jobs| {
         if let Some(report) = check_report(jobs, game, &t)? {
             let state = if report.done == report.total { "done" } else { "running" };
             return Ok(TryPage {
@@ -807,6 +845,9 @@ async fn try_page(
                 log: Vec::new(),
                 viewer: None,
                 check: Some(report),
+                analysis: "none",
+                unavailable,
+                mine,
             });
         }
         let mut view = TryPage {
@@ -819,6 +860,9 @@ async fn try_page(
             log: Vec::new(),
             viewer: None,
             check: None,
+            analysis: "none",
+            unavailable,
+            mine,
         };
         match played(jobs, &t)? {
             Played::Waiting(state) => view.state = state,
@@ -845,13 +889,67 @@ async fn try_page(
                     view.log.extend(d.log.iter().map(|l| (k, l.clone())));
                 }
                 let at = format!("/garage/{}/tries/{}", game.name(), t.id);
-                view.viewer = super::views::viewer(&games, &replay, &format!("try-{}.json", t.id), &at, None);
+                let mut analysis = None;
+                if has_analysis {
+                    view.analysis = match db.garage_analysis(t.id)? {
+                        None => "ask",
+                        Some(json) => {
+                            analysis = super::analysis::parse(&json);
+                            if analysis.is_some() {
+                                "shown"
+                            } else {
+                                "damaged"
+                            }
+                        }
+                    };
+                }
+                view.viewer =
+                    super::views::viewer(&games, &replay, &format!("try-{}.json", t.id), &at, analysis);
             }
         }
         Ok(view)
     })
     .await?;
     ladder.render(&page, "garage_try.html", ser(&view))
+}
+
+/// `POST /garage/{game}/tries/{id}/analyse`: analyses the draft's seat of the player's finished
+/// try (once: a second request finds it kept) and shows the try with the analysis strip.
+async fn analyse_try(
+    State(ladder): State<Ladder>,
+    CurrentUser(me): CurrentUser,
+    Path((game, id)): Path<(String, i64)>,
+) -> Result<Redirect, AppError> {
+    let game = game_of(&ladder, &game)?;
+    let config = ladder.parts().1.clone();
+    if !config.games.get(game.name()).is_ok_and(cardarena::HostedGame::has_analysis) {
+        return Err(AppError::unprocessable(super::analysis::unavailable(game.name())));
+    }
+    let t = readable_try(&ladder, &me, game.name(), id).await?;
+    if t.user != me.id {
+        return Err(AppError::forbidden("only the try's owner analyses it (an admin reads it as it is)"));
+    }
+    if check_of(&t).is_some() {
+        return Err(AppError::unprocessable("a check is many matches: analyse one try instead"));
+    }
+    blocking(&ladder, move |db, jobs| {
+        if db.garage_analysis(t.id)?.is_some() {
+            return Ok(());
+        }
+        let Played::Done(replay, _) = played(jobs, &t)? else {
+            return Err(AppError::unprocessable(
+                "the try has not been played yet: analyse it once it is done",
+            ));
+        };
+        let name = format!("try-{}.json", t.id);
+        let json =
+            super::analysis::analyse(&replay, &config.games, &name, t.seat as usize, config.analysis_budget)
+                .map_err(|e| AppError::unprocessable(format!("the analysis could not be made: {e}")))?;
+        db.save_garage_analysis(t.id, &json)?;
+        Ok(())
+    })
+    .await?;
+    Ok(Redirect::to(&format!("/garage/{}/tries/{id}#replay", game.name())))
 }
 
 /// The draft's place and points, and every seat's.

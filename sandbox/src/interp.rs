@@ -70,15 +70,13 @@ pub(crate) struct Language {
 pub(crate) const JAVASCRIPT: Language =
     Language { kind: Kind::Js, module: include_bytes!("../interp/quickjs/quickjs.wasm"), abort_hint: "" };
 
-/// RustPython, built by `scripts/build-python.sh` from `sandbox/interp/python/glue`. On 32-bit
-/// WebAssembly its reference counts have 15 bits: a 32,768th reference to one object (every
-/// object refers to its type) aborts the interpreter, long before the memory cap.
+/// RustPython, built by `scripts/build-python.sh` from `sandbox/interp/python/glue`. Another
+/// build of it changes Python bots' fuel: raise [`crate::COST_MODEL`] with it.
 pub(crate) const PYTHON: Language = Language {
     kind: Kind::Python,
     module: include_bytes!("../interp/python/python.wasm"),
-    abort_hint: "the Python interpreter aborted; the usual cause is its limit of 32,767 references \
-                 to one object, which also bounds the live objects of one type (`[0] * 40000` and \
-                 `list(range(40000))` reach it): keep fewer objects alive",
+    abort_hint: "the Python interpreter aborted (an internal error of RustPython, not a limit of the \
+                 sandbox)",
 };
 
 /// Every interpreter, in the order of [`Interpreters`]' slots.

@@ -86,9 +86,10 @@ pub const LUA_HOOK_STEP: u32 = 1000;
 /// configuration). It changes whenever they may change, so results stored under an older
 /// model (a tournament database) are played again rather than mixed with new ones.
 pub const COST_MODEL: &str =
-    "6: raw Lua 5.4.9 with LUA_MASKFUEL for every coroutine, C wrappers, load and os, \
+    "7: raw Lua 5.4.9 with LUA_MASKFUEL for every coroutine, C wrappers, load and os, \
      non-yielding sort and luaL_len in insert/remove, charged VM work, math.random keyed by \
-     the program; wasmtime 48";
+     the program; wasmtime 48; QuickJS-ng of build-interp.sh; RustPython 0.5.0 of \
+     build-python.sh with 28-bit reference counts";
 /// Longest reply accepted from `act`, in bytes. Longer replies are [`Verdict::Invalid`].
 pub const MAX_REPLY_BYTES: usize = 4096;
 /// What a log line costs beyond its text, in bytes, against the log caps (its framing in a

@@ -153,6 +153,19 @@ fn a_student_writes_tries_checks_and_publishes_a_bot_in_the_browser() {
         }
         b.screenshot("garage-try").await;
 
+        // The try's analysis: asked for, then drawn as the viewer's strip over the draft's
+        // decisions, each analysed step with its actions' values.
+        click(&b, "#analyse-try").await;
+        wait_for(&b, ".analysis-shown").await;
+        assert!(
+            !b.texts(".rv-strip .rv-analysed").await.is_empty(),
+            "the draft's decisions are on the strip"
+        );
+        click(&b, ".rv-strip .rv-analysed").await;
+        wait_for(&b, ".rv-analysis table").await;
+        assert!(b.text(".rv-analysis").await.starts_with("analysis: "), "{}", b.text(".rv-analysis").await);
+        b.screenshot("garage-analysis").await;
+
         // Checked: the report against random and greedy.
         click(&b, "a[href='/garage/blade']").await;
         let draft = b.client.execute("return document.querySelector('#code').value", vec![]).await.unwrap();
@@ -161,6 +174,10 @@ fn a_student_writes_tries_checks_and_publishes_a_bot_in_the_browser() {
         wait_for(&b, "#no-faults").await;
         let table = b.text("#check").await;
         assert!(table.contains("random") && table.contains("greedy") && table.contains("all"), "{table}");
+        // Fuel and memory, as `arena check` reports them.
+        assert!(b.text("#fuel").await.starts_with("fuel per decision: mean "), "{}", b.text("#fuel").await);
+        let memory = b.text("#memory").await;
+        assert!(memory.starts_with("memory peak: ") && memory.contains("% of the limit"), "{memory}");
         // The student's bot beats `random`: more wins than losses in the check's matches.
         let rows = b
             .client
@@ -177,8 +194,16 @@ fn a_student_writes_tries_checks_and_publishes_a_bot_in_the_browser() {
         assert!(wdl[0] > wdl[2], "the published bot beats random: {random:?}");
         b.screenshot("garage-check").await;
 
-        // Published, then on the leaderboard once it has played.
+        // Autosaved: an edit reaches the draft with no button pressed.
         click(&b, "a[href='/garage/blade']").await;
+        let edited = format!("-- autosaved\n{FIXED}");
+        set_code(&b, &edited).await;
+        wait_for(&b, "#autosave[data-saved]").await;
+        b.client.goto(&format!("{}/garage/blade", server.url)).await.unwrap();
+        let draft = b.client.execute("return document.querySelector('#code').value", vec![]).await.unwrap();
+        assert!(draft.as_str().unwrap_or("").starts_with("-- autosaved\n"), "the edit was saved: {draft}");
+
+        // Published, then on the leaderboard once it has played.
         fill(&b, "#name", "sams-bot").await;
         click(&b, "#publish").await;
         wait_for(&b, "#garage-link").await;

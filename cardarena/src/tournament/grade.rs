@@ -334,6 +334,20 @@ impl Stats {
         self.faults.values().sum()
     }
 
+    /// The report's memory line: the peak against `limit_bytes` (`arena check`, the garage's
+    /// check).
+    pub fn memory_text(&self, limit_bytes: u64) -> String {
+        match self.memory_peak {
+            Some(m) => format!(
+                "memory peak: {} of {} ({:.1}% of the limit)",
+                size_text(m),
+                size_text(limit_bytes),
+                100.0 * m as f64 / limit_bytes.max(1) as f64
+            ),
+            None => "memory peak: not measured (the bot never started)".to_string(),
+        }
+    }
+
     /// `(mean, p99, max)` fuel per decision, if any decision was metered.
     pub fn fuel_stats(&self) -> Option<(f64, u64, u64)> {
         if self.fuel.is_empty() {
@@ -696,6 +710,17 @@ pub fn shell_word(word: &str) -> String {
         word.to_string()
     } else {
         format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
+/// `bytes` for a person: bytes, KiB or MiB.
+pub fn size_text(bytes: u64) -> String {
+    if bytes < 1024 {
+        format!("{bytes} bytes")
+    } else if bytes >= 1 << 20 {
+        format!("{:.1} MiB", bytes as f64 / f64::from(1 << 20))
+    } else {
+        format!("{:.0} KiB", bytes as f64 / 1024.0)
     }
 }
 

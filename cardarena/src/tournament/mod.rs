@@ -50,6 +50,11 @@ pub struct MatchSummary {
     pub fuel: Vec<u64>,
     /// Decisions per seat that reported fuel.
     pub metered_decisions: Vec<u64>,
+    /// Peak memory per seat in bytes (sandboxed bots), where the match measured it: a queue
+    /// worker's matches (the ladder's, and the garage's checks). Empty when made from a replay
+    /// alone, which does not record memory.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub memory_peak: Vec<Option<u64>>,
 }
 
 impl MatchSummary {
@@ -71,7 +76,13 @@ impl MatchSummary {
             faults: replay.faults.iter().map(|fs| fs.iter().map(|f| f.verdict).collect()).collect(),
             fuel,
             metered_decisions: metered,
+            memory_peak: Vec::new(),
         }
+    }
+
+    /// The summary of a played match whose seats peaked at `memory_peak` bytes.
+    pub fn measured(replay: &Replay, memory_peak: Vec<Option<u64>>) -> MatchSummary {
+        MatchSummary { memory_peak, ..MatchSummary::of(replay) }
     }
 }
 

@@ -527,6 +527,7 @@ mod tests {
                 faults: vec![Vec::new(), Vec::new()],
                 fuel: vec![0, 0],
                 metered_decisions: vec![0, 0],
+                memory_peak: Vec::new(),
             });
         }
         let fast = trueskill_ratings(3, &plans, &summaries);

@@ -215,16 +215,6 @@ fn play_plan<G: Hosted>(
     (replay, memory, unknown)
 }
 
-fn mib(bytes: u64) -> String {
-    if bytes < 1024 {
-        format!("{bytes} bytes")
-    } else if bytes >= 1 << 20 {
-        format!("{:.1} MiB", bytes as f64 / f64::from(1 << 20))
-    } else {
-        format!("{:.0} KiB", bytes as f64 / 1024.0)
-    }
-}
-
 /// The reference bots the game has, from `wanted` (or every built-in when empty).
 fn opponents<G: Hosted>(wanted: &[String]) -> anyhow::Result<Vec<String>> {
     if wanted.is_empty() {
@@ -291,7 +281,7 @@ pub(crate) fn check_game<G: Hosted>(args: &CheckArgs, games: &cardarena::Games) 
         "check {} ({} {}, hash {}): {} ({variant}), {} deals × {} seatings per opponent, seed {}\n",
         args.bot,
         kind,
-        mib(program_size(file)),
+        cardarena::tournament::grade::size_text(program_size(file)),
         &entries[0].hash[..12],
         G::NAME,
         args.deals,
@@ -402,15 +392,8 @@ pub(crate) fn check_game<G: Hosted>(args: &CheckArgs, games: &cardarena::Games) 
         )),
         None => out.push_str("fuel per decision: no decision was metered\n"),
     }
-    match all.memory_peak {
-        Some(m) => out.push_str(&format!(
-            "memory peak: {} of {} ({:.1}% of the limit)\n",
-            mib(m),
-            mib(limits.memory_bytes),
-            100.0 * m as f64 / limits.memory_bytes as f64
-        )),
-        None => out.push_str("memory peak: not measured (the bot never started)\n"),
-    }
+    out.push_str(&all.memory_text(limits.memory_bytes));
+    out.push('\n');
     print_out(&out)?;
     if all.faults.is_empty() {
         Ok(())

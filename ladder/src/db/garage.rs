@@ -1,5 +1,5 @@
-//! The tables of the garage (`crate::garage`): each player's draft per game, and their tries
-//! (a try is a queue job; its result is read from the queue by its key).
+//! The tables of the garage (`crate::garage`): each player's draft per game, their tries (a try
+//! is a queue job; its result is read from the queue by its key), and the analyses of tries.
 
 use rusqlite::{params, OptionalExtension};
 use serde::Serialize;
@@ -31,6 +31,10 @@ CREATE TABLE IF NOT EXISTS garage_tries (
     created INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS garage_tries_user ON garage_tries(user, game);
+CREATE TABLE IF NOT EXISTS garage_analyses (
+    try_id INTEGER PRIMARY KEY REFERENCES garage_tries(id),
+    result TEXT NOT NULL
+);
 ";
 
 /// A player's draft of a bot for one game: never on the ladder, private to them (and readable
@@ -168,6 +172,23 @@ impl SqliteStore {
         self.with(|c| c.query_row(&format!("{TRY_SELECT} WHERE id = ?1"), params![id], try_of).optional())
     }
 
+    pub(super) fn garage_analysis(&self, try_id: i64) -> Result<Option<String>> {
+        self.with(|c| {
+            c.query_row("SELECT result FROM garage_analyses WHERE try_id = ?1", params![try_id], |r| r.get(0))
+                .optional()
+        })
+    }
+
+    pub(super) fn save_garage_analysis(&self, try_id: i64, result: &str) -> Result<()> {
+        self.with(|c| {
+            c.execute(
+                "INSERT OR IGNORE INTO garage_analyses (try_id, result) VALUES (?1, ?2)",
+                params![try_id, result],
+            )
+        })
+        .map(drop)
+    }
+
     pub(super) fn garage_tries_of(&self, user: i64, game: &str) -> Result<Vec<Try>> {
         self.with(|c| {
             let mut s =
@@ -208,6 +229,10 @@ CREATE TABLE IF NOT EXISTS garage_tries (
     created BIGINT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS garage_tries_user ON garage_tries("user", game);
+CREATE TABLE IF NOT EXISTS garage_analyses (
+    try_id BIGINT PRIMARY KEY REFERENCES garage_tries(id),
+    result TEXT NOT NULL
+);
 "#;
 
     const DRAFT_SELECT: &str = r#"SELECT "user", game, lang, code, name, updated FROM garage_drafts"#;
@@ -277,6 +302,22 @@ CREATE INDEX IF NOT EXISTS garage_tries_user ON garage_tries("user", game);
 
     pub(in crate::db) fn get_try(c: &mut Client, id: i64) -> Result<Option<Try>, postgres::Error> {
         Ok(c.query_opt(&format!("{TRY_SELECT} WHERE id = $1"), &[&id])?.as_ref().map(try_of))
+    }
+
+    pub(in crate::db) fn analysis(c: &mut Client, try_id: i64) -> Result<Option<String>, postgres::Error> {
+        Ok(c.query_opt("SELECT result FROM garage_analyses WHERE try_id = $1", &[&try_id])?.map(|r| r.get(0)))
+    }
+
+    pub(in crate::db) fn save_analysis(
+        c: &mut Client,
+        try_id: i64,
+        result: &str,
+    ) -> Result<(), postgres::Error> {
+        c.execute(
+            "INSERT INTO garage_analyses (try_id, result) VALUES ($1, $2) ON CONFLICT (try_id) DO NOTHING",
+            &[&try_id, &result],
+        )
+        .map(drop)
     }
 
     pub(in crate::db) fn tries_of(

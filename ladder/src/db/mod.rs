@@ -581,6 +581,19 @@ pub trait Store: Send + Sync {
     /// # Errors
     /// Database errors.
     fn garage_tries_of(&self, user: i64, game: &str) -> Result<Vec<Try>>;
+
+    /// The analysis (JSON, as `arena analyse --json` prints it) of try `try_id`'s draft seat,
+    /// once made.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn garage_analysis(&self, try_id: i64) -> Result<Option<String>>;
+
+    /// Keeps the analysis of try `try_id` (the first one stored stays).
+    ///
+    /// # Errors
+    /// Database errors.
+    fn save_garage_analysis(&self, try_id: i64, result: &str) -> Result<()>;
     /// Asks for the analysis of `seat` in match `match_id` for account `user`: the row as it is
     /// (done, waiting or failed), else a new queued one with `budget` samples per decision
     /// (`None`: the game's default), unless `user` has `max_waiting` analyses waiting already
@@ -1055,6 +1068,14 @@ impl Store for SqliteStore {
 
     fn garage_tries_of(&self, user: i64, game: &str) -> Result<Vec<Try>> {
         SqliteStore::garage_tries_of(self, user, game)
+    }
+
+    fn garage_analysis(&self, try_id: i64) -> Result<Option<String>> {
+        SqliteStore::garage_analysis(self, try_id)
+    }
+
+    fn save_garage_analysis(&self, try_id: i64, result: &str) -> Result<()> {
+        SqliteStore::save_garage_analysis(self, try_id, result)
     }
 
     fn play_game(&self, id: i64) -> Result<Option<Game>> {

@@ -546,6 +546,14 @@ impl Store for PgStore {
         self.with(|c| garage::pg::tries_of(c, user, game))
     }
 
+    fn garage_analysis(&self, try_id: i64) -> Result<Option<String>> {
+        self.with(|c| garage::pg::analysis(c, try_id))
+    }
+
+    fn save_garage_analysis(&self, try_id: i64, result: &str) -> Result<()> {
+        self.with(|c| garage::pg::save_analysis(c, try_id, result))
+    }
+
     fn play_game(&self, id: i64) -> Result<Option<Game>> {
         self.with(|c| Ok(c.query_opt(&format!("{GAME_SELECT} WHERE id = $1"), &[&id])?.as_ref().map(game_of)))
     }

@@ -47,6 +47,12 @@ pub(super) fn store_behaves(db: &Db, a: i64, b: i64) {
     assert_eq!(ids, [second, first], "newest first");
     assert!(db.garage_tries_of(b, "blade").unwrap().is_empty());
     assert!(db.garage_try(second + 1).unwrap().is_none());
+    // A try's analysis: none, then kept; a second one does not replace it.
+    assert!(db.garage_analysis(first).unwrap().is_none());
+    db.save_garage_analysis(first, "{\"a\":1}").unwrap();
+    db.save_garage_analysis(first, "{\"a\":2}").unwrap();
+    assert_eq!(db.garage_analysis(first).unwrap().as_deref(), Some("{\"a\":1}"));
+    assert!(db.garage_analysis(second).unwrap().is_none());
 }
 
 fn user_id(s: &Site, name: &str) -> i64 {
@@ -209,6 +215,51 @@ async fn a_try_plays_in_the_priority_lane_shows_its_replay_and_log_and_never_rea
     assert!(s.db.pending().unwrap().is_empty());
     let r = ann.get(&s.app, "/garage/blade").await;
     assert!(r.body.contains(&format!("href=\"{at}\"")), "{}", r.body);
+    assert!(r.body.contains("<script src=\"/static/garage.js\" defer></script>"), "{}", r.body);
+    assert!(r.body.contains("<span id=\"autosave\"></span>"), "{}", r.body);
+    let js = ann.get(&s.app, "/static/garage.js").await;
+    assert_eq!(js.status, StatusCode::OK);
+    assert!(js.body.contains("setInterval(save, 3000)"), "{}", js.body);
+}
+
+#[tokio::test]
+async fn a_tries_analysis_is_made_once_on_request_and_drawn_as_the_viewers_strip() {
+    let s = site("garage-analysis");
+    let mut admin = admin(&s).await;
+    let mut ann = player(&s, &mut admin, "ann").await;
+    // Asked for before the try is played: refused, nothing kept.
+    let r = ann
+        .post(&s.app, "/garage/blade/try", &[("code", GOOD), ("lang", "lua"), ("opponent", "greedy")])
+        .await;
+    let at = r.headers[header::LOCATION].to_str().unwrap().to_string();
+    let early = ann.post(&s.app, &format!("{at}/analyse"), &[]).await;
+    assert_eq!(early.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", early.body);
+    assert!(early.body.contains("the try has not been played yet"), "{}", early.body);
+    run_jobs(&s);
+    let r = ann.get(&s.app, &at).await;
+    assert!(r.body.contains(&format!("action=\"{at}/analyse\"")) && r.body.contains("id=\"analyse-try\""));
+    assert!(!r.body.contains("\"total_loss\""), "no analysis in the viewer before it is made");
+    // The teacher reads the try but does not analyse it for the student.
+    let r = admin.post(&s.app, &format!("{at}/analyse"), &[]).await;
+    assert_eq!(r.status, StatusCode::FORBIDDEN, "{}", r.body);
+    let r = admin.get(&s.app, &at).await;
+    assert!(!r.body.contains("id=\"analyse-try\""), "{}", r.body);
+
+    let r = ann.post(&s.app, &format!("{at}/analyse"), &[]).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    assert_eq!(r.headers[header::LOCATION].to_str().unwrap(), format!("{at}#replay"));
+    let id: i64 = at.rsplit('/').next().unwrap().parse().unwrap();
+    let kept = Store::garage_analysis(&*s.db, id).unwrap().expect("the analysis is kept");
+    let analysis: cardarena::analyse::Analysis = serde_json::from_str(&kept).unwrap();
+    let t = Store::garage_try(&*s.db, id).unwrap().unwrap();
+    assert_eq!(analysis.seat, t.seat as usize, "the draft's seat is analysed");
+    let r = ann.get(&s.app, &at).await;
+    assert!(r.body.contains("class=\"analysis-shown\"") && r.body.contains("\"total_loss\""), "{}", r.body);
+    // Asked again: the kept one is served, not made again.
+    Store::save_garage_analysis(&*s.db, id, "not json").unwrap();
+    let r = ann.post(&s.app, &format!("{at}/analyse"), &[]).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    assert_eq!(Store::garage_analysis(&*s.db, id).unwrap().unwrap(), kept);
 }
 
 #[tokio::test]
@@ -275,6 +326,9 @@ async fn check_reports_the_score_against_random_and_greedy_with_its_interval_and
         "{}",
         r.body
     );
+    // The workers measured the draft's memory, as `arena check` does.
+    let memory = between(&r.body, "<p id=\"memory\">", "</p>").unwrap();
+    assert!(memory.starts_with("memory peak: ") && memory.contains(" KiB of 64.0 MiB ("), "{memory}");
 
     // A bot that faults now and then: the first fault with its line.
     let flaky = "local n = 0\nfunction act(obs)\n  n = n + 1\n  if n == 3 then error(\"third\") end\n  return obs.legal[1]\nend\n";

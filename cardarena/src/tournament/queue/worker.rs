@@ -518,8 +518,8 @@ fn play_spec<G: Hosted>(
         let entry = BotEntry { name: seat.name.clone(), hash: seat.hash.clone() };
         table = table.seat_with(entry, &source, source.limits(&spec.limits).as_ref());
     }
-    let replay = table.play();
-    Ok(Packer::new().pack_hashed(&MatchSummary::of(&replay), &replay))
+    let (replay, memory) = table.play_measured(&mut crate::play::runner::Quiet);
+    Ok(Packer::new().pack_hashed(&MatchSummary::measured(&replay, memory), &replay))
 }
 
 #[cfg(test)]
@@ -581,7 +581,10 @@ mod tests {
             let json = serde_json::to_vec(&replay).unwrap();
             assert_eq!(results[key].replay_hash, content_hash(&json), "seed {seed}");
             let summary: MatchSummary = serde_json::from_str(&results[key].summary).unwrap();
-            assert_eq!(summary, MatchSummary::of(&replay));
+            // The worker measured the Lua seat's memory; the built-in has none.
+            assert!(summary.memory_peak[0].is_some_and(|m| m > 0), "{summary:?}");
+            assert_eq!(summary.memory_peak[1], None);
+            assert_eq!(MatchSummary { memory_peak: Vec::new(), ..summary }, MatchSummary::of(&replay));
             let stored = crate::tournament::store::unpack(&q.replay(key).unwrap().unwrap()).unwrap();
             assert_eq!(stored.as_bytes(), &json[..]);
         }
