@@ -198,9 +198,17 @@ fn read_cache(engine: &Engine, path: &std::path::Path) -> Option<Vec<u8>> {
     Some(code.to_vec())
 }
 
-/// Stores a compiled snapshot for later processes; a cache that cannot be written is skipped.
+/// Compiled snapshots of one interpreter kept at most: other builds of the arena (another
+/// version installed beside this one) keep theirs, and the folder does not grow without end.
+const CACHE_KEEP: usize = 3;
+
+/// Stores a compiled snapshot for later processes, and removes the oldest others of its
+/// interpreter beyond [`CACHE_KEEP`]; a cache that cannot be written is skipped.
 fn write_cache(path: &std::path::Path, code: &[u8]) {
     let Some(dir) = path.parent() else { return };
+    if let Some(name) = path.file_name().and_then(|n| n.to_str()) {
+        prune_cache(dir, name, CACHE_KEEP - 1);
+    }
     let tmp = dir.join(format!(
         ".{}.{}",
         std::process::id(),
@@ -211,6 +219,29 @@ fn write_cache(path: &std::path::Path, code: &[u8]) {
     let written = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&tmp, &bytes));
     if written.and_then(|()| std::fs::rename(&tmp, path)).is_err() {
         let _ = std::fs::remove_file(&tmp);
+    }
+}
+
+/// Removes from `dir` the snapshots of `name`'s interpreter (`interp-<kind>-…`) but the `keep`
+/// newest (by modification time), and temporary files a stopped process left there.
+fn prune_cache(dir: &std::path::Path, name: &str, keep: usize) {
+    let Some(kind) = name.splitn(3, '-').nth(1) else { return };
+    let prefix = format!("interp-{kind}-");
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let mut ours = Vec::new();
+    for e in entries.flatten() {
+        let file = e.file_name().to_string_lossy().into_owned();
+        let modified = e.metadata().and_then(|m| m.modified()).ok();
+        let day_old = modified.and_then(|m| m.elapsed().ok()).is_some_and(|a| a.as_secs() > 86_400);
+        if file.starts_with('.') && file.ends_with(".cwasm") && day_old {
+            let _ = std::fs::remove_file(e.path());
+        } else if file.starts_with(&prefix) && file.ends_with(".cwasm") && file != name {
+            ours.push((modified, e.path()));
+        }
+    }
+    ours.sort_by(|a, b| b.0.cmp(&a.0));
+    for (_, path) in ours.into_iter().skip(keep) {
+        let _ = std::fs::remove_file(path);
     }
 }
 
@@ -715,5 +746,37 @@ impl InterpInstance {
             lines.extend(store.data_mut().log.take());
         }
         lines
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cache_keeps_the_newest_snapshots_of_each_interpreter() {
+        let dir = std::env::temp_dir().join(format!("cardarena-prune-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let old = std::time::SystemTime::now() - std::time::Duration::from_secs(10 * 86_400);
+        let files = ["interp-python-a-e.cwasm", "interp-python-b-e.cwasm", "interp-python-c-e.cwasm"];
+        for (k, f) in files.iter().enumerate() {
+            let file = std::fs::File::create(dir.join(f)).unwrap();
+            file.set_modified(old + std::time::Duration::from_secs(k as u64 * 60)).unwrap();
+        }
+        for f in ["interp-js-a-e.cwasm", "notes.txt", ".17.interp-python-z-e.cwasm"] {
+            std::fs::File::create(dir.join(f)).unwrap().set_modified(old).unwrap();
+        }
+        prune_cache(&dir, "interp-python-new-e.cwasm", 2);
+        let mut left: Vec<String> =
+            std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+        left.sort();
+        // The two newest other Python snapshots stay (with the new one: three); JavaScript's and
+        // other files are not Python's; the day-old temporary file goes.
+        assert_eq!(
+            left,
+            ["interp-js-a-e.cwasm", "interp-python-b-e.cwasm", "interp-python-c-e.cwasm", "notes.txt"]
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
