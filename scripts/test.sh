@@ -7,6 +7,13 @@ cd "$(dirname "$0")/.."
 # wasm32-unknown-unknown target and clang/lld when missing, builds the bots and refreshes
 # example_bots/wasm/.
 bash scripts/build-example-bots.sh
+# The committed modules are the ones the script builds (the same bytes in any checkout).
+if git rev-parse --git-dir >/dev/null 2>&1 \
+  && ! git diff --quiet -- example_bots/wasm example_bots/legacy tests/data/legacy; then
+  git diff --stat -- example_bots/wasm example_bots/legacy tests/data/legacy >&2
+  echo "test.sh: scripts/build-example-bots.sh built other modules than the committed ones (above): commit them" >&2
+  exit 1
+fi
 # The rules crate builds for the browser and for bots (ARCHITECTURE.md, `games/`): the target was
 # installed by the script above.
 cargo check --locked -p cardarena-games --target wasm32-unknown-unknown
