@@ -72,10 +72,10 @@ def answers(mine, theirs, copies):
     (`mine`, `theirs`: the fields after it). `copies` maps each card it may answer with to how
     many of it are unseen: every copy is an answer if one is."""
     count = 0
-    for card, n in copies.items():
+    for card in copies:
         theirs_next, mine_next = after(card, theirs, mine)
         if theirs_next[0] > mine_next[0]:
-            count += n
+            count += copies[card]
     return count
 
 
