@@ -36,13 +36,19 @@ class Position:
         # Every card lying in an expedition (either seat) is gone for good.
         self.gone = {c for seat in obs["expeditions"] for pile in seat.values() for c in pile}
         self.in_hand = set(obs["hand"])
+        # The numbers of our number cards (not investments) in each suit, lowest first.
+        self.numbers = {suit: [] for suit in obs["suits"]}
+        for card in obs["hand"]:
+            number = number_of(card)
+            if number > 0:
+                self.numbers[suit_of(card)].append(number)
 
     def top_number(self, who, suit):
         """The highest number on `who`'s expedition: None if unstarted, 1 if investments only."""
         exp = self.obs["expeditions"][who][suit]
         if not exp:
             return None
-        return max([1] + [number_of(c) for c in exp])
+        return max(1, number_of(exp[-1]))  # an expedition only goes up: its last card is its top
 
     def fits(self, who, card):
         top = self.top_number(who, suit_of(card))
@@ -94,7 +100,7 @@ def best_extension(pos):
 
 def start_potential(pos, suit):
     """Rule 2: how promising starting `suit` is, or None."""
-    numbers = [number_of(c) for c in pos.obs["hand"] if suit_of(c) == suit and number_of(c) > 0]
+    numbers = pos.numbers[suit]
     if not numbers:
         return None
     if len(numbers) > (pos.obs["deck_size"] + 1) // 2:
@@ -137,7 +143,7 @@ def discard_cost(pos, card):
     elif number == 0 and pos.obs["deck_size"] < 24:
         keep = 1  # a late investment in an unstarted suit
     else:
-        keep = 2 + sum(number_of(c) for c in pos.obs["hand"] if suit_of(c) == suit) // 3
+        keep = 2 + sum(pos.numbers[suit]) // 3
     if theirs is not None and pos.fits(pos.opp, card):
         feed = 30 + number  # the opponent would love this card
     elif theirs is None:
