@@ -1,9 +1,11 @@
 #!/bin/sh
 # Builds the interpreter module that Python bots run in (sandbox/interp/python/python.wasm):
 # RustPython 0.5.0 from crates.io with the glue of sandbox/interp/python/glue, for wasm32-wasip1.
-# Two crates are patched (glue/patches/): rustpython-common's reference count gets 28 bits on
-# wasm32 instead of 15, and rustpython-vm's build script no longer copies the build's environment
-# (every variable: paths, core count) into the module. The script takes each crate from cargo's
+# Three crates are patched (glue/patches/): rustpython-common's reference count gets 28 bits on
+# wasm32 instead of 15; rustpython-vm's build script no longer copies the build's environment
+# (every variable: paths, core count) or a surrounding checkout's commit into the module; and
+# rustpython-derive-impl's macros emit the frozen modules and a class's attributes in name order
+# rather than a HashMap's, which changes from one build to the next. The script takes each crate from cargo's
 # cache or crates.io, checks its sha256 (crates.io's own, as in the index), and patches a copy in
 # glue/patched/.
 # The built module is committed, so the arena builds without this; the script rebuilds it byte for
@@ -44,6 +46,8 @@ patched rustpython-common 0.5.0 9f3c0808a170ea900e0489a06d6aa04ce5d27d62b347836c
     rustpython-common-refcount.patch
 patched rustpython-vm 0.5.0 1880770161cef896bf9c7e065dae574e3b4c3cf6172e485f1ce86f0483816ab2 \
     rustpython-vm-no-build-env.patch
+patched rustpython-derive-impl 0.5.0 322d64ea8a21d52cd769db0f6190b6e7c17963b13c8c17f39d7364e68af96731 \
+    rustpython-derive-impl-sorted.patch
 
 # Paths of this machine (the registry, the checkout, the build folder) do not reach the module.
 export RUSTFLAGS="--remap-path-prefix=$cargo_home=/cargo --remap-path-prefix=$glue=/glue --remap-path-prefix=$target_dir=/target -C link-arg=-zstack-size=8388608"
