@@ -26,7 +26,7 @@ fn first_act(src: &str) -> Result<String, cardarena_sandbox::Fault> {
 fn the_python_module_is_the_pinned_build() {
     let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/interp/python/python.wasm")).unwrap();
     let hash: String = Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect();
-    assert_eq!(hash, "48ab34d7499222ffdb54b9a98be5e0d087899ab57b84d2fa6cfb4bacb798dff6");
+    assert_eq!(hash, "96d7bc0c68797fa9677f05cfb22be0265624c0b9fff6522eec349f77fe51989d");
 }
 
 /// Every construct a student's bot is likely to use, each checked against CPython's answer.
