@@ -94,9 +94,12 @@ fn pooled_config(slots: u32) -> Config {
         .total_tables(slots)
         .max_memories_per_module(1)
         .max_tables_per_module(1)
-        // A freed slot's first 64 KiB are zeroed with memset and stay resident (cheaper than
-        // madvise for small bots); the rest is returned to the kernel.
-        .linear_memory_keep_resident(64 << 10)
+        // A freed slot's first 32 MiB stay resident: the pages a bot wrote are put back (zeroed,
+        // or copied from the module's memory image) rather than returned to the kernel, so the
+        // next instance in the slot writes them without a page fault. Copy-on-write faults on an
+        // interpreter's snapshot (16 MiB) otherwise cost more than its bot's work, and on two
+        // threads each one interrupts the other core to flush its TLB. The rest goes back.
+        .linear_memory_keep_resident(32 << 20)
         .table_keep_resident(64 << 10);
     c.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
     c
