@@ -225,7 +225,7 @@ fn write_cache(path: &std::path::Path, code: &[u8]) {
 /// Removes from `dir` the snapshots of `name`'s interpreter (`interp-<kind>-…`) but the `keep`
 /// newest (by modification time), and temporary files a stopped process left there.
 fn prune_cache(dir: &std::path::Path, name: &str, keep: usize) {
-    let Some(kind) = name.splitn(3, '-').nth(1) else { return };
+    let Some(kind) = name.split('-').nth(1) else { return };
     let prefix = format!("interp-{kind}-");
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     let mut ours = Vec::new();
@@ -239,7 +239,7 @@ fn prune_cache(dir: &std::path::Path, name: &str, keep: usize) {
             ours.push((modified, e.path()));
         }
     }
-    ours.sort_by(|a, b| b.0.cmp(&a.0));
+    ours.sort_by_key(|o| std::cmp::Reverse(o.0));
     for (_, path) in ours.into_iter().skip(keep) {
         let _ = std::fs::remove_file(path);
     }
