@@ -101,3 +101,9 @@ impl Gen {
         out
     }
 }
+
+/// A string literal for any text in a language whose string escapes include JSON's (Python,
+/// JavaScript).
+pub fn json_literal(s: &str) -> String {
+    serde_json::to_string(s).expect("a string")
+}

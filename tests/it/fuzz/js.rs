@@ -3,10 +3,10 @@
 //! globals, `eval`/`Function`, getters, proxies, promises and prototype pollution, run through
 //! load, start and two decisions.
 
-use cardarena_sandbox::{Kind, Limits, Verdict};
+use cardarena_sandbox::{Kind, Limits};
 
-use super::gen::Gen;
-use super::sandbox::{self, Run};
+use super::gen::{json_literal, Gen};
+use super::sandbox;
 
 /// The limits every generated bot runs under: small budgets so that a case stays short.
 pub fn limits() -> Limits {
@@ -31,26 +31,11 @@ pub fn coverage(summary: &str) -> Vec<String> {
 /// One case: the generated source through load, start and two decisions.
 pub fn case(seed: u64) -> Result<String, String> {
     let run = sandbox::run(Kind::Js, "fuzz.js", &input(seed), &limits())?;
-    check_verdicts(&run)?;
+    run.no_load_in_a_decision()?;
     Ok(run.summary)
 }
 
-/// A decision never ends as `load`.
-fn check_verdicts(run: &Run) -> Result<(), String> {
-    for (stage, verdict) in &run.verdicts {
-        if *verdict == Verdict::Load && stage.starts_with("act") {
-            return Err(format!("{stage}: a decision ended as `load`"));
-        }
-    }
-    Ok(())
-}
-
 const GLOBALS: &[&str] = &["g1", "g2", "t1", "f1"];
-
-/// A JavaScript string literal for any text.
-fn js_str(s: &str) -> String {
-    serde_json::to_string(s).expect("a string")
-}
 
 fn int(g: &mut Gen) -> String {
     format!("({})", g.extreme_int())
@@ -79,7 +64,7 @@ fn expr(g: &mut Gen, d: usize) -> String {
     if d == 0 {
         return match g.below(7) {
             0 => int(g),
-            1 => js_str(&g.weird_text(6)),
+            1 => json_literal(&g.weird_text(6)),
             2 => format!("obs.legal[{}]", g.pick(&["0", "obs.legal.length - 1", "-1", "99"])),
             3 => (*g.pick(GLOBALS)).to_string(),
             4 => g
@@ -101,14 +86,14 @@ fn expr(g: &mut Gen, d: usize) -> String {
         3 => format!("String({a}).padStart({}, {})", count(g), expr(g, d)),
         4 => format!("{}.test(String({a}).repeat({}))", g.pick(REGEXES), g.below(40)),
         5 => format!("String({a}).replace({}, '$&$&')", g.pick(REGEXES)),
-        6 => format!("JSON.parse({})", js_str(&g.weird_text(8))),
+        6 => format!("JSON.parse({})", json_literal(&g.weird_text(8))),
         7 => format!("JSON.stringify({a})"),
         8 => format!("new Array({}).fill({a}).length", count(g)),
         9 => format!("[{a}, {}].sort(() => {})", expr(g, d), int(g)),
         10 => format!("rec({})", count(g)),
         11 => format!("(() => {{ try {{ return {a}; }} catch (e) {{ return String(e); }} }})()"),
-        12 => format!("eval({})", js_str(&expr(g, d))),
-        13 => format!("new Function('x', {})({a})", js_str(&format!("return {}", expr(g, d)))),
+        12 => format!("eval({})", json_literal(&expr(g, d))),
+        13 => format!("new Function('x', {})({a})", json_literal(&format!("return {}", expr(g, d)))),
         14 => format!("BigInt.asUintN({}, BigInt({}))", g.below(200), g.extreme_int()),
         _ => format!("new Proxy({{}}, {{ get: () => {a} }}).x"),
     }

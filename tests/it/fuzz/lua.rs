@@ -2,10 +2,10 @@
 //! event, string and table library calls with extreme arguments, pcall/error, coroutines and
 //! `load`, run through load, start and two decisions.
 
-use cardarena_sandbox::{Kind, Limits, Verdict};
+use cardarena_sandbox::{Kind, Limits};
 
 use super::gen::Gen;
-use super::sandbox::{self, Run};
+use super::sandbox;
 
 /// The limits every generated bot runs under: small budgets so that a case stays short.
 pub fn limits() -> Limits {
@@ -35,19 +35,8 @@ pub fn case(seed: u64) -> Result<String, String> {
 
 pub fn run_source(source: &[u8]) -> Result<String, String> {
     let run = sandbox::run(Kind::Lua, "fuzz.lua", source, &limits())?;
-    check_verdicts(&run)?;
+    run.no_load_in_a_decision()?;
     Ok(run.summary)
-}
-
-/// A Lua bot never ends as a WASM-only verdict, and a `load` verdict only comes from loading
-/// or starting.
-fn check_verdicts(run: &Run) -> Result<(), String> {
-    for (stage, verdict) in &run.verdicts {
-        if *verdict == Verdict::Load && stage.starts_with("act") {
-            return Err(format!("{stage}: a decision ended as `load`"));
-        }
-    }
-    Ok(())
 }
 
 const GLOBALS: &[&str] = &["g1", "g2", "g3", "t1", "t2", "co"];

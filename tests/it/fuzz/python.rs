@@ -5,10 +5,10 @@
 //! the host (`__import__`, `open`, `__subclasses__`), changes to the observation, `print`; run
 //! through load, start and two decisions.
 
-use cardarena_sandbox::{Kind, Limits, Verdict};
+use cardarena_sandbox::{Kind, Limits};
 
-use super::gen::Gen;
-use super::sandbox::{self, Run};
+use super::gen::{json_literal, Gen};
+use super::sandbox;
 
 /// The limits every generated bot runs under: small budgets so that a case stays short (the
 /// interpreter's own heap is 16 MiB of the cap).
@@ -34,26 +34,11 @@ pub fn coverage(summary: &str) -> Vec<String> {
 /// One case: the generated source through load, start and two decisions.
 pub fn case(seed: u64) -> Result<String, String> {
     let run = sandbox::run(Kind::Python, "fuzz.py", &input(seed), &limits())?;
-    check_verdicts(&run)?;
+    run.no_load_in_a_decision()?;
     Ok(run.summary)
 }
 
-/// A decision never ends as `load`.
-fn check_verdicts(run: &Run) -> Result<(), String> {
-    for (stage, verdict) in &run.verdicts {
-        if *verdict == Verdict::Load && stage.starts_with("act") {
-            return Err(format!("{stage}: a decision ended as `load`"));
-        }
-    }
-    Ok(())
-}
-
 const GLOBALS: &[&str] = &["g1", "g2", "t1", "f1"];
-
-/// A Python string literal for any text (JSON's escapes are Python's).
-fn py_str(s: &str) -> String {
-    serde_json::to_string(s).expect("a string")
-}
 
 fn int(g: &mut Gen) -> String {
     format!("({})", g.extreme_int())
@@ -96,7 +81,7 @@ fn expr(g: &mut Gen, d: usize) -> String {
     if d == 0 {
         return match g.below(7) {
             0 => int(g),
-            1 => py_str(&g.weird_text(6)),
+            1 => json_literal(&g.weird_text(6)),
             2 => format!("obs['legal'][{}]", g.pick(&["0", "len(obs['legal']) - 1", "-1", "99"])),
             3 => (*g.pick(GLOBALS)).to_string(),
             4 => g
@@ -126,16 +111,16 @@ fn expr(g: &mut Gen, d: usize) -> String {
             format!("({a} {op} {})", expr(g, d))
         }
         2 => format!("str({a}) * {}", count(g)),
-        3 => format!("str({a}).rjust({}, {})", count(g), py_str(&g.weird_text(1))),
+        3 => format!("str({a}).rjust({}, {})", count(g), json_literal(&g.weird_text(1))),
         4 => format!("re.match({}, str({a}) * {})", g.pick(REGEXES), g.below(40)),
         5 => format!("re.sub({}, r'\\g<0>\\g<0>', str({a}))", g.pick(REGEXES)),
-        6 => format!("json.loads({})", py_str(&g.weird_text(8))),
+        6 => format!("json.loads({})", json_literal(&g.weird_text(8))),
         7 => format!("json.dumps({a})"),
         8 => format!("len([{a}] * {})", count(g)),
         9 => format!("sorted([{a}, {}], key=lambda x: {})", expr(g, d), expr(g, d)),
         10 => format!("rec({})", count(g)),
         11 => format!("safe(lambda: {a})"),
-        12 => format!("eval({})", py_str(&expr(g, d))),
+        12 => format!("eval({})", json_literal(&expr(g, d))),
         13 => format!("pow({a}, {}, {})", count(g), int(g)),
         14 => {
             let n = count(g);
@@ -169,12 +154,12 @@ fn statement(g: &mut Gen, d: usize, pad: &str) -> String {
         ),
         6 => {
             let key = *g.pick(&["legal", "phase", "seat", "x"]);
-            format!("{pad}obs[{}] = {}\n", py_str(key), expr(g, d))
+            format!("{pad}obs[{}] = {}\n", json_literal(key), expr(g, d))
         }
         7 => format!("{pad}f1 = lambda: {}\n", expr(g, d)),
         8 => format!("{pad}t1.append({})\n", expr(g, d)),
         9 => format!("{pad}g2 = (x for x in range({}))\n{pad}g1 = next(g2, None)\n", count(g)),
-        10 => format!("{pad}exec({})\n", py_str(&format!("g = {}", expr(g, d)))),
+        10 => format!("{pad}exec({})\n", json_literal(&format!("g = {}", expr(g, d)))),
         _ => format!("{pad}print({}, {})\n", expr(g, d), expr(g, d)),
     }
 }

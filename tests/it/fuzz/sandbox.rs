@@ -19,6 +19,18 @@ pub struct Run {
     pub verdicts: Vec<(String, Verdict)>,
 }
 
+impl Run {
+    /// A decision never ends as `load`: that verdict only comes from loading or starting.
+    pub fn no_load_in_a_decision(&self) -> Result<(), String> {
+        for (stage, verdict) in &self.verdicts {
+            if *verdict == Verdict::Load && stage.starts_with("act") {
+                return Err(format!("{stage}: a decision ended as `load`"));
+            }
+        }
+        Ok(())
+    }
+}
+
 const INIT: &str = r#"{"game":"blade","variant":"readme","seat":0,"players":2,"seed":7}"#;
 const OBSERVATIONS: [&str; 2] = [
     r#"{"phase":"play","seat":0,"legal":["1","B","M"],"hand":[1,2,3]}"#,
