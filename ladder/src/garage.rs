@@ -743,10 +743,7 @@ fn check_report(jobs: &Jobs, game: GameId, t: &Try) -> Result<Option<CheckReport
         }
         (None, _) => "fuel per decision: no decision was metered".into(),
     };
-    let memory = match limits {
-        Some(l) => all.memory_text(l.memory_bytes),
-        None => "memory peak: not measured (the bot never started)".into(),
-    };
+    let memory = all.memory_text(limits.map(|l| l.memory_bytes));
     Ok(Some(CheckReport {
         deals,
         seed,

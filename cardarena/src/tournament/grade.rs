@@ -334,17 +334,18 @@ impl Stats {
         self.faults.values().sum()
     }
 
-    /// The report's memory line: the peak against `limit_bytes` (`arena check`, the garage's
-    /// check).
-    pub fn memory_text(&self, limit_bytes: u64) -> String {
-        match self.memory_peak {
-            Some(m) => format!(
+    /// The report's memory line: the peak against `limit_bytes` when known (`arena check`, the
+    /// garage's check).
+    pub fn memory_text(&self, limit_bytes: Option<u64>) -> String {
+        match (self.memory_peak, limit_bytes) {
+            (Some(m), Some(limit)) => format!(
                 "memory peak: {} of {} ({:.1}% of the limit)",
                 size_text(m),
-                size_text(limit_bytes),
-                100.0 * m as f64 / limit_bytes.max(1) as f64
+                size_text(limit),
+                100.0 * m as f64 / limit.max(1) as f64
             ),
-            None => "memory peak: not measured (the bot never started)".to_string(),
+            (Some(m), None) => format!("memory peak: {}", size_text(m)),
+            (None, _) => "memory peak: not measured (the bot never started)".to_string(),
         }
     }
 

@@ -392,7 +392,7 @@ pub(crate) fn check_game<G: Hosted>(args: &CheckArgs, games: &cardarena::Games) 
         )),
         None => out.push_str("fuel per decision: no decision was metered\n"),
     }
-    out.push_str(&all.memory_text(limits.memory_bytes));
+    out.push_str(&all.memory_text(Some(limits.memory_bytes)));
     out.push('\n');
     print_out(&out)?;
     if all.faults.is_empty() {
