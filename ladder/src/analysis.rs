@@ -94,6 +94,11 @@ pub fn seat_of(text: &str, players: usize) -> Result<usize, String> {
         .ok_or_else(|| format!("{text:?} is not a seat of this match: its seats are 0 to {}", players - 1))
 }
 
+/// Whether `game` is one of `games` and has an analysis.
+pub fn available(games: &cardarena::Games, game: &str) -> bool {
+    games.get(game).is_ok_and(cardarena::HostedGame::has_analysis)
+}
+
 /// What the match page says of a game without analysis.
 pub fn unavailable(game: &str) -> String {
     format!("analysis is not available for {game} (the game does not implement it)")
@@ -140,7 +145,7 @@ pub fn part(
     names: &[String],
     shown: Option<usize>,
 ) -> Result<(AnalysisPart, Option<Analysis>), DbError> {
-    let available = games.get(game).is_ok_and(cardarena::HostedGame::has_analysis);
+    let available = available(games, game);
     let rows = if available { db.analyses_of(id)? } else { Vec::new() };
     let seats = names
         .iter()

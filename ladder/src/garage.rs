@@ -487,6 +487,16 @@ async fn saved_draft_that_loads(
     Ok(Err((StatusCode::UNPROCESSABLE_ENTITY, html).into_response()))
 }
 
+/// The variant of the ladder's board of `game` (a try and a check play it).
+fn board_variant(config: &super::config::LadderConfig, game: GameId) -> Result<String, AppError> {
+    config.boards_of(game).next().map(|b| b.variant.clone()).ok_or_else(|| AppError::not_found("board"))
+}
+
+/// A new seed for a try or a check, from the ladder's randomness.
+fn fresh_seed() -> u64 {
+    derive_seed(&[u64::from_str_radix(&super::db::secret()[..16], 16).unwrap_or(0)])
+}
+
 /// `POST /garage/{game}/try`: saves the draft; a draft that does not load gets its verdict at
 /// once (422), else one match against the opponent is queued in the priority lane.
 async fn try_it(
@@ -504,11 +514,7 @@ async fn try_it(
     let config = ladder.parts().1.clone();
     let opponent = form.opponent.trim().to_string();
     let id = blocking(&ladder, move |db, jobs| {
-        let variant = config
-            .boards_of(game)
-            .next()
-            .map(|b| b.variant.clone())
-            .ok_or_else(|| AppError::not_found("board"))?;
+        let variant = board_variant(&config, game)?;
         let choose =
             || AppError::unprocessable("choose an opponent from the list (a built-in or a ready ladder bot)");
         let (seat_spec, extra) = if let Some(v) = opponent.strip_prefix('v') {
@@ -526,7 +532,7 @@ async fn try_it(
         };
         let bytes = draft.code.as_bytes().to_vec();
         let mine = SeatSpec::program(&file_name(&draft.lang), &bytes);
-        let seed = derive_seed(&[u64::from_str_radix(&super::db::secret()[..16], 16).unwrap_or(0)]);
+        let seed = fresh_seed();
         let n = game.players();
         let seat = (seed % n as u64) as usize;
         let seats = (0..n).map(|k| if k == seat { mine.clone() } else { seat_spec.clone() }).collect();
@@ -575,13 +581,9 @@ async fn check(
     };
     let config = ladder.parts().1.clone();
     let id = blocking(&ladder, move |db, jobs| {
-        let variant = config
-            .boards_of(game)
-            .next()
-            .map(|b| b.variant.clone())
-            .ok_or_else(|| AppError::not_found("board"))?;
+        let variant = board_variant(&config, game)?;
         let opponents = check_opponents(game);
-        let seed = derive_seed(&[u64::from_str_radix(&super::db::secret()[..16], 16).unwrap_or(0)]);
+        let seed = fresh_seed();
         let bytes = draft.code.as_bytes().to_vec();
         let mine = SeatSpec::program(&file_name(&draft.lang), &bytes);
         let mut entrants = vec![mine.clone()];
@@ -827,26 +829,9 @@ async fn try_page(
     let t = readable_try(&ladder, &me, game.name(), id).await?;
     let games = ladder.parts().1.games.clone();
     let mine = t.user == me.id;
-    let has_analysis = games.get(game.name()).is_ok_and(cardarena::HostedGame::has_analysis);
+    let has_analysis = super::analysis::available(&games, game.name());
     let unavailable = super::analysis::unavailable(game.name());
     let view = blocking(&ladder, move |db, jobs| {
-        if let Some(report) = check_report(jobs, game, &t)? {
-            let state = if report.done == report.total { "done" } else { "running" };
-            return Ok(TryPage {
-                game: game.name().to_string(),
-                t: t.clone(),
-                state: state.into(),
-                error: None,
-                outcome: None,
-                verdicts: Vec::new(),
-                log: Vec::new(),
-                viewer: None,
-                check: Some(report),
-                analysis: "none",
-                unavailable,
-                mine,
-            });
-        }
         let mut view = TryPage {
             game: game.name().to_string(),
             t: t.clone(),
@@ -861,6 +846,11 @@ async fn try_page(
             unavailable,
             mine,
         };
+        if let Some(report) = check_report(jobs, game, &t)? {
+            view.state = if report.done == report.total { "done" } else { "running" }.into();
+            view.check = Some(report);
+            return Ok(view);
+        }
         match played(jobs, &t)? {
             Played::Waiting(state) => view.state = state,
             Played::Failed(error) => {
@@ -919,7 +909,7 @@ async fn analyse_try(
 ) -> Result<Redirect, AppError> {
     let game = game_of(&ladder, &game)?;
     let config = ladder.parts().1.clone();
-    if !config.games.get(game.name()).is_ok_and(cardarena::HostedGame::has_analysis) {
+    if !super::analysis::available(&config.games, game.name()) {
         return Err(AppError::unprocessable(super::analysis::unavailable(game.name())));
     }
     let t = readable_try(&ladder, &me, game.name(), id).await?;
